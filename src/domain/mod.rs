@@ -1,0 +1,106 @@
+//! Numeric abstract domains: pure mathematics over rational points.
+//!
+//! **Architecture Invariant:** this module never imports `inkwell`, `z3`, `ir`, `graph` or
+//! `analysis`. It works on [`Var`], [`LinExpr`], [`LinCons`] and [`Interval`] only. Domain
+//! operations cannot fail; the one exception is an explicit resource budget
+//! ([`BudgetExceeded`]), which the analysis handles by falling back to a coarser result.
+//!
+//! The abstract states describe sets of points of ℚⁿ; integer programs are analyzed in the
+//! rational relaxation, so every operation must over-approximate the integer semantics the
+//! caller intends (the caller turns strict integer inequalities into non-strict ones).
+//!
+//! Laws every domain satisfies (property-tested with Z3 as the oracle):
+//! `γ(a) ∪ γ(b) ⊆ γ(a ⊔ b)`, `γ(a) ∩ γ(b) ⊆ γ(a ⊓ b)`, `is_leq(a, b) ⇒ γ(a) ⊆ γ(b)`,
+//! `γ(a) ∪ γ(b) ⊆ γ(a ∇ b)`, and `assign` over-approximates the strongest post-condition.
+
+pub mod interval;
+pub mod linear;
+
+pub use interval::IntervalDomain;
+pub use linear::{ConsKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};
+
+use std::fmt;
+
+/// The answer to "does this state entail that constraint?".
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Entailment {
+    /// Every point of the state satisfies the constraint.
+    Holds,
+    /// No point of the state satisfies the constraint.
+    Violated,
+    /// Some points may satisfy it and some may not.
+    Unknown,
+}
+
+/// A resource budget (constraints, generators, coefficient size) would have been exceeded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BudgetExceeded {
+    /// What ran out, for the user.
+    pub what: String,
+}
+
+/// Lattice of abstract states over a fixed [`Space`].
+pub trait Lattice: Clone + fmt::Debug {
+    /// The state with every point of the space.
+    fn top(space: &Space) -> Self;
+    /// The empty state.
+    fn bottom(space: &Space) -> Self;
+    /// Number of dimensions.
+    fn dim(&self) -> usize;
+    /// True only if the state is empty (exact for polyhedra and intervals).
+    fn is_bottom(&self) -> bool;
+    /// True when the state has every point.
+    fn is_top(&self) -> bool;
+    /// Sound inclusion: true only if γ(self) ⊆ γ(other).
+    fn is_leq(&self, other: &Self) -> bool;
+    /// Least upper bound (or an upper bound): γ(self) ∪ γ(other) ⊆ γ(result).
+    fn join(self, other: &Self) -> Self;
+    /// Greatest lower bound: γ(self) ∩ γ(other) ⊆ γ(result).
+    fn meet(self, other: &Self) -> Self;
+    /// Widening of `self` (the older state) by `newer`: an upper bound of both, and every
+    /// increasing chain of widenings stabilizes.
+    fn widen(self, newer: &Self) -> Self;
+    /// Widening that keeps each threshold constraint satisfied by both operands.
+    fn widen_with_thresholds(self, newer: &Self, thresholds: &[LinCons]) -> Self;
+    /// Narrowing of `self` by `newer` (a smaller post-fixpoint candidate): refines only the
+    /// bounds `self` left infinite, so descending chains stabilize.
+    fn narrow(self, newer: &Self) -> Self;
+}
+
+/// Numeric operations, forward and backward.
+pub trait NumericDomain: Lattice {
+    /// `var := expr`.
+    fn assign(&mut self, var: Var, expr: &LinExpr);
+    /// Parallel assignment `vars[i] := exprs[i]` for all `i` at once.
+    fn assign_parallel(&mut self, assignments: &[(Var, LinExpr)]);
+    /// Pre-image of `var := expr` (backward substitution).
+    fn substitute(&mut self, var: Var, expr: &LinExpr);
+    /// `var := any value in range` (`Interval::top()` for a plain havoc).
+    fn assign_interval(&mut self, var: Var, range: &Interval);
+    /// Forgets everything known about `vars` (havoc).
+    fn forget(&mut self, vars: &[Var]);
+    /// Intersects with the constraints (assume).
+    fn meet_cons(&mut self, cons: &[LinCons]);
+    /// Whether the state entails a constraint: `Holds` only if every point satisfies it.
+    fn entails(&self, cons: &LinCons) -> Entailment;
+    /// Bounds of `expr` over the state (sound: contains every value `expr` takes).
+    fn bound(&self, expr: &LinExpr) -> Interval;
+    /// A constraint system describing the state (empty slice means top; a bottom state
+    /// yields an unsatisfiable constant constraint).
+    fn to_cons(&self) -> Vec<LinCons>;
+    /// A short name for reports ("interval", "polyhedra").
+    fn domain_name() -> &'static str;
+}
+
+/// Prints the constraints of a state as a C-like conjunction with the names of `space`.
+pub fn format_state<D: NumericDomain>(state: &D, space: &Space) -> String {
+    if state.is_bottom() {
+        return "false".to_string();
+    }
+    let cons = state.to_cons();
+    if cons.is_empty() {
+        return "true".to_string();
+    }
+    let parts: Vec<String> = cons.iter().map(|c| c.display(space).to_string()).collect();
+    parts.join(" && ")
+}

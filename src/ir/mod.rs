@@ -1,0 +1,594 @@
+//! The lifted program: typed integer SSA over blocks, with guards on edges and phi nodes
+//! turned into parallel assignments on edges.
+//!
+//! **Architecture Invariant:** a plain value type. It does not depend on LLVM, z3 or any
+//! domain, and does no IO. LLVM names survive only as display names, never as identity.
+//!
+//! Semantics (see ARCHITECTURE.md, "Integer semantics"):
+//! - every value is a bit-vector of its [`Ty`]; `i1` values are booleans;
+//! - [`BinOp`]s wrap modulo 2^w unless a flag says otherwise: `nsw`/`nuw`/`exact` violations
+//!   are poison, and the analysis assumes they do not happen (undefined behaviour);
+//! - [`Operand::Undef`] is an arbitrary value, possibly different at each use;
+//! - [`Inst::Havoc`] gives its destination an arbitrary value of its type (nondet inputs,
+//!   loads from memory that was not promoted, results of unknown calls, unsupported
+//!   instructions);
+//! - [`Terminator::Error`] is an error site: reaching it violates the [`Check`];
+//!   [`Terminator::Stop`] ends the path without error (`abort`, `exit`, `unreachable`).
+
+mod print;
+mod verify;
+
+pub use verify::{verify, VerifyError};
+
+use std::fmt;
+
+macro_rules! entity {
+    ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The dense index of this entity.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+entity!(
+    /// A block of a [`Function`], index into `Function::blocks`.
+    BlockId,
+    "bb"
+);
+entity!(
+    /// An SSA value of a [`Function`], index into `Function::values`.
+    ValueId,
+    "v"
+);
+entity!(
+    /// An assertion of the [`Module`], index into `Module::checks`.
+    CheckId,
+    "check"
+);
+
+/// The type of a value: a bit-vector of `width` bits (`width == 1` is a boolean).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Ty {
+    /// Number of bits, 1..=128.
+    pub width: u32,
+}
+
+impl Ty {
+    /// The boolean type `i1`.
+    pub const BOOL: Ty = Ty { width: 1 };
+
+    /// `iN`.
+    pub fn int(width: u32) -> Ty {
+        Ty { width }
+    }
+
+    /// True for `i1`.
+    pub fn is_bool(self) -> bool {
+        self.width == 1
+    }
+
+    /// Smallest value under the signed reading.
+    pub fn smin(self) -> i128 {
+        if self.width >= 128 {
+            i128::MIN
+        } else {
+            -(1i128 << (self.width - 1))
+        }
+    }
+
+    /// Largest value under the signed reading.
+    pub fn smax(self) -> i128 {
+        if self.width >= 128 {
+            i128::MAX
+        } else {
+            (1i128 << (self.width - 1)) - 1
+        }
+    }
+
+    /// Largest value under the unsigned reading (as `u128`).
+    pub fn umax(self) -> u128 {
+        if self.width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.width) - 1
+        }
+    }
+
+    /// Truncates `bits` to this width.
+    pub fn mask(self, bits: u128) -> u128 {
+        bits & self.umax()
+    }
+
+    /// Reads `bits` (already masked) as a signed number.
+    pub fn to_signed(self, bits: u128) -> i128 {
+        let bits = self.mask(bits);
+        if self.width >= 128 {
+            bits as i128
+        } else if bits >> (self.width - 1) & 1 == 1 {
+            (bits as i128) - (1i128 << self.width)
+        } else {
+            bits as i128
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "i{}", self.width)
+    }
+}
+
+/// A constant bit-vector.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Const {
+    /// The type.
+    pub ty: Ty,
+    /// The bits, masked to the width.
+    pub bits: u128,
+}
+
+impl Const {
+    /// A constant of type `ty` from any integer (wrapped to the width).
+    pub fn new(ty: Ty, value: i128) -> Const {
+        Const { ty, bits: ty.mask(value as u128) }
+    }
+
+    /// A boolean constant.
+    pub fn bool(b: bool) -> Const {
+        Const { ty: Ty::BOOL, bits: b as u128 }
+    }
+
+    /// Signed reading.
+    pub fn signed(self) -> i128 {
+        self.ty.to_signed(self.bits)
+    }
+
+    /// Unsigned reading.
+    pub fn unsigned(self) -> u128 {
+        self.bits
+    }
+}
+
+/// An operand of an instruction.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Operand {
+    /// An SSA value.
+    Value(ValueId),
+    /// A constant.
+    Const(Const),
+    /// `undef` or `poison` of the given type: any value, possibly different at each use.
+    Undef(Ty),
+}
+
+/// Binary operations on bit-vectors of equal width.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BinOp {
+    /// Addition.
+    Add,
+    /// Subtraction.
+    Sub,
+    /// Multiplication.
+    Mul,
+    /// Unsigned division.
+    UDiv,
+    /// Signed division (truncating).
+    SDiv,
+    /// Unsigned remainder.
+    URem,
+    /// Signed remainder (sign of the dividend).
+    SRem,
+    /// Shift left.
+    Shl,
+    /// Logical shift right.
+    LShr,
+    /// Arithmetic shift right.
+    AShr,
+    /// Bitwise and (logical and on `i1`).
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise exclusive or.
+    Xor,
+}
+
+/// Integer comparison predicates, as in LLVM's `icmp`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum CmpPred {
+    /// Equal.
+    Eq,
+    /// Not equal.
+    Ne,
+    /// Unsigned greater than.
+    Ugt,
+    /// Unsigned greater or equal.
+    Uge,
+    /// Unsigned less than.
+    Ult,
+    /// Unsigned less or equal.
+    Ule,
+    /// Signed greater than.
+    Sgt,
+    /// Signed greater or equal.
+    Sge,
+    /// Signed less than.
+    Slt,
+    /// Signed less or equal.
+    Sle,
+}
+
+impl CmpPred {
+    /// The predicate that holds exactly when this one does not.
+    pub fn negated(self) -> CmpPred {
+        use CmpPred::*;
+        match self {
+            Eq => Ne,
+            Ne => Eq,
+            Ugt => Ule,
+            Uge => Ult,
+            Ult => Uge,
+            Ule => Ugt,
+            Sgt => Sle,
+            Sge => Slt,
+            Slt => Sge,
+            Sle => Sgt,
+        }
+    }
+
+    /// True for the unsigned orderings.
+    pub fn is_unsigned(self) -> bool {
+        matches!(self, CmpPred::Ugt | CmpPred::Uge | CmpPred::Ult | CmpPred::Ule)
+    }
+}
+
+/// Width conversions.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum CastOp {
+    /// Zero extension.
+    ZExt,
+    /// Sign extension.
+    SExt,
+    /// Truncation (keep the low bits).
+    Trunc,
+}
+
+/// Flags of an arithmetic operation: a violated flag makes the result poison, which the
+/// analysis treats as "does not happen".
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ArithFlags {
+    /// No signed wrap.
+    pub nsw: bool,
+    /// No unsigned wrap.
+    pub nuw: bool,
+    /// Exact division / shift (no remainder, no bits shifted out).
+    pub exact: bool,
+}
+
+/// The right-hand side of an assignment.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Expr {
+    /// A copy of an operand.
+    Use(Operand),
+    /// A binary operation.
+    Binary {
+        /// The operator.
+        op: BinOp,
+        /// Left operand.
+        lhs: Operand,
+        /// Right operand.
+        rhs: Operand,
+        /// Poison-producing flags.
+        flags: ArithFlags,
+    },
+    /// A comparison, of type `i1`.
+    Cmp {
+        /// The predicate.
+        pred: CmpPred,
+        /// Left operand.
+        lhs: Operand,
+        /// Right operand.
+        rhs: Operand,
+    },
+    /// A width conversion to the destination's type.
+    Cast {
+        /// The conversion.
+        op: CastOp,
+        /// The converted operand.
+        arg: Operand,
+    },
+    /// `cond ? on_true : on_false`.
+    Select {
+        /// The `i1` condition.
+        cond: Operand,
+        /// Value when the condition holds.
+        on_true: Operand,
+        /// Value otherwise.
+        on_false: Operand,
+    },
+}
+
+/// Why a value is arbitrary.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum HavocReason {
+    /// A nondeterministic input (`__VERIFIER_nondet_int`, ...): replayable, in call order.
+    Nondet {
+        /// The called function, for the counterexample trace.
+        function: String,
+    },
+    /// The result of a call to a function with no body.
+    UnknownCall {
+        /// The called function (or `<indirect>`).
+        function: String,
+    },
+    /// A load from memory that was not promoted to SSA.
+    Load,
+    /// Something the lifter does not model (pointer arithmetic, floats, wide integers, ...).
+    Unsupported {
+        /// What it was, for the warning.
+        what: String,
+    },
+}
+
+/// A source location from debug info.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct SourceLoc {
+    /// File name as recorded by the compiler.
+    pub file: String,
+    /// 1-based line (0 when unknown).
+    pub line: u32,
+    /// 1-based column (0 when unknown).
+    pub column: u32,
+}
+
+impl fmt::Display for SourceLoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)?;
+        if self.column > 0 {
+            write!(f, ":{}", self.column)?;
+        }
+        Ok(())
+    }
+}
+
+/// An instruction of a block.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Inst {
+    /// `dest := expr`.
+    Assign {
+        /// Destination.
+        dest: ValueId,
+        /// Right-hand side.
+        expr: Expr,
+    },
+    /// `dest := any value of its type`.
+    Havoc {
+        /// Destination.
+        dest: ValueId,
+        /// Why the value is arbitrary.
+        reason: HavocReason,
+    },
+    /// Paths on which `cond` is false end here, silently (`assume`).
+    Assume {
+        /// The `i1` condition.
+        cond: Operand,
+    },
+}
+
+impl Inst {
+    /// The value this instruction defines, if any.
+    pub fn dest(&self) -> Option<ValueId> {
+        match self {
+            Inst::Assign { dest, .. } | Inst::Havoc { dest, .. } => Some(*dest),
+            Inst::Assume { .. } => None,
+        }
+    }
+}
+
+/// A control-flow edge with the parallel assignment its target's phi nodes perform.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Edge {
+    /// Target block.
+    pub target: BlockId,
+    /// Parallel assignment `dest := operand` (the phi nodes of `target` for this edge).
+    pub moves: Vec<(ValueId, Operand)>,
+}
+
+/// How a block ends.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Terminator {
+    /// Unconditional jump.
+    Jump(Edge),
+    /// Two-way branch on an `i1` operand.
+    Branch {
+        /// Condition.
+        cond: Operand,
+        /// Taken when `cond` is true.
+        then_edge: Edge,
+        /// Taken when `cond` is false.
+        else_edge: Edge,
+    },
+    /// Multi-way branch on an integer.
+    Switch {
+        /// The scrutinee.
+        on: Operand,
+        /// Cases with distinct values.
+        cases: Vec<(Const, Edge)>,
+        /// Taken when no case matches.
+        default: Edge,
+    },
+    /// Return from the function (normal end of an execution of the entry).
+    Return,
+    /// The path ends without error (`abort`, `exit`, `unreachable`, a failed assumption).
+    Stop,
+    /// Error site: reaching it violates the check.
+    Error(CheckId),
+}
+
+impl Terminator {
+    /// The outgoing edges, in a fixed order (then before else, cases before default).
+    pub fn edges(&self) -> Vec<&Edge> {
+        match self {
+            Terminator::Jump(e) => vec![e],
+            Terminator::Branch { then_edge, else_edge, .. } => vec![then_edge, else_edge],
+            Terminator::Switch { cases, default, .. } => {
+                cases.iter().map(|(_, e)| e).chain(std::iter::once(default)).collect()
+            }
+            Terminator::Return | Terminator::Stop | Terminator::Error(_) => vec![],
+        }
+    }
+
+    /// Successor blocks, in the order of [`Terminator::edges`].
+    pub fn successors(&self) -> Vec<BlockId> {
+        self.edges().iter().map(|e| e.target).collect()
+    }
+}
+
+/// A basic block.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Block {
+    /// Display name (the LLVM label, or a synthetic one).
+    pub name: String,
+    /// Straight-line instructions.
+    pub insts: Vec<Inst>,
+    /// Source location of each instruction (same length as `insts`), `None` when unknown.
+    pub locs: Vec<Option<SourceLoc>>,
+    /// How the block ends.
+    pub term: Terminator,
+    /// Source location of the terminator.
+    pub term_loc: Option<SourceLoc>,
+}
+
+/// Data about an SSA value.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ValueInfo {
+    /// Its type.
+    pub ty: Ty,
+    /// Display name (LLVM name when it had one).
+    pub name: String,
+    /// The source variable it holds, from debug info (`llvm.dbg.value`), if known.
+    pub source_name: Option<String>,
+}
+
+/// A lifted function.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Function {
+    /// Its (LLVM) name.
+    pub name: String,
+    /// Integer parameters, in order (arbitrary values when the function is an entry).
+    pub params: Vec<ValueId>,
+    /// All SSA values.
+    pub values: Vec<ValueInfo>,
+    /// All blocks; `blocks[entry]` starts execution.
+    pub blocks: Vec<Block>,
+    /// The entry block.
+    pub entry: BlockId,
+    /// Where the function is defined.
+    pub loc: Option<SourceLoc>,
+}
+
+impl Function {
+    /// The block with this id.
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.index()]
+    }
+
+    /// The info of a value.
+    pub fn value(&self, id: ValueId) -> &ValueInfo {
+        &self.values[id.index()]
+    }
+
+    /// Type of an operand.
+    pub fn operand_ty(&self, op: &Operand) -> Ty {
+        match op {
+            Operand::Value(v) => self.value(*v).ty,
+            Operand::Const(c) => c.ty,
+            Operand::Undef(ty) => *ty,
+        }
+    }
+
+    /// All block ids in order.
+    pub fn block_ids(&self) -> impl Iterator<Item = BlockId> {
+        (0..self.blocks.len() as u32).map(BlockId)
+    }
+
+    /// The checks whose error sites lie in this function, in block order.
+    pub fn checks(&self) -> Vec<CheckId> {
+        self.blocks
+            .iter()
+            .filter_map(|b| match b.term {
+                Terminator::Error(c) => Some(c),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// How an assertion was written in the source.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum CheckKind {
+    /// A call of an error function (`reach_error`, `__VERIFIER_error`, `__assert_fail`).
+    ErrorCall {
+        /// The called function.
+        function: String,
+    },
+    /// An assertion function whose argument must be non-zero (`__ikos_assert`,
+    /// `polyfocus_assert`, `__VERIFIER_assert` when only declared).
+    AssertCall {
+        /// The called function.
+        function: String,
+    },
+}
+
+/// An assertion: a property whose error site must be unreachable.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Check {
+    /// Its id.
+    pub id: CheckId,
+    /// How it was written.
+    pub kind: CheckKind,
+    /// Where it is in the source.
+    pub loc: Option<SourceLoc>,
+    /// The function that contains its error site (after inlining: the analyzed entry).
+    pub function: String,
+}
+
+/// A diagnostic from lifting: something that was over-approximated.
+#[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
+pub struct LiftWarning {
+    /// The function where it happened.
+    pub function: String,
+    /// What was over-approximated, and how.
+    pub message: String,
+    /// Where, when known.
+    pub loc: Option<SourceLoc>,
+}
+
+/// A lifted module: the entry functions to analyze and the assertions in them.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Module {
+    /// Functions to analyze (the entries, with callees inlined where possible).
+    pub functions: Vec<Function>,
+    /// All assertions, indexed by [`CheckId`].
+    pub checks: Vec<Check>,
+    /// What lifting over-approximated.
+    pub warnings: Vec<LiftWarning>,
+}
+
+impl Module {
+    /// The check with this id.
+    pub fn check(&self, id: CheckId) -> &Check {
+        &self.checks[id.index()]
+    }
+}

@@ -1,0 +1,181 @@
+//! The text form of the lifted program, as `polyfocus ir` prints it.
+
+use super::*;
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operand::Value(v) => write!(f, "{v}"),
+            Operand::Const(c) if c.ty.is_bool() => write!(f, "{}", c.bits == 1),
+            Operand::Const(c) => write!(f, "{}:{}", c.signed(), c.ty),
+            Operand::Undef(ty) => write!(f, "undef:{ty}"),
+        }
+    }
+}
+
+impl fmt::Display for BinOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::UDiv => "udiv",
+            BinOp::SDiv => "sdiv",
+            BinOp::URem => "urem",
+            BinOp::SRem => "srem",
+            BinOp::Shl => "shl",
+            BinOp::LShr => "lshr",
+            BinOp::AShr => "ashr",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Xor => "xor",
+        };
+        f.write_str(s)
+    }
+}
+
+impl fmt::Display for CmpPred {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            CmpPred::Eq => "eq",
+            CmpPred::Ne => "ne",
+            CmpPred::Ugt => "ugt",
+            CmpPred::Uge => "uge",
+            CmpPred::Ult => "ult",
+            CmpPred::Ule => "ule",
+            CmpPred::Sgt => "sgt",
+            CmpPred::Sge => "sge",
+            CmpPred::Slt => "slt",
+            CmpPred::Sle => "sle",
+        };
+        f.write_str(s)
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Use(op) => write!(f, "{op}"),
+            Expr::Binary { op, lhs, rhs, flags } => {
+                write!(f, "{op}")?;
+                if flags.nsw {
+                    write!(f, " nsw")?;
+                }
+                if flags.nuw {
+                    write!(f, " nuw")?;
+                }
+                if flags.exact {
+                    write!(f, " exact")?;
+                }
+                write!(f, " {lhs}, {rhs}")
+            }
+            Expr::Cmp { pred, lhs, rhs } => write!(f, "icmp {pred} {lhs}, {rhs}"),
+            Expr::Cast { op, arg } => {
+                let s = match op {
+                    CastOp::ZExt => "zext",
+                    CastOp::SExt => "sext",
+                    CastOp::Trunc => "trunc",
+                };
+                write!(f, "{s} {arg}")
+            }
+            Expr::Select { cond, on_true, on_false } => {
+                write!(f, "select {cond}, {on_true}, {on_false}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for HavocReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HavocReason::Nondet { function } => write!(f, "nondet {function}"),
+            HavocReason::UnknownCall { function } => write!(f, "unknown call {function}"),
+            HavocReason::Load => write!(f, "load"),
+            HavocReason::Unsupported { what } => write!(f, "unsupported {what}"),
+        }
+    }
+}
+
+fn write_edge(f: &mut fmt::Formatter<'_>, e: &Edge) -> fmt::Result {
+    write!(f, "{}", e.target)?;
+    if !e.moves.is_empty() {
+        write!(f, " [")?;
+        for (i, (d, s)) in e.moves.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "{d} := {s}")?;
+        }
+        write!(f, "]")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "function {}(", self.name)?;
+        for (i, p) in self.params.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "{p}: {}", self.value(*p).ty)?;
+        }
+        writeln!(f, ") entry {}", self.entry)?;
+        for id in self.block_ids() {
+            let b = self.block(id);
+            writeln!(f, "  {id}: ; {}", b.name)?;
+            for (inst, loc) in b.insts.iter().zip(&b.locs) {
+                write!(f, "    ")?;
+                match inst {
+                    Inst::Assign { dest, expr } => {
+                        write!(f, "{dest}: {} = {expr}", self.value(*dest).ty)?
+                    }
+                    Inst::Havoc { dest, reason } => {
+                        write!(f, "{dest}: {} = havoc ({reason})", self.value(*dest).ty)?
+                    }
+                    Inst::Assume { cond } => write!(f, "assume {cond}")?,
+                }
+                if let Some(dest) = inst.dest() {
+                    let info = self.value(dest);
+                    if let Some(src) = &info.source_name {
+                        write!(f, "  ; {src}")?;
+                    }
+                }
+                if let Some(loc) = loc {
+                    write!(f, "  @{}", loc.line)?;
+                }
+                writeln!(f)?;
+            }
+            write!(f, "    ")?;
+            match &b.term {
+                Terminator::Jump(e) => {
+                    write!(f, "jump ")?;
+                    write_edge(f, e)?;
+                }
+                Terminator::Branch { cond, then_edge, else_edge } => {
+                    write!(f, "branch {cond} ? ")?;
+                    write_edge(f, then_edge)?;
+                    write!(f, " : ")?;
+                    write_edge(f, else_edge)?;
+                }
+                Terminator::Switch { on, cases, default } => {
+                    write!(f, "switch {on}")?;
+                    for (c, e) in cases {
+                        write!(f, " {}=>", c.signed())?;
+                        write_edge(f, e)?;
+                    }
+                    write!(f, " default=>")?;
+                    write_edge(f, default)?;
+                }
+                Terminator::Return => write!(f, "return")?,
+                Terminator::Stop => write!(f, "stop")?,
+                Terminator::Error(c) => write!(f, "error {c}")?,
+            }
+            if let Some(loc) = &b.term_loc {
+                write!(f, "  @{}", loc.line)?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}

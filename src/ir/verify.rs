@@ -1,0 +1,116 @@
+//! Structural checks of a lifted function: every id in range, every value defined once,
+//! operand widths consistent. Run after lifting in tests and debug builds.
+
+use super::*;
+
+/// One violated invariant of the lifted program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    /// The function.
+    pub function: String,
+    /// Where in it.
+    pub block: Option<BlockId>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.block {
+            Some(b) => write!(f, "{} {b}: {}", self.function, self.message),
+            None => write!(f, "{}: {}", self.function, self.message),
+        }
+    }
+}
+
+/// Checks a function; returns every problem found (empty when well formed).
+pub fn verify(func: &Function) -> Vec<VerifyError> {
+    let mut errors = Vec::new();
+    let mut err = |block: Option<BlockId>, message: String| {
+        errors.push(VerifyError { function: func.name.clone(), block, message })
+    };
+    let n_values = func.values.len();
+    let n_blocks = func.blocks.len();
+    if func.entry.index() >= n_blocks {
+        err(None, format!("entry {} out of range", func.entry));
+    }
+    let mut defined = vec![0u32; n_values];
+    for p in &func.params {
+        if p.index() < n_values {
+            defined[p.index()] += 1;
+        }
+    }
+    let op_ok = |op: &Operand| match op {
+        Operand::Value(v) => v.index() < n_values,
+        _ => true,
+    };
+    for id in func.block_ids() {
+        let b = func.block(id);
+        if b.insts.len() != b.locs.len() {
+            err(Some(id), "locs and insts differ in length".into());
+        }
+        for inst in &b.insts {
+            if let Some(d) = inst.dest() {
+                if d.index() >= n_values {
+                    err(Some(id), format!("{d} out of range"));
+                    continue;
+                }
+                defined[d.index()] += 1;
+            }
+            let ops: Vec<&Operand> = match inst {
+                Inst::Assign { expr, .. } => match expr {
+                    Expr::Use(a) | Expr::Cast { arg: a, .. } => vec![a],
+                    Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
+                    Expr::Select { cond, on_true, on_false } => vec![cond, on_true, on_false],
+                },
+                Inst::Havoc { .. } => vec![],
+                Inst::Assume { cond } => vec![cond],
+            };
+            for op in ops {
+                if !op_ok(op) {
+                    err(Some(id), format!("operand {op} out of range"));
+                }
+            }
+            if let Inst::Assign { dest, expr: Expr::Binary { lhs, rhs, .. } } = inst {
+                if dest.index() < n_values && op_ok(lhs) && op_ok(rhs) {
+                    let w = func.value(*dest).ty;
+                    if func.operand_ty(lhs) != w || func.operand_ty(rhs) != w {
+                        err(Some(id), format!("width mismatch in definition of {dest}"));
+                    }
+                }
+            }
+        }
+        for e in b.term.edges() {
+            if e.target.index() >= n_blocks {
+                err(Some(id), format!("edge to {} out of range", e.target));
+            }
+            for (d, s) in &e.moves {
+                if d.index() >= n_values || !op_ok(s) {
+                    err(Some(id), format!("move {d} := {s} out of range"));
+                } else if func.operand_ty(s) != func.value(*d).ty {
+                    err(Some(id), format!("move {d} := {s} changes width"));
+                }
+            }
+        }
+    }
+    // Phi destinations are defined by moves on every incoming edge; count them once.
+    let mut phi_dests = std::collections::BTreeSet::new();
+    for b in &func.blocks {
+        for e in b.term.edges() {
+            for (d, _) in &e.moves {
+                if d.index() < n_values {
+                    phi_dests.insert(*d);
+                }
+            }
+        }
+    }
+    for d in phi_dests {
+        defined[d.index()] += 1;
+    }
+    for (i, n) in defined.iter().enumerate() {
+        if *n > 1 {
+            err(None, format!("v{i} defined {n} times"));
+        }
+    }
+    errors
+}
