@@ -4,5 +4,14 @@
 //! program) → [`graph`] (cut points, reduced multigraph) → [`domain`] (numeric abstract
 //! domains) → [`analysis`] (fixpoint engines) → [`check`] (verdicts) → [`report`] ← `cli`.
 
+pub mod analysis;
+pub mod bench;
+pub mod check;
+pub mod cli;
 pub mod domain;
+pub mod driver;
+pub mod frontend;
+pub mod graph;
 pub mod ir;
+pub mod report;
+pub mod smt;

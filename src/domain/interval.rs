@@ -32,7 +32,9 @@ impl IntervalDomain {
 
     /// Intersects dimension `var` with `[lo, hi]`; returns whether it changed.
     fn restrict(&mut self, var: Var, lo: Option<Rat>, hi: Option<Rat>) -> bool {
-        let Some(bounds) = self.bounds.as_mut() else { return false };
+        let Some(bounds) = self.bounds.as_mut() else {
+            return false;
+        };
         let itv = &mut bounds[var.index()];
         let mut changed = false;
         if let Some(l) = lo {
@@ -57,13 +59,17 @@ impl IntervalDomain {
     }
 
     fn eval(&self, expr: &LinExpr) -> Interval {
-        let Some(bounds) = self.bounds.as_ref() else { return Interval::top() };
+        let Some(bounds) = self.bounds.as_ref() else {
+            return Interval::top();
+        };
         eval_box(bounds, expr, None)
     }
 
     /// Tightens the box with one constraint; returns whether anything changed.
     fn propagate(&mut self, cons: &LinCons) -> bool {
-        let Some(bounds) = self.bounds.as_ref() else { return false };
+        let Some(bounds) = self.bounds.as_ref() else {
+            return false;
+        };
         if let Some(truth) = cons.constant_truth() {
             if !truth {
                 self.set_bottom();
@@ -117,9 +123,15 @@ fn eval_box(bounds: &[Interval], expr: &LinExpr, skip: Option<Var>) -> Interval 
         let itv = &bounds[v.index()];
         let c = Rat::from_integer(c.clone());
         let (tlo, thi) = if c.is_positive() {
-            (itv.lo.as_ref().map(|l| l * &c), itv.hi.as_ref().map(|h| h * &c))
+            (
+                itv.lo.as_ref().map(|l| l * &c),
+                itv.hi.as_ref().map(|h| h * &c),
+            )
         } else {
-            (itv.hi.as_ref().map(|h| h * &c), itv.lo.as_ref().map(|l| l * &c))
+            (
+                itv.hi.as_ref().map(|h| h * &c),
+                itv.lo.as_ref().map(|l| l * &c),
+            )
         };
         lo = match (lo, tlo) {
             (Some(a), Some(b)) => Some(a + b),
@@ -165,7 +177,10 @@ impl Lattice for IntervalDomain {
     }
 
     fn bottom(space: &Space) -> Self {
-        IntervalDomain { bounds: None, dim: space.dim() }
+        IntervalDomain {
+            bounds: None,
+            dim: space.dim(),
+        }
     }
 
     fn dim(&self) -> usize {
@@ -177,7 +192,9 @@ impl Lattice for IntervalDomain {
     }
 
     fn is_top(&self) -> bool {
-        self.bounds.as_ref().map_or(false, |b| b.iter().all(Interval::is_top))
+        self.bounds
+            .as_ref()
+            .map_or(false, |b| b.iter().all(Interval::is_top))
     }
 
     fn is_leq(&self, other: &Self) -> bool {
@@ -210,7 +227,9 @@ impl Lattice for IntervalDomain {
     }
 
     fn meet(mut self, other: &Self) -> Self {
-        let Some(b) = &other.bounds else { return other.clone() };
+        let Some(b) = &other.bounds else {
+            return other.clone();
+        };
         for (i, itv) in b.iter().enumerate() {
             self.restrict(Var(i as u32), itv.lo.clone(), itv.hi.clone());
         }
@@ -266,7 +285,10 @@ impl Lattice for IntervalDomain {
                 Interval { lo, hi }
             })
             .collect();
-        IntervalDomain { bounds: Some(bounds), dim: self.dim }
+        IntervalDomain {
+            bounds: Some(bounds),
+            dim: self.dim,
+        }
     }
 
     fn narrow(self, newer: &Self) -> Self {
@@ -277,11 +299,22 @@ impl Lattice for IntervalDomain {
             .iter()
             .zip(b)
             .map(|(old, new)| Interval {
-                lo: if old.lo.is_none() { new.lo.clone() } else { old.lo.clone() },
-                hi: if old.hi.is_none() { new.hi.clone() } else { old.hi.clone() },
+                lo: if old.lo.is_none() {
+                    new.lo.clone()
+                } else {
+                    old.lo.clone()
+                },
+                hi: if old.hi.is_none() {
+                    new.hi.clone()
+                } else {
+                    old.hi.clone()
+                },
             })
             .collect();
-        IntervalDomain { bounds: Some(bounds), dim: self.dim }
+        IntervalDomain {
+            bounds: Some(bounds),
+            dim: self.dim,
+        }
     }
 }
 
@@ -313,7 +346,9 @@ impl NumericDomain for IntervalDomain {
         if let Some(l) = &old.lo {
             // expr ≥ l  ⇔  denom·expr − numer ≥ 0.
             cons.push(LinCons {
-                expr: expr.scaled(l.denom()).minus(&LinExpr::constant(l.numer().clone())),
+                expr: expr
+                    .scaled(l.denom())
+                    .minus(&LinExpr::constant(l.numer().clone())),
                 kind: ConsKind::Ge,
             });
         }
@@ -389,20 +424,32 @@ impl NumericDomain for IntervalDomain {
 
     fn to_cons(&self) -> Vec<LinCons> {
         let Some(bounds) = &self.bounds else {
-            return vec![LinCons { expr: LinExpr::constant(-1), kind: ConsKind::Ge }];
+            return vec![LinCons {
+                expr: LinExpr::constant(-1),
+                kind: ConsKind::Ge,
+            }];
         };
         let mut res = Vec::new();
         for (i, itv) in bounds.iter().enumerate() {
             let x = LinExpr::var(Var(i as u32));
             if let Some(p) = itv.as_point() {
-                res.push(LinCons::eq(&x.scaled(p.denom()), &LinExpr::constant(p.numer().clone())));
+                res.push(LinCons::eq(
+                    &x.scaled(p.denom()),
+                    &LinExpr::constant(p.numer().clone()),
+                ));
                 continue;
             }
             if let Some(l) = &itv.lo {
-                res.push(LinCons::ge(&x.scaled(l.denom()), &LinExpr::constant(l.numer().clone())));
+                res.push(LinCons::ge(
+                    &x.scaled(l.denom()),
+                    &LinExpr::constant(l.numer().clone()),
+                ));
             }
             if let Some(h) = &itv.hi {
-                res.push(LinCons::le(&x.scaled(h.denom()), &LinExpr::constant(h.numer().clone())));
+                res.push(LinCons::le(
+                    &x.scaled(h.denom()),
+                    &LinExpr::constant(h.numer().clone()),
+                ));
             }
         }
         res
@@ -434,8 +481,14 @@ mod tests {
             LinCons::eq(&y, &x.plus(&LinExpr::constant(1))),
         ]);
         assert_eq!(d.interval(Var(1)), Some(&int_interval(1, 11)));
-        assert_eq!(d.entails(&LinCons::ge(&y, &LinExpr::constant(1))), Entailment::Holds);
-        assert_eq!(d.entails(&LinCons::ge(&y, &LinExpr::constant(12))), Entailment::Violated);
+        assert_eq!(
+            d.entails(&LinCons::ge(&y, &LinExpr::constant(1))),
+            Entailment::Holds
+        );
+        assert_eq!(
+            d.entails(&LinCons::ge(&y, &LinExpr::constant(12))),
+            Entailment::Violated
+        );
         d.meet_cons(&[LinCons::ge(&x, &LinExpr::constant(11))]);
         assert!(d.is_bottom());
     }

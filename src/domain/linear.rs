@@ -193,7 +193,10 @@ impl LinExpr {
 
     /// Prints with the dimension names of `space`.
     pub fn display<'a>(&'a self, space: &'a Space) -> impl fmt::Display + 'a {
-        DisplayExpr { expr: self, names: Some(space) }
+        DisplayExpr {
+            expr: self,
+            names: Some(space),
+        }
     }
 }
 
@@ -239,7 +242,11 @@ impl fmt::Display for DisplayExpr<'_> {
 
 impl fmt::Display for LinExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        DisplayExpr { expr: self, names: None }.fmt(f)
+        DisplayExpr {
+            expr: self,
+            names: None,
+        }
+        .fmt(f)
     }
 }
 
@@ -264,7 +271,10 @@ pub struct LinCons {
 impl LinCons {
     /// `a ≥ b`.
     pub fn ge(a: &LinExpr, b: &LinExpr) -> LinCons {
-        LinCons { expr: a.minus(b), kind: ConsKind::Ge }
+        LinCons {
+            expr: a.minus(b),
+            kind: ConsKind::Ge,
+        }
     }
 
     /// `a ≤ b`.
@@ -274,14 +284,20 @@ impl LinCons {
 
     /// `a = b`.
     pub fn eq(a: &LinExpr, b: &LinExpr) -> LinCons {
-        LinCons { expr: a.minus(b), kind: ConsKind::Eq }
+        LinCons {
+            expr: a.minus(b),
+            kind: ConsKind::Eq,
+        }
     }
 
     /// `a < b` over integers, i.e. `b - a - 1 ≥ 0`.
     pub fn lt_int(a: &LinExpr, b: &LinExpr) -> LinCons {
         let mut expr = b.minus(a);
         expr.add_constant(-1);
-        LinCons { expr, kind: ConsKind::Ge }
+        LinCons {
+            expr,
+            kind: ConsKind::Ge,
+        }
     }
 
     /// True when the constraint mentions no dimension.
@@ -312,7 +328,10 @@ impl LinCons {
 
     /// Prints as a C-like relation with the names of `space`, e.g. `x - y <= 3`.
     pub fn display<'a>(&'a self, space: &'a Space) -> impl fmt::Display + 'a {
-        DisplayCons { cons: self, names: Some(space) }
+        DisplayCons {
+            cons: self,
+            names: Some(space),
+        }
     }
 }
 
@@ -328,21 +347,32 @@ impl fmt::Display for DisplayCons<'_> {
         let mut lhs = self.cons.expr.clone();
         let rhs = -lhs.constant_part().clone();
         lhs.constant = Int::zero();
-        let leading_negative = lhs.terms().next().map(|(_, c)| c.is_negative()).unwrap_or(false);
+        let leading_negative = lhs
+            .terms()
+            .next()
+            .map(|(_, c)| c.is_negative())
+            .unwrap_or(false);
         let (lhs, rhs, op) = match (self.cons.kind, leading_negative) {
             (ConsKind::Eq, false) => (lhs, rhs, "=="),
             (ConsKind::Eq, true) => (lhs.negated(), -rhs, "=="),
             (ConsKind::Ge, false) => (lhs, rhs, ">="),
             (ConsKind::Ge, true) => (lhs.negated(), -rhs, "<="),
         };
-        let shown = DisplayExpr { expr: &lhs, names: self.names };
+        let shown = DisplayExpr {
+            expr: &lhs,
+            names: self.names,
+        };
         write!(f, "{shown} {op} {rhs}")
     }
 }
 
 impl fmt::Display for LinCons {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        DisplayCons { cons: self, names: None }.fmt(f)
+        DisplayCons {
+            cons: self,
+            names: None,
+        }
+        .fmt(f)
     }
 }
 
@@ -364,7 +394,10 @@ impl Interval {
 
     /// `[c, c]`.
     pub fn point(c: Rat) -> Interval {
-        Interval { lo: Some(c.clone()), hi: Some(c) }
+        Interval {
+            lo: Some(c.clone()),
+            hi: Some(c),
+        }
     }
 
     /// `[lo, hi]` of integers.
@@ -427,7 +460,10 @@ mod tests {
         let mut e = LinExpr::var(Var(0));
         e.add_term(-2, Var(1));
         e.add_constant(3);
-        let c = LinCons { expr: e, kind: ConsKind::Ge };
+        let c = LinCons {
+            expr: e,
+            kind: ConsKind::Ge,
+        };
         assert_eq!(c.display(&space).to_string(), "x - 2*y >= -3");
     }
 }

@@ -15,9 +15,11 @@
 //! - [`Terminator::Error`] is an error site: reaching it violates the [`Check`];
 //!   [`Terminator::Stop`] ends the path without error (`abort`, `exit`, `unreachable`).
 
+mod interp;
 mod print;
 mod verify;
 
+pub use interp::{choose_interpretations, Interp};
 pub use verify::{verify, VerifyError};
 
 use std::fmt;
@@ -143,12 +145,18 @@ pub struct Const {
 impl Const {
     /// A constant of type `ty` from any integer (wrapped to the width).
     pub fn new(ty: Ty, value: i128) -> Const {
-        Const { ty, bits: ty.mask(value as u128) }
+        Const {
+            ty,
+            bits: ty.mask(value as u128),
+        }
     }
 
     /// A boolean constant.
     pub fn bool(b: bool) -> Const {
-        Const { ty: Ty::BOOL, bits: b as u128 }
+        Const {
+            ty: Ty::BOOL,
+            bits: b as u128,
+        }
     }
 
     /// Signed reading.
@@ -249,7 +257,10 @@ impl CmpPred {
 
     /// True for the unsigned orderings.
     pub fn is_unsigned(self) -> bool {
-        matches!(self, CmpPred::Ugt | CmpPred::Uge | CmpPred::Ult | CmpPred::Ule)
+        matches!(
+            self,
+            CmpPred::Ugt | CmpPred::Uge | CmpPred::Ult | CmpPred::Ule
+        )
     }
 }
 
@@ -441,10 +452,16 @@ impl Terminator {
     pub fn edges(&self) -> Vec<&Edge> {
         match self {
             Terminator::Jump(e) => vec![e],
-            Terminator::Branch { then_edge, else_edge, .. } => vec![then_edge, else_edge],
-            Terminator::Switch { cases, default, .. } => {
-                cases.iter().map(|(_, e)| e).chain(std::iter::once(default)).collect()
-            }
+            Terminator::Branch {
+                then_edge,
+                else_edge,
+                ..
+            } => vec![then_edge, else_edge],
+            Terminator::Switch { cases, default, .. } => cases
+                .iter()
+                .map(|(_, e)| e)
+                .chain(std::iter::once(default))
+                .collect(),
             Terminator::Return | Terminator::Stop | Terminator::Error(_) => vec![],
         }
     }

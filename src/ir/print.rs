@@ -56,7 +56,12 @@ impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Expr::Use(op) => write!(f, "{op}"),
-            Expr::Binary { op, lhs, rhs, flags } => {
+            Expr::Binary {
+                op,
+                lhs,
+                rhs,
+                flags,
+            } => {
                 write!(f, "{op}")?;
                 if flags.nsw {
                     write!(f, " nsw")?;
@@ -78,7 +83,11 @@ impl fmt::Display for Expr {
                 };
                 write!(f, "{s} {arg}")
             }
-            Expr::Select { cond, on_true, on_false } => {
+            Expr::Select {
+                cond,
+                on_true,
+                on_false,
+            } => {
                 write!(f, "select {cond}, {on_true}, {on_false}")
             }
         }
@@ -152,7 +161,11 @@ impl fmt::Display for Function {
                     write!(f, "jump ")?;
                     write_edge(f, e)?;
                 }
-                Terminator::Branch { cond, then_edge, else_edge } => {
+                Terminator::Branch {
+                    cond,
+                    then_edge,
+                    else_edge,
+                } => {
                     write!(f, "branch {cond} ? ")?;
                     write_edge(f, then_edge)?;
                     write!(f, " : ")?;

@@ -27,7 +27,11 @@ impl fmt::Display for VerifyError {
 pub fn verify(func: &Function) -> Vec<VerifyError> {
     let mut errors = Vec::new();
     let mut err = |block: Option<BlockId>, message: String| {
-        errors.push(VerifyError { function: func.name.clone(), block, message })
+        errors.push(VerifyError {
+            function: func.name.clone(),
+            block,
+            message,
+        })
     };
     let n_values = func.values.len();
     let n_blocks = func.blocks.len();
@@ -61,7 +65,11 @@ pub fn verify(func: &Function) -> Vec<VerifyError> {
                 Inst::Assign { expr, .. } => match expr {
                     Expr::Use(a) | Expr::Cast { arg: a, .. } => vec![a],
                     Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
-                    Expr::Select { cond, on_true, on_false } => vec![cond, on_true, on_false],
+                    Expr::Select {
+                        cond,
+                        on_true,
+                        on_false,
+                    } => vec![cond, on_true, on_false],
                 },
                 Inst::Havoc { .. } => vec![],
                 Inst::Assume { cond } => vec![cond],
@@ -71,7 +79,11 @@ pub fn verify(func: &Function) -> Vec<VerifyError> {
                     err(Some(id), format!("operand {op} out of range"));
                 }
             }
-            if let Inst::Assign { dest, expr: Expr::Binary { lhs, rhs, .. } } = inst {
+            if let Inst::Assign {
+                dest,
+                expr: Expr::Binary { lhs, rhs, .. },
+            } = inst
+            {
                 if dest.index() < n_values && op_ok(lhs) && op_ok(rhs) {
                     let w = func.value(*dest).ty;
                     if func.operand_ty(lhs) != w || func.operand_ty(rhs) != w {

@@ -1,0 +1,161 @@
+//! The classic engine: worklist iteration over blocks in reverse post-order, widening at
+//! loop heads after a delay, then one descending (narrowing) pass.
+//!
+//! It is the baseline that path focusing is measured against.
+
+use super::lower::Lowering;
+use super::{Deadline, Invariants, Outcome};
+use crate::domain::NumericDomain;
+use crate::graph::ReducedGraph;
+use crate::ir::{BlockId, Terminator};
+use std::collections::BTreeSet;
+
+/// Joins at a loop head before widening starts.
+const WIDENING_DELAY: u32 = 2;
+
+/// Runs the classic analysis of a function; the result holds the state at each block entry.
+pub fn analyze<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    graph: &ReducedGraph,
+    deadline: &Deadline,
+) -> (Invariants<D>, Outcome) {
+    let func = lowering.func();
+    let n = func.blocks.len();
+    let mut rpo_index = vec![usize::MAX; n];
+    for (i, b) in graph.rpo().iter().enumerate() {
+        rpo_index[b.index()] = i;
+    }
+    let mut states: Vec<Option<D>> = vec![None; n];
+    states[func.entry.index()] = Some(lowering.entry_state());
+    let mut visits = vec![0u32; n];
+    let mut worklist: BTreeSet<usize> = BTreeSet::new();
+    worklist.insert(rpo_index[func.entry.index()]);
+    let mut outcome = Outcome::Complete;
+
+    while let Some(i) = worklist.pop_first() {
+        if deadline.expired() {
+            outcome = Outcome::Timeout;
+            break;
+        }
+        let b = graph.rpo()[i];
+        let Some(state) = states[b.index()].clone() else {
+            continue;
+        };
+        for (succ, out) in successors_out(lowering, b, state) {
+            let idx = succ.index();
+            let new = match &states[idx] {
+                None => out,
+                Some(old) => {
+                    if out.is_leq(old) {
+                        continue;
+                    }
+                    if graph.is_loop_head(succ) {
+                        visits[idx] += 1;
+                        if visits[idx] > WIDENING_DELAY {
+                            old.clone().widen(&old.clone().join(&out))
+                        } else {
+                            old.clone().join(&out)
+                        }
+                    } else {
+                        old.clone().join(&out)
+                    }
+                }
+            };
+            states[idx] = Some(new);
+            worklist.insert(rpo_index[idx]);
+        }
+    }
+
+    if outcome == Outcome::Complete {
+        narrow_once(lowering, graph, &mut states);
+    }
+    (Invariants { at_block: states }, outcome)
+}
+
+/// One descending pass in reverse post-order: each block's state is recomputed from its
+/// predecessors; loop heads are narrowed, other blocks take the new state (which is
+/// smaller, since the ascending phase ended at a post-fixpoint).
+fn narrow_once<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    graph: &ReducedGraph,
+    states: &mut [Option<D>],
+) {
+    let func = lowering.func();
+    for b in graph.rpo() {
+        if *b == func.entry {
+            continue;
+        }
+        let mut acc: Option<D> = None;
+        for p in graph.predecessors(*b) {
+            let Some(state) = states[p.index()].clone() else {
+                continue;
+            };
+            for (succ, out) in successors_out(lowering, *p, state) {
+                if succ == *b {
+                    acc = Some(match acc {
+                        None => out,
+                        Some(a) => a.join(&out),
+                    });
+                }
+            }
+        }
+        let Some(new) = acc else { continue };
+        let old = states[b.index()].take();
+        states[b.index()] = Some(match old {
+            Some(old) if graph.is_loop_head(*b) => old.narrow(&new),
+            Some(old) => old.meet(&new),
+            None => new,
+        });
+    }
+}
+
+/// Runs a block from its entry state and returns the state flowing along each outgoing
+/// edge (empty states are dropped).
+pub fn successors_out<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    b: BlockId,
+    mut state: D,
+) -> Vec<(BlockId, D)> {
+    let block = lowering.func().block(b);
+    for inst in &block.insts {
+        lowering.apply_inst(&mut state, inst);
+        if state.is_bottom() {
+            return vec![];
+        }
+    }
+    let mut res = Vec::new();
+    match &block.term {
+        Terminator::Jump(e) => {
+            let mut s = state;
+            lowering.apply_moves(&mut s, e);
+            res.push((e.target, s));
+        }
+        Terminator::Branch {
+            cond,
+            then_edge,
+            else_edge,
+        } => {
+            for (edge, truth) in [(then_edge, true), (else_edge, false)] {
+                let mut s = state.clone();
+                lowering.apply_guard(&mut s, cond, truth);
+                lowering.apply_moves(&mut s, edge);
+                res.push((edge.target, s));
+            }
+        }
+        Terminator::Switch { on, cases, default } => {
+            let mut dflt = state.clone();
+            for (c, edge) in cases {
+                let mut s = state.clone();
+                lowering.apply_case(&mut s, on, *c);
+                lowering.apply_moves(&mut s, edge);
+                res.push((edge.target, s));
+                lowering.apply_not_case(&mut dflt, on, *c);
+            }
+            lowering.apply_moves(&mut dflt, default);
+            res.push((default.target, dflt));
+        }
+        Terminator::Return | Terminator::Stop | Terminator::Error(_) => {}
+    }
+    res.retain(|(_, s)| !s.is_bottom());
+    res
+}

@@ -1,0 +1,501 @@
+//! Path focusing (Monniaux & Gonnord, Algorithm 3): the SMT solver picks, one at a time, a
+//! loop-free path between cut points that adds new states; only that path's transformer is
+//! applied, so no convex hull is taken at the merge points inside the path.
+//!
+//! For each cut point `p1` taken from the worklist, repeat until the solver says unsat:
+//! find a path `π` from a state of `X_p1` to a cut point `p2` with a state outside `X_p2`;
+//! `Y = loopiter(τ_π, X_p1)` when `p1 = p2` (a self-loop: local widening and narrowing
+//! iterations on that path alone), `Y = τ_π(X_p1)` otherwise; then
+//! `X_p2 = X_p2 ∇ (X_p2 ⊔ Y)` if `p2` is a loop head and (`p1 ≠ p2` or `π` was already
+//! seen in this round), else `X_p2 = X_p2 ⊔ Y`.
+//!
+//! The SMT formula over-approximates non-linear operations, so the solver may pick a path
+//! whose abstract image adds nothing; that path is then blocked for the rest of the round,
+//! which keeps every round finite (a region has finitely many paths).
+//!
+//! Afterwards one narrowing step over the reduced multigraph (§4.1) and a forward pass
+//! through every region give the invariant at each block, so assertions inside loop bodies
+//! are checked too.
+
+use super::lower::Lowering;
+use super::{Deadline, Invariants, Outcome};
+use crate::domain::{Int, LinCons, LinExpr, NumericDomain, Var};
+use crate::graph::{CutKind, CutPointId, ReducedGraph};
+use crate::ir::{BlockId, Expr, Inst, Operand, Terminator, ValueId};
+use crate::smt::{FocusPath, QueryResult, RegionFormula};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Solver queries per function before giving up.
+const MAX_QUERIES: usize = 4000;
+/// Plain joins in `loopiter` before widening.
+const LOOPITER_DELAY: usize = 2;
+/// Narrowing steps in `loopiter` and on the reduced multigraph.
+const NARROWING_STEPS: usize = 2;
+/// Constants used as widening thresholds, at most.
+const MAX_THRESHOLD_CONSTANTS: usize = 48;
+
+/// Runs path focusing on a function; the result holds the state at each block entry.
+pub fn analyze<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    graph: &ReducedGraph,
+    deadline: &Deadline,
+) -> (Invariants<D>, Outcome) {
+    let mut engine = Focus::new(lowering, graph);
+    let outcome = engine.ascend(deadline);
+    if outcome != Outcome::Complete {
+        return (
+            Invariants {
+                at_block: vec![None; lowering.func().blocks.len()],
+            },
+            outcome,
+        );
+    }
+    engine.narrow(deadline);
+    (engine.block_invariants(), Outcome::Complete)
+}
+
+struct Focus<'a, 'f, D> {
+    lowering: &'a Lowering<'f>,
+    graph: &'a ReducedGraph,
+    /// Invariant per cut point (`None`: no state yet).
+    inv: Vec<Option<D>>,
+    /// Dimensions forgotten at each cut point (the complement of `live`).
+    dead: Vec<Vec<Var>>,
+    formulas: BTreeMap<CutPointId, RegionFormula>,
+    thresholds: Vec<LinCons>,
+    queries: usize,
+}
+
+impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
+    fn new(lowering: &'a Lowering<'f>, graph: &'a ReducedGraph) -> Self {
+        let func = lowering.func();
+        let live_in = liveness(lowering);
+        let mut dead = Vec::new();
+        for cp in &graph.cut_points {
+            let l: Vec<ValueId> = live_in[cp.block.index()].iter().copied().collect();
+            let set: BTreeSet<ValueId> = l.iter().copied().collect();
+            dead.push(
+                (0..func.values.len() as u32)
+                    .filter(|i| !set.contains(&ValueId(*i)))
+                    .map(Var)
+                    .collect(),
+            );
+        }
+        let n = graph.cut_points.len();
+        Focus {
+            lowering,
+            graph,
+            inv: vec![None; n],
+            dead,
+            formulas: BTreeMap::new(),
+            thresholds: thresholds(lowering, &live_in),
+            queries: 0,
+        }
+    }
+
+    /// The ascending phase: Algorithm 3.
+    fn ascend(&mut self, deadline: &Deadline) -> Outcome {
+        let entry = self
+            .graph
+            .cut_of_block(self.lowering.func().entry)
+            .expect("the entry is a cut point");
+        let mut init: D = self.lowering.entry_state();
+        init.forget(&self.dead[entry.index()]);
+        self.inv[entry.index()] = Some(init);
+        let mut worklist: BTreeSet<CutPointId> = BTreeSet::new();
+        worklist.insert(entry);
+        while let Some(p1) = worklist.pop_first() {
+            let mut seen_self_loops: BTreeSet<FocusPath> = BTreeSet::new();
+            let mut blocked: Vec<FocusPath> = Vec::new();
+            loop {
+                if deadline.expired() {
+                    return Outcome::Timeout;
+                }
+                if self.queries >= MAX_QUERIES {
+                    return Outcome::Budget;
+                }
+                self.queries += 1;
+                let Some(x1) = self.inv[p1.index()].clone() else {
+                    break;
+                };
+                let path = match self.query(p1, &x1, &blocked, false) {
+                    QueryResult::Unsat => break,
+                    QueryResult::Unknown(_) => return Outcome::Budget,
+                    QueryResult::Path(path) => path,
+                };
+                let p2 = path.target;
+                let is_self_loop = p1 == p2;
+                let y = if is_self_loop {
+                    self.loopiter(&path, &x1)
+                } else {
+                    self.post(&path, x1.clone())
+                };
+                let old = self.inv[p2.index()].clone();
+                let grows = match &old {
+                    None => !y.is_bottom(),
+                    Some(o) => !y.is_leq(o),
+                };
+                if !grows {
+                    // The solver's over-approximation found a path the domain shows adds
+                    // nothing: exclude it for this round.
+                    blocked.push(path);
+                    continue;
+                }
+                let widen_here = self.graph.cut_point(p2).kind == CutKind::LoopHead
+                    && (!is_self_loop || seen_self_loops.contains(&path));
+                let new = match old {
+                    None => y,
+                    Some(o) => {
+                        let joined = o.clone().join(&y);
+                        if widen_here {
+                            o.widen_with_thresholds(&joined, &self.thresholds)
+                        } else {
+                            joined
+                        }
+                    }
+                };
+                if is_self_loop {
+                    seen_self_loops.insert(path);
+                }
+                self.inv[p2.index()] = Some(new);
+                worklist.insert(p2);
+            }
+        }
+        Outcome::Complete
+    }
+
+    /// Asks the solver for a path from `x1` at `p1` leaving the current invariants (or,
+    /// with `into_invariants`, any path whose end lands inside them: used by narrowing).
+    fn query(
+        &mut self,
+        p1: CutPointId,
+        x1: &D,
+        blocked: &[FocusPath],
+        into_invariants: bool,
+    ) -> QueryResult {
+        let lowering = self.lowering;
+        let graph = self.graph;
+        let formula = self
+            .formulas
+            .entry(p1)
+            .or_insert_with(|| RegionFormula::new(lowering.func(), graph, p1));
+        let from = x1.to_cons();
+        let mut outside = BTreeMap::new();
+        for cp in graph.successors(p1) {
+            let target = if into_invariants {
+                // Narrowing enumerates every feasible path: "outside" the empty set.
+                None
+            } else {
+                self.inv[cp.index()].as_ref().map(|d| d.to_cons())
+            };
+            outside.insert(*cp, target);
+        }
+        formula.query(&from, &outside, blocked)
+    }
+
+    /// The image of a state along a focus path, restricted to the target's live values.
+    fn post(&self, path: &FocusPath, mut state: D) -> D {
+        apply_path(self.lowering, path, &mut state);
+        state.forget(&self.dead[path.target.index()]);
+        state
+    }
+
+    /// `loopiter`: a post-fixpoint of `Z ↦ X ⊔ τ(Z)` above `X`, by local widening with
+    /// thresholds, then narrowing that keeps it a post-fixpoint.
+    fn loopiter(&self, path: &FocusPath, x: &D) -> D {
+        let mut z = x.clone();
+        for i in 0.. {
+            let next = z.clone().join(&self.post(path, z.clone()));
+            if next.is_leq(&z) {
+                break;
+            }
+            z = if i >= LOOPITER_DELAY {
+                z.widen_with_thresholds(&next, &self.thresholds)
+            } else {
+                next
+            };
+        }
+        for _ in 0..NARROWING_STEPS {
+            let next = x.clone().join(&self.post(path, z.clone()));
+            if next.is_leq(&z) && !z.is_leq(&next) {
+                z = next;
+            } else {
+                break;
+            }
+        }
+        z
+    }
+
+    /// One descending step on the reduced multigraph (§4.1): each cut point's invariant is
+    /// recomputed as the join of the images of every feasible path into it; the result
+    /// replaces the old invariant when it is smaller and still inductive.
+    fn narrow(&mut self, deadline: &Deadline) {
+        for _ in 0..NARROWING_STEPS {
+            let n = self.inv.len();
+            let mut acc: Vec<Option<D>> = vec![None; n];
+            let entry = self
+                .graph
+                .cut_of_block(self.lowering.func().entry)
+                .expect("entry is a cut point");
+            let mut init: D = self.lowering.entry_state();
+            init.forget(&self.dead[entry.index()]);
+            acc[entry.index()] = Some(init);
+            for p1 in self.graph.ids().collect::<Vec<_>>() {
+                let Some(x1) = self.inv[p1.index()].clone() else {
+                    continue;
+                };
+                let mut seen: Vec<FocusPath> = Vec::new();
+                loop {
+                    if deadline.expired() || self.queries >= MAX_QUERIES {
+                        return;
+                    }
+                    self.queries += 1;
+                    let path = match self.query(p1, &x1, &seen, true) {
+                        QueryResult::Path(p) => p,
+                        _ => break,
+                    };
+                    let y = self.post(&path, x1.clone());
+                    let slot = &mut acc[path.target.index()];
+                    *slot = Some(match slot.take() {
+                        None => y,
+                        Some(a) => a.join(&y),
+                    });
+                    seen.push(path);
+                }
+            }
+            // Keep the new invariants only if every one is below the old (then, the old
+            // being inductive, the new are too: ψ(new) ⊆ ψ(old) ⊆ new).
+            let mut improved = false;
+            let mut all_below = true;
+            for (a, old) in acc.iter().zip(&self.inv) {
+                match (a, old) {
+                    (Some(a), Some(o)) => {
+                        if !a.is_leq(o) {
+                            all_below = false;
+                        } else if !o.is_leq(a) {
+                            improved = true;
+                        }
+                    }
+                    (None, Some(_)) => improved = true,
+                    (Some(a), None) => all_below &= a.is_bottom(),
+                    (None, None) => {}
+                }
+            }
+            if !all_below || !improved {
+                return;
+            }
+            self.inv = acc;
+        }
+    }
+
+    /// The state at every block: cut points keep their invariants; other blocks get the join
+    /// of what flows into them from the cut points of the regions they belong to.
+    fn block_invariants(&self) -> Invariants<D> {
+        let func = self.lowering.func();
+        let mut at_block: Vec<Option<D>> = vec![None; func.blocks.len()];
+        for id in self.graph.ids() {
+            at_block[self.graph.cut_point(id).block.index()] = self.inv[id.index()].clone();
+        }
+        for id in self.graph.ids() {
+            let Some(start) = self.inv[id.index()].clone() else {
+                continue;
+            };
+            let mut local: BTreeMap<BlockId, D> = BTreeMap::new();
+            local.insert(self.graph.cut_point(id).block, start);
+            for b in self.graph.region(id) {
+                let Some(state) = local.remove(b) else {
+                    continue;
+                };
+                if self.graph.cut_of_block(*b).is_none() {
+                    let slot = &mut at_block[b.index()];
+                    *slot = Some(match slot.take() {
+                        None => state.clone(),
+                        Some(s) => s.join(&state),
+                    });
+                }
+                for (succ, out) in super::classic::successors_out(self.lowering, *b, state) {
+                    if self.graph.cut_of_block(succ).is_some() {
+                        continue;
+                    }
+                    let merged = match local.remove(&succ) {
+                        None => out,
+                        Some(s) => s.join(&out),
+                    };
+                    local.insert(succ, merged);
+                }
+            }
+        }
+        Invariants { at_block }
+    }
+}
+
+/// Applies the transformer of a focus path: each block's instructions, then the guard and
+/// the moves of the edge taken.
+pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, state: &mut D) {
+    let func = lowering.func();
+    for (b, idx) in &path.edges {
+        if state.is_bottom() {
+            return;
+        }
+        let block = func.block(*b);
+        for inst in &block.insts {
+            lowering.apply_inst(state, inst);
+        }
+        match &block.term {
+            Terminator::Jump(e) => lowering.apply_moves(state, e),
+            Terminator::Branch {
+                cond,
+                then_edge,
+                else_edge,
+            } => {
+                let (edge, truth) = if *idx == 0 {
+                    (then_edge, true)
+                } else {
+                    (else_edge, false)
+                };
+                lowering.apply_guard(state, cond, truth);
+                lowering.apply_moves(state, edge);
+            }
+            Terminator::Switch { on, cases, default } => {
+                if let Some((c, edge)) = cases.get(*idx) {
+                    lowering.apply_case(state, on, *c);
+                    lowering.apply_moves(state, edge);
+                } else {
+                    for (c, _) in cases {
+                        lowering.apply_not_case(state, on, *c);
+                    }
+                    lowering.apply_moves(state, default);
+                }
+            }
+            Terminator::Return | Terminator::Stop | Terminator::Error(_) => {}
+        }
+    }
+}
+
+/// Values live at the entry of each block: used later without being redefined first.
+/// Phi destinations count as live at their block (the edge defines them on the way in);
+/// phi sources count as used at the end of the predecessor.
+pub fn liveness(lowering: &Lowering<'_>) -> Vec<BTreeSet<ValueId>> {
+    let func = lowering.func();
+    let n = func.blocks.len();
+    let mut uses: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
+    let mut defs: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
+    let mut phi_dests: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
+    for (i, b) in func.blocks.iter().enumerate() {
+        let use_op = |op: &Operand, defs: &BTreeSet<ValueId>, uses: &mut BTreeSet<ValueId>| {
+            if let Operand::Value(v) = op {
+                if !defs.contains(v) {
+                    uses.insert(*v);
+                }
+            }
+        };
+        for inst in &b.insts {
+            let ops: Vec<&Operand> = match inst {
+                Inst::Assign { expr, .. } => match expr {
+                    Expr::Use(a) | Expr::Cast { arg: a, .. } => vec![a],
+                    Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
+                    Expr::Select {
+                        cond,
+                        on_true,
+                        on_false,
+                    } => vec![cond, on_true, on_false],
+                },
+                Inst::Havoc { .. } => vec![],
+                Inst::Assume { cond } => vec![cond],
+            };
+            for op in ops {
+                use_op(op, &defs[i], &mut uses[i]);
+            }
+            // Guards look through boolean definitions to comparisons, so the operands of
+            // a comparison stay live as long as the comparison does (handled by keeping
+            // every operand of a used definition: see below).
+            if let Some(d) = inst.dest() {
+                defs[i].insert(d);
+            }
+        }
+        let term_ops: Vec<&Operand> = match &b.term {
+            Terminator::Branch { cond, .. } => vec![cond],
+            Terminator::Switch { on, .. } => vec![on],
+            _ => vec![],
+        };
+        for op in term_ops {
+            use_op(op, &defs[i], &mut uses[i]);
+        }
+        for e in b.term.edges() {
+            for (d, s) in &e.moves {
+                use_op(s, &defs[i], &mut uses[i]);
+                phi_dests[e.target.index()].insert(*d);
+            }
+        }
+    }
+    let mut live_in: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in (0..n).rev() {
+            let mut out: BTreeSet<ValueId> = BTreeSet::new();
+            for s in func.blocks[i].term.successors() {
+                for v in &live_in[s.index()] {
+                    if !phi_dests[s.index()].contains(v) {
+                        out.insert(*v);
+                    }
+                }
+            }
+            let mut inn: BTreeSet<ValueId> = uses[i].clone();
+            for v in out {
+                if !defs[i].contains(&v) {
+                    inn.insert(v);
+                }
+            }
+            inn.extend(phi_dests[i].iter().copied());
+            if inn != live_in[i] {
+                live_in[i] = inn;
+                changed = true;
+            }
+        }
+    }
+    live_in
+}
+
+/// Widening thresholds: `x ≤ c` and `x ≥ c` for each live integer value `x` and each
+/// constant `c` (and `c ± 1`) compared against in the function.
+fn thresholds(lowering: &Lowering<'_>, live_in: &[BTreeSet<ValueId>]) -> Vec<LinCons> {
+    let func = lowering.func();
+    let mut constants: BTreeSet<Int> = BTreeSet::new();
+    for b in &func.blocks {
+        for inst in &b.insts {
+            if let Inst::Assign {
+                expr: Expr::Cmp { lhs, rhs, .. },
+                ..
+            } = inst
+            {
+                for op in [lhs, rhs] {
+                    if let Operand::Const(c) = op {
+                        let v = Int::from(c.signed());
+                        constants.insert(&v - 1);
+                        constants.insert(&v + 1);
+                        constants.insert(v);
+                    }
+                }
+            }
+        }
+    }
+    constants.insert(Int::from(0));
+    let constants: Vec<Int> = constants
+        .into_iter()
+        .take(MAX_THRESHOLD_CONSTANTS)
+        .collect();
+    let mut vars: BTreeSet<ValueId> = BTreeSet::new();
+    for l in live_in {
+        vars.extend(l.iter().copied().filter(|v| !func.value(*v).ty.is_bool()));
+    }
+    let mut res = Vec::new();
+    for v in vars {
+        let x = LinExpr::var(Var(v.0));
+        for c in &constants {
+            res.push(LinCons::le(&x, &LinExpr::constant(c.clone())));
+            res.push(LinCons::ge(&x, &LinExpr::constant(c.clone())));
+        }
+    }
+    res
+}

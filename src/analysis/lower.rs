@@ -1,0 +1,788 @@
+//! Transformers of lifted instructions, written once for every numeric domain.
+//!
+//! Each SSA value is one dimension ([`Var`] with the value's index) holding the value's
+//! *reading* (see [`crate::ir::Interp`]). The math, for a `w`-bit destination with reading
+//! range `[L, L + 2^w)`:
+//! - an operation whose exact result is congruent modulo `2^w` to a linear expression `e`
+//!   over readings (add, sub, mul by a constant, shl by a constant, trunc, copies) is
+//!   *wrapped*: when the bounds of `e` fit in one window `[L + k·2^w, L + (k+1)·2^w)`, the
+//!   destination is `e - k·2^w` exactly; otherwise it is any value of its range;
+//! - `nsw`/`nuw` assert that the signed/unsigned result fits: the state is met with that
+//!   range first (the other executions are undefined behaviour and excluded);
+//! - division and remainder by constants, shifts right and masks are bounded by linear
+//!   constraints; everything else non-linear is any value of its range;
+//! - a guard `c` (a branch condition, an assumption) is met with the constraints of `c`'s
+//!   definition when it is a comparison or a boolean combination of comparisons, plus `c = 1`
+//!   on the boolean's own dimension.
+//!
+//! Every rule over-approximates the bit-precise semantics; none is exact for all inputs.
+
+use crate::domain::{
+    ConsKind, Entailment, Int, Interval, LinCons, LinExpr, NumericDomain, Space, Var,
+};
+use crate::ir::{
+    choose_interpretations, ArithFlags, BinOp, CastOp, CmpPred, Const, Edge, Expr, Function, Inst,
+    Interp, Operand, Ty, ValueId,
+};
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+/// How deep guards are decomposed through boolean definitions.
+const GUARD_DEPTH: usize = 8;
+
+/// The transformers of one function.
+pub struct Lowering<'f> {
+    func: &'f Function,
+    interp: Vec<Interp>,
+    space: Space,
+    /// The definition of each value assigned by an expression.
+    defs: Vec<Option<&'f Expr>>,
+}
+
+impl<'f> Lowering<'f> {
+    /// Prepares the transformers of `func`.
+    pub fn new(func: &'f Function) -> Lowering<'f> {
+        let interp = choose_interpretations(func);
+        let names = func
+            .values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match &v.source_name {
+                Some(s) => s.clone(),
+                None => format!("v{i}"),
+            })
+            .collect();
+        let mut defs = vec![None; func.values.len()];
+        for b in &func.blocks {
+            for inst in &b.insts {
+                if let Inst::Assign { dest, expr } = inst {
+                    defs[dest.index()] = Some(expr);
+                }
+            }
+        }
+        Lowering {
+            func,
+            interp,
+            space: Space::named(names),
+            defs,
+        }
+    }
+
+    /// The function.
+    pub fn func(&self) -> &'f Function {
+        self.func
+    }
+
+    /// One dimension per value, named after the source variable when known.
+    pub fn space(&self) -> &Space {
+        &self.space
+    }
+
+    /// The reading chosen for a value.
+    pub fn interp(&self, v: ValueId) -> Interp {
+        self.interp[v.index()]
+    }
+
+    /// The dimension of a value.
+    pub fn var(v: ValueId) -> Var {
+        Var(v.0)
+    }
+
+    /// The range of a value's reading.
+    pub fn range(&self, v: ValueId) -> (Int, Int) {
+        reading_range(self.func.value(v).ty, self.interp(v))
+    }
+
+    /// The initial state of an entry: parameters anywhere in their range.
+    pub fn entry_state<D: NumericDomain>(&self) -> D {
+        let mut d = D::top(&self.space);
+        for p in &self.func.params {
+            self.havoc(&mut d, *p);
+        }
+        d
+    }
+
+    /// `v := any value of its type`.
+    pub fn havoc<D: NumericDomain>(&self, d: &mut D, v: ValueId) {
+        let (lo, hi) = self.range(v);
+        d.assign_interval(Self::var(v), &Interval::ints(lo, hi));
+    }
+
+    /// Applies one instruction.
+    pub fn apply_inst<D: NumericDomain>(&self, d: &mut D, inst: &Inst) {
+        if d.is_bottom() {
+            return;
+        }
+        match inst {
+            Inst::Havoc { dest, .. } => self.havoc(d, *dest),
+            Inst::Assume { cond } => self.apply_guard(d, cond, true),
+            Inst::Assign { dest, expr } => self.apply_assign(d, *dest, expr),
+        }
+    }
+
+    /// Applies an edge's parallel assignment (the phi nodes of its target).
+    pub fn apply_moves<D: NumericDomain>(&self, d: &mut D, edge: &Edge) {
+        if d.is_bottom() || edge.moves.is_empty() {
+            return;
+        }
+        let mut assignments = Vec::new();
+        let mut havocs = Vec::new();
+        for (dest, src) in &edge.moves {
+            match self.reading(d, src, self.interp(*dest)) {
+                Some(e) => assignments.push((Self::var(*dest), e)),
+                None => havocs.push(*dest),
+            }
+        }
+        d.assign_parallel(&assignments);
+        for v in havocs {
+            self.havoc(d, v);
+        }
+    }
+
+    /// Restricts the state to the executions where `cond` evaluates to `truth`.
+    pub fn apply_guard<D: NumericDomain>(&self, d: &mut D, cond: &Operand, truth: bool) {
+        self.guard_rec(d, cond, truth, GUARD_DEPTH);
+    }
+
+    /// Restricts the state to `on == value` (a switch case).
+    pub fn apply_case<D: NumericDomain>(&self, d: &mut D, on: &Operand, value: Const) {
+        let cons = self.cmp_cons(d, CmpPred::Eq, on, &Operand::Const(value));
+        if let Some(cons) = cons {
+            d.meet_cons(&cons);
+        }
+    }
+
+    /// Restricts the state to `on != value` (the default of a switch).
+    pub fn apply_not_case<D: NumericDomain>(&self, d: &mut D, on: &Operand, value: Const) {
+        if let Some(cons) = self.cmp_cons(d, CmpPred::Ne, on, &Operand::Const(value)) {
+            d.meet_cons(&cons);
+        }
+    }
+
+    /// The constraints over readings that hold exactly when `lhs pred rhs` (or a sound
+    /// weakening of them); `None` when nothing linear can be said in this state.
+    pub fn cmp_cons<D: NumericDomain>(
+        &self,
+        d: &D,
+        pred: CmpPred,
+        lhs: &Operand,
+        rhs: &Operand,
+    ) -> Option<Vec<LinCons>> {
+        let want = match pred {
+            CmpPred::Eq | CmpPred::Ne => match (lhs, rhs) {
+                (Operand::Value(v), _) => self.interp(*v),
+                (_, Operand::Value(v)) => self.interp(*v),
+                _ => Interp::Signed,
+            },
+            p if p.is_unsigned() => Interp::Unsigned,
+            _ => Interp::Signed,
+        };
+        let a = self.reading(d, lhs, want)?;
+        let b = self.reading(d, rhs, want)?;
+        let cons = match pred {
+            CmpPred::Eq => vec![LinCons::eq(&a, &b)],
+            CmpPred::Ne => return self.not_equal(d, &a, &b),
+            CmpPred::Slt | CmpPred::Ult => vec![LinCons::lt_int(&a, &b)],
+            CmpPred::Sle | CmpPred::Ule => vec![LinCons::le(&a, &b)],
+            CmpPred::Sgt | CmpPred::Ugt => vec![LinCons::lt_int(&b, &a)],
+            CmpPred::Sge | CmpPred::Uge => vec![LinCons::ge(&a, &b)],
+        };
+        Some(cons)
+    }
+
+    /// `a != b` is not convex; it tightens a bound only when `a - b` touches zero at one end.
+    fn not_equal<D: NumericDomain>(&self, d: &D, a: &LinExpr, b: &LinExpr) -> Option<Vec<LinCons>> {
+        let diff = a.minus(b);
+        let itv = d.bound(&diff);
+        let zero = num_rational::BigRational::zero();
+        if itv.lo.as_ref() == Some(&zero) {
+            Some(vec![LinCons::lt_int(&LinExpr::constant(0), &diff)])
+        } else if itv.hi.as_ref() == Some(&zero) {
+            Some(vec![LinCons::lt_int(&diff, &LinExpr::constant(0))])
+        } else if itv.as_point() == Some(&zero) {
+            Some(vec![LinCons {
+                expr: LinExpr::constant(-1),
+                kind: ConsKind::Ge,
+            }])
+        } else {
+            None
+        }
+    }
+
+    fn guard_rec<D: NumericDomain>(&self, d: &mut D, cond: &Operand, truth: bool, depth: usize) {
+        if d.is_bottom() {
+            return;
+        }
+        let v = match cond {
+            Operand::Const(c) => {
+                if (c.bits & 1 == 1) != truth {
+                    d.meet_cons(&[infeasible()]);
+                }
+                return;
+            }
+            Operand::Undef(_) => return,
+            Operand::Value(v) => *v,
+        };
+        d.meet_cons(&[LinCons::eq(
+            &LinExpr::var(Self::var(v)),
+            &LinExpr::constant(truth as i32),
+        )]);
+        if depth == 0 || d.is_bottom() {
+            return;
+        }
+        let Some(def) = self.defs[v.index()] else {
+            return;
+        };
+        match def {
+            Expr::Cmp { pred, lhs, rhs } => {
+                let pred = if truth { *pred } else { pred.negated() };
+                if let Some(cons) = self.cmp_cons(d, pred, lhs, rhs) {
+                    d.meet_cons(&cons);
+                }
+            }
+            Expr::Binary {
+                op: BinOp::And,
+                lhs,
+                rhs,
+                ..
+            } if truth => {
+                self.guard_rec(d, lhs, true, depth - 1);
+                self.guard_rec(d, rhs, true, depth - 1);
+            }
+            Expr::Binary {
+                op: BinOp::Or,
+                lhs,
+                rhs,
+                ..
+            } if !truth => {
+                self.guard_rec(d, lhs, false, depth - 1);
+                self.guard_rec(d, rhs, false, depth - 1);
+            }
+            Expr::Binary {
+                op: BinOp::Xor,
+                lhs,
+                rhs,
+                ..
+            } => match (lhs, rhs) {
+                (x, Operand::Const(c)) | (Operand::Const(c), x) if c.ty.is_bool() => {
+                    self.guard_rec(d, x, truth ^ (c.bits == 1), depth - 1)
+                }
+                _ => {}
+            },
+            Expr::Use(x) => self.guard_rec(d, x, truth, depth - 1),
+            Expr::Select {
+                cond: c,
+                on_true,
+                on_false,
+            } => match (on_true, on_false, truth) {
+                // c ? true : f  is  c || f.
+                (Operand::Const(t), f, false) if t.ty.is_bool() && t.bits == 1 => {
+                    self.guard_rec(d, c, false, depth - 1);
+                    self.guard_rec(d, f, false, depth - 1);
+                }
+                // c ? t : false  is  c && t.
+                (t, Operand::Const(f), true) if f.ty.is_bool() && f.bits == 0 => {
+                    self.guard_rec(d, c, true, depth - 1);
+                    self.guard_rec(d, t, true, depth - 1);
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+
+    /// The reading of an operand in the interpretation `want`, as a linear expression over
+    /// the state's dimensions; `None` when it cannot be expressed (undef, or a value whose
+    /// conversion between readings depends on which window it lies in).
+    pub fn reading<D: NumericDomain>(&self, d: &D, op: &Operand, want: Interp) -> Option<LinExpr> {
+        match op {
+            Operand::Undef(_) => None,
+            Operand::Const(c) => Some(LinExpr::constant(const_reading(*c, want))),
+            Operand::Value(v) => {
+                let x = LinExpr::var(Self::var(*v));
+                let have = self.interp(*v);
+                if have == want {
+                    return Some(x);
+                }
+                let ty = self.func.value(*v).ty;
+                let modulus = pow2(ty.width);
+                let itv = d.bound(&x);
+                let (lo, hi) = itv.int_hull();
+                match want {
+                    // Signed value wanted unsigned: negative values move up by 2^w.
+                    Interp::Unsigned => {
+                        if lo.as_ref().map_or(false, |l| !l.is_negative()) {
+                            Some(x)
+                        } else if hi.as_ref().map_or(false, |h| h.is_negative()) {
+                            Some(x.plus(&LinExpr::constant(modulus)))
+                        } else {
+                            None
+                        }
+                    }
+                    Interp::Signed => {
+                        let smax = Int::from(ty.smax());
+                        if hi.as_ref().map_or(false, |h| *h <= smax) {
+                            Some(x)
+                        } else if lo.as_ref().map_or(false, |l| *l > smax) {
+                            Some(x.minus(&LinExpr::constant(modulus)))
+                        } else {
+                            None
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Any linear expression congruent to the operand modulo `2^w` (its own reading).
+    fn raw(&self, op: &Operand, want: Interp) -> Option<LinExpr> {
+        match op {
+            Operand::Undef(_) => None,
+            Operand::Const(c) => Some(LinExpr::constant(const_reading(*c, want))),
+            Operand::Value(v) => Some(LinExpr::var(Self::var(*v))),
+        }
+    }
+
+    /// `dest := e mod 2^w`, read in the destination's interpretation.
+    fn assign_wrapped<D: NumericDomain>(&self, d: &mut D, dest: ValueId, e: &LinExpr) {
+        let (lo_r, hi_r) = self.range(dest);
+        let modulus = pow2(self.func.value(dest).ty.width);
+        let (lo, hi) = d.bound(e).int_hull();
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            let k_lo = floor_div(&(&lo - &lo_r), &modulus);
+            let k_hi = floor_div(&(&hi - &lo_r), &modulus);
+            if k_lo == k_hi {
+                let shifted = e.minus(&LinExpr::constant(&k_lo * &modulus));
+                d.assign(Self::var(dest), &shifted);
+                return;
+            }
+        }
+        d.assign_interval(Self::var(dest), &Interval::ints(lo_r, hi_r));
+    }
+
+    /// Meets the state with `lo <= e <= hi`.
+    fn meet_range<D: NumericDomain>(&self, d: &mut D, e: &LinExpr, lo: Int, hi: Int) {
+        d.meet_cons(&[
+            LinCons::ge(e, &LinExpr::constant(lo)),
+            LinCons::le(e, &LinExpr::constant(hi)),
+        ]);
+    }
+
+    /// `dest := e` for an operation whose flags promise no wrap in some reading: the state
+    /// is restricted to executions without overflow, then `e` is assigned (wrapped, which is
+    /// then exact when the promise is in the destination's reading).
+    fn assign_arith<D: NumericDomain>(
+        &self,
+        d: &mut D,
+        dest: ValueId,
+        flags: ArithFlags,
+        build: impl Fn(&dyn Fn(&Operand, Interp) -> Option<LinExpr>) -> Option<LinExpr>,
+    ) {
+        let ty = self.func.value(dest).ty;
+        for (promised, interp) in [(flags.nsw, Interp::Signed), (flags.nuw, Interp::Unsigned)] {
+            if !promised {
+                continue;
+            }
+            let exact = build(&|op, _| self.reading(d, op, interp));
+            if let Some(e) = exact {
+                let (lo, hi) = reading_range(ty, interp);
+                self.meet_range(d, &e, lo, hi);
+                if d.is_bottom() {
+                    return;
+                }
+                if interp == self.interp(dest) {
+                    d.assign(Self::var(dest), &e);
+                    return;
+                }
+            }
+        }
+        let want = self.interp(dest);
+        match build(&|op, _| self.raw(op, want)) {
+            Some(e) => self.assign_wrapped(d, dest, &e),
+            None => self.havoc(d, dest),
+        }
+    }
+
+    fn apply_assign<D: NumericDomain>(&self, d: &mut D, dest: ValueId, expr: &Expr) {
+        let ty = self.func.value(dest).ty;
+        let x = Self::var(dest);
+        match expr {
+            Expr::Use(op) => match self.reading(d, op, self.interp(dest)) {
+                Some(e) => d.assign(x, &e),
+                None => self.havoc(d, dest),
+            },
+            Expr::Binary {
+                op,
+                lhs,
+                rhs,
+                flags,
+            } => self.apply_binary(d, dest, ty, *op, lhs, rhs, *flags),
+            Expr::Cmp { pred, lhs, rhs } => {
+                let holds = self.cmp_cons(d, *pred, lhs, rhs);
+                let fails = self.cmp_cons(d, pred.negated(), lhs, rhs);
+                let entailed = |cons: &Option<Vec<LinCons>>| {
+                    cons.as_ref().map_or(false, |cs| {
+                        cs.iter().all(|c| d.entails(c) == Entailment::Holds)
+                    })
+                };
+                let value = if entailed(&holds) {
+                    Interval::ints(1, 1)
+                } else if entailed(&fails) {
+                    Interval::ints(0, 0)
+                } else {
+                    Interval::ints(0, 1)
+                };
+                d.assign_interval(x, &value);
+            }
+            Expr::Cast { op, arg } => {
+                let src_ty = self.func.operand_ty(arg);
+                match op {
+                    CastOp::Trunc => match self.raw(arg, self.interp(dest)) {
+                        Some(e) => self.assign_wrapped(d, dest, &e),
+                        None => self.havoc(d, dest),
+                    },
+                    CastOp::ZExt | CastOp::SExt => {
+                        let want = if *op == CastOp::ZExt {
+                            Interp::Unsigned
+                        } else {
+                            Interp::Signed
+                        };
+                        match self.reading(d, arg, want) {
+                            Some(e) => self.assign_wrapped(d, dest, &e),
+                            None => {
+                                let (lo, hi) = reading_range(src_ty, want);
+                                let tmp = Interval::ints(lo.clone(), hi.clone());
+                                // The extended value lies in the source's range, which fits
+                                // the destination's reading when the readings agree.
+                                if want == self.interp(dest) {
+                                    d.assign_interval(x, &tmp);
+                                } else {
+                                    self.havoc(d, dest);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Expr::Select {
+                cond,
+                on_true,
+                on_false,
+            } => {
+                let mut on_t = d.clone();
+                self.apply_guard(&mut on_t, cond, true);
+                self.apply_assign(&mut on_t, dest, &Expr::Use(*on_true));
+                let mut on_f = d.clone();
+                self.apply_guard(&mut on_f, cond, false);
+                self.apply_assign(&mut on_f, dest, &Expr::Use(*on_false));
+                *d = on_t.join(&on_f);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn apply_binary<D: NumericDomain>(
+        &self,
+        d: &mut D,
+        dest: ValueId,
+        ty: Ty,
+        op: BinOp,
+        lhs: &Operand,
+        rhs: &Operand,
+        flags: ArithFlags,
+    ) {
+        let x = Self::var(dest);
+        let rhs_const = match rhs {
+            Operand::Const(c) => Some(*c),
+            _ => None,
+        };
+        let lhs_const = match lhs {
+            Operand::Const(c) => Some(*c),
+            _ => None,
+        };
+        match op {
+            BinOp::Add | BinOp::Sub => self.assign_arith(d, dest, flags, |read| {
+                let a = read(lhs, interp_hint(self, lhs, dest))?;
+                let b = read(rhs, interp_hint(self, rhs, dest))?;
+                Some(if op == BinOp::Add {
+                    a.plus(&b)
+                } else {
+                    a.minus(&b)
+                })
+            }),
+            BinOp::Mul => {
+                // A product is linear when one side is a constant (or known to be one).
+                let known = |o: &Operand, other: &Operand| -> Option<(Int, Operand)> {
+                    match o {
+                        Operand::Const(c) => Some((Int::from(c.signed()), *other)),
+                        Operand::Value(v) => {
+                            let itv = d.bound(&LinExpr::var(Self::var(*v)));
+                            let p = itv.as_point()?;
+                            if !p.is_integer() {
+                                return None;
+                            }
+                            Some((p.to_integer(), *other))
+                        }
+                        Operand::Undef(_) => None,
+                    }
+                };
+                let Some((k, other)) = known(rhs, lhs).or_else(|| known(lhs, rhs)) else {
+                    self.havoc(d, dest);
+                    return;
+                };
+                // The constant's signed reading is congruent to its bits, which keeps the
+                // product congruent; under nsw/nuw both factors must be read the promised
+                // way, which a known-constant value read from its own dimension may not be.
+                let k_const = Const::new(ty, k.to_i128().unwrap_or(0));
+                self.assign_arith(d, dest, flags, |read| {
+                    let a = read(&other, interp_hint(self, &other, dest))?;
+                    let kk = read(&Operand::Const(k_const), interp_hint(self, &other, dest))?;
+                    Some(a.scaled(kk.constant_part()))
+                });
+            }
+            BinOp::Shl => match rhs_const {
+                Some(c) if c.unsigned() < ty.width as u128 => {
+                    let factor = pow2(c.unsigned() as u32);
+                    self.assign_arith(d, dest, flags, |read| {
+                        Some(read(lhs, interp_hint(self, lhs, dest))?.scaled(&factor))
+                    });
+                }
+                _ => self.havoc(d, dest),
+            },
+            BinOp::UDiv | BinOp::LShr => {
+                let divisor = match (op, rhs_const) {
+                    (BinOp::UDiv, Some(c)) if c.unsigned() > 0 => Some(Int::from(c.unsigned())),
+                    (BinOp::LShr, Some(c)) if c.unsigned() < ty.width as u128 => {
+                        Some(pow2(c.unsigned() as u32))
+                    }
+                    _ => None,
+                };
+                let num = self.reading(d, lhs, Interp::Unsigned);
+                match (divisor, num) {
+                    (Some(c), Some(n)) if c.is_one() => self.assign_wrapped(d, dest, &n),
+                    (Some(c), Some(n)) => {
+                        // q = n / c with c ≥ 2 is below 2^(w-1): both readings agree.
+                        self.havoc(d, dest);
+                        let q = LinExpr::var(x);
+                        let cq = q.scaled(&c);
+                        let mut upper = cq.clone();
+                        upper.add_constant(&c - Int::one());
+                        d.meet_cons(&[LinCons::le(&cq, &n), LinCons::le(&n, &upper)]);
+                    }
+                    _ => self.havoc(d, dest),
+                }
+            }
+            BinOp::SDiv | BinOp::AShr => {
+                let divisor = match (op, rhs_const) {
+                    (BinOp::SDiv, Some(c)) if c.signed() > 0 => Some(Int::from(c.signed())),
+                    (BinOp::AShr, Some(c)) if c.unsigned() < ty.width as u128 => {
+                        Some(pow2(c.unsigned() as u32))
+                    }
+                    _ => None,
+                };
+                let num = self.reading(d, lhs, Interp::Signed);
+                match (divisor, num) {
+                    (Some(c), Some(n)) if c.is_one() => self.assign_wrapped(d, dest, &n),
+                    (Some(c), Some(n)) if self.interp(dest) == Interp::Signed => {
+                        self.havoc(d, dest);
+                        let cq = LinExpr::var(x).scaled(&c);
+                        let rem = n.minus(&cq);
+                        let cm1 = LinExpr::constant(&c - Int::one());
+                        let (lo, hi) = d.bound(&n).int_hull();
+                        let mut cons = Vec::new();
+                        if op == BinOp::AShr {
+                            // Floor division: 0 ≤ n - c·q ≤ c - 1.
+                            cons.push(LinCons::ge(&rem, &LinExpr::constant(0)));
+                            cons.push(LinCons::le(&rem, &cm1));
+                        } else {
+                            // Truncating division: |n - c·q| ≤ c - 1 with the sign of n.
+                            cons.push(LinCons::le(&rem, &cm1));
+                            cons.push(LinCons::ge(&rem, &cm1.negated()));
+                            if lo.as_ref().map_or(false, |l| !l.is_negative()) {
+                                cons.push(LinCons::ge(&rem, &LinExpr::constant(0)));
+                            }
+                            if hi.as_ref().map_or(false, |h| !h.is_positive()) {
+                                cons.push(LinCons::le(&rem, &LinExpr::constant(0)));
+                            }
+                        }
+                        d.meet_cons(&cons);
+                    }
+                    _ => self.havoc(d, dest),
+                }
+            }
+            BinOp::URem | BinOp::SRem => {
+                let signed = op == BinOp::SRem;
+                let c = rhs_const.map(|c| {
+                    if signed {
+                        Int::from(c.signed())
+                    } else {
+                        Int::from(c.unsigned())
+                    }
+                });
+                let want = if signed {
+                    Interp::Signed
+                } else {
+                    Interp::Unsigned
+                };
+                let num = self.reading(d, lhs, want);
+                let smax = Int::from(ty.smax());
+                match (c, num) {
+                    (Some(c), Some(n)) if c.is_positive() && c <= smax => {
+                        let (lo, hi) = d.bound(&n).int_hull();
+                        let cm1 = &c - Int::one();
+                        let nonneg = lo.as_ref().map_or(false, |l| !l.is_negative());
+                        let nonpos = hi.as_ref().map_or(false, |h| !h.is_positive());
+                        let r = LinExpr::var(x);
+                        if nonneg && hi.as_ref().map_or(false, |h| *h <= cm1) {
+                            self.assign_wrapped(d, dest, &n);
+                            return;
+                        }
+                        if !signed || nonneg {
+                            // 0 ≤ r ≤ min(c - 1, n); the value is below 2^(w-1), so the
+                            // destination's reading is the same in both interpretations.
+                            self.havoc(d, dest);
+                            d.meet_cons(&[
+                                LinCons::ge(&r, &LinExpr::constant(0)),
+                                LinCons::le(&r, &LinExpr::constant(cm1)),
+                                LinCons::le(&r, &n),
+                            ]);
+                        } else if self.interp(dest) == Interp::Signed {
+                            self.havoc(d, dest);
+                            let mut cons = vec![
+                                LinCons::ge(&r, &LinExpr::constant(-cm1.clone())),
+                                LinCons::le(&r, &LinExpr::constant(cm1)),
+                            ];
+                            if nonpos {
+                                cons.push(LinCons::le(&r, &LinExpr::constant(0)));
+                                cons.push(LinCons::ge(&r, &n));
+                            }
+                            d.meet_cons(&cons);
+                        } else {
+                            self.havoc(d, dest);
+                        }
+                    }
+                    _ => self.havoc(d, dest),
+                }
+            }
+            BinOp::And | BinOp::Or | BinOp::Xor if ty.is_bool() => {
+                self.apply_boolean(d, dest, op, lhs, rhs)
+            }
+            BinOp::And => {
+                // x & c lies in [0, min(c, x)] for unsigned readings.
+                let mask = rhs_const.or(lhs_const);
+                let other = if rhs_const.is_some() { lhs } else { rhs };
+                match mask {
+                    Some(c) if c.unsigned() <= ty.smax() as u128 => {
+                        let cu = Int::from(c.unsigned());
+                        let n = self.reading(d, other, Interp::Unsigned);
+                        if let Some(n) = &n {
+                            let (lo, hi) = d.bound(n).int_hull();
+                            let full_mask = (&cu & (&cu + Int::one())).is_zero();
+                            if full_mask
+                                && lo.map_or(false, |l| !l.is_negative())
+                                && hi.map_or(false, |h| h <= cu)
+                            {
+                                self.assign_wrapped(d, dest, n);
+                                return;
+                            }
+                        }
+                        self.havoc(d, dest);
+                        let r = LinExpr::var(x);
+                        let mut cons = vec![
+                            LinCons::ge(&r, &LinExpr::constant(0)),
+                            LinCons::le(&r, &LinExpr::constant(cu)),
+                        ];
+                        if let Some(n) = n {
+                            cons.push(LinCons::le(&r, &n));
+                        }
+                        d.meet_cons(&cons);
+                    }
+                    _ => self.havoc(d, dest),
+                }
+            }
+            BinOp::Or | BinOp::Xor => self.havoc(d, dest),
+        }
+    }
+
+    /// Boolean connectives on 0/1 dimensions, encoded by the linear constraints whose
+    /// integer points are exactly the truth table.
+    fn apply_boolean<D: NumericDomain>(
+        &self,
+        d: &mut D,
+        dest: ValueId,
+        op: BinOp,
+        lhs: &Operand,
+        rhs: &Operand,
+    ) {
+        let (Some(a), Some(b)) = (
+            self.raw(lhs, Interp::Unsigned),
+            self.raw(rhs, Interp::Unsigned),
+        ) else {
+            self.havoc(d, dest);
+            return;
+        };
+        let r = LinExpr::var(Self::var(dest));
+        d.assign_interval(Self::var(dest), &Interval::ints(0, 1));
+        let one = LinExpr::constant(1);
+        let cons = match op {
+            BinOp::And => vec![
+                LinCons::le(&r, &a),
+                LinCons::le(&r, &b),
+                LinCons::ge(&r, &a.plus(&b).minus(&one)),
+            ],
+            BinOp::Or => vec![
+                LinCons::ge(&r, &a),
+                LinCons::ge(&r, &b),
+                LinCons::le(&r, &a.plus(&b)),
+            ],
+            _ => vec![
+                LinCons::ge(&r, &a.minus(&b)),
+                LinCons::ge(&r, &b.minus(&a)),
+                LinCons::le(&r, &a.plus(&b)),
+                LinCons::le(&r, &LinExpr::constant(2).minus(&a).minus(&b)),
+            ],
+        };
+        d.meet_cons(&cons);
+    }
+}
+
+/// The reading in which to take an operand of an additive operation: its own for values
+/// (any reading is congruent), the destination's for constants.
+fn interp_hint(l: &Lowering<'_>, op: &Operand, dest: ValueId) -> Interp {
+    match op {
+        Operand::Value(v) => l.interp(*v),
+        _ => l.interp(dest),
+    }
+}
+
+/// The range of a reading.
+pub fn reading_range(ty: Ty, interp: Interp) -> (Int, Int) {
+    match interp {
+        Interp::Signed => (Int::from(ty.smin()), Int::from(ty.smax())),
+        Interp::Unsigned => (Int::zero(), Int::from(ty.umax())),
+    }
+}
+
+/// The reading of a constant.
+pub fn const_reading(c: Const, interp: Interp) -> Int {
+    match interp {
+        Interp::Signed => Int::from(c.signed()),
+        Interp::Unsigned => Int::from(c.unsigned()),
+    }
+}
+
+/// An unsatisfiable constraint, to make a state empty.
+pub fn infeasible() -> LinCons {
+    LinCons {
+        expr: LinExpr::constant(-1),
+        kind: ConsKind::Ge,
+    }
+}
+
+fn pow2(k: u32) -> Int {
+    Int::one() << k as usize
+}
+
+fn floor_div(a: &Int, b: &Int) -> Int {
+    use num_integer::Integer;
+    a.div_floor(b)
+}

@@ -1,0 +1,240 @@
+//! Runs one child process under a wall-time and a memory limit, and measures it.
+//!
+//! The child runs in its own process group (so that a timeout kills the analyzer and whatever
+//! it started, e.g. clang), with `RLIMIT_AS` (address space) set in `pre_exec` for the memory
+//! limit and `RLIMIT_CPU` a little above the wall limit as a backstop. Its stdout and stderr
+//! go to anonymous temporary files, so a chatty child never blocks on a full pipe.
+//!
+//! Termination is detected by polling `waitid(WNOWAIT)`, which leaves the child a zombie; the
+//! harness then kills the rest of the process group (while the group id cannot be reused) and
+//! reaps the child with `wait4`, whose `rusage` gives the CPU time (user + system, including
+//! the descendants the child waited for) and the peak resident set size.
+
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Resource limits of one run.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Wall-clock limit; the process group is killed when it is exceeded.
+    pub wall: Duration,
+    /// Address-space limit (`RLIMIT_AS`), in bytes; `None` for no limit.
+    pub memory_bytes: Option<u64>,
+}
+
+/// How the child ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// Normal exit with this status.
+    Exited(i32),
+    /// Killed by this signal (including the harness's own `SIGKILL` on timeout).
+    Signaled(i32),
+}
+
+/// What one run produced and cost.
+#[derive(Clone, Debug)]
+pub struct ChildOutcome {
+    /// How the child ended.
+    pub termination: Termination,
+    /// Whether the harness killed it for exceeding the wall-time limit.
+    pub timed_out: bool,
+    /// User + system CPU time.
+    pub cpu: Duration,
+    /// Wall-clock time from spawn to exit (or kill).
+    pub wall: Duration,
+    /// Peak resident set size, in KiB.
+    pub max_rss_kb: u64,
+    /// Standard output (lossily decoded, at most 16 MiB).
+    pub stdout: String,
+    /// Standard error (lossily decoded, at most 16 MiB).
+    pub stderr: String,
+}
+
+const MAX_CAPTURE: u64 = 16 << 20;
+
+/// Runs `program args...` under `limits` and waits for it.
+pub fn run_limited(
+    program: &Path,
+    args: &[String],
+    limits: &Limits,
+) -> std::io::Result<ChildOutcome> {
+    let mut stdout_file = tempfile::tempfile()?;
+    let mut stderr_file = tempfile::tempfile()?;
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout_file.try_clone()?)
+        .stderr(stderr_file.try_clone()?)
+        .process_group(0);
+    let memory_bytes = limits.memory_bytes;
+    let cpu_seconds = limits.wall.as_secs() + 5;
+    // SAFETY: the closure only calls async-signal-safe functions (setrlimit) between fork and
+    // exec, and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if let Some(bytes) = memory_bytes {
+                set_limit(libc::RLIMIT_AS, bytes)?;
+            }
+            set_limit(libc::RLIMIT_CPU, cpu_seconds)?;
+            Ok(())
+        });
+    }
+    let start = Instant::now();
+    let child = command.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let deadline = start + limits.wall;
+    let mut timed_out = false;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if has_exited(pid)? {
+            break;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            timed_out = true;
+            break;
+        }
+        std::thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+    let wall = start.elapsed();
+    // Kill what is left of the group: everything on timeout, stray grandchildren otherwise.
+    // SAFETY: plain system call; the group id is still ours since the leader is not reaped.
+    unsafe {
+        libc::kill(-pid, libc::SIGKILL);
+    }
+    let (status, usage) = reap(pid)?;
+    drop(child);
+    let termination = if libc::WIFSIGNALED(status) {
+        Termination::Signaled(libc::WTERMSIG(status))
+    } else {
+        Termination::Exited(libc::WEXITSTATUS(status))
+    };
+    let cpu = timeval(usage.ru_utime) + timeval(usage.ru_stime);
+    Ok(ChildOutcome {
+        termination,
+        timed_out,
+        cpu,
+        wall,
+        max_rss_kb: usage.ru_maxrss.max(0) as u64,
+        stdout: read_all(&mut stdout_file)?,
+        stderr: read_all(&mut stderr_file)?,
+    })
+}
+
+fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: value as libc::rlim_t,
+        rlim_max: value as libc::rlim_t,
+    };
+    // SAFETY: plain system call on a valid struct.
+    if unsafe { libc::setrlimit(resource, &limit) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Whether `pid` has terminated, without reaping it.
+fn has_exited(pid: libc::pid_t) -> std::io::Result<bool> {
+    loop {
+        // SAFETY: siginfo_t is plain data; zeroed is a valid value and waitid fills it.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        // SAFETY: plain system call on a valid pointer.
+        let r = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) };
+        if r == -1 {
+            let err = std::io::Error::last_os_error();
+            if err.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err);
+        }
+        // SAFETY: waitid succeeded, so si_pid is initialised (0 when nothing changed).
+        return Ok(unsafe { info.si_pid() } != 0);
+    }
+}
+
+/// Reaps `pid`, returning its wait status and resource usage.
+fn reap(pid: libc::pid_t) -> std::io::Result<(i32, libc::rusage)> {
+    loop {
+        let mut status = 0;
+        // SAFETY: rusage is plain data; wait4 fills it.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: plain system call on valid pointers.
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if r == -1 {
+            let err = std::io::Error::last_os_error();
+            if err.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err);
+        }
+        return Ok((status, usage));
+    }
+}
+
+fn timeval(tv: libc::timeval) -> Duration {
+    Duration::from_secs(tv.tv_sec.max(0) as u64) + Duration::from_micros(tv.tv_usec.max(0) as u64)
+}
+
+fn read_all(file: &mut std::fs::File) -> std::io::Result<String> {
+    file.seek(SeekFrom::Start(0))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_CAPTURE).read_to_end(&mut bytes)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str, limits: &Limits) -> ChildOutcome {
+        run_limited(
+            Path::new("/bin/sh"),
+            &["-c".to_string(), script.to_string()],
+            limits,
+        )
+        .unwrap()
+    }
+
+    fn limits(wall_ms: u64) -> Limits {
+        Limits {
+            wall: Duration::from_millis(wall_ms),
+            memory_bytes: Some(1 << 30),
+        }
+    }
+
+    #[test]
+    fn captures_output_and_exit_status() {
+        let out = sh("echo out; echo err >&2; exit 7", &limits(10_000));
+        assert_eq!(out.termination, Termination::Exited(7));
+        assert_eq!(out.stdout, "out\n");
+        assert_eq!(out.stderr, "err\n");
+        assert!(!out.timed_out);
+    }
+
+    #[test]
+    fn kills_the_group_on_timeout() {
+        let started = Instant::now();
+        // The grandchild `sleep` must die too, or the test would wait for it.
+        let out = sh("sleep 30 & sleep 30; wait", &limits(300));
+        assert!(out.timed_out);
+        assert_eq!(out.termination, Termination::Signaled(libc::SIGKILL));
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn reports_signals_and_cpu_time() {
+        let out = sh(
+            "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; kill -SEGV $$",
+            &limits(20_000),
+        );
+        assert_eq!(out.termination, Termination::Signaled(libc::SIGSEGV));
+        assert!(out.cpu > Duration::ZERO);
+        assert!(out.max_rss_kb > 0);
+    }
+}

@@ -1,0 +1,145 @@
+//! Verdicts: what the analysis concluded about each assertion, and why.
+//!
+//! **Architecture Invariant:** a verdict `Proved` is given only when the error site's
+//! invariant is empty under the sound semantics of the lifted program; `Violated` only with
+//! a counterexample that was replayed and confirmed. Everything else is `Unknown` with a
+//! reason.
+
+use crate::ir::{CheckId, SourceLoc};
+use std::fmt;
+
+/// Why an assertion is neither proved nor refuted.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum UnknownReason {
+    /// The time budget ran out.
+    Timeout,
+    /// A resource budget (SMT queries, polyhedra size) ran out.
+    Budget(String),
+    /// The abstraction was too coarse to prove it, and no counterexample was found.
+    Imprecise,
+    /// Something the analysis does not model decided the outcome.
+    Unsupported(String),
+    /// An internal error (a bug): the analysis of the function was abandoned.
+    InternalError(String),
+}
+
+impl fmt::Display for UnknownReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnknownReason::Timeout => write!(f, "timeout"),
+            UnknownReason::Budget(what) => write!(f, "budget: {what}"),
+            UnknownReason::Imprecise => write!(
+                f,
+                "imprecise: the invariant does not exclude the error site"
+            ),
+            UnknownReason::Unsupported(what) => write!(f, "unsupported: {what}"),
+            UnknownReason::InternalError(what) => write!(f, "internal error: {what}"),
+        }
+    }
+}
+
+impl UnknownReason {
+    /// A one-word class for tables: timeout, budget, imprecise, unsupported, crash.
+    pub fn class(&self) -> &'static str {
+        match self {
+            UnknownReason::Timeout => "timeout",
+            UnknownReason::Budget(_) => "budget",
+            UnknownReason::Imprecise => "imprecise",
+            UnknownReason::Unsupported(_) => "unsupported",
+            UnknownReason::InternalError(_) => "crash",
+        }
+    }
+}
+
+/// One step of a counterexample trace.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TraceStep {
+    /// Where.
+    pub loc: Option<SourceLoc>,
+    /// Values of source variables at this point, `(name, value)`.
+    pub values: Vec<(String, i128)>,
+}
+
+/// A nondeterministic input of a counterexample, in call order.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NondetValue {
+    /// The function that produced it (`__VERIFIER_nondet_int`, or `<arg n>` for entry arguments).
+    pub function: String,
+    /// Its width in bits.
+    pub width: u32,
+    /// Its value (signed reading).
+    pub value: i128,
+}
+
+/// A confirmed execution that reaches an error site.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Counterexample {
+    /// Entry arguments, in order.
+    pub args: Vec<NondetValue>,
+    /// Nondet inputs, in the order they are requested.
+    pub inputs: Vec<NondetValue>,
+    /// The path through the source.
+    pub steps: Vec<TraceStep>,
+    /// How it was confirmed (e.g. "replayed natively").
+    pub confirmed_by: String,
+}
+
+/// The outcome for one assertion.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Verdict {
+    /// The error site is unreachable.
+    Proved,
+    /// The error site is reachable; the counterexample was confirmed.
+    Violated(Box<Counterexample>),
+    /// Neither.
+    Unknown(UnknownReason),
+}
+
+/// The outcome for one assertion, with where it is.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct CheckResult {
+    /// The assertion.
+    pub check: CheckId,
+    /// Its source location.
+    pub loc: Option<SourceLoc>,
+    /// The function analyzed.
+    pub function: String,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// The overall answer for a program, SV-COMP style.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ProgramVerdict {
+    /// No assertion can fail.
+    True,
+    /// Some assertion fails (confirmed).
+    False,
+    /// Neither is known.
+    Unknown,
+}
+
+impl ProgramVerdict {
+    /// Combines per-assertion verdicts: false if any is violated, true if all are proved.
+    pub fn of(results: &[CheckResult]) -> ProgramVerdict {
+        if results
+            .iter()
+            .any(|r| matches!(r.verdict, Verdict::Violated(_)))
+        {
+            ProgramVerdict::False
+        } else if results.iter().all(|r| r.verdict == Verdict::Proved) {
+            ProgramVerdict::True
+        } else {
+            ProgramVerdict::Unknown
+        }
+    }
+
+    /// `true`, `false` or `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProgramVerdict::True => "true",
+            ProgramVerdict::False => "false",
+            ProgramVerdict::Unknown => "unknown",
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! Command line interface.
+//!
+//! **Architecture Invariant:** the only module that knows clap, paths on disk given by the
+//! user, and exit codes. It turns low-level arguments into typed configurations, runs the
+//! stages and prints reports.
+//!
+//! Exit codes: 0 every assertion proved; 1 some assertion violated (confirmed
+//! counterexample); 2 some assertion unknown; 3 usage or input error.
+
+use clap::{Parser, Subcommand};
+
+mod args;
+mod bench;
+mod check;
+mod svcomp;
+
+pub use args::{AnalysisArgs, InputArgs};
+
+/// Every assertion proved (or no assertion).
+pub const EXIT_PROVED: i32 = 0;
+/// Some assertion violated, with a confirmed counterexample.
+pub const EXIT_VIOLATED: i32 = 1;
+/// Some assertion neither proved nor refuted.
+pub const EXIT_UNKNOWN: i32 = 2;
+/// Usage or input error.
+pub const EXIT_ERROR: i32 = 3;
+
+const AFTER_HELP: &str = "Exit codes:
+  0  every assertion proved (or no assertion)
+  1  some assertion violated (confirmed counterexample)
+  2  some assertion unknown (and none violated)
+  3  usage or input error";
+
+/// polyfocus proves or refutes assertions in C programs from their LLVM bitcode.
+#[derive(Parser, Debug)]
+#[command(name = "polyfocus", version, after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check every assertion of a program and print a verdict for each.
+    Check(check::CheckArgs),
+    /// Print the lifted program and its cut points.
+    Ir(check::IrArgs),
+    /// Print the invariant at each loop head as C expressions over source variables.
+    Invariants(check::InvariantsArgs),
+    /// Run the benchmark harness over a MANIFEST.tsv.
+    Bench(bench::BenchArgs),
+    /// Behave like an SV-COMP participant for unreach-call.
+    Svcomp(svcomp::SvcompArgs),
+}
+
+/// Parses the process arguments, runs the command and returns the exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_ERROR } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let res = match cli.command {
+        Command::Check(a) => check::run_check(a),
+        Command::Ir(a) => check::run_ir(a),
+        Command::Invariants(a) => check::run_invariants(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Svcomp(a) => svcomp::run(a),
+    };
+    match res {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            EXIT_ERROR
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! `polyfocus svcomp`: behaves like an SV-COMP participant for `unreach-call`.
+//!
+//! The task is analyzed by a child process (`ANALYZER check ... --format json`, by default
+//! this executable), so that a crash of the analysis still ends in a verdict line. The last
+//! line of stdout is `TRUE`, `FALSE` or `UNKNOWN`; for `UNKNOWN` the line before it says why
+//! (`reason: ...`). The exit status is 0 whenever a verdict was printed.
+
+use super::args::DataModelArg;
+use crate::bench::classify::{interpret, Verdict};
+use crate::bench::manifest::DataModel;
+use crate::bench::runner::{run_limited, Limits};
+use crate::bench::svcomp::{parse_property, parse_task_definition, Property};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `polyfocus svcomp`.
+#[derive(Args, Debug)]
+pub struct SvcompArgs {
+    /// The property file (only unreach-call is supported).
+    #[arg(long, value_name = "FILE.prp")]
+    pub property: PathBuf,
+    /// Target data model (default: the task file's, else LP64).
+    #[arg(long, value_enum)]
+    pub data_model: Option<DataModelArg>,
+    /// The analyzer binary, run as `ANALYZER check FILE ... --format json`
+    /// (default: this executable).
+    #[arg(long, value_name = "PATH")]
+    pub analyzer: Option<PathBuf>,
+    /// Time budget in seconds, passed to the analyzer (which is killed one second later).
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Address-space limit in MiB (default: none).
+    #[arg(long)]
+    pub memory: Option<u64>,
+    /// The program (.c, .i) or its SV-COMP task-definition file (.yml).
+    pub task: PathBuf,
+}
+
+/// Runs one task and prints the verdict last.
+pub fn run(args: SvcompArgs) -> Result<i32> {
+    let property_text = std::fs::read_to_string(&args.property)
+        .with_context(|| format!("reading {}", args.property.display()))?;
+    let (entry, _error_function) = match parse_property(&property_text) {
+        Property::UnreachCall { entry, function } => (entry, function),
+        Property::Unsupported(what) => {
+            println!("reason: unsupported property: {what}");
+            println!("UNKNOWN");
+            return Ok(0);
+        }
+    };
+    let is_yml = args
+        .task
+        .extension()
+        .is_some_and(|x| x == "yml" || x == "yaml");
+    let (files, task_data_model) = if is_yml {
+        let text = std::fs::read_to_string(&args.task)
+            .with_context(|| format!("reading {}", args.task.display()))?;
+        let folder = args.task.parent().unwrap_or(std::path::Path::new("."));
+        let def = parse_task_definition(&text, folder);
+        if def.input_files.is_empty() {
+            bail!("{} names no input file", args.task.display());
+        }
+        (def.input_files, def.data_model)
+    } else {
+        (vec![args.task.clone()], None)
+    };
+    for file in &files {
+        if !file.is_file() {
+            bail!("no such file: {}", file.display());
+        }
+    }
+    let data_model = match args.data_model {
+        Some(DataModelArg::Ilp32) => DataModel::Ilp32,
+        Some(DataModelArg::Lp64) => DataModel::Lp64,
+        None => task_data_model.unwrap_or(DataModel::Lp64),
+    };
+    let analyzer = match args.analyzer {
+        Some(path) => path,
+        None => std::env::current_exe().context("locating the polyfocus executable")?,
+    };
+    let mut check_args = vec!["check".to_string()];
+    check_args.extend(files.iter().map(|f| f.to_string_lossy().into_owned()));
+    check_args.extend([
+        "--entry".to_string(),
+        entry,
+        "--data-model".to_string(),
+        data_model.as_str().to_string(),
+        "--format".to_string(),
+        "json".to_string(),
+    ]);
+    let wall = match args.timeout {
+        Some(t) if t > 0.0 && t.is_finite() => {
+            check_args.extend(["--timeout".to_string(), t.to_string()]);
+            Duration::from_secs_f64(t) + crate::bench::KILL_GRACE
+        }
+        Some(_) => bail!("--timeout must be a positive number of seconds"),
+        None => Duration::from_secs(365 * 24 * 3600),
+    };
+    let memory_bytes = args.memory.filter(|m| *m > 0).map(|m| m << 20);
+    let limits = Limits { wall, memory_bytes };
+    let outcome = run_limited(&analyzer, &check_args, &limits)
+        .with_context(|| format!("running {}", analyzer.display()))?;
+    eprint!("{}", outcome.stderr);
+    let interpretation = interpret(&outcome, memory_bytes);
+    match interpretation.verdict {
+        Verdict::True => println!("TRUE"),
+        Verdict::False => println!("FALSE"),
+        Verdict::Unknown => {
+            let reason = interpretation.reason.map_or("unknown", |r| r.as_str());
+            match interpretation.detail {
+                Some(detail) => println!("reason: {reason} ({detail})"),
+                None => println!("reason: {reason}"),
+            }
+            println!("UNKNOWN");
+        }
+    }
+    Ok(0)
+}

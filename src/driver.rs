@@ -1,0 +1,231 @@
+//! Runs the stages on a loaded module: per function, the reduced graph, the chosen engine
+//! over the chosen domain, and the verdict of each assertion.
+//!
+//! Each function is analyzed under `catch_unwind`, so that a bug gives `Unknown` for that
+//! function's assertions and the other functions are still analyzed.
+
+use crate::analysis::lower::Lowering;
+use crate::analysis::{classic, Deadline, Invariants, Outcome};
+use crate::check::{CheckResult, UnknownReason, Verdict};
+use crate::domain::{format_state, IntervalDomain, NumericDomain};
+use crate::graph::{CutKind, ReducedGraph};
+use crate::ir::{Function, Module, SourceLoc, Terminator};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+
+/// Fixpoint engines.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Engine {
+    /// Path focusing over the reduced multigraph.
+    Focus,
+    /// Worklist iteration over blocks.
+    Classic,
+}
+
+/// Numeric domains.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DomainKind {
+    /// Convex polyhedra.
+    Poly,
+    /// Intervals.
+    Interval,
+}
+
+/// How to analyze; built once by the CLI.
+#[derive(Clone, Debug)]
+pub struct AnalysisConfig {
+    /// The engine.
+    pub engine: Engine,
+    /// The domain.
+    pub domain: DomainKind,
+    /// Time budget per function.
+    pub timeout: Duration,
+}
+
+/// The invariant at a loop head, for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopInvariant {
+    /// The function.
+    pub function: String,
+    /// The loop head's block name.
+    pub block: String,
+    /// Where the loop is in the source.
+    pub loc: Option<SourceLoc>,
+    /// The invariant as a C expression over source variable names.
+    pub text: String,
+}
+
+/// Everything the analysis found.
+#[derive(Clone, Debug)]
+pub struct AnalysisReport {
+    /// One result per assertion, in check order.
+    pub results: Vec<CheckResult>,
+    /// Invariants at loop heads.
+    pub loop_invariants: Vec<LoopInvariant>,
+}
+
+/// Analyzes every function of the module.
+pub fn analyze(module: &Module, config: &AnalysisConfig) -> AnalysisReport {
+    let mut results = Vec::new();
+    let mut loop_invariants = Vec::new();
+    for func in &module.functions {
+        let checks = func.checks();
+        let run = catch_unwind(AssertUnwindSafe(|| analyze_function(func, config)));
+        match run {
+            Ok(FunctionOutcome {
+                verdicts,
+                invariants,
+            }) => {
+                for (check, verdict) in checks.iter().zip(verdicts) {
+                    results.push(result(module, *check, verdict));
+                }
+                loop_invariants.extend(invariants);
+            }
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "panic".to_string());
+                for check in &checks {
+                    results.push(result(
+                        module,
+                        *check,
+                        Verdict::Unknown(UnknownReason::InternalError(what.clone())),
+                    ));
+                }
+            }
+        }
+    }
+    results.sort_by_key(|r| r.check);
+    AnalysisReport {
+        results,
+        loop_invariants,
+    }
+}
+
+fn result(module: &Module, check: crate::ir::CheckId, verdict: Verdict) -> CheckResult {
+    let c = module.check(check);
+    CheckResult {
+        check,
+        loc: c.loc.clone(),
+        function: c.function.clone(),
+        verdict,
+    }
+}
+
+struct FunctionOutcome {
+    /// In the order of `Function::checks`.
+    verdicts: Vec<Verdict>,
+    invariants: Vec<LoopInvariant>,
+}
+
+fn analyze_function(func: &Function, config: &AnalysisConfig) -> FunctionOutcome {
+    match config.domain {
+        DomainKind::Interval => analyze_in::<IntervalDomain>(func, config),
+        DomainKind::Poly => not_built(func, "the polyhedra domain"),
+    }
+}
+
+fn not_built(func: &Function, what: &str) -> FunctionOutcome {
+    let verdicts = func
+        .checks()
+        .iter()
+        .map(|_| {
+            Verdict::Unknown(UnknownReason::Unsupported(format!(
+                "{what} is not built yet"
+            )))
+        })
+        .collect();
+    FunctionOutcome {
+        verdicts,
+        invariants: vec![],
+    }
+}
+
+fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> FunctionOutcome {
+    let lowering = Lowering::new(func);
+    let graph = ReducedGraph::new(func);
+    let deadline = Deadline::after(config.timeout);
+    let (invariants, outcome): (Invariants<D>, Outcome) = match config.engine {
+        Engine::Classic => classic::analyze(&lowering, &graph, &deadline),
+        Engine::Focus => crate::analysis::focus::analyze(&lowering, &graph, &deadline),
+    };
+    let verdicts = func
+        .blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| match b.term {
+            Terminator::Error(_) => Some(crate::ir::BlockId(i as u32)),
+            _ => None,
+        })
+        .map(|b| match outcome {
+            Outcome::Complete if invariants.at(b).is_none() => Verdict::Proved,
+            Outcome::Complete => Verdict::Unknown(UnknownReason::Imprecise),
+            Outcome::Timeout => Verdict::Unknown(UnknownReason::Timeout),
+            Outcome::Budget => Verdict::Unknown(UnknownReason::Budget("analysis".into())),
+        })
+        .collect();
+    let mut loop_invariants = Vec::new();
+    if outcome == Outcome::Complete {
+        for id in graph.ids() {
+            let cp = graph.cut_point(id);
+            if cp.kind != CutKind::LoopHead {
+                continue;
+            }
+            let text = match invariants.at(cp.block) {
+                None => "false".to_string(),
+                Some(d) => {
+                    format_state(&project_to_source(&lowering, cp.block, d), lowering.space())
+                }
+            };
+            let block = func.block(cp.block);
+            let loc = block
+                .locs
+                .iter()
+                .flatten()
+                .next()
+                .cloned()
+                .or_else(|| block.term_loc.clone());
+            loop_invariants.push(LoopInvariant {
+                function: func.name.clone(),
+                block: block.name.clone(),
+                loc,
+                text,
+            });
+        }
+    }
+    FunctionOutcome {
+        verdicts,
+        invariants: loop_invariants,
+    }
+}
+
+/// Keeps only the dimensions a person can read at a loop head: the values with a source
+/// name that are live there (the phi nodes of the head and the named values defined
+/// before it that the loop uses).
+fn project_to_source<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    head: crate::ir::BlockId,
+    d: &D,
+) -> D {
+    let func = lowering.func();
+    let mut keep = vec![false; func.values.len()];
+    for b in &func.blocks {
+        for e in b.term.edges() {
+            if e.target == head {
+                for (dest, _) in &e.moves {
+                    keep[dest.index()] = func.value(*dest).source_name.is_some();
+                }
+            }
+        }
+    }
+    let _ = head;
+    let forget: Vec<_> = (0..func.values.len())
+        .filter(|i| !keep[*i])
+        .map(|i| crate::domain::Var(i as u32))
+        .collect();
+    let mut res = d.clone();
+    res.forget(&forget);
+    res
+}

@@ -1,0 +1,73 @@
+//! Compiling C inputs to bitcode with clang.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::{DataModel, FrontendConfig, FrontendError};
+
+/// The clang program: `$POLYFOCUS_CLANG`, else `clang-19` on `PATH`.
+pub fn clang_program() -> String {
+    std::env::var("POLYFOCUS_CLANG").unwrap_or_else(|_| "clang-19".to_string())
+}
+
+/// The directory holding `polyfocus.h`: `$POLYFOCUS_RUNTIME`, else `runtime/` of the crate.
+pub fn runtime_dir() -> PathBuf {
+    match std::env::var_os("POLYFOCUS_RUNTIME") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime"),
+    }
+}
+
+/// The clang arguments (without the program) that compile `source` to bitcode `output`.
+pub fn clang_args(config: &FrontendConfig, source: &Path, output: &Path) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "-c",
+        "-emit-llvm",
+        "-g",
+        "-O0",
+        "-Xclang",
+        "-disable-O0-optnone",
+        "-fno-discard-value-names",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    if config.data_model == DataModel::Ilp32 {
+        args.push("-m32".into());
+    }
+    args.push("-I".into());
+    args.push(runtime_dir().display().to_string());
+    args.extend(config.cflags.iter().cloned());
+    args.push(source.display().to_string());
+    args.push("-o".into());
+    args.push(output.display().to_string());
+    args
+}
+
+/// Compiles one C file to the bitcode file `output`.
+pub fn compile_c(
+    config: &FrontendConfig,
+    source: &Path,
+    output: &Path,
+) -> Result<(), FrontendError> {
+    let clang = clang_program();
+    let out = Command::new(&clang)
+        .args(clang_args(config, source, output))
+        .output()
+        .map_err(|source| FrontendError::ClangNotFound {
+            clang: clang.clone(),
+            source,
+        })?;
+    if !out.status.success() {
+        let status = match out.status.code() {
+            Some(code) => format!("{clang} exited with status {code}"),
+            None => format!("{clang} was killed by a signal"),
+        };
+        return Err(FrontendError::Compile {
+            path: source.to_path_buf(),
+            status,
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        });
+    }
+    Ok(())
+}

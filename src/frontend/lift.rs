@@ -1,0 +1,1171 @@
+//! Lifting one normalized LLVM function into an [`ir::Function`].
+//!
+//! Integer SSA values of width 1..=64 become [`ValueId`]s (parameters first, then
+//! instructions in definition order, then values the lifter synthesizes). Phi nodes become
+//! moves on the incoming edges. Calls are interpreted through [`conventions`]; error and
+//! assert calls split their block. Everything else that yields an integer and is not
+//! modeled is a [`Inst::Havoc`] with a warning (one per kind and function).
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
+
+use super::conventions::{self, Role};
+use super::debuginfo;
+use super::raw;
+use crate::ir::{
+    ArithFlags, BinOp, Block, BlockId, CastOp, Check, CheckId, CheckKind, CmpPred, Const, Edge,
+    Expr, Function, HavocReason, Inst, LiftWarning, Operand, SourceLoc, Terminator, Ty, ValueId,
+    ValueInfo,
+};
+
+/// Widest integer the lifter models; wider values are arbitrary.
+const MAX_WIDTH: u32 = 64;
+
+/// What lifting one function produced.
+pub struct Lifted {
+    /// The function.
+    pub function: Function,
+    /// Its checks, in order; their ids are `first_check..`.
+    pub checks: Vec<Check>,
+    /// What was over-approximated.
+    pub warnings: Vec<LiftWarning>,
+}
+
+/// Lifts `func` (defined). Checks are numbered from `first_check`.
+pub fn lift_function(func: LLVMValueRef, first_check: u32) -> Lifted {
+    let mut lifter = Lifter::new(func, first_check);
+    lifter.run();
+    lifter.finish()
+}
+
+/// The over-approximation used when lifting panicked: every error site of `func` is
+/// reachable from the entry (each check gets its own error block behind a nondeterministic
+/// switch).
+pub fn fallback_function(func: LLVMValueRef, first_check: u32, message: &str) -> Lifted {
+    let name = raw::name(func);
+    let mut checks = Vec::new();
+    for block in raw::blocks(func) {
+        for inst in raw::instructions(block) {
+            if raw::opcode(inst) != LLVMOpcode::LLVMCall {
+                continue;
+            }
+            let Some(callee) = raw::called_function(inst) else {
+                continue;
+            };
+            let callee_name = raw::name(callee);
+            let kind = match conventions::role(&callee_name, raw::is_defined(callee)) {
+                Some(Role::Error) => CheckKind::ErrorCall {
+                    function: callee_name,
+                },
+                Some(Role::Assert) => CheckKind::AssertCall {
+                    function: callee_name,
+                },
+                _ => continue,
+            };
+            checks.push(Check {
+                id: CheckId(first_check + checks.len() as u32),
+                kind,
+                loc: debuginfo::check_location(inst),
+                function: name.clone(),
+            });
+        }
+    }
+    let loc = debuginfo::function_location(func);
+    let mut blocks = Vec::new();
+    let selector = Ty::int(32);
+    let edges: Vec<Edge> = (0..=checks.len())
+        .map(|i| Edge {
+            target: BlockId(i as u32 + 1),
+            moves: vec![],
+        })
+        .collect();
+    let (default, cases) = edges.split_last().expect("at least one edge");
+    blocks.push(Block {
+        name: "entry".into(),
+        insts: vec![],
+        locs: vec![],
+        term: Terminator::Switch {
+            on: Operand::Undef(selector),
+            cases: cases
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (Const::new(selector, i as i128), e.clone()))
+                .collect(),
+            default: default.clone(),
+        },
+        term_loc: None,
+    });
+    for check in &checks {
+        blocks.push(Block {
+            name: "error".into(),
+            insts: vec![],
+            locs: vec![],
+            term: Terminator::Error(check.id),
+            term_loc: check.loc.clone(),
+        });
+    }
+    blocks.push(Block {
+        name: "exit".into(),
+        insts: vec![],
+        locs: vec![],
+        term: Terminator::Return,
+        term_loc: None,
+    });
+    Lifted {
+        function: Function { name: name.clone(), params: vec![], values: vec![], blocks, entry: BlockId(0), loc: loc.clone() },
+        checks,
+        warnings: vec![LiftWarning {
+            function: name,
+            message: format!("internal error while lifting ({message}): every assertion of the function is treated as reachable"),
+            loc,
+        }],
+    }
+}
+
+/// A block under construction; edge targets are temporary ids (see [`Lifter::pieces`]).
+struct Piece {
+    name: String,
+    insts: Vec<Inst>,
+    locs: Vec<Option<SourceLoc>>,
+    term: Option<(Terminator, Option<SourceLoc>)>,
+}
+
+struct Lifter {
+    func: LLVMValueRef,
+    name: String,
+    first_check: u32,
+    values: Vec<ValueInfo>,
+    defined: Vec<bool>,
+    params: Vec<ValueId>,
+    value_of: HashMap<LLVMValueRef, ValueId>,
+    block_index: HashMap<LLVMBasicBlockRef, usize>,
+    llvm_blocks: Vec<LLVMBasicBlockRef>,
+    /// Temporary block ids: `0..n` are the first pieces of the LLVM blocks, the rest are
+    /// synthetic pieces appended as blocks are split.
+    pieces: Vec<Piece>,
+    /// For each LLVM block, its pieces in order.
+    layout: Vec<Vec<usize>>,
+    checks: Vec<Check>,
+    warnings: Vec<LiftWarning>,
+    warned: HashSet<String>,
+    source_names: HashMap<LLVMValueRef, String>,
+    n_synthetic: usize,
+}
+
+/// What the lifter does with the rest of a block after an instruction.
+enum Flow {
+    Continue,
+    /// The block ended (error site or end of path); the rest is dead.
+    Ended,
+}
+
+fn int_ty(value: LLVMValueRef) -> Option<Ty> {
+    match raw::int_width(raw::type_of(value)) {
+        Some(w) if (1..=MAX_WIDTH).contains(&w) => Some(Ty::int(w)),
+        _ => None,
+    }
+}
+
+/// Whether a call ends the path or is an error site, so that the rest of its block is dead.
+fn ends_block(inst: LLVMValueRef) -> bool {
+    if raw::opcode(inst) != LLVMOpcode::LLVMCall {
+        return false;
+    }
+    match raw::called_function(inst) {
+        Some(callee) => matches!(
+            conventions::role(&raw::name(callee), raw::is_defined(callee)),
+            Some(Role::Error) | Some(Role::Stop)
+        ),
+        None => false,
+    }
+}
+
+fn opcode_name(op: LLVMOpcode) -> String {
+    format!("{op:?}").trim_start_matches("LLVM").to_lowercase()
+}
+
+impl Lifter {
+    fn new(func: LLVMValueRef, first_check: u32) -> Lifter {
+        let llvm_blocks = raw::blocks(func);
+        let block_index = llvm_blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (*b, i))
+            .collect();
+        let pieces = llvm_blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let label = raw::name(unsafe { LLVMBasicBlockAsValue(*b) });
+                Piece {
+                    name: if label.is_empty() {
+                        format!("bb{i}")
+                    } else {
+                        label
+                    },
+                    insts: vec![],
+                    locs: vec![],
+                    term: None,
+                }
+            })
+            .collect();
+        let layout = (0..llvm_blocks.len()).map(|i| vec![i]).collect();
+        Lifter {
+            func,
+            name: raw::name(func),
+            first_check,
+            values: vec![],
+            defined: vec![],
+            params: vec![],
+            value_of: HashMap::new(),
+            block_index,
+            llvm_blocks,
+            pieces,
+            layout,
+            checks: vec![],
+            warnings: vec![],
+            warned: HashSet::new(),
+            source_names: debuginfo::source_names(func),
+            n_synthetic: 0,
+        }
+    }
+
+    fn new_value(&mut self, ty: Ty, name: String, source_name: Option<String>) -> ValueId {
+        let id = ValueId(self.values.len() as u32);
+        self.values.push(ValueInfo {
+            ty,
+            name,
+            source_name,
+        });
+        self.defined.push(false);
+        id
+    }
+
+    fn synthetic_value(&mut self, ty: Ty, hint: &str) -> ValueId {
+        self.n_synthetic += 1;
+        let name = format!("{hint}.{}", self.n_synthetic);
+        let id = self.new_value(ty, name, None);
+        self.defined[id.index()] = true;
+        id
+    }
+
+    fn warn(&mut self, message: String, loc: Option<SourceLoc>) {
+        if self.warned.insert(message.clone()) {
+            self.warnings.push(LiftWarning {
+                function: self.name.clone(),
+                message,
+                loc,
+            });
+        }
+    }
+
+    /// Pass 1: value ids for integer parameters and live integer instructions.
+    fn number_values(&mut self) {
+        for (i, param) in raw::params(self.func).into_iter().enumerate() {
+            if let Some(ty) = int_ty(param) {
+                let name = raw::name(param);
+                let name = if name.is_empty() {
+                    format!("arg{i}")
+                } else {
+                    name
+                };
+                let source = self.source_names.get(&param).cloned();
+                let id = self.new_value(ty, name, source);
+                self.defined[id.index()] = true;
+                self.params.push(id);
+                self.value_of.insert(param, id);
+            }
+        }
+        let mut n_unnamed = 0;
+        for block in self.llvm_blocks.clone() {
+            for inst in raw::instructions(block) {
+                if ends_block(inst) {
+                    break;
+                }
+                if let Some(ty) = int_ty(inst) {
+                    let mut name = raw::name(inst);
+                    if name.is_empty() {
+                        name = format!("t{n_unnamed}");
+                        n_unnamed += 1;
+                    }
+                    let source = self.source_names.get(&inst).cloned();
+                    let id = self.new_value(ty, name, source);
+                    self.value_of.insert(inst, id);
+                }
+            }
+        }
+    }
+
+    fn run(&mut self) {
+        self.number_values();
+        for k in 0..self.llvm_blocks.len() {
+            self.lift_block(k);
+        }
+    }
+
+    fn lift_block(&mut self, k: usize) {
+        let block = self.llvm_blocks[k];
+        let mut current = k;
+        for inst in raw::instructions(block) {
+            let loc = debuginfo::location(inst);
+            let is_term = unsafe { !LLVMIsATerminatorInst(inst).is_null() };
+            if is_term {
+                // An invoke's result is defined before the terminator.
+                self.define_if_needed(current, inst, &loc, None);
+                let term = self.lift_terminator(k, inst, &loc);
+                self.pieces[current].term = Some((term, loc));
+                return;
+            }
+            match self.lift_inst(&mut current, inst, &loc) {
+                Flow::Continue => {}
+                Flow::Ended => return,
+            }
+            self.define_if_needed(current, inst, &loc, None);
+        }
+        // A block without terminator cannot come out of LLVM's verifier; end the path.
+        if self.pieces[current].term.is_none() {
+            self.pieces[current].term = Some((Terminator::Stop, None));
+        }
+    }
+
+    /// Defines the value of `inst` by a havoc if lifting did not define it.
+    fn define_if_needed(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+        reason: Option<HavocReason>,
+    ) {
+        let Some(&id) = self.value_of.get(&inst) else {
+            return;
+        };
+        if self.defined[id.index()] {
+            return;
+        }
+        let reason = reason.unwrap_or_else(|| {
+            let what = opcode_name(raw::opcode(inst));
+            HavocReason::Unsupported { what }
+        });
+        if let HavocReason::Unsupported { what } = &reason {
+            let msg = format!(
+                "unsupported `{what}` with integer result: value over-approximated as arbitrary"
+            );
+            self.warn(msg, loc.clone());
+        }
+        self.push(piece, Inst::Havoc { dest: id, reason }, loc.clone());
+    }
+
+    fn push(&mut self, piece: usize, inst: Inst, loc: Option<SourceLoc>) {
+        if let Some(d) = inst.dest() {
+            self.defined[d.index()] = true;
+        }
+        self.pieces[piece].insts.push(inst);
+        self.pieces[piece].locs.push(loc);
+    }
+
+    fn assign(&mut self, piece: usize, inst: LLVMValueRef, expr: Expr, loc: &Option<SourceLoc>) {
+        if let Some(&dest) = self.value_of.get(&inst) {
+            self.push(piece, Inst::Assign { dest, expr }, loc.clone());
+        }
+    }
+
+    fn havoc(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        reason: HavocReason,
+        loc: &Option<SourceLoc>,
+    ) {
+        if let Some(&dest) = self.value_of.get(&inst) {
+            self.push(piece, Inst::Havoc { dest, reason }, loc.clone());
+        }
+    }
+
+    /// An integer operand (`None` for non-integer or too wide values).
+    fn operand(&mut self, value: LLVMValueRef, loc: &Option<SourceLoc>) -> Option<Operand> {
+        if value.is_null() {
+            return None;
+        }
+        let ty = int_ty(value)?;
+        if let Some(bits) = raw::const_int_bits(value) {
+            return Some(Operand::Const(Const {
+                ty,
+                bits: ty.mask(bits as u128),
+            }));
+        }
+        if raw::is_undef(value) {
+            return Some(Operand::Undef(ty));
+        }
+        if let Some(id) = self.value_of.get(&value) {
+            return Some(Operand::Value(*id));
+        }
+        if raw::is_instruction(value) || raw::is_argument(value) {
+            // Defined in dead code after an error site or the end of a path.
+            return Some(Operand::Undef(ty));
+        }
+        self.warn(
+            "constant expression operand over-approximated as an arbitrary value".to_string(),
+            loc.clone(),
+        );
+        Some(Operand::Undef(ty))
+    }
+
+    /// `arg != 0` as a new `i1` value; `None` when the argument is not an integer.
+    fn nonzero(
+        &mut self,
+        piece: usize,
+        arg: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+        hint: &str,
+    ) -> Option<Operand> {
+        let arg = self.operand(arg, loc)?;
+        let ty = match arg {
+            Operand::Value(v) => self.values[v.index()].ty,
+            Operand::Const(c) => c.ty,
+            Operand::Undef(t) => t,
+        };
+        let dest = self.synthetic_value(Ty::BOOL, hint);
+        let expr = Expr::Cmp {
+            pred: CmpPred::Ne,
+            lhs: arg,
+            rhs: Operand::Const(Const::new(ty, 0)),
+        };
+        self.push(piece, Inst::Assign { dest, expr }, loc.clone());
+        Some(Operand::Value(dest))
+    }
+
+    fn new_check(&mut self, kind: CheckKind, loc: Option<SourceLoc>) -> CheckId {
+        let id = CheckId(self.first_check + self.checks.len() as u32);
+        self.checks.push(Check {
+            id,
+            kind,
+            loc,
+            function: self.name.clone(),
+        });
+        id
+    }
+
+    fn new_piece(&mut self, k: usize, name: String) -> usize {
+        let id = self.pieces.len();
+        self.pieces.push(Piece {
+            name,
+            insts: vec![],
+            locs: vec![],
+            term: None,
+        });
+        self.layout[k].push(id);
+        id
+    }
+
+    fn lift_inst(
+        &mut self,
+        current: &mut usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) -> Flow {
+        use LLVMOpcode::*;
+        let piece = *current;
+        let op = raw::opcode(inst);
+        let bin = match op {
+            LLVMAdd => Some(BinOp::Add),
+            LLVMSub => Some(BinOp::Sub),
+            LLVMMul => Some(BinOp::Mul),
+            LLVMUDiv => Some(BinOp::UDiv),
+            LLVMSDiv => Some(BinOp::SDiv),
+            LLVMURem => Some(BinOp::URem),
+            LLVMSRem => Some(BinOp::SRem),
+            LLVMShl => Some(BinOp::Shl),
+            LLVMLShr => Some(BinOp::LShr),
+            LLVMAShr => Some(BinOp::AShr),
+            LLVMAnd => Some(BinOp::And),
+            LLVMOr => Some(BinOp::Or),
+            LLVMXor => Some(BinOp::Xor),
+            _ => None,
+        };
+        if let Some(bin) = bin {
+            if !self.value_of.contains_key(&inst) {
+                return Flow::Continue; // vector or wide: handled by define_if_needed (no id)
+            }
+            let lhs = self.operand(raw::operand(inst, 0), loc);
+            let rhs = self.operand(raw::operand(inst, 1), loc);
+            if let (Some(lhs), Some(rhs)) = (lhs, rhs) {
+                let mut flags = ArithFlags::default();
+                unsafe {
+                    if matches!(op, LLVMAdd | LLVMSub | LLVMMul | LLVMShl) {
+                        flags.nsw = LLVMGetNSW(inst) != 0;
+                        flags.nuw = LLVMGetNUW(inst) != 0;
+                    }
+                    if matches!(op, LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr) {
+                        flags.exact = LLVMGetExact(inst) != 0;
+                    }
+                }
+                self.assign(
+                    piece,
+                    inst,
+                    Expr::Binary {
+                        op: bin,
+                        lhs,
+                        rhs,
+                        flags,
+                    },
+                    loc,
+                );
+            }
+            return Flow::Continue;
+        }
+        match op {
+            LLVMICmp => {
+                if !self.value_of.contains_key(&inst) {
+                    return Flow::Continue;
+                }
+                let lhs = self.operand(raw::operand(inst, 0), loc);
+                let rhs = self.operand(raw::operand(inst, 1), loc);
+                match (lhs, rhs) {
+                    (Some(lhs), Some(rhs)) => {
+                        let pred = cmp_pred(unsafe { LLVMGetICmpPredicate(inst) });
+                        self.assign(piece, inst, Expr::Cmp { pred, lhs, rhs }, loc);
+                    }
+                    _ => {
+                        let what = if raw::is_pointer(raw::type_of(raw::operand(inst, 0))) {
+                            "pointer comparison"
+                        } else {
+                            "wide integer comparison"
+                        };
+                        self.warn(
+                            format!("{what} over-approximated as an arbitrary boolean"),
+                            loc.clone(),
+                        );
+                        self.havoc(
+                            piece,
+                            inst,
+                            HavocReason::Unsupported { what: what.into() },
+                            loc,
+                        );
+                    }
+                }
+            }
+            LLVMFCmp => {
+                self.warn(
+                    "floating-point comparison over-approximated as an arbitrary boolean".into(),
+                    loc.clone(),
+                );
+                self.havoc(
+                    piece,
+                    inst,
+                    HavocReason::Unsupported {
+                        what: "floating-point comparison".into(),
+                    },
+                    loc,
+                );
+            }
+            LLVMZExt | LLVMSExt | LLVMTrunc => {
+                if !self.value_of.contains_key(&inst) {
+                    return Flow::Continue;
+                }
+                let cast = match op {
+                    LLVMZExt => CastOp::ZExt,
+                    LLVMSExt => CastOp::SExt,
+                    _ => CastOp::Trunc,
+                };
+                match self.operand(raw::operand(inst, 0), loc) {
+                    Some(arg) => self.assign(piece, inst, Expr::Cast { op: cast, arg }, loc),
+                    None => {
+                        self.warn(
+                            "conversion from a wide integer over-approximated".into(),
+                            loc.clone(),
+                        );
+                        self.havoc(
+                            piece,
+                            inst,
+                            HavocReason::Unsupported {
+                                what: "wide integer conversion".into(),
+                            },
+                            loc,
+                        );
+                    }
+                }
+            }
+            LLVMSelect => {
+                if !self.value_of.contains_key(&inst) {
+                    return Flow::Continue; // select of pointers or floats: no integer effect
+                }
+                let cond = self.operand(raw::operand(inst, 0), loc);
+                let on_true = self.operand(raw::operand(inst, 1), loc);
+                let on_false = self.operand(raw::operand(inst, 2), loc);
+                if let (Some(cond), Some(on_true), Some(on_false)) = (cond, on_true, on_false) {
+                    self.assign(
+                        piece,
+                        inst,
+                        Expr::Select {
+                            cond,
+                            on_true,
+                            on_false,
+                        },
+                        loc,
+                    );
+                }
+            }
+            LLVMFreeze => {
+                if let Some(arg) = self.operand(raw::operand(inst, 0), loc) {
+                    self.assign(piece, inst, Expr::Use(arg), loc);
+                }
+            }
+            LLVMPHI => {
+                // Defined by the moves on the incoming edges.
+                if let Some(&id) = self.value_of.get(&inst) {
+                    self.defined[id.index()] = true;
+                }
+            }
+            LLVMLoad => {
+                if self.value_of.contains_key(&inst) {
+                    self.warn(
+                        "load from memory not promoted to SSA: value is arbitrary".into(),
+                        loc.clone(),
+                    );
+                    self.havoc(piece, inst, HavocReason::Load, loc);
+                }
+            }
+            LLVMPtrToInt => {
+                self.warn(
+                    "pointer-to-integer conversion over-approximated as an arbitrary value".into(),
+                    loc.clone(),
+                );
+                self.havoc(
+                    piece,
+                    inst,
+                    HavocReason::Unsupported {
+                        what: "ptrtoint".into(),
+                    },
+                    loc,
+                );
+            }
+            LLVMFPToSI | LLVMFPToUI => {
+                self.warn(
+                    "floating-point to integer conversion over-approximated as an arbitrary value"
+                        .into(),
+                    loc.clone(),
+                );
+                self.havoc(
+                    piece,
+                    inst,
+                    HavocReason::Unsupported {
+                        what: "float to integer conversion".into(),
+                    },
+                    loc,
+                );
+            }
+            LLVMExtractValue => self.lift_extractvalue(piece, inst, loc),
+            LLVMCall => return self.lift_call(current, inst, loc),
+            // Memory and pointer operations: memory is not modeled.
+            LLVMAlloca | LLVMStore | LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast
+            | LLVMIntToPtr | LLVMFence => {}
+            _ => {} // integer results are havocked by define_if_needed, with a warning
+        }
+        Flow::Continue
+    }
+
+    fn lift_extractvalue(&mut self, piece: usize, inst: LLVMValueRef, loc: &Option<SourceLoc>) {
+        if !self.value_of.contains_key(&inst) {
+            return;
+        }
+        let aggregate = raw::operand(inst, 0);
+        let index = unsafe {
+            if LLVMGetNumIndices(inst) == 1 {
+                Some(*LLVMGetIndices(inst))
+            } else {
+                None
+            }
+        };
+        // The result part of `llvm.{s,u}{add,sub,mul}.with.overflow`: the wrapped operation.
+        if index == Some(0)
+            && raw::is_instruction(aggregate)
+            && raw::opcode(aggregate) == LLVMOpcode::LLVMCall
+        {
+            if let Some(callee) = raw::called_function(aggregate) {
+                let name = raw::name(callee);
+                let op = if name.starts_with("llvm.sadd.with.overflow")
+                    || name.starts_with("llvm.uadd.with.overflow")
+                {
+                    Some(BinOp::Add)
+                } else if name.starts_with("llvm.ssub.with.overflow")
+                    || name.starts_with("llvm.usub.with.overflow")
+                {
+                    Some(BinOp::Sub)
+                } else if name.starts_with("llvm.smul.with.overflow")
+                    || name.starts_with("llvm.umul.with.overflow")
+                {
+                    Some(BinOp::Mul)
+                } else {
+                    None
+                };
+                if let Some(op) = op {
+                    let lhs = self.operand(raw::operand(aggregate, 0), loc);
+                    let rhs = self.operand(raw::operand(aggregate, 1), loc);
+                    if let (Some(lhs), Some(rhs)) = (lhs, rhs) {
+                        let expr = Expr::Binary {
+                            op,
+                            lhs,
+                            rhs,
+                            flags: ArithFlags::default(),
+                        };
+                        self.assign(piece, inst, expr, loc);
+                        return;
+                    }
+                }
+            }
+        }
+        self.warn(
+            "field of an aggregate value over-approximated as an arbitrary value".into(),
+            loc.clone(),
+        );
+        self.havoc(
+            piece,
+            inst,
+            HavocReason::Unsupported {
+                what: "extractvalue".into(),
+            },
+            loc,
+        );
+    }
+
+    fn lift_call(
+        &mut self,
+        current: &mut usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) -> Flow {
+        let piece = *current;
+        let Some(callee) = raw::called_function(inst) else {
+            self.warn("indirect call: result arbitrary".into(), loc.clone());
+            self.havoc(
+                piece,
+                inst,
+                HavocReason::UnknownCall {
+                    function: "<indirect>".into(),
+                },
+                loc,
+            );
+            return Flow::Continue;
+        };
+        let name = raw::name(callee);
+        let defined = raw::is_defined(callee);
+        if name.starts_with("llvm.") && name != "llvm.trap" {
+            self.lift_intrinsic(piece, inst, &name, loc);
+            return Flow::Continue;
+        }
+        match conventions::role(&name, defined) {
+            Some(Role::Nondet) => {
+                self.havoc(piece, inst, HavocReason::Nondet { function: name }, loc);
+            }
+            Some(Role::Error) => {
+                let check_loc = debuginfo::check_location(inst).or_else(|| loc.clone());
+                let check =
+                    self.new_check(CheckKind::ErrorCall { function: name }, check_loc.clone());
+                self.pieces[piece].term = Some((Terminator::Error(check), check_loc));
+                return Flow::Ended;
+            }
+            Some(Role::Stop) => {
+                self.pieces[piece].term = Some((Terminator::Stop, loc.clone()));
+                return Flow::Ended;
+            }
+            Some(Role::Assume) => {
+                if raw::num_args(inst) >= 1 {
+                    if let Some(cond) = self.nonzero(piece, raw::operand(inst, 0), loc, "assume") {
+                        self.push(piece, Inst::Assume { cond }, loc.clone());
+                    }
+                }
+                self.havoc(
+                    piece,
+                    inst,
+                    HavocReason::UnknownCall { function: name },
+                    loc,
+                );
+            }
+            Some(Role::Assert) => {
+                let cond = if raw::num_args(inst) >= 1 {
+                    self.nonzero(piece, raw::operand(inst, 0), loc, "assert")
+                } else {
+                    None
+                };
+                let cond = cond.unwrap_or(Operand::Undef(Ty::BOOL));
+                let check_loc = debuginfo::check_location(inst).or_else(|| loc.clone());
+                let check = self.new_check(
+                    CheckKind::AssertCall {
+                        function: name.clone(),
+                    },
+                    check_loc.clone(),
+                );
+                let k = self
+                    .layout
+                    .iter()
+                    .position(|pieces| pieces.contains(&piece))
+                    .expect("piece in layout");
+                let base = self.pieces[k].name.clone();
+                let n = self.layout[k].len();
+                let error_piece = self.new_piece(k, format!("{base}.assert{n}.fail"));
+                self.pieces[error_piece].term = Some((Terminator::Error(check), check_loc));
+                let cont = self.new_piece(k, format!("{base}.assert{n}.ok"));
+                let term = Terminator::Branch {
+                    cond,
+                    then_edge: Edge {
+                        target: BlockId(cont as u32),
+                        moves: vec![],
+                    },
+                    else_edge: Edge {
+                        target: BlockId(error_piece as u32),
+                        moves: vec![],
+                    },
+                };
+                self.pieces[piece].term = Some((term, loc.clone()));
+                *current = cont;
+                self.havoc(cont, inst, HavocReason::UnknownCall { function: name }, loc);
+            }
+            None => {
+                if self.value_of.contains_key(&inst) {
+                    let what = if defined {
+                        "function not inlined"
+                    } else {
+                        "undefined function"
+                    };
+                    self.warn(
+                        format!("call of {what} `{name}`: result arbitrary"),
+                        loc.clone(),
+                    );
+                }
+                self.havoc(
+                    piece,
+                    inst,
+                    HavocReason::UnknownCall { function: name },
+                    loc,
+                );
+            }
+        }
+        Flow::Continue
+    }
+
+    fn lift_intrinsic(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        name: &str,
+        loc: &Option<SourceLoc>,
+    ) {
+        if name.starts_with("llvm.dbg.") {
+            return;
+        }
+        if name == "llvm.assume" {
+            if let Some(cond) = self.operand(raw::operand(inst, 0), loc) {
+                self.push(piece, Inst::Assume { cond }, loc.clone());
+            }
+            return;
+        }
+        if !self.value_of.contains_key(&inst) {
+            return; // lifetime markers, memcpy, stacksave, ...: no integer effect
+        }
+        let minmax = [
+            ("llvm.smin.", CmpPred::Slt),
+            ("llvm.smax.", CmpPred::Sgt),
+            ("llvm.umin.", CmpPred::Ult),
+            ("llvm.umax.", CmpPred::Ugt),
+        ];
+        for (prefix, pred) in minmax {
+            if name.starts_with(prefix) {
+                let a = self.operand(raw::operand(inst, 0), loc);
+                let b = self.operand(raw::operand(inst, 1), loc);
+                if let (Some(a), Some(b)) = (a, b) {
+                    let c = self.synthetic_value(Ty::BOOL, "minmax");
+                    self.push(
+                        piece,
+                        Inst::Assign {
+                            dest: c,
+                            expr: Expr::Cmp {
+                                pred,
+                                lhs: a,
+                                rhs: b,
+                            },
+                        },
+                        loc.clone(),
+                    );
+                    let expr = Expr::Select {
+                        cond: Operand::Value(c),
+                        on_true: a,
+                        on_false: b,
+                    };
+                    self.assign(piece, inst, expr, loc);
+                    return;
+                }
+            }
+        }
+        if name.starts_with("llvm.abs.") {
+            if let Some(a) = self.operand(raw::operand(inst, 0), loc) {
+                let ty = self.values[self.value_of[&inst].index()].ty;
+                let neg = self.synthetic_value(ty, "neg");
+                let zero = Operand::Const(Const::new(ty, 0));
+                let sub = Expr::Binary {
+                    op: BinOp::Sub,
+                    lhs: zero,
+                    rhs: a,
+                    flags: ArithFlags::default(),
+                };
+                self.push(
+                    piece,
+                    Inst::Assign {
+                        dest: neg,
+                        expr: sub,
+                    },
+                    loc.clone(),
+                );
+                let c = self.synthetic_value(Ty::BOOL, "isneg");
+                self.push(
+                    piece,
+                    Inst::Assign {
+                        dest: c,
+                        expr: Expr::Cmp {
+                            pred: CmpPred::Slt,
+                            lhs: a,
+                            rhs: zero,
+                        },
+                    },
+                    loc.clone(),
+                );
+                let expr = Expr::Select {
+                    cond: Operand::Value(c),
+                    on_true: Operand::Value(neg),
+                    on_false: a,
+                };
+                self.assign(piece, inst, expr, loc);
+                return;
+            }
+        }
+        if name.starts_with("llvm.expect.") {
+            if let Some(a) = self.operand(raw::operand(inst, 0), loc) {
+                self.assign(piece, inst, Expr::Use(a), loc);
+                return;
+            }
+        }
+        let family = name.split('.').take(2).collect::<Vec<_>>().join(".");
+        self.warn(
+            format!("intrinsic `{family}` over-approximated: result arbitrary"),
+            loc.clone(),
+        );
+        self.havoc(piece, inst, HavocReason::Unsupported { what: family }, loc);
+    }
+
+    /// The edge from LLVM block `from` to `to`, with the moves of `to`'s integer phis.
+    fn edge(
+        &mut self,
+        from: LLVMBasicBlockRef,
+        to: LLVMBasicBlockRef,
+        loc: &Option<SourceLoc>,
+    ) -> Edge {
+        let target = self.block_index.get(&to).copied().unwrap_or(0);
+        let mut moves = Vec::new();
+        for inst in raw::instructions(to) {
+            if raw::opcode(inst) != LLVMOpcode::LLVMPHI {
+                break;
+            }
+            let Some(&dest) = self.value_of.get(&inst) else {
+                continue;
+            };
+            let ty = self.values[dest.index()].ty;
+            let incoming = raw::incomings(inst)
+                .into_iter()
+                .find(|(_, b)| *b == from)
+                .map(|(v, _)| v);
+            let src = match incoming {
+                Some(v) => self.operand(v, loc).unwrap_or(Operand::Undef(ty)),
+                None => Operand::Undef(ty),
+            };
+            moves.push((dest, src));
+        }
+        Edge {
+            target: BlockId(target as u32),
+            moves,
+        }
+    }
+
+    fn lift_terminator(
+        &mut self,
+        k: usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) -> Terminator {
+        use LLVMOpcode::*;
+        let from = self.llvm_blocks[k];
+        match raw::opcode(inst) {
+            LLVMRet => Terminator::Return,
+            LLVMUnreachable => Terminator::Stop,
+            LLVMBr => {
+                if raw::num_operands(inst) == 1 {
+                    let to = raw::successor(inst, 0);
+                    Terminator::Jump(self.edge(from, to, loc))
+                } else {
+                    let cond = unsafe { LLVMGetCondition(inst) };
+                    let cond = self.operand(cond, loc).unwrap_or(Operand::Undef(Ty::BOOL));
+                    let then_edge = self.edge(from, raw::successor(inst, 0), loc);
+                    let else_edge = self.edge(from, raw::successor(inst, 1), loc);
+                    Terminator::Branch {
+                        cond,
+                        then_edge,
+                        else_edge,
+                    }
+                }
+            }
+            LLVMSwitch => {
+                let on = self.operand(raw::operand(inst, 0), loc);
+                let n_ops = raw::num_operands(inst);
+                let mut cases = Vec::new();
+                let mut ok = on.is_some();
+                let mut seen = HashSet::new();
+                for i in 1..n_ops / 2 {
+                    let value = raw::operand(inst, 2 * i);
+                    let dest = raw::value_as_block(raw::operand(inst, 2 * i + 1));
+                    match self.operand(value, loc) {
+                        Some(Operand::Const(c)) => {
+                            if seen.insert(c.bits) {
+                                let edge = self.edge(from, dest, loc);
+                                cases.push((c, edge));
+                            }
+                        }
+                        _ => ok = false,
+                    }
+                }
+                if ok {
+                    let default = self.edge(from, unsafe { LLVMGetSwitchDefaultDest(inst) }, loc);
+                    Terminator::Switch {
+                        on: on.expect("checked"),
+                        cases,
+                        default,
+                    }
+                } else {
+                    self.warn(
+                        "switch on a wide integer: any case may be taken".into(),
+                        loc.clone(),
+                    );
+                    self.nondet_successors(from, inst, loc)
+                }
+            }
+            other => {
+                self.warn(
+                    format!(
+                        "unsupported terminator `{}`: any successor may be taken",
+                        opcode_name(other)
+                    ),
+                    loc.clone(),
+                );
+                self.nondet_successors(from, inst, loc)
+            }
+        }
+    }
+
+    /// A nondeterministic choice between the successors of `inst`.
+    fn nondet_successors(
+        &mut self,
+        from: LLVMBasicBlockRef,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) -> Terminator {
+        let n = raw::num_successors(inst);
+        let mut edges: Vec<Edge> = (0..n)
+            .map(|i| self.edge(from, raw::successor(inst, i), loc))
+            .collect();
+        match edges.len() {
+            0 => Terminator::Stop,
+            1 => Terminator::Jump(edges.pop().expect("one edge")),
+            _ => {
+                let ty = Ty::int(32);
+                let default = edges.pop().expect("edges");
+                let cases = edges
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, e)| (Const::new(ty, i as i128), e))
+                    .collect();
+                Terminator::Switch {
+                    on: Operand::Undef(ty),
+                    cases,
+                    default,
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> Lifted {
+        // Final block ids: the pieces of each LLVM block, in LLVM's block order.
+        let mut final_id = vec![0u32; self.pieces.len()];
+        let mut order = Vec::new();
+        for pieces in &self.layout {
+            for &p in pieces {
+                final_id[p] = order.len() as u32;
+                order.push(p);
+            }
+        }
+        let mut pieces: Vec<Option<Piece>> = self.pieces.into_iter().map(Some).collect();
+        let mut blocks = Vec::with_capacity(order.len());
+        for p in order {
+            let piece = pieces[p].take().expect("each piece once");
+            let (mut term, term_loc) = piece.term.unwrap_or((Terminator::Stop, None));
+            remap(&mut term, &final_id);
+            blocks.push(Block {
+                name: piece.name,
+                insts: piece.insts,
+                locs: piece.locs,
+                term,
+                term_loc,
+            });
+        }
+        let function = Function {
+            name: self.name.clone(),
+            params: self.params,
+            values: self.values,
+            blocks,
+            entry: BlockId(0),
+            loc: debuginfo::function_location(self.func),
+        };
+        Lifted {
+            function,
+            checks: self.checks,
+            warnings: self.warnings,
+        }
+    }
+}
+
+fn remap(term: &mut Terminator, final_id: &[u32]) {
+    let fix = |e: &mut Edge| e.target = BlockId(final_id[e.target.index()]);
+    match term {
+        Terminator::Jump(e) => fix(e),
+        Terminator::Branch {
+            then_edge,
+            else_edge,
+            ..
+        } => {
+            fix(then_edge);
+            fix(else_edge);
+        }
+        Terminator::Switch { cases, default, .. } => {
+            for (_, e) in cases.iter_mut() {
+                fix(e);
+            }
+            fix(default);
+        }
+        Terminator::Return | Terminator::Stop | Terminator::Error(_) => {}
+    }
+}
+
+fn cmp_pred(p: LLVMIntPredicate) -> CmpPred {
+    use LLVMIntPredicate::*;
+    match p {
+        LLVMIntEQ => CmpPred::Eq,
+        LLVMIntNE => CmpPred::Ne,
+        LLVMIntUGT => CmpPred::Ugt,
+        LLVMIntUGE => CmpPred::Uge,
+        LLVMIntULT => CmpPred::Ult,
+        LLVMIntULE => CmpPred::Ule,
+        LLVMIntSGT => CmpPred::Sgt,
+        LLVMIntSGE => CmpPred::Sge,
+        LLVMIntSLT => CmpPred::Slt,
+        LLVMIntSLE => CmpPred::Sle,
+    }
+}

@@ -1,0 +1,278 @@
+//! Front end: loads C, bitcode or textual IR, links the inputs into one module, normalizes
+//! it with LLVM's own passes and lifts it into [`crate::ir`].
+//!
+//! **Architecture Invariant:** the only module that names `inkwell` or `llvm-sys`. No `'ctx`
+//! lifetime and no LLVM value escapes it. LLVM names become display names, never identity.
+
+use std::path::PathBuf;
+
+/// The target's integer data model: the size of `long` and pointers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DataModel {
+    /// 32-bit `int`, `long` and pointers (`-m32`, i386).
+    Ilp32,
+    /// 32-bit `int`, 64-bit `long` and pointers (x86-64).
+    Lp64,
+}
+
+/// Which functions start an execution.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum EntrySelection {
+    /// `main` when defined, otherwise every externally visible defined function.
+    Default,
+    /// Exactly this function (an error when it is not defined).
+    Named(String),
+}
+
+/// Everything the front end needs to know; built once by the CLI.
+#[derive(Clone, Debug)]
+pub struct FrontendConfig {
+    /// `.c`, `.i`, `.bc` or `.ll` files, linked together.
+    pub inputs: Vec<PathBuf>,
+    /// Extra flags passed to clang for C inputs (`-I`, `-D`, `-include`, ...).
+    pub cflags: Vec<String>,
+    /// Target data model.
+    pub data_model: DataModel,
+    /// The entry functions.
+    pub entry: EntrySelection,
+    /// Functions larger than this many instructions are not inlined.
+    pub inline_limit: usize,
+}
+
+mod compile;
+mod conventions;
+mod debuginfo;
+mod error;
+mod lift;
+mod load;
+mod normalize;
+mod raw;
+
+pub use compile::{clang_args, clang_program, runtime_dir};
+pub use conventions::{role, Role};
+pub use error::FrontendError;
+pub use normalize::PIPELINE;
+
+use std::collections::{BTreeSet, HashSet};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use inkwell::context::Context;
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode};
+use inkwell::module::Module;
+
+use crate::ir;
+
+/// Loads, links, normalizes and lifts the inputs of `config`.
+///
+/// The result holds one [`ir::Function`] per entry: the selected entries (see
+/// [`EntrySelection`]) and every defined function that is still called from them (not
+/// inlined: recursive or too large) and contains an error site, so that its assertions are
+/// analyzed too (with arbitrary arguments).
+pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
+    let ctx = Context::create();
+    let module = prepare(&ctx, config)?;
+    let entries = select_entries(&module, &config.entry)?;
+    Ok(lift_entries(&entries))
+}
+
+/// The normalized LLVM module as text, as the lifter sees it (for debugging).
+pub fn to_llvm_ir_text(config: &FrontendConfig) -> Result<String, FrontendError> {
+    let ctx = Context::create();
+    let module = prepare(&ctx, config)?;
+    Ok(module.print_to_string().to_string())
+}
+
+/// Loads, links, checks the entry and normalizes.
+fn prepare<'ctx>(
+    ctx: &'ctx Context,
+    config: &FrontendConfig,
+) -> Result<Module<'ctx>, FrontendError> {
+    let module = load::load_module(ctx, config)?;
+    if let Err(e) = module.verify() {
+        return Err(FrontendError::BadIr {
+            path: config.inputs.last().cloned().unwrap_or_default(),
+            message: format!("the linked module is invalid: {}", e.to_string().trim()),
+        });
+    }
+    let m = module.as_mut_ptr();
+    let defined = defined_functions(m);
+    let root = match &config.entry {
+        EntrySelection::Named(name) => {
+            if !defined.iter().any(|f| raw::name(*f) == *name) {
+                let mut names: Vec<String> = defined.iter().map(|f| raw::name(*f)).collect();
+                names.sort();
+                return Err(FrontendError::UnknownEntry {
+                    name: name.clone(),
+                    defined: names,
+                });
+            }
+            Some(name.clone())
+        }
+        EntrySelection::Default => defined
+            .iter()
+            .any(|f| raw::name(*f) == "main")
+            .then(|| "main".to_string()),
+    };
+    normalize::normalize(&module, root.as_deref(), config.inline_limit)?;
+    Ok(module)
+}
+
+fn defined_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
+    raw::functions(m)
+        .into_iter()
+        .filter(|f| raw::is_defined(*f))
+        .collect()
+}
+
+/// The functions to lift, in order: the selected entries, then the extra entries.
+fn select_entries(
+    module: &Module<'_>,
+    selection: &EntrySelection,
+) -> Result<Vec<LLVMValueRef>, FrontendError> {
+    let m = module.as_mut_ptr();
+    let defined = defined_functions(m);
+    let roots: Vec<LLVMValueRef> = match selection {
+        EntrySelection::Named(name) => defined
+            .iter()
+            .copied()
+            .filter(|f| raw::name(*f) == *name)
+            .collect(),
+        EntrySelection::Default => {
+            let main: Vec<_> = defined
+                .iter()
+                .copied()
+                .filter(|f| raw::name(*f) == "main")
+                .collect();
+            if !main.is_empty() {
+                main
+            } else {
+                defined
+                    .iter()
+                    .copied()
+                    .filter(|f| {
+                        let name = raw::name(*f);
+                        let linkage = unsafe { LLVMGetLinkage(*f) };
+                        !matches!(
+                            linkage,
+                            LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
+                        ) && conventions::role(&name, true).is_none()
+                            && !conventions::is_wrapper(&name)
+                    })
+                    .collect()
+            }
+        }
+    };
+    if let EntrySelection::Named(name) = selection {
+        if roots.is_empty() {
+            let mut names: Vec<String> = defined.iter().map(|f| raw::name(*f)).collect();
+            names.sort();
+            return Err(FrontendError::UnknownEntry {
+                name: name.clone(),
+                defined: names,
+            });
+        }
+    }
+    // Functions still called (directly, or through a pointer) from the roots.
+    let graph = normalize::call_graph(m);
+    let address_taken: Vec<LLVMValueRef> = defined
+        .iter()
+        .copied()
+        .filter(|f| is_address_taken(*f))
+        .collect();
+    let mut reached: Vec<LLVMValueRef> = roots.clone();
+    let mut seen: HashSet<LLVMValueRef> = roots.iter().copied().collect();
+    let mut idx = 0;
+    while idx < reached.len() {
+        let func = reached[idx];
+        idx += 1;
+        let mut next: Vec<LLVMValueRef> = graph.get(&func).cloned().unwrap_or_default();
+        if has_indirect_call(func) {
+            next.extend(address_taken.iter().copied());
+        }
+        for callee in next {
+            if conventions::role(&raw::name(callee), true).is_some() {
+                continue;
+            }
+            if seen.insert(callee) {
+                reached.push(callee);
+            }
+        }
+    }
+    let root_set: HashSet<LLVMValueRef> = roots.iter().copied().collect();
+    let mut res = roots;
+    // Extra entries in module order, for determinism.
+    let extra: BTreeSet<usize> = reached
+        .iter()
+        .filter(|f| !root_set.contains(f) && has_error_site(**f))
+        .filter_map(|f| defined.iter().position(|g| g == f))
+        .collect();
+    res.extend(extra.into_iter().map(|i| defined[i]));
+    Ok(res)
+}
+
+fn is_address_taken(func: LLVMValueRef) -> bool {
+    unsafe {
+        let mut u = LLVMGetFirstUse(func);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            let is_callee = !LLVMIsACallInst(user).is_null() && LLVMGetCalledValue(user) == func;
+            if !is_callee {
+                return true;
+            }
+            u = LLVMGetNextUse(u);
+        }
+        false
+    }
+}
+
+fn calls(func: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
+    raw::blocks(func)
+        .into_iter()
+        .flat_map(raw::instructions)
+        .filter(|i| raw::opcode(*i) == LLVMOpcode::LLVMCall)
+}
+
+fn has_indirect_call(func: LLVMValueRef) -> bool {
+    calls(func).any(|c| raw::called_function(c).is_none())
+}
+
+fn has_error_site(func: LLVMValueRef) -> bool {
+    calls(func).any(|c| match raw::called_function(c) {
+        Some(callee) => matches!(
+            conventions::role(&raw::name(callee), raw::is_defined(callee)),
+            Some(Role::Error) | Some(Role::Assert)
+        ),
+        None => false,
+    })
+}
+
+/// Lifts every entry, each under `catch_unwind`: a panic becomes a warning and an
+/// over-approximated function.
+fn lift_entries(entries: &[LLVMValueRef]) -> ir::Module {
+    let mut res = ir::Module {
+        functions: vec![],
+        checks: vec![],
+        warnings: vec![],
+    };
+    for &func in entries {
+        let first_check = res.checks.len() as u32;
+        let lifted = catch_unwind(AssertUnwindSafe(|| lift::lift_function(func, first_check)));
+        let lifted = match lifted {
+            Ok(lifted) => lifted,
+            Err(payload) => {
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".to_string());
+                lift::fallback_function(func, first_check, &message)
+            }
+        };
+        res.functions.push(lifted.function);
+        res.checks.extend(lifted.checks);
+        res.warnings.extend(lifted.warnings);
+    }
+    res
+}

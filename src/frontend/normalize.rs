@@ -1,0 +1,270 @@
+//! Normalization with LLVM's own passes, before lifting.
+//!
+//! Steps, in order:
+//! 1. drop `optnone`/`noinline` from every defined function (clang puts them on at `-O0`);
+//! 2. mark `alwaysinline` every defined function that is not recursive (its call-graph SCC
+//!    is trivial), not larger than `inline_limit` instructions, and has no role in
+//!    [`conventions`] (error, nondet, assume, ... functions are interpreted, not inlined);
+//! 3. run `always-inline`;
+//! 4. localize integer globals used only by the single analysis root (`main` or the named
+//!    entry): each becomes an `alloca` initialized with the global's initial value, so that
+//!    SROA promotes it to SSA (LLVM's `globalopt` does this only when the initial value is
+//!    dead, which it rarely is in the benchmarks);
+//! 5. run [`PIPELINE`]: `sroa` (promote locals, like mem2reg but also splits aggregates),
+//!    `simplifycfg` with speculation and bonus instructions turned off (so that `a || b` stays
+//!    two branches instead of becoming `or`/`select`), `loop-simplify` (preheaders, one
+//!    latch, dedicated exits). No `instcombine`: it merges conditions into selects and
+//!    rewrites GEPs.
+//! 6. convert debug records back to `llvm.dbg.value` calls so that the lifter can read
+//!    variable names through the C API.
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{
+    CodeModel, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple,
+};
+use inkwell::OptimizationLevel;
+use petgraph::graph::DiGraph;
+
+use super::conventions;
+use super::raw;
+use super::FrontendError;
+
+/// The pass pipeline run after inlining and global localization.
+pub const PIPELINE: &str =
+    "sroa,simplifycfg<bonus-inst-threshold=0;no-speculate-blocks>,loop-simplify";
+
+/// Normalizes `module` in place. `root` is the single function where execution starts,
+/// when there is one (`main` or the named entry); globals are localized only then.
+pub fn normalize(
+    module: &Module<'_>,
+    root: Option<&str>,
+    inline_limit: usize,
+) -> Result<(), FrontendError> {
+    let m = module.as_mut_ptr();
+    let machine = target_machine(module)?;
+    unsafe {
+        strip_attributes(m);
+        mark_inlinable(m, inline_limit);
+    }
+    module
+        .run_passes("always-inline", &machine, PassBuilderOptions::create())
+        .map_err(|e| FrontendError::Passes {
+            message: e.to_string(),
+        })?;
+    if let Some(root) = root {
+        let func = raw::functions(m)
+            .into_iter()
+            .find(|f| raw::name(*f) == root && raw::is_defined(*f));
+        if let Some(func) = func {
+            unsafe { localize_globals(m, func) };
+        }
+    }
+    module
+        .run_passes(PIPELINE, &machine, PassBuilderOptions::create())
+        .map_err(|e| FrontendError::Passes {
+            message: e.to_string(),
+        })?;
+    unsafe { LLVMSetIsNewDbgInfoFormat(m, 0) };
+    Ok(())
+}
+
+fn target_machine(module: &Module<'_>) -> Result<TargetMachine, FrontendError> {
+    Target::initialize_x86(&InitializationConfig::default());
+    let module_triple = module.get_triple();
+    let mut triples = Vec::new();
+    if !module_triple.as_str().to_bytes().is_empty() {
+        triples.push(module_triple);
+    }
+    triples.push(TargetMachine::get_default_triple());
+    triples.push(TargetTriple::create("x86_64-pc-linux-gnu"));
+    let mut last_error = String::from("no target");
+    for triple in triples {
+        match Target::from_triple(&triple) {
+            Ok(target) => {
+                if let Some(machine) = target.create_target_machine(
+                    &triple,
+                    "generic",
+                    "",
+                    OptimizationLevel::None,
+                    RelocMode::Default,
+                    CodeModel::Default,
+                ) {
+                    return Ok(machine);
+                }
+                last_error = format!("cannot create a target machine for {}", triple);
+            }
+            Err(e) => last_error = e.to_string(),
+        }
+    }
+    Err(FrontendError::Target {
+        message: last_error,
+    })
+}
+
+unsafe fn enum_kind(name: &str) -> u32 {
+    LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len())
+}
+
+unsafe fn strip_attributes(m: LLVMModuleRef) {
+    let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+    for func in raw::functions(m) {
+        if !raw::is_defined(func) {
+            continue;
+        }
+        for attr in ["optnone", "noinline"] {
+            LLVMRemoveEnumAttributeAtIndex(func, index, enum_kind(attr));
+        }
+    }
+}
+
+/// Direct calls between defined functions: `caller -> callees`.
+pub fn call_graph(m: LLVMModuleRef) -> HashMap<LLVMValueRef, Vec<LLVMValueRef>> {
+    let mut res: HashMap<LLVMValueRef, Vec<LLVMValueRef>> = HashMap::new();
+    for func in raw::functions(m) {
+        if !raw::is_defined(func) {
+            continue;
+        }
+        let callees = res.entry(func).or_default();
+        for block in raw::blocks(func) {
+            for inst in raw::instructions(block) {
+                if !matches!(
+                    raw::opcode(inst),
+                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
+                ) {
+                    continue;
+                }
+                if let Some(callee) = raw::called_function(inst) {
+                    if raw::is_defined(callee) && !callees.contains(&callee) {
+                        callees.push(callee);
+                    }
+                }
+            }
+        }
+    }
+    res
+}
+
+unsafe fn mark_inlinable(m: LLVMModuleRef, inline_limit: usize) {
+    let graph = call_graph(m);
+    let funcs: Vec<LLVMValueRef> = raw::functions(m)
+        .into_iter()
+        .filter(|f| raw::is_defined(*f))
+        .collect();
+    let mut g = DiGraph::<LLVMValueRef, ()>::new();
+    let nodes: HashMap<LLVMValueRef, _> = funcs.iter().map(|f| (*f, g.add_node(*f))).collect();
+    for (caller, callees) in &graph {
+        for callee in callees {
+            g.add_edge(nodes[caller], nodes[callee], ());
+        }
+    }
+    let mut recursive = HashSet::new();
+    for scc in petgraph::algo::tarjan_scc(&g) {
+        if scc.len() > 1 {
+            recursive.extend(scc.iter().map(|n| g[*n]));
+        } else if graph[&g[scc[0]]].contains(&g[scc[0]]) {
+            recursive.insert(g[scc[0]]);
+        }
+    }
+    let ctx = LLVMGetModuleContext(m);
+    let always = LLVMCreateEnumAttribute(ctx, enum_kind("alwaysinline"), 0);
+    for func in funcs {
+        let name = raw::name(func);
+        if recursive.contains(&func)
+            || conventions::role(&name, true).is_some()
+            || raw::instruction_count(func) > inline_limit
+        {
+            continue;
+        }
+        LLVMAddAttributeAtIndex(func, inkwell::llvm_sys::LLVMAttributeFunctionIndex, always);
+    }
+}
+
+/// Replaces each integer global whose every use is a plain load or store in `root` by an
+/// `alloca` in `root`'s entry block, initialized with the global's initial value.
+///
+/// Sound for a whole program whose execution starts in `root` (which nothing calls): the
+/// global's address does not escape, so no other code can read or write it.
+unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef) {
+    if !LLVMGetFirstUse(root).is_null() {
+        return; // root is called (recursively or from elsewhere): globals persist across calls
+    }
+    let entry = LLVMGetEntryBasicBlock(root);
+    let first = LLVMGetFirstInstruction(entry);
+    if first.is_null() {
+        return;
+    }
+    let ctx = LLVMGetModuleContext(m);
+    let builder = LLVMCreateBuilderInContext(ctx);
+    for global in raw::globals(m) {
+        if LLVMIsDeclaration(global) != 0
+            || LLVMIsThreadLocal(global) != 0
+            || LLVMIsExternallyInitialized(global) != 0
+        {
+            continue;
+        }
+        let value_ty = LLVMGlobalGetValueType(global);
+        if LLVMGetTypeKind(value_ty) != LLVMTypeKind::LLVMIntegerTypeKind {
+            continue;
+        }
+        if matches!(LLVMGetLinkage(global), LLVMLinkage::LLVMCommonLinkage)
+            && LLVMGetInitializer(global).is_null()
+        {
+            continue;
+        }
+        let init = LLVMGetInitializer(global);
+        if init.is_null() || !only_loaded_and_stored_in(global, root, value_ty) {
+            continue;
+        }
+        LLVMPositionBuilderBefore(builder, first);
+        let name = std::ffi::CString::new(raw::name(global)).unwrap_or_default();
+        let slot = LLVMBuildAlloca(builder, value_ty, name.as_ptr());
+        LLVMBuildStore(builder, init, slot);
+        LLVMReplaceAllUsesWith(global, slot);
+    }
+    LLVMDisposeBuilder(builder);
+}
+
+unsafe fn only_loaded_and_stored_in(
+    global: LLVMValueRef,
+    root: LLVMValueRef,
+    value_ty: LLVMTypeRef,
+) -> bool {
+    let mut n_uses = 0;
+    let mut u = LLVMGetFirstUse(global);
+    while !u.is_null() {
+        n_uses += 1;
+        let user = LLVMGetUser(u);
+        if LLVMIsAInstruction(user).is_null() {
+            return false;
+        }
+        if LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) != root {
+            return false;
+        }
+        match LLVMGetInstructionOpcode(user) {
+            LLVMOpcode::LLVMLoad => {
+                if LLVMGetVolatile(user) != 0 || LLVMTypeOf(user) != value_ty {
+                    return false;
+                }
+            }
+            LLVMOpcode::LLVMStore => {
+                let stored = LLVMGetOperand(user, 0);
+                if LLVMGetVolatile(user) != 0
+                    || stored == global
+                    || LLVMGetOperand(user, 1) != global
+                    || LLVMTypeOf(stored) != value_ty
+                {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+        u = LLVMGetNextUse(u);
+    }
+    n_uses > 0
+}

@@ -1,0 +1,288 @@
+//! Cut points and the reduced control multigraph.
+//!
+//! **Architecture Invariant:** knows nothing about domains or SMT. An edge of the reduced
+//! multigraph stands for the set of loop-free paths between two cut points; that set is
+//! never materialized (it can be exponential): each cut point keeps its *region*, the blocks
+//! reachable from it without passing through another cut point, in topological order, and
+//! the analyses enumerate paths inside it on demand (or let the SMT solver pick one).
+//!
+//! Cut points are the entry block, the targets of DFS back edges (every cycle of a directed
+//! graph contains a back edge of any DFS tree, so removing them leaves the graph acyclic),
+//! error sites and exit blocks.
+
+use crate::ir::{BlockId, CheckId, Function, Terminator};
+use std::fmt;
+
+/// Index of a cut point in [`ReducedGraph::cut_points`].
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct CutPointId(pub u32);
+
+impl CutPointId {
+    /// The dense index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for CutPointId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cp{}", self.0)
+    }
+}
+
+/// Why a block is a cut point.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CutKind {
+    /// The function's entry.
+    Entry,
+    /// The target of a back edge: a widening point.
+    LoopHead,
+    /// An error site.
+    ErrorSite(CheckId),
+    /// A block that returns or stops.
+    Exit,
+}
+
+/// A node of the reduced multigraph.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct CutPoint {
+    /// The block it stands for.
+    pub block: BlockId,
+    /// Why it is a cut point.
+    pub kind: CutKind,
+}
+
+/// The reduced multigraph of one function.
+#[derive(Clone, Debug)]
+pub struct ReducedGraph {
+    /// All cut points, in reverse post-order of their blocks (entry first).
+    pub cut_points: Vec<CutPoint>,
+    /// The cut point of each block, if it is one.
+    cut_of_block: Vec<Option<CutPointId>>,
+    /// Per cut point: the blocks reachable from it without entering another cut point
+    /// (starting with the cut point's own block), in topological order. Blocks that are
+    /// cut points appear only as the first element or as targets, never in the middle.
+    regions: Vec<Vec<BlockId>>,
+    /// Per cut point: the cut points its region reaches, sorted.
+    successors: Vec<Vec<CutPointId>>,
+    /// Reverse post-order of all reachable blocks.
+    rpo: Vec<BlockId>,
+    /// Predecessors of each block (reachable ones only), sorted.
+    predecessors: Vec<Vec<BlockId>>,
+}
+
+impl ReducedGraph {
+    /// Builds the reduced multigraph of a function.
+    pub fn new(func: &Function) -> ReducedGraph {
+        let n = func.blocks.len();
+        let (rpo, back_targets) = dfs(func);
+        let mut kind: Vec<Option<CutKind>> = vec![None; n];
+        for b in &rpo {
+            kind[b.index()] = match func.block(*b).term {
+                Terminator::Error(c) => Some(CutKind::ErrorSite(c)),
+                Terminator::Return | Terminator::Stop => Some(CutKind::Exit),
+                _ => None,
+            };
+        }
+        for t in &back_targets {
+            kind[t.index()] = Some(CutKind::LoopHead);
+        }
+        kind[func.entry.index()] = Some(CutKind::Entry);
+        let mut cut_points = Vec::new();
+        let mut cut_of_block = vec![None; n];
+        for b in &rpo {
+            if let Some(k) = kind[b.index()] {
+                cut_of_block[b.index()] = Some(CutPointId(cut_points.len() as u32));
+                cut_points.push(CutPoint { block: *b, kind: k });
+            }
+        }
+        let mut predecessors = vec![Vec::new(); n];
+        for b in &rpo {
+            for s in func.block(*b).term.successors() {
+                if !predecessors[s.index()].contains(b) {
+                    predecessors[s.index()].push(*b);
+                }
+            }
+        }
+        for p in predecessors.iter_mut() {
+            p.sort();
+        }
+        let rpo_index: Vec<usize> = {
+            let mut idx = vec![usize::MAX; n];
+            for (i, b) in rpo.iter().enumerate() {
+                idx[b.index()] = i;
+            }
+            idx
+        };
+        let mut regions = Vec::new();
+        let mut successors = Vec::new();
+        for cp in &cut_points {
+            // Blocks reachable from the cut point without entering another cut point; the
+            // sub-graph is acyclic (every cycle goes through a loop head), so sorting by
+            // reverse post-order of the whole graph is a topological order except for edges
+            // back into the starting cut point, which end the region.
+            let mut seen = vec![false; n];
+            let mut stack = vec![cp.block];
+            seen[cp.block.index()] = true;
+            let mut inner = Vec::new();
+            let mut targets = Vec::new();
+            while let Some(b) = stack.pop() {
+                inner.push(b);
+                for s in func.block(b).term.successors() {
+                    if let Some(c) = cut_of_block[s.index()] {
+                        if !targets.contains(&c) {
+                            targets.push(c);
+                        }
+                        continue;
+                    }
+                    if !seen[s.index()] {
+                        seen[s.index()] = true;
+                        stack.push(s);
+                    }
+                }
+            }
+            inner.sort_by_key(|b| rpo_index[b.index()]);
+            // The starting block first, even if a back edge made it later in RPO.
+            inner.retain(|b| *b != cp.block);
+            inner.insert(0, cp.block);
+            targets.sort();
+            regions.push(inner);
+            successors.push(targets);
+        }
+        ReducedGraph {
+            cut_points,
+            cut_of_block,
+            regions,
+            successors,
+            rpo,
+            predecessors,
+        }
+    }
+
+    /// The cut point a block stands for, if any.
+    pub fn cut_of_block(&self, b: BlockId) -> Option<CutPointId> {
+        self.cut_of_block.get(b.index()).copied().flatten()
+    }
+
+    /// The cut point with this id.
+    pub fn cut_point(&self, id: CutPointId) -> &CutPoint {
+        &self.cut_points[id.index()]
+    }
+
+    /// All cut point ids.
+    pub fn ids(&self) -> impl Iterator<Item = CutPointId> {
+        (0..self.cut_points.len() as u32).map(CutPointId)
+    }
+
+    /// Blocks of the region of a cut point, topologically ordered, starting with its block.
+    pub fn region(&self, id: CutPointId) -> &[BlockId] {
+        &self.regions[id.index()]
+    }
+
+    /// Cut points reachable from `id` by a loop-free path.
+    pub fn successors(&self, id: CutPointId) -> &[CutPointId] {
+        &self.successors[id.index()]
+    }
+
+    /// Reachable blocks in reverse post-order.
+    pub fn rpo(&self) -> &[BlockId] {
+        &self.rpo
+    }
+
+    /// Reachable predecessors of a block.
+    pub fn predecessors(&self, b: BlockId) -> &[BlockId] {
+        &self.predecessors[b.index()]
+    }
+
+    /// True when the block is a loop head (a widening point).
+    pub fn is_loop_head(&self, b: BlockId) -> bool {
+        self.cut_of_block(b)
+            .map_or(false, |c| self.cut_point(c).kind == CutKind::LoopHead)
+    }
+
+    /// Prints the cut points and the edges of the reduced multigraph.
+    pub fn describe(&self, func: &Function) -> String {
+        let mut out = String::new();
+        for id in self.ids() {
+            let cp = self.cut_point(id);
+            let kind = match cp.kind {
+                CutKind::Entry => "entry".to_string(),
+                CutKind::LoopHead => "loop head".to_string(),
+                CutKind::ErrorSite(c) => format!("error site of {c}"),
+                CutKind::Exit => "exit".to_string(),
+            };
+            let succ: Vec<String> = self.successors(id).iter().map(|s| s.to_string()).collect();
+            out.push_str(&format!(
+                "  {id} = {} ({}) ; {kind} -> [{}]\n",
+                cp.block,
+                func.block(cp.block).name,
+                succ.join(", ")
+            ));
+        }
+        out
+    }
+
+    /// Graphviz rendering of the reduced multigraph.
+    pub fn to_dot(&self, func: &Function) -> String {
+        let mut out = format!("digraph \"{}\" {{\n", func.name);
+        for id in self.ids() {
+            let cp = self.cut_point(id);
+            let shape = match cp.kind {
+                CutKind::ErrorSite(_) => "octagon",
+                CutKind::LoopHead => "doublecircle",
+                _ => "box",
+            };
+            out.push_str(&format!(
+                "  {id} [label=\"{id}\\n{}\" shape={shape}];\n",
+                cp.block
+            ));
+            for s in self.successors(id) {
+                out.push_str(&format!("  {id} -> {s};\n"));
+            }
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// Iterative DFS from the entry: reverse post-order and the targets of back edges.
+fn dfs(func: &Function) -> (Vec<BlockId>, Vec<BlockId>) {
+    let n = func.blocks.len();
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        OnStack,
+        Done,
+    }
+    let mut mark = vec![Mark::New; n];
+    let mut post = Vec::new();
+    let mut back_targets = Vec::new();
+    let succs: Vec<Vec<BlockId>> = func.blocks.iter().map(|b| b.term.successors()).collect();
+    let mut stack: Vec<(BlockId, usize)> = vec![(func.entry, 0)];
+    mark[func.entry.index()] = Mark::OnStack;
+    while let Some((b, i)) = stack.last_mut() {
+        let b = *b;
+        if let Some(s) = succs[b.index()].get(*i).copied() {
+            *i += 1;
+            match mark[s.index()] {
+                Mark::New => {
+                    mark[s.index()] = Mark::OnStack;
+                    stack.push((s, 0));
+                }
+                Mark::OnStack => {
+                    if !back_targets.contains(&s) {
+                        back_targets.push(s);
+                    }
+                }
+                Mark::Done => {}
+            }
+        } else {
+            mark[b.index()] = Mark::Done;
+            post.push(b);
+            stack.pop();
+        }
+    }
+    post.reverse();
+    back_targets.sort();
+    (post, back_targets)
+}

@@ -1,0 +1,188 @@
+//! Reports: text for people, JSON for tools.
+//!
+//! **Architecture Invariant:** the only module that knows serde and output formats. It has
+//! its own serializable records, converted by hand from `check` and `driver` types, so the
+//! analysis types stay free of serialization concerns. Output order is deterministic.
+
+use crate::check::{CheckResult, ProgramVerdict, Verdict};
+use crate::driver::{AnalysisReport, LoopInvariant};
+use crate::ir::LiftWarning;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// What the report says about the run itself.
+#[derive(Clone, Debug)]
+pub struct RunInfo {
+    /// Engine name.
+    pub engine: &'static str,
+    /// Domain name.
+    pub domain: &'static str,
+    /// Wall time of the whole run.
+    pub elapsed: Duration,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    tool: &'static str,
+    version: &'static str,
+    verdict: &'static str,
+    reason: Option<&'static str>,
+    engine: &'static str,
+    domain: &'static str,
+    time_ms: u128,
+    checks: Vec<JsonCheck>,
+    invariants: Vec<JsonInvariant<'a>>,
+    warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct JsonCheck {
+    id: u32,
+    function: String,
+    location: Option<String>,
+    verdict: &'static str,
+    reason: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonInvariant<'a> {
+    function: &'a str,
+    block: &'a str,
+    location: Option<String>,
+    invariant: &'a str,
+}
+
+fn verdict_word(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Proved => "proved",
+        Verdict::Violated(_) => "violated",
+        Verdict::Unknown(_) => "unknown",
+    }
+}
+
+/// The class of the first unknown reason, for the program-level answer.
+fn program_reason(results: &[CheckResult]) -> Option<&'static str> {
+    if ProgramVerdict::of(results) != ProgramVerdict::Unknown {
+        return None;
+    }
+    results.iter().find_map(|r| match &r.verdict {
+        Verdict::Unknown(reason) => Some(reason.class()),
+        _ => None,
+    })
+}
+
+/// The JSON report.
+pub fn json(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -> String {
+    let results = &report.results;
+    let out = JsonReport {
+        tool: "polyfocus",
+        version: env!("CARGO_PKG_VERSION"),
+        verdict: ProgramVerdict::of(results).as_str(),
+        reason: program_reason(results),
+        engine: info.engine,
+        domain: info.domain,
+        time_ms: info.elapsed.as_millis(),
+        checks: results
+            .iter()
+            .map(|r| JsonCheck {
+                id: r.check.0,
+                function: r.function.clone(),
+                location: r.loc.as_ref().map(|l| l.to_string()),
+                verdict: verdict_word(&r.verdict),
+                reason: match &r.verdict {
+                    Verdict::Unknown(reason) => Some(reason.to_string()),
+                    _ => None,
+                },
+            })
+            .collect(),
+        invariants: report.loop_invariants.iter().map(json_invariant).collect(),
+        warnings: warnings.iter().map(warning_text).collect(),
+    };
+    serde_json::to_string_pretty(&out).expect("report records always serialize")
+}
+
+fn json_invariant(inv: &LoopInvariant) -> JsonInvariant<'_> {
+    JsonInvariant {
+        function: &inv.function,
+        block: &inv.block,
+        location: inv.loc.as_ref().map(|l| l.to_string()),
+        invariant: &inv.text,
+    }
+}
+
+fn warning_text(w: &LiftWarning) -> String {
+    match &w.loc {
+        Some(loc) => format!("{loc}: {}: {}", w.function, w.message),
+        None => format!("{}: {}", w.function, w.message),
+    }
+}
+
+/// The text report: one line per assertion and a summary line.
+pub fn text(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -> String {
+    let mut out = String::new();
+    for w in warnings {
+        let _ = writeln!(out, "warning: {}", warning_text(w));
+    }
+    let results = &report.results;
+    for r in results {
+        let loc = r
+            .loc
+            .as_ref()
+            .map_or_else(|| "<unknown location>".to_string(), |l| l.to_string());
+        let detail = match &r.verdict {
+            Verdict::Proved => String::new(),
+            Verdict::Violated(cex) => format!("  (counterexample {})", cex.confirmed_by),
+            Verdict::Unknown(reason) => format!("  ({reason})"),
+        };
+        let _ = writeln!(
+            out,
+            "{loc}: {} [{}]{detail}",
+            verdict_word(&r.verdict),
+            r.function
+        );
+    }
+    let n = results.len();
+    let count = |w: &str| {
+        results
+            .iter()
+            .filter(|r| verdict_word(&r.verdict) == w)
+            .count()
+    };
+    if n == 0 {
+        let _ = writeln!(out, "no assertions found");
+    }
+    let _ = writeln!(
+        out,
+        "summary: {n} assertion{}: {} proved, {} violated, {} unknown; verdict {} ({} + {}, {:.2} s)",
+        if n == 1 { "" } else { "s" },
+        count("proved"),
+        count("violated"),
+        count("unknown"),
+        ProgramVerdict::of(results).as_str(),
+        info.engine,
+        info.domain,
+        info.elapsed.as_secs_f64()
+    );
+    out
+}
+
+/// The loop invariants, PAGAI style: location, then the invariant.
+pub fn invariants_text(report: &AnalysisReport) -> String {
+    let mut out = String::new();
+    for inv in &report.loop_invariants {
+        let loc = inv
+            .loc
+            .as_ref()
+            .map_or_else(|| inv.block.clone(), |l| l.to_string());
+        let _ = writeln!(
+            out,
+            "{loc}: [{}] loop head {}: {}",
+            inv.function, inv.block, inv.text
+        );
+    }
+    if report.loop_invariants.is_empty() {
+        let _ = writeln!(out, "no loops");
+    }
+    out
+}

@@ -1,0 +1,736 @@
+//! The SMT formula of the loop-free paths leaving a cut point (Monniaux & Gonnord §3.2).
+//!
+//! **Architecture Invariant:** the only module that names `z3`. Queries answer in `ir` and
+//! `graph` terms ([`FocusPath`]); linear constraints come in as `domain::LinCons` over value
+//! dimensions.
+//!
+//! Encoding (linear integer arithmetic, see ARCHITECTURE.md "Why LIA"): every value is an
+//! integer term holding its *reading* ([`crate::ir::Interp`]), with its range asserted.
+//! The region of a cut point `p` (blocks reachable from `p` without entering another cut
+//! point) is acyclic and in SSA form, so each value has one term: values live into `p` are
+//! free constants (the source copy), values defined in the region are terms over them, and
+//! the phi nodes of each target cut point get fresh *primed* terms (the destination copy).
+//! A boolean per block says it is reached, a boolean per edge that it is taken; the
+//! program being deterministic once inputs are fixed, a model designates exactly one path.
+//!
+//! Operations wrap exactly: `r = e - k·2^w` with a fresh integer `k` and `r` in range.
+//! Division and remainder by constants are exact; other non-linear operations are free
+//! values of their range (an over-approximation: a path the solver finds may be
+//! infeasible, which the abstract transformer then discovers; it never misses a path).
+
+use crate::domain::{ConsKind, Int as BigInt, LinCons};
+use crate::graph::{CutPointId, ReducedGraph};
+use crate::ir::{
+    choose_interpretations, BinOp, BlockId, CastOp, CmpPred, Const, Expr, Function, Inst, Interp,
+    Operand, Terminator, Ty, ValueId,
+};
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::collections::BTreeMap;
+use std::str::FromStr;
+use z3::ast::{Bool, Int};
+use z3::{SatResult, Solver};
+
+/// One loop-free path between two cut points, chosen by the solver.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+pub struct FocusPath {
+    /// Where it starts.
+    pub source: CutPointId,
+    /// Where it ends.
+    pub target: CutPointId,
+    /// The edges taken: `(block, index into block.term.edges())`, in order.
+    pub edges: Vec<(BlockId, usize)>,
+}
+
+/// The answer to a query.
+#[derive(Debug)]
+pub enum QueryResult {
+    /// A path that adds new states.
+    Path(FocusPath),
+    /// No such path.
+    Unsat,
+    /// The solver gave up.
+    Unknown(String),
+}
+
+/// The formula of one cut point's region, with a solver reused across queries.
+pub struct RegionFormula {
+    source: CutPointId,
+    solver: Solver,
+    /// Term of each value as seen inside the region (input or defined there).
+    terms: Vec<Option<Int>>,
+    /// Reached-ness of each region block.
+    reach: BTreeMap<BlockId, Bool>,
+    /// Taken-ness of each edge out of a region block.
+    taken: BTreeMap<(BlockId, usize), Bool>,
+    /// Per target cut point: reached, and the primed terms of its phi nodes.
+    targets: BTreeMap<CutPointId, (Bool, BTreeMap<ValueId, Int>)>,
+    /// Where each edge out of a region block leads.
+    edge_targets: BTreeMap<(BlockId, usize), EdgeTarget>,
+    source_block: BlockId,
+    /// Values the region defines; their source copies are separate constants.
+    defined: Vec<bool>,
+    /// Source copies of values the region redefines.
+    inputs: BTreeMap<ValueId, Int>,
+    fresh: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum EdgeTarget {
+    Cut(CutPointId),
+    Block(BlockId),
+}
+
+/// Live dimensions at a cut point: the values whose terms describe its state.
+pub type LiveSet = Vec<ValueId>;
+
+impl RegionFormula {
+    /// Encodes the region of cut point `source`.
+    pub fn new(func: &Function, graph: &ReducedGraph, source: CutPointId) -> RegionFormula {
+        let interp = choose_interpretations(func);
+        let mut enc = RegionFormula {
+            source,
+            solver: Solver::new(),
+            terms: vec![None; func.values.len()],
+            reach: BTreeMap::new(),
+            taken: BTreeMap::new(),
+            targets: BTreeMap::new(),
+            edge_targets: BTreeMap::new(),
+            source_block: graph.cut_point(source).block,
+            defined: vec![false; func.values.len()],
+            inputs: BTreeMap::new(),
+            fresh: 0,
+        };
+        let region = graph.region(source).to_vec();
+        let in_region = |b: BlockId| region.contains(&b);
+        // Incoming taken edges and moves, per region block and per target cut point.
+        let mut incoming: BTreeMap<BlockId, Vec<(Bool, Vec<(ValueId, Operand)>)>> = BTreeMap::new();
+        for (pos, b) in region.iter().enumerate() {
+            let reached = if pos == 0 {
+                Bool::from_bool(true)
+            } else {
+                let ins = incoming.remove(b).unwrap_or_default();
+                let conds: Vec<Bool> = ins.iter().map(|(t, _)| t.clone()).collect();
+                // Phi nodes of a non-cut block: the move of the edge that was taken.
+                let mut phis: BTreeMap<ValueId, Vec<(Bool, Operand)>> = BTreeMap::new();
+                for (t, moves) in &ins {
+                    for (d, s) in moves {
+                        phis.entry(*d).or_default().push((t.clone(), *s));
+                    }
+                }
+                for (d, alts) in phis {
+                    let term = enc.ite_chain(func, &interp, &alts, d);
+                    enc.terms[d.index()] = Some(term);
+                    enc.defined[d.index()] = true;
+                }
+                Bool::or(&conds)
+            };
+            enc.reach.insert(*b, reached.clone());
+            let block = func.block(*b);
+            for inst in &block.insts {
+                enc.encode_inst(func, &interp, inst, &reached);
+                if let Some(d) = inst.dest() {
+                    enc.defined[d.index()] = true;
+                }
+            }
+            // Edges.
+            let guards = enc.edge_guards(func, &interp, &block.term);
+            for (idx, (edge, guard)) in block.term.edges().into_iter().zip(guards).enumerate() {
+                let t = Bool::and(&[reached.clone(), guard]);
+                enc.taken.insert((*b, idx), t.clone());
+                enc.edge_targets.insert(
+                    (*b, idx),
+                    match graph.cut_of_block(edge.target) {
+                        Some(cp) => EdgeTarget::Cut(cp),
+                        None => EdgeTarget::Block(edge.target),
+                    },
+                );
+                match graph.cut_of_block(edge.target) {
+                    Some(cp) => {
+                        let entry = enc
+                            .targets
+                            .entry(cp)
+                            .or_insert_with(|| (Bool::from_bool(false), BTreeMap::new()));
+                        entry.0 = Bool::or(&[entry.0.clone(), t.clone()]);
+                        for (d, s) in &edge.moves {
+                            let src = enc.operand(func, &interp, s);
+                            let primed = enc.targets[&cp].1.get(d).cloned();
+                            let new = match primed {
+                                None => src,
+                                Some(old) => t.ite(&src, &old),
+                            };
+                            enc.targets
+                                .get_mut(&cp)
+                                .expect("inserted above")
+                                .1
+                                .insert(*d, new);
+                        }
+                    }
+                    None if in_region(edge.target) => {
+                        incoming
+                            .entry(edge.target)
+                            .or_default()
+                            .push((t, edge.moves.clone()));
+                    }
+                    None => {}
+                }
+            }
+        }
+        enc
+    }
+
+    /// The cut point this region starts at.
+    pub fn source(&self) -> CutPointId {
+        self.source
+    }
+
+    /// Asks for a path from a state satisfying `from` (over the values live at the source)
+    /// to a target cut point `p2` whose state falls outside `outside[p2]` (`None`: the
+    /// target has no state yet, so any arrival is new). Paths in `blocked` are excluded.
+    pub fn query(
+        &mut self,
+        from: &[LinCons],
+        outside: &BTreeMap<CutPointId, Option<Vec<LinCons>>>,
+        blocked: &[FocusPath],
+    ) -> QueryResult {
+        self.solver.push();
+        for c in from {
+            let f = self.cons_formula(c, None);
+            self.solver.assert(&f);
+        }
+        let mut disjuncts = Vec::new();
+        let targets: Vec<(CutPointId, Bool)> = self
+            .targets
+            .iter()
+            .map(|(cp, (r, _))| (*cp, r.clone()))
+            .collect();
+        for (cp, reached) in &targets {
+            let Some(inv) = outside.get(cp) else { continue };
+            let escape = match inv {
+                None => Bool::from_bool(true),
+                Some(cons) => {
+                    let fs: Vec<Bool> = cons
+                        .iter()
+                        .map(|c| self.cons_formula(c, Some(*cp)).not())
+                        .collect();
+                    Bool::or(&fs)
+                }
+            };
+            disjuncts.push(Bool::and(&[reached.clone(), escape]));
+            let _ = cp;
+        }
+        for p in blocked {
+            let edges: Vec<Bool> = p
+                .edges
+                .iter()
+                .filter_map(|e| self.taken.get(e).cloned())
+                .collect();
+            self.solver.assert(&Bool::and(&edges).not());
+        }
+        self.solver.assert(&Bool::or(&disjuncts));
+        let res = match self.solver.check() {
+            SatResult::Unsat => QueryResult::Unsat,
+            SatResult::Unknown => {
+                QueryResult::Unknown(self.solver.get_reason_unknown().unwrap_or_default())
+            }
+            SatResult::Sat => match self.solver.get_model() {
+                None => QueryResult::Unknown("no model".into()),
+                Some(model) => match self.extract_path(&model, outside) {
+                    Some(p) => QueryResult::Path(p),
+                    None => QueryResult::Unknown("model designates no path".into()),
+                },
+            },
+        };
+        self.solver.pop(1);
+        res
+    }
+
+    /// Follows the taken edges of a model from the source to a target cut point.
+    fn extract_path(
+        &self,
+        model: &z3::Model,
+        outside: &BTreeMap<CutPointId, Option<Vec<LinCons>>>,
+    ) -> Option<FocusPath> {
+        let mut edges = Vec::new();
+        let mut at = self.source_block;
+        for _ in 0..=self.reach.len() {
+            let next = self
+                .taken
+                .range((at, 0)..(at, usize::MAX))
+                .find(|(_, t)| model.eval(*t, true).and_then(|v| v.as_bool()) == Some(true))
+                .map(|(k, _)| *k)?;
+            edges.push(next);
+            // Where does this edge lead: a target cut point or another region block?
+            let leads_to_target = self.edge_target_cut(next);
+            match leads_to_target {
+                Some(cp) if outside.contains_key(&cp) => {
+                    return Some(FocusPath {
+                        source: self.source,
+                        target: cp,
+                        edges,
+                    });
+                }
+                Some(_) => return None,
+                None => at = self.edge_target_block(next)?,
+            }
+        }
+        None
+    }
+
+    fn edge_target_cut(&self, edge: (BlockId, usize)) -> Option<CutPointId> {
+        self.edge_targets.get(&edge).and_then(|t| match t {
+            EdgeTarget::Cut(c) => Some(*c),
+            EdgeTarget::Block(_) => None,
+        })
+    }
+
+    fn edge_target_block(&self, edge: (BlockId, usize)) -> Option<BlockId> {
+        self.edge_targets.get(&edge).and_then(|t| match t {
+            EdgeTarget::Block(b) => Some(*b),
+            EdgeTarget::Cut(_) => None,
+        })
+    }
+}
+
+impl RegionFormula {
+    fn fresh_int(&mut self, prefix: &str) -> Int {
+        self.fresh += 1;
+        Int::new_const(format!("{prefix}!{}", self.fresh))
+    }
+
+    /// A fresh value in the range of a reading.
+    fn fresh_in_range(&mut self, ty: Ty, interp: Interp, prefix: &str) -> Int {
+        let x = self.fresh_int(prefix);
+        let (lo, hi) = range(ty, interp);
+        self.solver
+            .assert(&Bool::and(&[x.ge(big(&lo)), x.le(big(&hi))]));
+        x
+    }
+
+    /// The term of an operand in the operand's own reading (values) or in `want` (constants).
+    fn operand_in(
+        &mut self,
+        func: &Function,
+        interp: &[Interp],
+        op: &Operand,
+        want: Interp,
+    ) -> Int {
+        match op {
+            Operand::Const(c) => big(&const_reading(*c, want)),
+            Operand::Undef(ty) => self.fresh_in_range(*ty, want, "undef"),
+            Operand::Value(v) => self.value_term(func, interp, *v),
+        }
+    }
+
+    /// The term of an operand in its own reading (constants: the signed reading).
+    fn operand(&mut self, func: &Function, interp: &[Interp], op: &Operand) -> Int {
+        let want = match op {
+            Operand::Value(v) => interp[v.index()],
+            _ => Interp::Signed,
+        };
+        self.operand_in(func, interp, op, want)
+    }
+
+    /// The term of an operand converted to the reading `want`.
+    fn reading(&mut self, func: &Function, interp: &[Interp], op: &Operand, want: Interp) -> Int {
+        let ty = func.operand_ty(op);
+        match op {
+            Operand::Value(v) if interp[v.index()] != want => {
+                let x = self.value_term(func, interp, *v);
+                convert(&x, ty, interp[v.index()], want)
+            }
+            _ => self.operand_in(func, interp, op, want),
+        }
+    }
+
+    /// The term of a value: defined in the region, or an input of the source copy.
+    fn value_term(&mut self, func: &Function, interp: &[Interp], v: ValueId) -> Int {
+        if let Some(t) = &self.terms[v.index()] {
+            return t.clone();
+        }
+        let info = func.value(v);
+        let t = self.fresh_in_range(info.ty, interp[v.index()], &format!("in_v{}", v.0));
+        self.terms[v.index()] = Some(t.clone());
+        t
+    }
+
+    /// `e mod 2^w` in the destination's reading: `e - k·2^w` within range, `k` fresh.
+    fn wrap(&mut self, e: Int, ty: Ty, interp: Interp) -> Int {
+        let k = self.fresh_int("k");
+        let r = e - k * big(&pow2(ty.width));
+        let (lo, hi) = range(ty, interp);
+        self.solver
+            .assert(&Bool::and(&[r.ge(big(&lo)), r.le(big(&hi))]));
+        r
+    }
+
+    fn ite_chain(
+        &mut self,
+        func: &Function,
+        interp: &[Interp],
+        alts: &[(Bool, Operand)],
+        dest: ValueId,
+    ) -> Int {
+        let want = interp[dest.index()];
+        let mut acc: Option<Int> = None;
+        for (t, op) in alts.iter().rev() {
+            let v = self.reading(func, interp, op, want);
+            acc = Some(match acc {
+                None => v,
+                Some(rest) => t.ite(&v, &rest),
+            });
+        }
+        acc.unwrap_or_else(|| self.fresh_in_range(func.value(dest).ty, want, "phi"))
+    }
+
+    fn cmp(
+        &mut self,
+        func: &Function,
+        interp: &[Interp],
+        pred: CmpPred,
+        lhs: &Operand,
+        rhs: &Operand,
+    ) -> Bool {
+        let want = match pred {
+            CmpPred::Eq | CmpPred::Ne => Interp::Unsigned,
+            p if p.is_unsigned() => Interp::Unsigned,
+            _ => Interp::Signed,
+        };
+        let a = self.reading(func, interp, lhs, want);
+        let b = self.reading(func, interp, rhs, want);
+        match pred {
+            CmpPred::Eq => a.eq(&b),
+            CmpPred::Ne => a.eq(&b).not(),
+            CmpPred::Ult | CmpPred::Slt => a.lt(&b),
+            CmpPred::Ule | CmpPred::Sle => a.le(&b),
+            CmpPred::Ugt | CmpPred::Sgt => a.gt(&b),
+            CmpPred::Uge | CmpPred::Sge => a.ge(&b),
+        }
+    }
+
+    fn encode_inst(&mut self, func: &Function, interp: &[Interp], inst: &Inst, reached: &Bool) {
+        match inst {
+            Inst::Havoc { dest, .. } => {
+                let t = self.fresh_in_range(func.value(*dest).ty, interp[dest.index()], "havoc");
+                self.terms[dest.index()] = Some(t);
+            }
+            Inst::Assume { cond } => {
+                let c = self.operand_in(func, interp, cond, Interp::Unsigned);
+                self.solver.assert(&reached.implies(c.eq(Int::from_i64(1))));
+            }
+            Inst::Assign { dest, expr } => {
+                let t = self.encode_expr(func, interp, *dest, expr, reached);
+                self.terms[dest.index()] = Some(t);
+            }
+        }
+    }
+
+    fn encode_expr(
+        &mut self,
+        func: &Function,
+        interp: &[Interp],
+        dest: ValueId,
+        expr: &Expr,
+        reached: &Bool,
+    ) -> Int {
+        let ty = func.value(dest).ty;
+        let di = interp[dest.index()];
+        let one = Int::from_i64(1);
+        let zero = Int::from_i64(0);
+        match expr {
+            Expr::Use(op) => self.reading(func, interp, op, di),
+            Expr::Cmp { pred, lhs, rhs } => {
+                let c = self.cmp(func, interp, *pred, lhs, rhs);
+                c.ite(&one, &zero)
+            }
+            Expr::Select {
+                cond,
+                on_true,
+                on_false,
+            } => {
+                let c = self.operand_in(func, interp, cond, Interp::Unsigned);
+                let a = self.reading(func, interp, on_true, di);
+                let b = self.reading(func, interp, on_false, di);
+                c.eq(Int::from_i64(1)).ite(&a, &b)
+            }
+            Expr::Cast { op, arg } => match op {
+                CastOp::Trunc => {
+                    let a = self.operand(func, interp, arg);
+                    self.wrap(a, ty, di)
+                }
+                CastOp::ZExt | CastOp::SExt => {
+                    let want = if *op == CastOp::ZExt {
+                        Interp::Unsigned
+                    } else {
+                        Interp::Signed
+                    };
+                    let a = self.reading(func, interp, arg, want);
+                    // The extended reading fits the wider type; convert to the destination's.
+                    convert(&a, ty, want, di)
+                }
+            },
+            Expr::Binary {
+                op,
+                lhs,
+                rhs,
+                flags,
+            } => {
+                let rhs_const = match rhs {
+                    Operand::Const(c) => Some(*c),
+                    _ => None,
+                };
+                match op {
+                    BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                        if *op == BinOp::Mul
+                            && rhs_const.is_none()
+                            && !matches!(lhs, Operand::Const(_))
+                        {
+                            // Non-linear: any value of the range, but nsw/nuw still
+                            // exclude nothing we could express linearly.
+                            return self.fresh_in_range(ty, di, "mul");
+                        }
+                        for (promised, reading) in
+                            [(flags.nsw, Interp::Signed), (flags.nuw, Interp::Unsigned)]
+                        {
+                            if promised {
+                                let a = self.reading(func, interp, lhs, reading);
+                                let b = self.reading(func, interp, rhs, reading);
+                                let e = arith(*op, &a, &b);
+                                let (lo, hi) = range(ty, reading);
+                                self.solver.assert(
+                                    &reached.implies(Bool::and(&[e.ge(big(&lo)), e.le(big(&hi))])),
+                                );
+                            }
+                        }
+                        let a = self.operand_in(func, interp, lhs, di);
+                        let b = self.operand_in(func, interp, rhs, di);
+                        let e = arith(*op, &a, &b);
+                        self.wrap(e, ty, di)
+                    }
+                    BinOp::Shl => match rhs_const {
+                        Some(c) if c.unsigned() < ty.width as u128 => {
+                            let a = self.operand_in(func, interp, lhs, di);
+                            let e = a * big(&pow2(c.unsigned() as u32));
+                            self.wrap(e, ty, di)
+                        }
+                        _ => self.fresh_in_range(ty, di, "shl"),
+                    },
+                    BinOp::UDiv
+                    | BinOp::URem
+                    | BinOp::LShr
+                    | BinOp::SDiv
+                    | BinOp::SRem
+                    | BinOp::AShr => {
+                        let signed = matches!(op, BinOp::SDiv | BinOp::SRem | BinOp::AShr);
+                        let reading = if signed {
+                            Interp::Signed
+                        } else {
+                            Interp::Unsigned
+                        };
+                        let divisor: Option<BigInt> = match (op, rhs_const) {
+                            (BinOp::LShr | BinOp::AShr, Some(c))
+                                if c.unsigned() < ty.width as u128 =>
+                            {
+                                Some(pow2(c.unsigned() as u32))
+                            }
+                            (BinOp::UDiv | BinOp::URem, Some(c)) if c.unsigned() > 0 => {
+                                Some(BigInt::from(c.unsigned()))
+                            }
+                            (BinOp::SDiv | BinOp::SRem, Some(c)) if c.signed() > 0 => {
+                                Some(BigInt::from(c.signed()))
+                            }
+                            _ => None,
+                        };
+                        let Some(c) = divisor else {
+                            return self.fresh_in_range(ty, di, "div");
+                        };
+                        let a = self.reading(func, interp, lhs, reading);
+                        let q = self.fresh_int("q");
+                        let r = self.fresh_int("r");
+                        let cz = big(&c);
+                        let cm1 = big(&(&c - BigInt::one()));
+                        let def = a.eq(&(q.clone() * cz.clone() + r.clone()));
+                        let floor = matches!(op, BinOp::AShr) || !signed;
+                        let rem_ok = if floor {
+                            Bool::and(&[r.ge(Int::from_i64(0)), r.le(&cm1)])
+                        } else {
+                            // Truncating division: the remainder has the sign of `a`.
+                            let pos = Bool::and(&[r.ge(Int::from_i64(0)), r.le(&cm1)]);
+                            let neg =
+                                Bool::and(&[r.le(Int::from_i64(0)), r.ge(&cm1.unary_minus())]);
+                            a.ge(Int::from_i64(0)).ite(&pos, &neg)
+                        };
+                        self.solver.assert(&Bool::and(&[def, rem_ok]));
+                        let res = if matches!(op, BinOp::URem | BinOp::SRem) {
+                            r
+                        } else {
+                            q
+                        };
+                        convert_exact_or_wrap(self, res, ty, reading, di)
+                    }
+                    BinOp::And | BinOp::Or | BinOp::Xor if ty.is_bool() => {
+                        let a = self
+                            .operand_in(func, interp, lhs, Interp::Unsigned)
+                            .eq(Int::from_i64(1));
+                        let b = self
+                            .operand_in(func, interp, rhs, Interp::Unsigned)
+                            .eq(Int::from_i64(1));
+                        let r = match op {
+                            BinOp::And => Bool::and(&[a, b]),
+                            BinOp::Or => Bool::or(&[a, b]),
+                            _ => a.xor(&b),
+                        };
+                        r.ite(&one, &zero)
+                    }
+                    BinOp::And => match rhs_const
+                        .filter(|c| (c.unsigned() & c.unsigned().wrapping_add(1)) == 0)
+                    {
+                        // x & (2^k - 1) is x mod 2^k.
+                        Some(c) => {
+                            let a = self.reading(func, interp, lhs, Interp::Unsigned);
+                            let m = BigInt::from(c.unsigned()) + BigInt::one();
+                            let q = self.fresh_int("q");
+                            let r = self.fresh_int("r");
+                            self.solver.assert(&Bool::and(&[
+                                a.eq(&(q * big(&m) + r.clone())),
+                                r.ge(Int::from_i64(0)),
+                                r.lt(big(&m)),
+                            ]));
+                            convert_exact_or_wrap(self, r, ty, Interp::Unsigned, di)
+                        }
+                        None => self.fresh_in_range(ty, di, "and"),
+                    },
+                    BinOp::Or | BinOp::Xor => self.fresh_in_range(ty, di, "bits"),
+                }
+            }
+        }
+    }
+
+    fn edge_guards(&mut self, func: &Function, interp: &[Interp], term: &Terminator) -> Vec<Bool> {
+        match term {
+            Terminator::Jump(_) => vec![Bool::from_bool(true)],
+            Terminator::Branch { cond, .. } => {
+                let c = self
+                    .operand_in(func, interp, cond, Interp::Unsigned)
+                    .eq(Int::from_i64(1));
+                vec![c.clone(), c.not()]
+            }
+            Terminator::Switch { on, cases, .. } => {
+                let want = match on {
+                    Operand::Value(v) => interp[v.index()],
+                    _ => Interp::Signed,
+                };
+                let x = self.operand_in(func, interp, on, want);
+                let mut guards: Vec<Bool> = cases
+                    .iter()
+                    .map(|(c, _)| x.eq(big(&const_reading(*c, want))))
+                    .collect();
+                let none = Bool::and(&guards.iter().map(|g| g.not()).collect::<Vec<_>>());
+                guards.push(none);
+                guards
+            }
+            Terminator::Return | Terminator::Stop | Terminator::Error(_) => vec![],
+        }
+    }
+
+    /// A linear constraint over value dimensions, on the source copy (`at == None`) or on
+    /// the destination copy of a target cut point.
+    fn cons_formula(&mut self, c: &LinCons, at: Option<CutPointId>) -> Bool {
+        let mut sum = big(c.expr.constant_part());
+        for (var, k) in c.expr.terms() {
+            let v = ValueId(var.0);
+            let term = match at {
+                Some(cp) => match self.targets.get(&cp).and_then(|(_, primed)| primed.get(&v)) {
+                    Some(t) => t.clone(),
+                    None => self.input_or_region_term(v),
+                },
+                None => self.input_term(v),
+            };
+            sum = sum + term * big(k);
+        }
+        match c.kind {
+            ConsKind::Eq => sum.eq(Int::from_i64(0)),
+            ConsKind::Ge => sum.ge(Int::from_i64(0)),
+        }
+    }
+
+    /// The source copy of a value: its input constant (the region may also define it, when
+    /// it is a phi of the source cut point redefined on the way back; inputs are distinct).
+    fn input_term(&mut self, v: ValueId) -> Int {
+        if !self.defined[v.index()] {
+            return self.input_or_region_term(v);
+        }
+        if let Some(t) = self.inputs.get(&v) {
+            return t.clone();
+        }
+        let t = self.fresh_int(&format!("old_v{}", v.0));
+        self.inputs.insert(v, t.clone());
+        t
+    }
+
+    fn input_or_region_term(&mut self, v: ValueId) -> Int {
+        if let Some(t) = &self.terms[v.index()] {
+            return t.clone();
+        }
+        // Not used in the region: an unconstrained input.
+        let t = self.fresh_int(&format!("in_v{}", v.0));
+        self.terms[v.index()] = Some(t.clone());
+        t
+    }
+}
+
+fn arith(op: BinOp, a: &Int, b: &Int) -> Int {
+    match op {
+        BinOp::Add => a.clone() + b.clone(),
+        BinOp::Sub => a.clone() - b.clone(),
+        _ => a.clone() * b.clone(),
+    }
+}
+
+/// Converts an exact non-negative-or-in-range result from one reading to another.
+fn convert_exact_or_wrap(enc: &mut RegionFormula, x: Int, ty: Ty, from: Interp, to: Interp) -> Int {
+    if from == to {
+        return x;
+    }
+    let _ = enc;
+    convert(&x, ty, from, to)
+}
+
+/// Converts a term from one reading of a `ty` value to another.
+fn convert(x: &Int, ty: Ty, from: Interp, to: Interp) -> Int {
+    let m = big(&pow2(ty.width));
+    match (from, to) {
+        (a, b) if a == b => x.clone(),
+        (Interp::Signed, _) => x.lt(Int::from_i64(0)).ite(&(x.clone() + m), x),
+        (Interp::Unsigned, _) => x.gt(big(&BigInt::from(ty.smax()))).ite(&(x.clone() - m), x),
+    }
+}
+
+fn range(ty: Ty, interp: Interp) -> (BigInt, BigInt) {
+    match interp {
+        Interp::Signed => (BigInt::from(ty.smin()), BigInt::from(ty.smax())),
+        Interp::Unsigned => (BigInt::zero(), BigInt::from(ty.umax())),
+    }
+}
+
+fn const_reading(c: Const, interp: Interp) -> BigInt {
+    match interp {
+        Interp::Signed => BigInt::from(c.signed()),
+        Interp::Unsigned => BigInt::from(c.unsigned()),
+    }
+}
+
+fn pow2(k: u32) -> BigInt {
+    BigInt::one() << k as usize
+}
+
+fn big(x: &BigInt) -> Int {
+    match x.to_i64() {
+        Some(v) => Int::from_i64(v),
+        None => Int::from_str(&x.to_string()).expect("decimal integers parse"),
+    }
+}
+
+#[allow(dead_code)]
+fn is_negative(x: &BigInt) -> bool {
+    x.is_negative()
+}
