@@ -100,7 +100,7 @@ int main() {{
     );
     let loc = module.checks[0].loc.as_ref().expect("check location");
     assert_eq!(
-        loc.line, 11,
+        loc.line, 13,
         "location of the __VERIFIER_assert call, not of reach_error"
     );
     assert!(loc.file.ends_with("t.c"));
@@ -130,7 +130,7 @@ extern void __VERIFIER_error(void);
 int main() {
   unsigned int x = __VERIFIER_nondet_uint();
   while (x < 10) x++;
-  if (x < 10) __VERIFIER_error();
+  if (x != 10) __VERIFIER_error();
   return 0;
 }
 ";
@@ -140,20 +140,20 @@ int main() {
 function main() entry bb0
   bb0: ; entry
     v0: i32 = havoc (nondet __VERIFIER_nondet_uint)  ; x  @4
-    jump bb1 [v1 := v0]
+    jump bb1 [v1 := v0]  @5
   bb1: ; while.cond
     v2: i1 = icmp ult v1, 10:i32  @5
     branch v2 ? bb2 : bb3  @5
   bb2: ; while.body
-    v3: i32 = add nuw v1, 1:i32  ; x  @5
+    v3: i32 = add v1, 1:i32  ; x  @5
     jump bb1 [v1 := v3]  @5
   bb3: ; while.end
-    v4: i1 = icmp ult v1, 10:i32  @6
+    v4: i1 = icmp ne v1, 10:i32  @6
     branch v4 ? bb4 : bb5  @6
   bb4: ; if.then
     error check0  @6
   bb5: ; if.end
-    return  @8
+    return  @7
 ";
     assert_eq!(main.to_string(), expected, "got:\n{main}");
 }
@@ -199,7 +199,11 @@ fn switch_is_lifted_with_cases() {
 extern void __VERIFIER_error(void);
 int main() {
   int x = __VERIFIER_nondet_int(), y = 0;
-  switch (x) { case 1: y = 3; break; case 7: y = -2; break; default: y = 1; }
+  switch (x) {
+    case 1: y = __VERIFIER_nondet_int(); break;
+    case 7: y = __VERIFIER_nondet_int() + 1; break;
+    default: y = 1;
+  }
   if (y == 0) __VERIFIER_error();
   return y;
 }
@@ -256,7 +260,11 @@ int main() {{
     assert_eq!(module.functions.len(), 1, "step is inlined into main");
     assert_eq!(module.checks.len(), 1);
     assert_eq!(module.checks[0].function, "main");
-    assert_eq!(module.checks[0].loc.as_ref().unwrap().line, 8);
+    assert_eq!(
+        module.checks[0].loc.as_ref().unwrap().line,
+        9,
+        "inside step"
+    );
 }
 
 #[test]
@@ -362,7 +370,7 @@ int main() {
   int x = __VERIFIER_nondet_int();
   __VERIFIER_assume(x >= 0);
   if (x > 100) abort();
-  if (x > 200) reach_error();
+  if (x == 50) reach_error();
   return 0;
 }
 ";

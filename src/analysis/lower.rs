@@ -25,6 +25,7 @@ use crate::ir::{
     Interp, Operand, Ty, ValueId,
 };
 use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::collections::BTreeMap;
 
 /// How deep guards are decomposed through boolean definitions.
 const GUARD_DEPTH: usize = 8;
@@ -140,7 +141,20 @@ impl<'f> Lowering<'f> {
 
     /// Restricts the state to the executions where `cond` evaluates to `truth`.
     pub fn apply_guard<D: NumericDomain>(&self, d: &mut D, cond: &Operand, truth: bool) {
-        self.guard_rec(d, cond, truth, GUARD_DEPTH);
+        self.guard_rec(d, cond, truth, GUARD_DEPTH, &BTreeMap::new());
+    }
+
+    /// Like [`Lowering::apply_guard`], on a known path: `copies` maps boolean phi
+    /// destinations to the operand the path's edges moved into them, so a guard on the phi
+    /// also constrains what it copied (e.g. the comparisons of `a && b`).
+    pub fn apply_guard_on_path<D: NumericDomain>(
+        &self,
+        d: &mut D,
+        cond: &Operand,
+        truth: bool,
+        copies: &BTreeMap<ValueId, Operand>,
+    ) {
+        self.guard_rec(d, cond, truth, GUARD_DEPTH, copies);
     }
 
     /// Restricts the state to `on == value` (a switch case).
@@ -194,6 +208,10 @@ impl<'f> Lowering<'f> {
         let diff = a.minus(b);
         let itv = d.bound(&diff);
         let zero = num_rational::BigRational::zero();
+        if !itv.contains(&zero) {
+            // Always true in this state: no constraint needed.
+            return Some(vec![]);
+        }
         if itv.lo.as_ref() == Some(&zero) {
             Some(vec![LinCons::lt_int(&LinExpr::constant(0), &diff)])
         } else if itv.hi.as_ref() == Some(&zero) {
@@ -208,7 +226,14 @@ impl<'f> Lowering<'f> {
         }
     }
 
-    fn guard_rec<D: NumericDomain>(&self, d: &mut D, cond: &Operand, truth: bool, depth: usize) {
+    fn guard_rec<D: NumericDomain>(
+        &self,
+        d: &mut D,
+        cond: &Operand,
+        truth: bool,
+        depth: usize,
+        copies: &BTreeMap<ValueId, Operand>,
+    ) {
         if d.is_bottom() {
             return;
         }
@@ -230,10 +255,17 @@ impl<'f> Lowering<'f> {
             return;
         }
         let Some(def) = self.defs[v.index()] else {
+            if let Some(src) = copies.get(&v) {
+                self.guard_rec(d, src, truth, depth - 1, copies);
+            }
             return;
         };
         match def {
             Expr::Cmp { pred, lhs, rhs } => {
+                // `zext(b) != 0` and `zext(b) == 0` are guards on the boolean `b`.
+                if let Some((b, b_truth)) = self.extended_bool_test(*pred, lhs, rhs) {
+                    self.guard_rec(d, &b, b_truth == truth, depth - 1, copies);
+                }
                 let pred = if truth { *pred } else { pred.negated() };
                 if let Some(cons) = self.cmp_cons(d, pred, lhs, rhs) {
                     d.meet_cons(&cons);
@@ -245,8 +277,8 @@ impl<'f> Lowering<'f> {
                 rhs,
                 ..
             } if truth => {
-                self.guard_rec(d, lhs, true, depth - 1);
-                self.guard_rec(d, rhs, true, depth - 1);
+                self.guard_rec(d, lhs, true, depth - 1, copies);
+                self.guard_rec(d, rhs, true, depth - 1, copies);
             }
             Expr::Binary {
                 op: BinOp::Or,
@@ -254,8 +286,8 @@ impl<'f> Lowering<'f> {
                 rhs,
                 ..
             } if !truth => {
-                self.guard_rec(d, lhs, false, depth - 1);
-                self.guard_rec(d, rhs, false, depth - 1);
+                self.guard_rec(d, lhs, false, depth - 1, copies);
+                self.guard_rec(d, rhs, false, depth - 1, copies);
             }
             Expr::Binary {
                 op: BinOp::Xor,
@@ -264,11 +296,11 @@ impl<'f> Lowering<'f> {
                 ..
             } => match (lhs, rhs) {
                 (x, Operand::Const(c)) | (Operand::Const(c), x) if c.ty.is_bool() => {
-                    self.guard_rec(d, x, truth ^ (c.bits == 1), depth - 1)
+                    self.guard_rec(d, x, truth ^ (c.bits == 1), depth - 1, copies)
                 }
                 _ => {}
             },
-            Expr::Use(x) => self.guard_rec(d, x, truth, depth - 1),
+            Expr::Use(x) => self.guard_rec(d, x, truth, depth - 1, copies),
             Expr::Select {
                 cond: c,
                 on_true,
@@ -276,17 +308,51 @@ impl<'f> Lowering<'f> {
             } => match (on_true, on_false, truth) {
                 // c ? true : f  is  c || f.
                 (Operand::Const(t), f, false) if t.ty.is_bool() && t.bits == 1 => {
-                    self.guard_rec(d, c, false, depth - 1);
-                    self.guard_rec(d, f, false, depth - 1);
+                    self.guard_rec(d, c, false, depth - 1, copies);
+                    self.guard_rec(d, f, false, depth - 1, copies);
                 }
                 // c ? t : false  is  c && t.
                 (t, Operand::Const(f), true) if f.ty.is_bool() && f.bits == 0 => {
-                    self.guard_rec(d, c, true, depth - 1);
-                    self.guard_rec(d, t, true, depth - 1);
+                    self.guard_rec(d, c, true, depth - 1, copies);
+                    self.guard_rec(d, t, true, depth - 1, copies);
                 }
                 _ => {}
             },
             _ => {}
+        }
+    }
+
+    /// For `ext(b) != 0` / `ext(b) == 0` with a boolean `b`: `b` and the truth of `b` that
+    /// makes the comparison true.
+    fn extended_bool_test(
+        &self,
+        pred: CmpPred,
+        lhs: &Operand,
+        rhs: &Operand,
+    ) -> Option<(Operand, bool)> {
+        let (x, c) = match (lhs, rhs) {
+            (Operand::Value(x), Operand::Const(c)) | (Operand::Const(c), Operand::Value(x)) => {
+                (*x, *c)
+            }
+            _ => return None,
+        };
+        if c.bits != 0 {
+            return None;
+        }
+        let Some(Expr::Cast {
+            op: CastOp::ZExt | CastOp::SExt,
+            arg,
+        }) = self.defs[x.index()]
+        else {
+            return None;
+        };
+        if !self.func.operand_ty(arg).is_bool() {
+            return None;
+        }
+        match pred {
+            CmpPred::Ne | CmpPred::Ugt => Some((*arg, true)),
+            CmpPred::Eq | CmpPred::Ule => Some((*arg, false)),
+            _ => None,
         }
     }
 

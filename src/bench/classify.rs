@@ -338,14 +338,21 @@ fn stderr_summary(stderr: &str) -> Option<String> {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    let line = lines
+    let idx = lines
         .iter()
-        .find(|l| l.starts_with("error:"))
-        .or_else(|| lines.iter().find(|l| l.contains("panicked at")))
-        .or(lines.last())?;
-    let mut line = line.to_string();
-    if line.len() > 200 {
-        let mut cut = 200;
+        .position(|l| l.starts_with("error:"))
+        .or_else(|| lines.iter().position(|l| l.contains("panicked at")))
+        .or(lines.len().checked_sub(1))?;
+    let mut line = lines[idx].to_string();
+    // An error line ending in `:` announces its cause on the next line (e.g. clang's message).
+    if line.ends_with(':') {
+        if let Some(next) = lines.get(idx + 1) {
+            line.push(' ');
+            line.push_str(next);
+        }
+    }
+    if line.len() > 300 {
+        let mut cut = 300;
         while !line.is_char_boundary(cut) {
             cut -= 1;
         }

@@ -12,6 +12,19 @@
 //! [`peers`] (other tools' results for reference), [`compare`] (two runs), [`plot`]
 //! (quantile plot), [`progress`] (stderr display), [`svcomp`] (SV-COMP property and task
 //! files).
+//!
+//! Limits: each run gets the time budget as the analyzer's `--timeout` and is killed (with
+//! its whole process group) [`KILL_GRACE`] later; memory is bounded by `RLIMIT_AS` (see
+//! [`classify`] for how an out-of-memory death is recognized). CPU time and peak memory come
+//! from `wait4`.
+//!
+//! The full table on the development set, from the project root:
+//!
+//! ```text
+//! cargo run --release -- bench ../shared/bench --jobs 2 --timeout 20 \
+//!     --config classic-interval="--engine classic --domain interval" --config focus-poly="" \
+//!     --json bench.json --plot bench.svg
+//! ```
 
 pub mod classify;
 pub mod compare;

@@ -110,6 +110,7 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
         Verdict::Unknown => {
             let reason = interpretation.reason.map_or("unknown", |r| r.as_str());
             match interpretation.detail {
+                Some(detail) if detail.starts_with(reason) => println!("reason: {detail}"),
                 Some(detail) => println!("reason: {reason} ({detail})"),
                 None => println!("reason: {reason}"),
             }

@@ -28,6 +28,9 @@ pub fn clang_args(config: &FrontendConfig, source: &Path, output: &Path) -> Vec<
         "-Xclang",
         "-disable-O0-optnone",
         "-fno-discard-value-names",
+        // C89-isms that clang 16+ rejects by default; benchmark programs use them.
+        "-Wno-error=implicit-function-declaration",
+        "-Wno-error=implicit-int",
     ]
     .iter()
     .map(|s| s.to_string())

@@ -46,33 +46,16 @@ pub fn lift_function(func: LLVMValueRef, first_check: u32) -> Lifted {
 /// switch).
 pub fn fallback_function(func: LLVMValueRef, first_check: u32, message: &str) -> Lifted {
     let name = raw::name(func);
-    let mut checks = Vec::new();
-    for block in raw::blocks(func) {
-        for inst in raw::instructions(block) {
-            if raw::opcode(inst) != LLVMOpcode::LLVMCall {
-                continue;
-            }
-            let Some(callee) = raw::called_function(inst) else {
-                continue;
-            };
-            let callee_name = raw::name(callee);
-            let kind = match conventions::role(&callee_name, raw::is_defined(callee)) {
-                Some(Role::Error) => CheckKind::ErrorCall {
-                    function: callee_name,
-                },
-                Some(Role::Assert) => CheckKind::AssertCall {
-                    function: callee_name,
-                },
-                _ => continue,
-            };
-            checks.push(Check {
-                id: CheckId(first_check + checks.len() as u32),
-                kind,
-                loc: debuginfo::check_location(inst),
-                function: name.clone(),
-            });
-        }
-    }
+    let checks: Vec<Check> = error_sites(func)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (kind, loc))| Check {
+            id: CheckId(first_check + i as u32),
+            kind,
+            loc,
+            function: name.clone(),
+        })
+        .collect();
     let loc = debuginfo::function_location(func);
     let mut blocks = Vec::new();
     let selector = Ty::int(32);
@@ -123,6 +106,37 @@ pub fn fallback_function(func: LLVMValueRef, first_check: u32, message: &str) ->
             loc,
         }],
     }
+}
+
+/// An error site: how the assertion is written, and where.
+pub type ErrorSite = (CheckKind, Option<SourceLoc>);
+
+/// The error sites of `func` (calls of error and assert functions), in block order.
+pub fn error_sites(func: LLVMValueRef) -> Vec<ErrorSite> {
+    let mut res = Vec::new();
+    for block in raw::blocks(func) {
+        for inst in raw::instructions(block) {
+            if raw::opcode(inst) != LLVMOpcode::LLVMCall {
+                continue;
+            }
+            let Some(callee) = raw::called_function(inst) else {
+                continue;
+            };
+            let callee_name = raw::name(callee);
+            let kind = match conventions::role(&callee_name, raw::is_defined(callee)) {
+                Some(Role::Error) => CheckKind::ErrorCall {
+                    function: callee_name,
+                },
+                Some(Role::Assert) => CheckKind::AssertCall {
+                    function: callee_name,
+                },
+                _ => continue,
+            };
+            let loc = debuginfo::check_location(inst).or_else(|| debuginfo::location(inst));
+            res.push((kind, loc));
+        }
+    }
+    res
 }
 
 /// A block under construction; edge targets are temporary ids (see [`Lifter::pieces`]).

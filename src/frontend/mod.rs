@@ -53,7 +53,7 @@ pub use conventions::{role, Role};
 pub use error::FrontendError;
 pub use normalize::PIPELINE;
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use inkwell::context::Context;
@@ -70,25 +70,32 @@ use crate::ir;
 /// [`EntrySelection`]) and every defined function that is still called from them (not
 /// inlined: recursive or too large) and contains an error site, so that its assertions are
 /// analyzed too (with arbitrary arguments).
+///
+/// A check may have no error site in any function: LLVM's CFG simplification proved its
+/// error site unreachable (e.g. `if (c < 0) if (c > 4) assert(0);`) and deleted it. Such a
+/// check holds; it is listed so that every assertion of the source gets a verdict.
 pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
-    let module = prepare(&ctx, config)?;
+    let (module, sites) = prepare(&ctx, config)?;
     let entries = select_entries(&module, &config.entry)?;
-    Ok(lift_entries(&entries))
+    Ok(lift_entries(&entries, &sites))
 }
 
 /// The normalized LLVM module as text, as the lifter sees it (for debugging).
 pub fn to_llvm_ir_text(config: &FrontendConfig) -> Result<String, FrontendError> {
     let ctx = Context::create();
-    let module = prepare(&ctx, config)?;
+    let (module, _) = prepare(&ctx, config)?;
     Ok(module.print_to_string().to_string())
 }
+
+/// The error sites of each function before CFG simplification.
+type SitesBefore = HashMap<String, Vec<lift::ErrorSite>>;
 
 /// Loads, links, checks the entry and normalizes.
 fn prepare<'ctx>(
     ctx: &'ctx Context,
     config: &FrontendConfig,
-) -> Result<Module<'ctx>, FrontendError> {
+) -> Result<(Module<'ctx>, SitesBefore), FrontendError> {
     let module = load::load_module(ctx, config)?;
     if let Err(e) = module.verify() {
         return Err(FrontendError::BadIr {
@@ -115,8 +122,8 @@ fn prepare<'ctx>(
             .any(|f| raw::name(*f) == "main")
             .then(|| "main".to_string()),
     };
-    normalize::normalize(&module, root.as_deref(), config.inline_limit)?;
-    Ok(module)
+    let sites = normalize::normalize(&module, root.as_deref(), config.inline_limit)?;
+    Ok((module, sites))
 }
 
 fn defined_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
@@ -250,7 +257,7 @@ fn has_error_site(func: LLVMValueRef) -> bool {
 
 /// Lifts every entry, each under `catch_unwind`: a panic becomes a warning and an
 /// over-approximated function.
-fn lift_entries(entries: &[LLVMValueRef]) -> ir::Module {
+fn lift_entries(entries: &[LLVMValueRef], sites_before: &SitesBefore) -> ir::Module {
     let mut res = ir::Module {
         functions: vec![],
         checks: vec![],
@@ -270,8 +277,33 @@ fn lift_entries(entries: &[LLVMValueRef]) -> ir::Module {
                 lift::fallback_function(func, first_check, &message)
             }
         };
+        let name = lifted.function.name.clone();
+        // Error sites LLVM deleted as unreachable: checks without a site.
+        let mut remaining: Vec<lift::ErrorSite> = lifted
+            .checks
+            .iter()
+            .map(|c| (c.kind.clone(), c.loc.clone()))
+            .collect();
+        let mut vanished = Vec::new();
+        for site in sites_before.get(&name).map(|s| s.as_slice()).unwrap_or(&[]) {
+            match remaining.iter().position(|r| r == site) {
+                Some(i) => {
+                    remaining.swap_remove(i);
+                }
+                None => vanished.push(site.clone()),
+            }
+        }
         res.functions.push(lifted.function);
         res.checks.extend(lifted.checks);
+        for (kind, loc) in vanished {
+            let id = ir::CheckId(res.checks.len() as u32);
+            res.checks.push(ir::Check {
+                id,
+                kind,
+                loc,
+                function: name.clone(),
+            });
+        }
         res.warnings.extend(lifted.warnings);
     }
     res

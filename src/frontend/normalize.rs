@@ -32,6 +32,7 @@ use inkwell::OptimizationLevel;
 use petgraph::graph::DiGraph;
 
 use super::conventions;
+use super::lift::{self, ErrorSite};
 use super::raw;
 use super::FrontendError;
 
@@ -41,11 +42,15 @@ pub const PIPELINE: &str =
 
 /// Normalizes `module` in place. `root` is the single function where execution starts,
 /// when there is one (`main` or the named entry); globals are localized only then.
+///
+/// Returns the error sites of each defined function as they were after inlining, before
+/// simplification: `simplifycfg` deletes error sites it proves unreachable (a branch whose
+/// condition is implied by a dominating one), and the caller reports those checks as holding.
 pub fn normalize(
     module: &Module<'_>,
     root: Option<&str>,
     inline_limit: usize,
-) -> Result<(), FrontendError> {
+) -> Result<HashMap<String, Vec<ErrorSite>>, FrontendError> {
     let m = module.as_mut_ptr();
     let machine = target_machine(module)?;
     unsafe {
@@ -65,13 +70,18 @@ pub fn normalize(
             unsafe { localize_globals(m, func) };
         }
     }
+    let sites = raw::functions(m)
+        .into_iter()
+        .filter(|f| raw::is_defined(*f))
+        .map(|f| (raw::name(f), lift::error_sites(f)))
+        .collect();
     module
         .run_passes(PIPELINE, &machine, PassBuilderOptions::create())
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
     unsafe { LLVMSetIsNewDbgInfoFormat(m, 0) };
-    Ok(())
+    Ok(sites)
 }
 
 fn target_machine(module: &Module<'_>) -> Result<TargetMachine, FrontendError> {

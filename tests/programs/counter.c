@@ -1,0 +1,8 @@
+#include "polyfocus.h"
+int main(void) {
+  int i = 0;
+  while (i < 100) i++;
+  polyfocus_assert(i == 100);   // holds; proved by: all
+  polyfocus_assert(i <= 100);   // holds; proved by: all
+  return 0;
+}

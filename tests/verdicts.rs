@@ -1,0 +1,168 @@
+//! Verdicts on small C programs written for the purpose, compiled by clang-19.
+//!
+//! Each assertion line carries an annotation: `// fails` (some execution violates it: no
+//! configuration may ever prove it) or `// holds; proved by: CONFIGS` (no configuration may
+//! refute it, and the listed configurations must prove it; `all` lists every one).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CONFIGS: [(&str, &str, &str); 4] = [
+    ("classic-interval", "classic", "interval"),
+    ("classic-poly", "classic", "poly"),
+    ("focus-interval", "focus", "interval"),
+    ("focus-poly", "focus", "poly"),
+];
+
+#[derive(Debug)]
+enum Expect {
+    Fails,
+    Holds { proved_by: Vec<String> },
+}
+
+fn annotations(path: &Path) -> Vec<(u32, Expect)> {
+    let text = std::fs::read_to_string(path).expect("test program readable");
+    let mut res = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(idx) = line.find("// ") else {
+            continue;
+        };
+        let note = line[idx + 3..].trim();
+        let line_no = i as u32 + 1;
+        if note == "fails" {
+            res.push((line_no, Expect::Fails));
+        } else if let Some(rest) = note.strip_prefix("holds; proved by: ") {
+            let proved_by = if rest == "all" {
+                CONFIGS.iter().map(|c| c.0.to_string()).collect()
+            } else {
+                rest.split(", ").map(str::to_string).collect()
+            };
+            res.push((line_no, Expect::Holds { proved_by }));
+        }
+    }
+    res
+}
+
+fn run(program: &Path, engine: &str, domain: &str) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+        .args([
+            "check",
+            "--format",
+            "json",
+            "--engine",
+            engine,
+            "--domain",
+            domain,
+            "--timeout",
+            "30",
+        ])
+        .arg(program)
+        .output()
+        .expect("polyfocus runs");
+    let code = out.status.code().unwrap_or(-1);
+    assert!(
+        (0..=2).contains(&code),
+        "{} exited {code}: {}",
+        program.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON report")
+}
+
+fn check_program(name: &str) {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs", name]
+        .iter()
+        .collect();
+    let expected = annotations(&path);
+    assert!(!expected.is_empty(), "{name} has no annotated assertion");
+    for (config, engine, domain) in CONFIGS {
+        let report = run(&path, engine, domain);
+        let checks = report["checks"].as_array().expect("checks array");
+        assert_eq!(
+            checks.len(),
+            expected.len(),
+            "{name} [{config}]: number of assertions"
+        );
+        for (line, expect) in &expected {
+            let found = checks
+                .iter()
+                .find(|c| {
+                    c["location"]
+                        .as_str()
+                        .and_then(|l| l.split(':').nth(1))
+                        .and_then(|l| l.parse::<u32>().ok())
+                        == Some(*line)
+                })
+                .unwrap_or_else(|| panic!("{name}:{line} [{config}]: no verdict in {report}"));
+            let verdict = found["verdict"].as_str().unwrap_or("");
+            match expect {
+                Expect::Fails => {
+                    assert_ne!(verdict, "proved", "{name}:{line} [{config}]: WRONG proof")
+                }
+                Expect::Holds { proved_by } => {
+                    assert_ne!(
+                        verdict, "violated",
+                        "{name}:{line} [{config}]: WRONG refutation"
+                    );
+                    if proved_by.iter().any(|c| c == config) {
+                        assert_eq!(
+                            verdict, "proved",
+                            "{name}:{line} [{config}]: not proved: {found}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn counter_loop() {
+    check_program("counter.c");
+}
+
+#[test]
+fn relational_loop() {
+    check_program("relational.c");
+}
+
+#[test]
+fn unsigned_wrap() {
+    check_program("unsigned_wrap.c");
+}
+
+#[test]
+fn nsw_assumption() {
+    check_program("nsw.c");
+}
+
+#[test]
+fn switch_cases() {
+    check_program("switch.c");
+}
+
+#[test]
+fn nested_loops() {
+    check_program("nested.c");
+}
+
+#[test]
+fn inlined_callee() {
+    check_program("inlined.c");
+}
+
+#[test]
+fn undef_input() {
+    check_program("undef.c");
+}
+
+#[test]
+fn library_without_main() {
+    check_program("library.c");
+}
+
+#[test]
+fn reachable_bug_is_never_proved() {
+    check_program("bug.c");
+}
