@@ -4,6 +4,7 @@
 //! Each function is analyzed under `catch_unwind`, so that a bug gives `Unknown` for that
 //! function's assertions and the other functions are still analyzed.
 
+use crate::analysis::certify::CutInvariants;
 use crate::analysis::lower::Lowering;
 use crate::analysis::{classic, Deadline, Invariants, Outcome};
 use crate::check::{CheckResult, UnknownReason, Verdict};
@@ -62,12 +63,16 @@ pub struct AnalysisReport {
     pub results: Vec<CheckResult>,
     /// Invariants at loop heads.
     pub loop_invariants: Vec<LoopInvariant>,
+    /// Invariants at every cut point of every function whose analysis completed, for
+    /// certification.
+    pub cut_invariants: Vec<CutInvariants>,
 }
 
 /// Analyzes every function of the module.
 pub fn analyze(module: &Module, config: &AnalysisConfig) -> AnalysisReport {
     let mut results = Vec::new();
     let mut loop_invariants = Vec::new();
+    let mut cut_invariants = Vec::new();
     for func in &module.functions {
         let checks = func.checks();
         let run = catch_unwind(AssertUnwindSafe(|| analyze_function(func, config)));
@@ -75,7 +80,9 @@ pub fn analyze(module: &Module, config: &AnalysisConfig) -> AnalysisReport {
             Ok(FunctionOutcome {
                 verdicts,
                 invariants,
+                at_cut_points,
             }) => {
+                cut_invariants.extend(at_cut_points);
                 for (check, verdict) in checks.iter().zip(verdicts) {
                     results.push(result(module, *check, verdict));
                 }
@@ -101,6 +108,7 @@ pub fn analyze(module: &Module, config: &AnalysisConfig) -> AnalysisReport {
     AnalysisReport {
         results,
         loop_invariants,
+        cut_invariants,
     }
 }
 
@@ -118,6 +126,7 @@ struct FunctionOutcome {
     /// In the order of `Function::checks`.
     verdicts: Vec<Verdict>,
     invariants: Vec<LoopInvariant>,
+    at_cut_points: Option<CutInvariants>,
 }
 
 fn analyze_function(func: &Function, config: &AnalysisConfig) -> FunctionOutcome {
@@ -140,6 +149,7 @@ fn not_built(func: &Function, what: &str) -> FunctionOutcome {
     FunctionOutcome {
         verdicts,
         invariants: vec![],
+        at_cut_points: None,
     }
 }
 
@@ -195,9 +205,32 @@ fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> Fun
             });
         }
     }
+    let live_in = crate::analysis::focus::liveness(&lowering);
+    let at_cut_points = (outcome == Outcome::Complete).then(|| CutInvariants {
+        function: func.name.clone(),
+        at_cut_point: graph
+            .cut_points
+            .iter()
+            .map(|cp| {
+                invariants.at(cp.block).map(|d| {
+                    // Only the values live at the cut point describe its state; the others
+                    // are stale copies from earlier iterations.
+                    let live = &live_in[cp.block.index()];
+                    let dead: Vec<crate::domain::Var> = (0..func.values.len() as u32)
+                        .filter(|i| !live.contains(&crate::ir::ValueId(*i)))
+                        .map(crate::domain::Var)
+                        .collect();
+                    let mut d = d.clone();
+                    d.forget(&dead);
+                    d.to_cons()
+                })
+            })
+            .collect(),
+    });
     FunctionOutcome {
         verdicts,
         invariants: loop_invariants,
+        at_cut_points,
     }
 }
 

@@ -159,6 +159,36 @@ function main() entry bb0
 }
 
 #[test]
+fn snapshot_of_assume_and_assert() {
+    let src = "#include <polyfocus.h>
+int main() {
+  int x = polyfocus_nondet_int();
+  polyfocus_assume(x > 0);
+  polyfocus_assert(x != 0);
+  return x;
+}
+";
+    let module = lift_c(src);
+    let expected = "\
+function main() entry bb0
+  bb0: ; entry
+    v0: i32 = havoc (nondet polyfocus_nondet_int)  ; x  @3
+    v1: i1 = icmp sgt v0, 0:i32  @4
+    v2: i32 = zext v1  @4
+    assume v1  @4
+    v3: i1 = icmp ne v0, 0:i32  @5
+    v4: i32 = zext v3  @5
+    branch v3 ? bb2 : bb1  @5
+  bb1: ; entry.assert1.fail
+    error check0  @5
+  bb2: ; entry.assert1.ok
+    return  @6
+";
+    let main = func(&module, "main");
+    assert_eq!(main.to_string(), expected, "got:\n{main}");
+}
+
+#[test]
 fn unsigned_add_wraps_and_signed_add_is_nsw() {
     let src = "extern unsigned int __VERIFIER_nondet_uint(void);
 extern int __VERIFIER_nondet_int(void);

@@ -22,7 +22,7 @@ use super::{Deadline, Invariants, Outcome};
 use crate::domain::{Int, LinCons, LinExpr, NumericDomain, Var};
 use crate::graph::{CutKind, CutPointId, ReducedGraph};
 use crate::ir::{BlockId, Expr, Inst, Operand, Terminator, ValueId};
-use crate::smt::{FocusPath, QueryResult, RegionFormula};
+use crate::smt::{FocusPath, Products, QueryResult, RegionFormula};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Solver queries per function before giving up.
@@ -178,7 +178,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         let formula = self
             .formulas
             .entry(p1)
-            .or_insert_with(|| RegionFormula::new(lowering.func(), graph, p1));
+            .or_insert_with(|| RegionFormula::new(lowering.func(), graph, p1, Products::Free));
         let from = x1.to_cons();
         let mut outside = BTreeMap::new();
         for cp in graph.successors(p1) {

@@ -4,6 +4,7 @@
 //! `widen` and `narrow`. Instructions become domain operations in one place ([`lower`]); the
 //! engines ([`classic`], path focusing) only choose what to apply where.
 
+pub mod certify;
 pub mod classic;
 pub mod focus;
 pub mod lower;

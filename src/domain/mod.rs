@@ -15,9 +15,11 @@
 
 pub mod interval;
 pub mod linear;
+pub mod poly;
 
 pub use interval::IntervalDomain;
 pub use linear::{ConsKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};
+pub use poly::Polyhedron;
 
 use std::fmt;
 

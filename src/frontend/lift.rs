@@ -435,6 +435,15 @@ impl Lifter {
         loc: &Option<SourceLoc>,
         hint: &str,
     ) -> Option<Operand> {
+        // `zext i1 %c` (a C comparison passed as `int`) is non-zero exactly when `%c` holds.
+        if raw::is_instruction(arg) && raw::opcode(arg) == LLVMOpcode::LLVMZExt {
+            let inner = raw::operand(arg, 0);
+            if raw::int_width(raw::type_of(inner)) == Some(1) {
+                if let Some(cond) = self.operand(inner, loc) {
+                    return Some(cond);
+                }
+            }
+        }
         let arg = self.operand(arg, loc)?;
         let ty = match arg {
             Operand::Value(v) => self.values[v.index()].ty,
@@ -633,14 +642,12 @@ impl Lifter {
                     self.defined[id.index()] = true;
                 }
             }
-            LLVMLoad => {
-                if self.value_of.contains_key(&inst) {
-                    self.warn(
-                        "load from memory not promoted to SSA: value is arbitrary".into(),
-                        loc.clone(),
-                    );
-                    self.havoc(piece, inst, HavocReason::Load, loc);
-                }
+            LLVMLoad if self.value_of.contains_key(&inst) => {
+                self.warn(
+                    "load from memory not promoted to SSA: value is arbitrary".into(),
+                    loc.clone(),
+                );
+                self.havoc(piece, inst, HavocReason::Load, loc);
             }
             LLVMPtrToInt => {
                 self.warn(

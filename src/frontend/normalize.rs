@@ -5,7 +5,10 @@
 //! 2. mark `alwaysinline` every defined function that is not recursive (its call-graph SCC
 //!    is trivial), not larger than `inline_limit` instructions, and has no role in
 //!    [`conventions`] (error, nondet, assume, ... functions are interpreted, not inlined);
-//! 3. run `always-inline`;
+//! 3. when execution starts in a single root (`main` or the named entry), give every other
+//!    defined function internal linkage, so that `globaldce` deletes those that are
+//!    inlined everywhere or never called (and their uses of globals disappear);
+//!    run `always-inline,globaldce`;
 //! 4. localize integer globals used only by the single analysis root (`main` or the named
 //!    entry): each becomes an `alloca` initialized with the global's initial value, so that
 //!    SROA promotes it to SSA (LLVM's `globalopt` does this only when the initial value is
@@ -56,9 +59,16 @@ pub fn normalize(
     unsafe {
         strip_attributes(m);
         mark_inlinable(m, inline_limit);
+        if let Some(root) = root {
+            internalize_all_but(m, root);
+        }
     }
     module
-        .run_passes("always-inline", &machine, PassBuilderOptions::create())
+        .run_passes(
+            "always-inline,globaldce",
+            &machine,
+            PassBuilderOptions::create(),
+        )
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
@@ -129,6 +139,28 @@ unsafe fn strip_attributes(m: LLVMModuleRef) {
         }
         for attr in ["optnone", "noinline"] {
             LLVMRemoveEnumAttributeAtIndex(func, index, enum_kind(attr));
+        }
+    }
+}
+
+/// Gives internal linkage to every defined function except `root` (a whole program that
+/// starts in `root`: nothing outside the module calls them).
+unsafe fn internalize_all_but(m: LLVMModuleRef, root: &str) {
+    for func in raw::functions(m) {
+        if !raw::is_defined(func) || raw::name(func) == root {
+            continue;
+        }
+        match LLVMGetLinkage(func) {
+            LLVMLinkage::LLVMAvailableExternallyLinkage
+            | LLVMLinkage::LLVMInternalLinkage
+            | LLVMLinkage::LLVMPrivateLinkage => {}
+            _ => {
+                LLVMSetLinkage(func, LLVMLinkage::LLVMInternalLinkage);
+                LLVMSetVisibility(
+                    func,
+                    inkwell::llvm_sys::LLVMVisibility::LLVMDefaultVisibility,
+                );
+            }
         }
     }
 }

@@ -54,6 +54,7 @@ pub enum QueryResult {
 
 /// The formula of one cut point's region, with a solver reused across queries.
 pub struct RegionFormula {
+    products: Products,
     source: CutPointId,
     solver: Solver,
     /// Term of each value as seen inside the region (input or defined there).
@@ -80,14 +81,30 @@ enum EdgeTarget {
     Block(BlockId),
 }
 
+/// How products of two variables are encoded.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Products {
+    /// As any value of the range: linear, fast, an over-approximation (path focusing).
+    Free,
+    /// Exactly, as a non-linear product wrapped to the range: precise, the solver may
+    /// answer unknown (certification of invariants).
+    Exact,
+}
+
 /// Live dimensions at a cut point: the values whose terms describe its state.
 pub type LiveSet = Vec<ValueId>;
 
 impl RegionFormula {
     /// Encodes the region of cut point `source`.
-    pub fn new(func: &Function, graph: &ReducedGraph, source: CutPointId) -> RegionFormula {
+    pub fn new(
+        func: &Function,
+        graph: &ReducedGraph,
+        source: CutPointId,
+        products: Products,
+    ) -> RegionFormula {
         let interp = choose_interpretations(func);
         let mut enc = RegionFormula {
+            products,
             source,
             solver: Solver::new(),
             terms: vec![None; func.values.len()],
@@ -483,6 +500,7 @@ impl RegionFormula {
                         if *op == BinOp::Mul
                             && rhs_const.is_none()
                             && !matches!(lhs, Operand::Const(_))
+                            && self.products == Products::Free
                         {
                             // Non-linear: any value of the range, but nsw/nuw still
                             // exclude nothing we could express linearly.
@@ -581,25 +599,34 @@ impl RegionFormula {
                         };
                         r.ite(&one, &zero)
                     }
-                    BinOp::And => match rhs_const
-                        .filter(|c| (c.unsigned() & c.unsigned().wrapping_add(1)) == 0)
-                    {
-                        // x & (2^k - 1) is x mod 2^k.
-                        Some(c) => {
-                            let a = self.reading(func, interp, lhs, Interp::Unsigned);
-                            let m = BigInt::from(c.unsigned()) + BigInt::one();
-                            let q = self.fresh_int("q");
-                            let r = self.fresh_int("r");
-                            self.solver.assert(&Bool::and(&[
-                                a.eq(&(q * big(&m) + r.clone())),
-                                r.ge(Int::from_i64(0)),
-                                r.lt(big(&m)),
-                            ]));
-                            convert_exact_or_wrap(self, r, ty, Interp::Unsigned, di)
+                    BinOp::And | BinOp::Or | BinOp::Xor => {
+                        // Exact, and still linear: both operands decomposed into bits.
+                        let a = self.reading(func, interp, lhs, Interp::Unsigned);
+                        let b = self.reading(func, interp, rhs, Interp::Unsigned);
+                        let a_bits = self.bits(&a, ty.width);
+                        let b_bits = self.bits(&b, ty.width);
+                        let mut sum = Int::from_i64(0);
+                        for (i, (x, y)) in a_bits.iter().zip(&b_bits).enumerate() {
+                            let r = self.fresh_int("bit");
+                            let (x, y) = (x.clone(), y.clone());
+                            let xy = x.clone() + y.clone();
+                            let cons = match op {
+                                BinOp::And => {
+                                    vec![r.le(&x), r.le(&y), r.ge(&(xy - Int::from_i64(1)))]
+                                }
+                                BinOp::Or => vec![r.ge(&x), r.ge(&y), r.le(&xy)],
+                                _ => vec![
+                                    r.ge(&(x.clone() - y.clone())),
+                                    r.ge(&(y.clone() - x.clone())),
+                                    r.le(&xy),
+                                    r.le(&(Int::from_i64(2) - xy.clone())),
+                                ],
+                            };
+                            self.solver.assert(&Bool::and(&cons));
+                            sum = sum + r * big(&pow2(i as u32));
                         }
-                        None => self.fresh_in_range(ty, di, "and"),
-                    },
-                    BinOp::Or | BinOp::Xor => self.fresh_in_range(ty, di, "bits"),
+                        convert(&sum, ty, Interp::Unsigned, di)
+                    }
                 }
             }
         }
@@ -683,6 +710,25 @@ fn arith(op: BinOp, a: &Int, b: &Int) -> Int {
         BinOp::Add => a.clone() + b.clone(),
         BinOp::Sub => a.clone() - b.clone(),
         _ => a.clone() * b.clone(),
+    }
+}
+
+impl RegionFormula {
+    /// The bits of an unsigned reading: fresh 0/1 integers `b_i` with `x = Σ b_i·2^i`.
+    fn bits(&mut self, x: &Int, width: u32) -> Vec<Int> {
+        let mut sum = Int::from_i64(0);
+        let mut res = Vec::new();
+        for i in 0..width {
+            let b = self.fresh_int("b");
+            self.solver.assert(&Bool::and(&[
+                b.ge(Int::from_i64(0)),
+                b.le(Int::from_i64(1)),
+            ]));
+            sum = sum + b.clone() * big(&pow2(i));
+            res.push(b);
+        }
+        self.solver.assert(&x.eq(&sum));
+        res
     }
 }
 

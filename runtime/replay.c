@@ -1,0 +1,302 @@
+/* replay.c: the replay runtime of polyfocus counterexamples.
+ *
+ * Linked with the ORIGINAL program (compiled natively), it defines every input and
+ * error function of the conventions polyfocus understands, so that an execution chosen by
+ * the analyzer can be run for real:
+ *
+ *   - nondet functions (__VERIFIER_nondet_*, polyfocus_nondet_*, __ikos_nondet_*, ...)
+ *     serve the recorded values in order; in strict mode an extra request prints
+ *     "POLYFOCUS-EXTRA-INPUT" and exits with status 98;
+ *   - error functions (reach_error, __VERIFIER_error, __assert_fail, failed
+ *     polyfocus_assert / __ikos_assert / __VERIFIER_assert ...) print
+ *     "POLYFOCUS-ERROR-REACHED" and exit with status 97;
+ *   - assumption functions end the execution normally (status 0) when their condition
+ *     is false; abort() and exit() are the C library's: they are not errors.
+ *
+ * Where the values come from:
+ *   - POLYFOCUS_BAKED_COUNT defined (standalone harness): the array
+ *     polyfocus_baked_values[] defined before this text, strict mode;
+ *   - otherwise the environment: POLYFOCUS_REPLAY_INPUTS names a file of decimal values
+ *     (two's complement bits, one per line); POLYFOCUS_REPLAY_POLICY is unset (strict),
+ *     "const:V" (serve V once the recorded values are used up) or "random:SEED";
+ *     POLYFOCUS_REPLAY_DICT is a file of interesting values for the random policy;
+ *     POLYFOCUS_REPLAY_LOG names a file that receives "name width value" per served value.
+ *
+ * When a definition in the program has the same name as one here (SV-COMP tasks usually
+ * define reach_error themselves), polyfocus weakens the program's symbol with objcopy so
+ * that this one is used. Functions that are conventions only when the program does not
+ * define them (__VERIFIER_assert, assume, ...) are weak here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define POLYFOCUS_EXIT_ERROR 97
+#define POLYFOCUS_EXIT_EXTRA 98
+
+#ifndef POLYFOCUS_BAKED_COUNT
+static unsigned long long *polyfocus_values;
+static size_t polyfocus_count;
+#endif
+static size_t polyfocus_next;
+static int polyfocus_loaded;
+static FILE *polyfocus_log;
+static int polyfocus_policy; /* 0 strict, 1 const, 2 random */
+static unsigned long long polyfocus_const;
+static unsigned long long polyfocus_rng = 0x9e3779b97f4a7c15ULL;
+static unsigned long long *polyfocus_dict;
+static size_t polyfocus_dict_len;
+
+static unsigned long long *polyfocus_read_values(const char *path, size_t *count) {
+    unsigned long long *res = NULL;
+    size_t n = 0, cap = 0;
+    char line[128];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    while (fgets(line, sizeof line, f)) {
+        char *end;
+        unsigned long long v;
+        if (line[0] == '\n' || line[0] == '#')
+            continue;
+        if (line[0] == '-')
+            v = (unsigned long long)strtoll(line, &end, 10);
+        else
+            v = strtoull(line, &end, 10);
+        if (end == line)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            res = (unsigned long long *)realloc(res, cap * sizeof *res);
+            if (!res)
+                abort();
+        }
+        res[n++] = v;
+    }
+    fclose(f);
+    *count = n;
+    return res;
+}
+
+static void polyfocus_load(void) {
+    if (polyfocus_loaded)
+        return;
+    polyfocus_loaded = 1;
+#ifndef POLYFOCUS_BAKED_COUNT
+    const char *inputs = getenv("POLYFOCUS_REPLAY_INPUTS");
+    const char *policy = getenv("POLYFOCUS_REPLAY_POLICY");
+    const char *log = getenv("POLYFOCUS_REPLAY_LOG");
+    const char *dict = getenv("POLYFOCUS_REPLAY_DICT");
+    if (inputs && *inputs)
+        polyfocus_values = polyfocus_read_values(inputs, &polyfocus_count);
+    if (policy && strncmp(policy, "const:", 6) == 0) {
+        polyfocus_policy = 1;
+        polyfocus_const = policy[6] == '-' ? (unsigned long long)strtoll(policy + 6, NULL, 10)
+                                           : strtoull(policy + 6, NULL, 10);
+    } else if (policy && strncmp(policy, "random:", 7) == 0) {
+        polyfocus_policy = 2;
+        polyfocus_rng ^= strtoull(policy + 7, NULL, 10) * 0xbf58476d1ce4e5b9ULL;
+    }
+    if (dict && *dict)
+        polyfocus_dict = polyfocus_read_values(dict, &polyfocus_dict_len);
+    if (log && *log)
+        polyfocus_log = fopen(log, "w");
+#endif
+}
+
+static unsigned long long polyfocus_random(void) {
+    /* splitmix64 */
+    unsigned long long z = (polyfocus_rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static unsigned long long polyfocus_invent(unsigned width) {
+    static const long long boundary[] = {0, 1, -1, 2, 3, 4, 7, 8, 10, 16, 100, 127, 128, 255, 256,
+                                         1000, 1024, 32767, 65535, 65536, 2147483647LL,
+                                         -2147483647LL - 1, 4294967295LL};
+    unsigned long long r;
+    if (polyfocus_policy == 1)
+        return polyfocus_const;
+    r = polyfocus_random();
+    switch (r % 8) {
+    case 0:
+    case 1:
+        return (unsigned long long)((long long)((r >> 8) % 33) - 16);
+    case 2:
+    case 3:
+        if (polyfocus_dict_len)
+            return polyfocus_dict[(r >> 8) % polyfocus_dict_len];
+        /* fall through */
+    case 4:
+        return (unsigned long long)boundary[(r >> 8) % (sizeof boundary / sizeof boundary[0])];
+    case 5:
+        return (r >> 8) % 2000;
+    default:
+        (void)width;
+        return polyfocus_random();
+    }
+}
+
+static unsigned long long polyfocus_mask(unsigned long long v, unsigned width) {
+    return width >= 64 ? v : v & ((1ULL << width) - 1);
+}
+
+/* The next input value, as the low `width` bits of the result. */
+unsigned long long polyfocus_replay_next(const char *name, unsigned width) {
+    unsigned long long v;
+    polyfocus_load();
+#ifdef POLYFOCUS_BAKED_COUNT
+    if (polyfocus_next < (size_t)POLYFOCUS_BAKED_COUNT) {
+        v = polyfocus_baked_values[polyfocus_next++];
+    }
+#else
+    if (polyfocus_next < polyfocus_count) {
+        v = polyfocus_values[polyfocus_next++];
+    }
+#endif
+    else if (polyfocus_policy == 0) {
+        fprintf(stderr, "POLYFOCUS-EXTRA-INPUT: %s requested input #%lu beyond the recorded ones\n",
+                name, (unsigned long)polyfocus_next + 1);
+        fflush(NULL);
+        _exit(POLYFOCUS_EXIT_EXTRA);
+    } else {
+        v = polyfocus_invent(width);
+        polyfocus_next++;
+    }
+    v = polyfocus_mask(v, width);
+    if (polyfocus_log)
+        fprintf(polyfocus_log, "%s %u %llu\n", name, width, v);
+    return v;
+}
+
+/* Reaching an error site. */
+void polyfocus_replay_error(const char *how) {
+    if (polyfocus_log)
+        fclose(polyfocus_log);
+    polyfocus_log = NULL;
+    fprintf(stderr, "POLYFOCUS-ERROR-REACHED (%s)\n", how);
+    fflush(NULL);
+    _exit(POLYFOCUS_EXIT_ERROR);
+}
+
+/* A failed assumption: the execution ends without error. */
+static void polyfocus_replay_stop(void) {
+    if (polyfocus_log)
+        fclose(polyfocus_log);
+    polyfocus_log = NULL;
+    fflush(NULL);
+    _exit(0);
+}
+
+/* Error functions. */
+void reach_error(void) { polyfocus_replay_error("reach_error"); }
+void __VERIFIER_error(void) { polyfocus_replay_error("__VERIFIER_error"); }
+void __assert_fail(const char *assertion, const char *file, unsigned int line,
+                   const char *function) {
+    fprintf(stderr, "%s:%u: %s: assertion `%s' failed\n", file ? file : "?", line,
+            function ? function : "?", assertion ? assertion : "?");
+    polyfocus_replay_error("__assert_fail");
+}
+void __assert_perror_fail(int errnum, const char *file, unsigned int line, const char *function) {
+    (void)errnum, (void)file, (void)line, (void)function;
+    polyfocus_replay_error("__assert_perror_fail");
+}
+void __assert(const char *assertion, const char *file, int line) {
+    (void)assertion, (void)file, (void)line;
+    polyfocus_replay_error("__assert");
+}
+void __assert_rtn(const char *function, const char *file, int line, const char *assertion) {
+    (void)function, (void)file, (void)line, (void)assertion;
+    polyfocus_replay_error("__assert_rtn");
+}
+
+/* Assertion functions. */
+void polyfocus_assert(int cond) {
+    if (!cond)
+        polyfocus_replay_error("polyfocus_assert");
+}
+void __ikos_assert(int cond) {
+    if (!cond)
+        polyfocus_replay_error("__ikos_assert");
+}
+__attribute__((weak)) void __VERIFIER_assert(int cond) {
+    if (!cond)
+        polyfocus_replay_error("__VERIFIER_assert");
+}
+__attribute__((weak)) void assert(int cond) {
+    if (!cond)
+        polyfocus_replay_error("assert");
+}
+
+/* Assumption functions. */
+void __VERIFIER_assume(int cond) {
+    if (!cond)
+        polyfocus_replay_stop();
+}
+void polyfocus_assume(int cond) {
+    if (!cond)
+        polyfocus_replay_stop();
+}
+__attribute__((weak)) void assume(int cond) {
+    if (!cond)
+        polyfocus_replay_stop();
+}
+__attribute__((weak)) void assume_abort_if_not(int cond) {
+    if (!cond)
+        polyfocus_replay_stop();
+}
+__attribute__((weak)) void __VERIFIER_assume_abort_if_not(int cond) {
+    if (!cond)
+        polyfocus_replay_stop();
+}
+
+/* Ends of paths that are not C library functions. */
+__attribute__((weak)) void __VERIFIER_silent_exit(int status) {
+    (void)status;
+    polyfocus_replay_stop();
+}
+__attribute__((weak)) void __assumption_declared(void) { polyfocus_replay_stop(); }
+
+/* Nondet functions of integer types. */
+#define POLYFOCUS_NONDET(type, name) \
+    type name(void) { return (type)polyfocus_replay_next(#name, 8 * sizeof(type)); }
+#define POLYFOCUS_NONDET_BOOL(name) \
+    _Bool name(void) { return (_Bool)polyfocus_replay_next(#name, 1); }
+
+POLYFOCUS_NONDET(int, __VERIFIER_nondet_int)
+POLYFOCUS_NONDET(unsigned int, __VERIFIER_nondet_uint)
+POLYFOCUS_NONDET(unsigned int, __VERIFIER_nondet_unsigned)
+POLYFOCUS_NONDET(long, __VERIFIER_nondet_long)
+POLYFOCUS_NONDET(unsigned long, __VERIFIER_nondet_ulong)
+POLYFOCUS_NONDET(long long, __VERIFIER_nondet_longlong)
+POLYFOCUS_NONDET(unsigned long long, __VERIFIER_nondet_ulonglong)
+POLYFOCUS_NONDET(char, __VERIFIER_nondet_char)
+POLYFOCUS_NONDET(unsigned char, __VERIFIER_nondet_uchar)
+POLYFOCUS_NONDET(short, __VERIFIER_nondet_short)
+POLYFOCUS_NONDET(unsigned short, __VERIFIER_nondet_ushort)
+POLYFOCUS_NONDET(unsigned long, __VERIFIER_nondet_size_t)
+POLYFOCUS_NONDET(unsigned int, __VERIFIER_nondet_u32)
+POLYFOCUS_NONDET(unsigned short, __VERIFIER_nondet_u16)
+POLYFOCUS_NONDET(unsigned char, __VERIFIER_nondet_u8)
+POLYFOCUS_NONDET(long, __VERIFIER_nondet_loff_t)
+POLYFOCUS_NONDET_BOOL(__VERIFIER_nondet_bool)
+POLYFOCUS_NONDET(int, polyfocus_nondet_int)
+POLYFOCUS_NONDET(unsigned int, polyfocus_nondet_uint)
+POLYFOCUS_NONDET(long, polyfocus_nondet_long)
+POLYFOCUS_NONDET(unsigned long, polyfocus_nondet_ulong)
+POLYFOCUS_NONDET(char, polyfocus_nondet_char)
+POLYFOCUS_NONDET(unsigned char, polyfocus_nondet_uchar)
+POLYFOCUS_NONDET(short, polyfocus_nondet_short)
+POLYFOCUS_NONDET(unsigned short, polyfocus_nondet_ushort)
+POLYFOCUS_NONDET_BOOL(polyfocus_nondet_bool)
+POLYFOCUS_NONDET(int, __ikos_nondet_int)
+POLYFOCUS_NONDET(unsigned int, __ikos_nondet_uint)
+
+/* Nondet functions of other types: any value will do, none is recorded (the analysis does
+ * not model them). */
+__attribute__((weak)) float __VERIFIER_nondet_float(void) { return 0.0f; }
+__attribute__((weak)) double __VERIFIER_nondet_double(void) { return 0.0; }
+__attribute__((weak)) void *__VERIFIER_nondet_pointer(void) { return 0; }

@@ -1,0 +1,71 @@
+//! An independent check of computed invariants: initiation and consecution, decided by the
+//! SMT solver on the exact formula of each region (products encoded exactly).
+//!
+//! For each cut point `p` with invariant `X_p` and each cut point `q` its region reaches,
+//! the solver is asked for a path from a state of `X_p` to `q` ending outside `X_q` (an
+//! unreached cut point has the empty invariant, so any arrival refutes it). "Unsat" for
+//! every `p` means the invariants are inductive, hence every cut point marked unreachable,
+//! error sites included, really is. A solver "unknown" is reported as such, not as a
+//! failure. Initiation holds by construction: the entry's invariant is checked to contain
+//! every entry state (the entry's constraints may mention only live parameters).
+
+use crate::domain::LinCons;
+use crate::graph::{CutPointId, ReducedGraph};
+use crate::ir::Function;
+use crate::smt::{Products, QueryResult, RegionFormula};
+use std::collections::BTreeMap;
+
+/// The invariants of one function at its cut points (`None`: unreachable), as constraint
+/// systems over value dimensions.
+#[derive(Clone, Debug)]
+pub struct CutInvariants {
+    /// The function's name.
+    pub function: String,
+    /// Per cut point, in the order of the reduced graph.
+    pub at_cut_point: Vec<Option<Vec<LinCons>>>,
+}
+
+/// What the check found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Certificate {
+    /// Every query was unsat: the invariants are inductive.
+    Inductive,
+    /// Some query was unknown to the solver; no counter-evidence either.
+    Undecided(String),
+    /// A path leaves the invariants: they are not inductive (a bug of the analysis).
+    NotInductive(String),
+}
+
+/// Checks consecution of the invariants of `func`.
+pub fn certify(func: &Function, invariants: &CutInvariants) -> Certificate {
+    let graph = ReducedGraph::new(func);
+    if graph.cut_points.len() != invariants.at_cut_point.len() {
+        return Certificate::NotInductive("invariants do not match the cut points".into());
+    }
+    let mut undecided = None;
+    for p in graph.ids() {
+        let Some(from) = &invariants.at_cut_point[p.index()] else {
+            continue;
+        };
+        let mut formula = RegionFormula::new(func, &graph, p, Products::Exact);
+        let outside: BTreeMap<CutPointId, Option<Vec<LinCons>>> = graph
+            .successors(p)
+            .iter()
+            .map(|q| (*q, invariants.at_cut_point[q.index()].clone()))
+            .collect();
+        match formula.query(from, &outside, &[]) {
+            QueryResult::Unsat => {}
+            QueryResult::Unknown(why) => undecided = Some(format!("{p}: {why}")),
+            QueryResult::Path(path) => {
+                return Certificate::NotInductive(format!(
+                    "{}: a path from {} to {} leaves the invariant: {:?}",
+                    func.name, path.source, path.target, path.edges
+                ))
+            }
+        }
+    }
+    match undecided {
+        Some(why) => Certificate::Undecided(why),
+        None => Certificate::Inductive,
+    }
+}

@@ -1,0 +1,538 @@
+//! Counterexamples: a real execution that reaches an error site, confirmed by running the
+//! original program natively.
+//!
+//! **Architecture Invariant:** a counterexample is `Confirmed` only when the natively
+//! compiled program (clang, same flags and data model as the analysis, linked with
+//! `runtime/replay.c`) was run with exactly the recorded inputs, asked for no other input,
+//! and reached the runtime's error hook. Everything the search finds before that is a
+//! candidate. This module and [`crate::smt`] are the two that name `z3` (here: bit-vectors,
+//! in [`bmc`]).
+//!
+//! Search, under one deadline, alternating:
+//! - [`bmc`]: bounded model checking of the lifted function with a bit-precise encoding,
+//!   bounds 1, 2, 4, ... back edges; a model gives the inputs;
+//! - native search: the compiled program run with recorded-then-invented inputs (constants
+//!   of the program, boundary values, random values), each run logging what it was served.
+//!   Deterministic stretches (loops of 10^5..10^8 iterations) run at native speed. A program
+//!   without inputs has one execution: a single run decides.
+//!
+//! A candidate is replayed in strict mode ([`replay`]) and interpreted on the lifted
+//! program ([`exec`]) to tell which error site it reaches and to give the trace ([`trace`]).
+//! [`harness`] writes the standalone replay program, [`witness`] the SV-COMP witness.
+
+pub mod bmc;
+pub mod exec;
+pub mod harness;
+pub mod replay;
+pub mod trace;
+pub mod witness;
+
+use crate::check::Counterexample;
+use crate::frontend::FrontendConfig;
+use crate::graph::ReducedGraph;
+use crate::ir::{self, CheckId, Expr, HavocReason, Inst, Operand, Terminator};
+use replay::{BuildSpec, NativeProgram, Policy, RunStatus, Served};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+/// How to search for counterexamples; built once by the CLI.
+#[derive(Clone, Debug)]
+pub struct CexConfig {
+    /// How the program was compiled for the analysis (the native replay uses the same
+    /// inputs, flags and data model).
+    pub frontend: FrontendConfig,
+    /// Time limit of the confirming replay.
+    pub replay_timeout: Duration,
+}
+
+impl CexConfig {
+    /// The configuration for a program compiled with `frontend`, with a 10 s replay limit.
+    pub fn new(frontend: FrontendConfig) -> CexConfig {
+        CexConfig {
+            frontend,
+            replay_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CexOutcome {
+    /// An execution that reaches the error site, replayed natively.
+    Confirmed(Box<Counterexample>),
+    /// No execution was found (within the deadline or the bounds explored).
+    NotFound(String),
+    /// A candidate was found but its native replay did not reach the error site, or no
+    /// replay was possible.
+    Unconfirmed(String),
+}
+
+/// Which havocs are inputs served by the native replay: nondet calls, and calls of
+/// external functions the replay stubs (undefined in the program).
+#[derive(Clone, Debug, Default)]
+pub struct InputKinds {
+    stubbed: BTreeSet<String>,
+}
+
+impl InputKinds {
+    /// True when the native replay serves the value of a havoc with this reason.
+    pub fn is_input(&self, reason: &HavocReason) -> bool {
+        match reason {
+            HavocReason::Nondet { .. } => true,
+            HavocReason::UnknownCall { function } => self.stubbed.contains(function),
+            _ => false,
+        }
+    }
+}
+
+/// Searches an execution of `func` reaching the error site of `check`.
+pub fn find_counterexample(
+    func: &ir::Function,
+    module: &ir::Module,
+    check: CheckId,
+    config: &CexConfig,
+    deadline: Instant,
+) -> CexOutcome {
+    match find_any_counterexample(func, module, &[check], config, deadline) {
+        (Some(c), outcome) if c == check => outcome,
+        (Some(c), _) => CexOutcome::Unconfirmed(format!(
+            "the execution found reaches another error site ({c})"
+        )),
+        (None, outcome) => outcome,
+    }
+}
+
+/// Searches an execution of `func` reaching the error site of any of `targets`; returns the
+/// check it reaches when confirmed.
+pub fn find_any_counterexample(
+    func: &ir::Function,
+    module: &ir::Module,
+    targets: &[CheckId],
+    config: &CexConfig,
+    deadline: Instant,
+) -> (Option<CheckId>, CexOutcome) {
+    let _ = module;
+    if targets.is_empty() {
+        return (None, CexOutcome::NotFound("no error site to reach".into()));
+    }
+    let spec = build_spec(func);
+    let program = match NativeProgram::build(&config.frontend, &spec) {
+        Ok(p) => p,
+        Err(e) => {
+            return (
+                None,
+                CexOutcome::Unconfirmed(format!("no native replay possible: {e}")),
+            )
+        }
+    };
+    let kinds = InputKinds {
+        stubbed: program
+            .stubbed
+            .iter()
+            .filter(|(_, w)| **w > 0)
+            .map(|(n, _)| n.clone())
+            .collect(),
+    };
+    let mut search = Search {
+        func,
+        graph: ReducedGraph::new(func),
+        targets,
+        config,
+        program: &program,
+        kinds: &kinds,
+        dictionary: spec.dictionary.clone(),
+        deadline,
+        unconfirmed: None,
+    };
+    search.run()
+}
+
+/// The nondet functions, unknown calls and constants of a function.
+fn build_spec(func: &ir::Function) -> BuildSpec {
+    let mut nondet = BTreeMap::new();
+    let mut unknown_calls = BTreeMap::new();
+    let mut dict: BTreeSet<i128> = BTreeSet::new();
+    let mut add_const = |c: &ir::Const, dict: &mut BTreeSet<i128>| {
+        if !c.ty.is_bool() {
+            let v = c.signed();
+            for x in [v - 1, v, v + 1] {
+                dict.insert(x);
+            }
+        }
+    };
+    for b in &func.blocks {
+        for inst in &b.insts {
+            match inst {
+                Inst::Havoc { dest, reason } => {
+                    let w = func.value(*dest).ty.width;
+                    match reason {
+                        HavocReason::Nondet { function } => {
+                            nondet.insert(function.clone(), w);
+                        }
+                        HavocReason::UnknownCall { function } => {
+                            unknown_calls.insert(function.clone(), w);
+                        }
+                        _ => {}
+                    }
+                }
+                Inst::Assign { expr, .. } => {
+                    let ops: Vec<&Operand> = match expr {
+                        Expr::Cmp { lhs, rhs, .. } | Expr::Binary { lhs, rhs, .. } => {
+                            vec![lhs, rhs]
+                        }
+                        _ => vec![],
+                    };
+                    for op in ops {
+                        if let Operand::Const(c) = op {
+                            add_const(c, &mut dict);
+                        }
+                    }
+                }
+                Inst::Assume { .. } => {}
+            }
+        }
+        if let Terminator::Switch { cases, .. } = &b.term {
+            for (c, _) in cases {
+                add_const(c, &mut dict);
+            }
+        }
+    }
+    let mut dictionary: Vec<i128> = dict.into_iter().collect();
+    if dictionary.len() > 300 {
+        let step = dictionary.len() / 300 + 1;
+        dictionary = dictionary.into_iter().step_by(step).collect();
+    }
+    BuildSpec {
+        entry: func.name.clone(),
+        param_widths: func.params.iter().map(|p| func.value(*p).ty.width).collect(),
+        nondet,
+        unknown_calls,
+        dictionary,
+    }
+}
+
+fn expr_has_undef(expr: &Expr) -> bool {
+    let undef = |op: &Operand| matches!(op, Operand::Undef(_));
+    match expr {
+        Expr::Use(a) | Expr::Cast { arg: a, .. } => undef(a),
+        Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => undef(lhs) || undef(rhs),
+        Expr::Select {
+            cond,
+            on_true,
+            on_false,
+        } => undef(cond) || undef(on_true) || undef(on_false),
+    }
+}
+
+/// A candidate execution: entry arguments and inputs (bits), and where it came from.
+struct Candidate {
+    args: Vec<u128>,
+    inputs: Vec<u128>,
+    /// The error site the search believes it reaches.
+    check: Option<CheckId>,
+    origin: String,
+}
+
+struct Search<'a> {
+    func: &'a ir::Function,
+    graph: ReducedGraph,
+    targets: &'a [CheckId],
+    config: &'a CexConfig,
+    program: &'a NativeProgram,
+    kinds: &'a InputKinds,
+    dictionary: Vec<i128>,
+    deadline: Instant,
+    unconfirmed: Option<String>,
+}
+
+/// Whether the entry's arguments come from the input stream (a generated driver `main`).
+fn args_are_inputs(func: &ir::Function) -> bool {
+    func.name != "main"
+}
+
+impl Search<'_> {
+    fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
+    fn run(&mut self) -> (Option<CheckId>, CexOutcome) {
+        let has_inputs = args_are_inputs(self.func) && !self.func.params.is_empty()
+            || self.func.blocks.iter().any(|b| {
+                b.insts.iter().any(|i| match i {
+                    Inst::Havoc { reason, .. } => self.kinds.is_input(reason),
+                    _ => false,
+                })
+            });
+        // First native run: all inputs zero (for a program without inputs, its only
+        // execution; it may run long).
+        let first_timeout = if has_inputs {
+            Duration::from_millis(1000)
+        } else {
+            self.remaining()
+        };
+        let first = match self.native_try(&Policy::Const(0), first_timeout.min(self.remaining())) {
+            Ok(found) => return found,
+            Err(status) => status,
+        };
+        if !has_inputs && !self.has_approximations() {
+            let why = match first {
+                RunStatus::Timeout => "the program has no inputs and its execution did not reach the error site before the deadline".to_string(),
+                RunStatus::Exited(c) => format!("the program has no inputs and its only execution ends (status {c}) without reaching the error site"),
+                other => format!("the program has no inputs and its only execution does not reach the error site ({other:?})"),
+            };
+            return (None, CexOutcome::NotFound(why));
+        }
+        // Alternate bounded model checking and native runs with invented inputs.
+        let rpo = self.graph.rpo().to_vec();
+        let mut bmc = bmc::Bmc::new(self.func, &rpo, self.kinds, self.targets);
+        let mut bound = 1usize;
+        let mut bmc_done = false;
+        let mut bmc_note = String::new();
+        let mut policies = self.policies().into_iter();
+        let mut seed = 1u64;
+        while Instant::now() < self.deadline {
+            if !bmc_done {
+                let slice = (self.remaining() / 3).max(Duration::from_millis(300));
+                let ms = slice.as_millis().min(u32::MAX as u128) as u32;
+                let build_deadline = Instant::now() + slice;
+                match bmc.search(bound, ms, build_deadline) {
+                    bmc::BmcResult::Found(path) => {
+                        let cand = Candidate {
+                            args: path.args.clone(),
+                            inputs: path.inputs.clone(),
+                            check: Some(path.check),
+                            origin: format!(
+                                "bounded model checking ({} loop iteration{})",
+                                path.depth,
+                                if path.depth == 1 { "" } else { "s" }
+                            ),
+                        };
+                        if let Some(found) = self.confirm(cand, true) {
+                            return found;
+                        }
+                        // The model's path did not replay: do not ask again the same.
+                        bmc_done = true;
+                        bmc_note = "a bounded model checking path did not replay".into();
+                    }
+                    bmc::BmcResult::NoneUpTo(d) => {
+                        if d < bound {
+                            // Fewer layers than asked: no execution takes more back edges.
+                            bmc_done = true;
+                            bmc_note = format!(
+                                "no execution reaches the error site (all paths explored, {d} layers)"
+                            );
+                            if !self.has_approximations() && self.unconfirmed.is_none() {
+                                return (None, CexOutcome::NotFound(bmc_note));
+                            }
+                        } else {
+                            bound *= 2;
+                        }
+                    }
+                    bmc::BmcResult::Unknown(why) => {
+                        bmc_note = format!("bounded model checking gave up at bound {bound}: {why}");
+                        bound = bound.saturating_mul(2);
+                    }
+                }
+            }
+            // A batch of native runs, about as long as the BMC step.
+            let batch_end = Instant::now()
+                + (self.remaining() / 3)
+                    .max(Duration::from_millis(300))
+                    .min(self.remaining());
+            while Instant::now() < batch_end {
+                let policy = match policies.next() {
+                    Some(p) => p,
+                    None => {
+                        seed += 1;
+                        Policy::Random(seed)
+                    }
+                };
+                let per_run = Duration::from_millis(1000).min(self.remaining());
+                if per_run.is_zero() {
+                    break;
+                }
+                if let Ok(found) = self.native_try(&policy, per_run) {
+                    return found;
+                }
+                if bmc_done && !has_inputs {
+                    break;
+                }
+            }
+            if bmc_done && !has_inputs {
+                break;
+            }
+        }
+        let why = match (&self.unconfirmed, bmc_note.is_empty()) {
+            (Some(u), _) => return (None, CexOutcome::Unconfirmed(u.clone())),
+            (None, true) => "no execution reaching the error site found before the deadline".to_string(),
+            (None, false) => format!("no execution reaching the error site found ({bmc_note})"),
+        };
+        (None, CexOutcome::NotFound(why))
+    }
+
+    /// Whether the lifted program has values the native program does not reproduce
+    /// (undef operands, loads, unknown or unsupported operations).
+    fn has_approximations(&self) -> bool {
+        self.func.blocks.iter().any(|b| {
+            b.insts.iter().any(|i| match i {
+                Inst::Havoc { reason, .. } => !self.kinds.is_input(reason),
+                Inst::Assign { expr, .. } => expr_has_undef(expr),
+                Inst::Assume { cond } => matches!(cond, Operand::Undef(_)),
+            }) || b.term.edges().iter().any(|e| {
+                e.moves
+                    .iter()
+                    .any(|(_, s)| matches!(s, Operand::Undef(_)))
+            }) || matches!(
+                b.term,
+                Terminator::Branch {
+                    cond: Operand::Undef(_),
+                    ..
+                }
+            )
+        })
+    }
+
+    /// The fixed policies tried first: constants, then the program's constants.
+    fn policies(&self) -> Vec<Policy> {
+        let mut vals: Vec<i128> = vec![
+            1,
+            -1,
+            2,
+            10,
+            100,
+            1000,
+            i32::MAX as i128,
+            i32::MIN as i128,
+            u32::MAX as i128,
+            255,
+            65535,
+        ];
+        for v in &self.dictionary {
+            if !vals.contains(v) && *v != 0 {
+                vals.push(*v);
+            }
+        }
+        let mut res: Vec<Policy> = Vec::new();
+        for (i, v) in vals.into_iter().enumerate() {
+            res.push(Policy::Const(v));
+            if i % 4 == 3 {
+                res.push(Policy::Random(1000 + i as u64));
+            }
+        }
+        res
+    }
+
+    /// One native run under `policy`; a run that reaches the error is confirmed.
+    fn native_try(
+        &mut self,
+        policy: &Policy,
+        timeout: Duration,
+    ) -> Result<(Option<CheckId>, CexOutcome), RunStatus> {
+        let run = self
+            .program
+            .run(&[], policy, &self.dictionary, timeout);
+        if run.status != RunStatus::ErrorReached {
+            return Err(run.status);
+        }
+        let (args, inputs) = self.split_served(&run.served);
+        let origin = match policy {
+            Policy::Strict => "native run".to_string(),
+            Policy::Const(v) => format!("native run with every input {v}"),
+            Policy::Random(s) => format!("native run with random inputs (seed {s})"),
+        };
+        let cand = Candidate {
+            args,
+            inputs,
+            check: None,
+            origin,
+        };
+        self.confirm(cand, false).ok_or(RunStatus::ErrorReached)
+    }
+
+    /// Splits served values into entry arguments (for a driver `main`) and inputs.
+    fn split_served(&self, served: &[Served]) -> (Vec<u128>, Vec<u128>) {
+        let n_args = if args_are_inputs(self.func) {
+            served
+                .iter()
+                .take_while(|s| s.function.starts_with("<arg "))
+                .count()
+        } else {
+            0
+        };
+        let args = served[..n_args].iter().map(|s| s.bits).collect();
+        let inputs = served[n_args..].iter().map(|s| s.bits).collect();
+        (args, inputs)
+    }
+
+    /// Replays a candidate strictly; on success, the counterexample.
+    fn confirm(
+        &mut self,
+        cand: Candidate,
+        from_model: bool,
+    ) -> Option<(Option<CheckId>, CexOutcome)> {
+        let mut stream: Vec<u128> = Vec::new();
+        if args_are_inputs(self.func) {
+            stream.extend(&cand.args);
+        }
+        stream.extend(&cand.inputs);
+        let timeout = self.config.replay_timeout.min(
+            self.remaining()
+                .max(Duration::from_millis(500)),
+        );
+        let run = self.program.run(&stream, &Policy::Strict, &[], timeout);
+        if run.status != RunStatus::ErrorReached {
+            let what = match &run.status {
+                RunStatus::ExtraInput => "asked for more inputs than recorded".to_string(),
+                RunStatus::Exited(c) => format!("exited with status {c}"),
+                RunStatus::Signaled(s) => format!("was killed by signal {s}"),
+                RunStatus::Timeout => "timed out".to_string(),
+                RunStatus::ErrorReached => unreachable!(),
+            };
+            let note = format!(
+                "a candidate from {} did not replay: the native program {what}",
+                cand.origin
+            );
+            if from_model {
+                self.unconfirmed = Some(note);
+            }
+            return None;
+        }
+        let (args, inputs) = self.split_served(&run.served);
+        // Which error site, and the path, from the lifted program.
+        let exec_deadline = Instant::now() + Duration::from_secs(2).min(self.remaining());
+        let execution = exec::execute(
+            self.func,
+            &self.graph,
+            self.kinds,
+            &args,
+            &inputs,
+            20_000_000,
+            exec_deadline,
+        );
+        let check = match (&execution.end, cand.check) {
+            (exec::ExecEnd::Error(c), _) => *c,
+            (_, Some(c)) => c,
+            _ => self.targets[0],
+        };
+        if !self.targets.contains(&check) {
+            self.unconfirmed = Some(format!(
+                "the replayed execution reaches the error site of {check}, which was not searched"
+            ));
+            return None;
+        }
+        let cex = trace::counterexample(
+            self.func,
+            self.kinds,
+            &run.served,
+            args_are_inputs(self.func),
+            &execution,
+            &format!(
+                "replayed natively: error site reached after {} input{} ({})",
+                inputs.len(),
+                if inputs.len() == 1 { "" } else { "s" },
+                cand.origin
+            ),
+        );
+        Some((Some(check), CexOutcome::Confirmed(Box::new(cex))))
+    }
+}

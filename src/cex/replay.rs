@@ -1,0 +1,620 @@
+//! Native replay: the original program compiled with clang and linked with
+//! `runtime/replay.c`, run in a temporary directory under a time limit.
+//!
+//! The build compiles every input with the analysis' flags and data model (at `-O0`, with
+//! signed overflow, division by zero and oversized shifts trapping, so that an execution with
+//! undefined behaviour never counts as reaching the error), weakens the program's own
+//! definitions of the runtime's functions with `objcopy` (SV-COMP tasks define `reach_error`
+//! themselves), adds stubs for the nondet functions outside the runtime's fixed list and for
+//! undefined external functions (their results are inputs, served like nondet values), and,
+//! when the entry is not `main`, a driver `main` that calls the entry with arguments taken
+//! from the input stream.
+//!
+//! A run serves the given values in order; with a [`Policy`] other than `Strict` further
+//! requests are answered by the policy, and every served value is logged, so that a run that
+//! reaches the error yields the exact input sequence to confirm in strict mode.
+
+use crate::frontend::{clang_program, runtime_dir, DataModel, FrontendConfig};
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Exit status of the runtime's error hook.
+pub const EXIT_ERROR_REACHED: i32 = 97;
+/// Exit status of an input request beyond the recorded ones (strict mode).
+pub const EXIT_EXTRA_INPUT: i32 = 98;
+
+/// Functions with a strong definition in `runtime/replay.c`: the program's own definitions
+/// of these are weakened.
+pub const RUNTIME_STRONG: &[&str] = &[
+    "reach_error",
+    "__VERIFIER_error",
+    "__assert_fail",
+    "__assert_perror_fail",
+    "__assert",
+    "__assert_rtn",
+    "polyfocus_assert",
+    "__ikos_assert",
+    "__VERIFIER_assume",
+    "polyfocus_assume",
+    "__VERIFIER_nondet_int",
+    "__VERIFIER_nondet_uint",
+    "__VERIFIER_nondet_unsigned",
+    "__VERIFIER_nondet_long",
+    "__VERIFIER_nondet_ulong",
+    "__VERIFIER_nondet_longlong",
+    "__VERIFIER_nondet_ulonglong",
+    "__VERIFIER_nondet_char",
+    "__VERIFIER_nondet_uchar",
+    "__VERIFIER_nondet_short",
+    "__VERIFIER_nondet_ushort",
+    "__VERIFIER_nondet_size_t",
+    "__VERIFIER_nondet_u32",
+    "__VERIFIER_nondet_u16",
+    "__VERIFIER_nondet_u8",
+    "__VERIFIER_nondet_loff_t",
+    "__VERIFIER_nondet_bool",
+    "polyfocus_nondet_int",
+    "polyfocus_nondet_uint",
+    "polyfocus_nondet_long",
+    "polyfocus_nondet_ulong",
+    "polyfocus_nondet_char",
+    "polyfocus_nondet_uchar",
+    "polyfocus_nondet_short",
+    "polyfocus_nondet_ushort",
+    "polyfocus_nondet_bool",
+    "__ikos_nondet_int",
+    "__ikos_nondet_uint",
+];
+
+/// Functions with a weak definition in the runtime (the program's own wins).
+pub const RUNTIME_WEAK: &[&str] = &[
+    "__VERIFIER_assert",
+    "assert",
+    "assume",
+    "assume_abort_if_not",
+    "__VERIFIER_assume_abort_if_not",
+    "__VERIFIER_silent_exit",
+    "__assumption_declared",
+    "__VERIFIER_nondet_float",
+    "__VERIFIER_nondet_double",
+    "__VERIFIER_nondet_pointer",
+];
+
+/// The text of the replay runtime.
+pub fn runtime_source() -> Result<String, String> {
+    let path = runtime_dir().join("replay.c");
+    std::fs::read_to_string(&path).map_err(|e| format!("reading {}: {e}", path.display()))
+}
+
+/// What to answer when the recorded values are used up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Exit with [`EXIT_EXTRA_INPUT`].
+    Strict,
+    /// Serve this value (truncated to the requested width).
+    Const(i128),
+    /// Serve pseudo-random values (small, boundary, dictionary or uniform) from this seed.
+    Random(u64),
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunStatus {
+    /// The runtime's error hook ran.
+    ErrorReached,
+    /// A strict run asked for more values than recorded.
+    ExtraInput,
+    /// Normal exit with another status.
+    Exited(i32),
+    /// Killed by a signal (a trap on undefined behaviour, a crash).
+    Signaled(i32),
+    /// Killed after the time limit.
+    Timeout,
+}
+
+/// One served input: function, width, bits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Served {
+    /// The requesting function (`<arg i>` for entry arguments).
+    pub function: String,
+    /// Width in bits.
+    pub width: u32,
+    /// The bits served.
+    pub bits: u128,
+}
+
+/// The result of one run.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// How it ended.
+    pub status: RunStatus,
+    /// What was served, in order (complete only when the run was not killed).
+    pub served: Vec<Served>,
+    /// Standard error, truncated.
+    pub stderr: String,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// What the build must know about the analyzed function.
+#[derive(Clone, Debug)]
+pub struct BuildSpec {
+    /// The analyzed entry function.
+    pub entry: String,
+    /// Widths of its integer parameters (used when it is not `main`).
+    pub param_widths: Vec<u32>,
+    /// Nondet functions the program calls, with the width of their result.
+    pub nondet: BTreeMap<String, u32>,
+    /// Functions whose results the lifted program treats as unknown, with their width.
+    pub unknown_calls: BTreeMap<String, u32>,
+    /// Values for the random policy's dictionary (constants of the program).
+    pub dictionary: Vec<i128>,
+}
+
+/// A natively compiled program, ready to run.
+pub struct NativeProgram {
+    dir: tempfile::TempDir,
+    binary: PathBuf,
+    /// Functions served as inputs by generated stubs (undefined external functions).
+    pub stubbed: BTreeMap<String, u32>,
+    /// The data model it was compiled for.
+    pub data_model: DataModel,
+    /// The driver `main` generated for a non-`main` entry, if any.
+    pub driver: Option<String>,
+    /// The generated stubs (C text).
+    pub stubs: String,
+}
+
+fn c_type(width: u32) -> &'static str {
+    match width {
+        1 => "_Bool",
+        2..=8 => "unsigned char",
+        9..=16 => "unsigned short",
+        17..=32 => "unsigned int",
+        _ => "unsigned long long",
+    }
+}
+
+/// A C stub for a function that serves an input of `width` bits.
+pub fn stub_text(name: &str, width: u32) -> String {
+    format!(
+        "{ty} {name}() {{ return ({ty})polyfocus_replay_next(\"{name}\", {width}); }}\n",
+        ty = c_type(width)
+    )
+}
+
+/// The driver `main` that calls a non-`main` entry with arguments from the input stream.
+/// `params` are the LLVM types of the entry's parameters (`i32`, ...), all integers.
+pub fn driver_text(entry: &str, params: &[u32]) -> String {
+    let mut out = String::new();
+    let decl: Vec<String> = params.iter().map(|w| c_type(*w).to_string()).collect();
+    let decl = if decl.is_empty() {
+        "void".to_string()
+    } else {
+        decl.join(", ")
+    };
+    out.push_str(&format!("extern void {entry}({decl});\n"));
+    out.push_str("int main(void) {\n");
+    let mut args = Vec::new();
+    for (i, w) in params.iter().enumerate() {
+        out.push_str(&format!(
+            "    {ty} a{i} = ({ty})polyfocus_replay_next(\"<arg {i}>\", {w});\n",
+            ty = c_type(*w)
+        ));
+        args.push(format!("a{i}"));
+    }
+    out.push_str(&format!("    {entry}({});\n    return 0;\n}}\n", args.join(", ")));
+    out
+}
+
+fn run_tool(program: &str, args: &[String], cwd: &Path) -> Result<String, String> {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("running {program}: {e}"))?;
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    if out.status.success() {
+        Ok(stderr)
+    } else {
+        let mut s = stderr;
+        s.truncate(2000);
+        Err(format!("{program} failed: {}", s.trim()))
+    }
+}
+
+/// The parameter widths of `entry` as clang compiles it, from the textual IR of the inputs;
+/// `Err` when a parameter is not an integer.
+fn entry_params(config: &FrontendConfig, entry: &str, dir: &Path) -> Result<Vec<u32>, String> {
+    for (i, input) in config.inputs.iter().enumerate() {
+        let ll = dir.join(format!("entry{i}.ll"));
+        let mut args = compile_flags(config);
+        args.extend([
+            "-S".to_string(),
+            "-emit-llvm".to_string(),
+            "-fno-sanitize=all".to_string(),
+            input.display().to_string(),
+            "-o".to_string(),
+            ll.display().to_string(),
+        ]);
+        if run_tool(&clang_program(), &args, dir).is_err() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&ll).unwrap_or_default();
+        let needle = format!("@{entry}(");
+        for line in text.lines() {
+            if !line.starts_with("define ") {
+                continue;
+            }
+            let Some(pos) = line.find(&needle) else {
+                continue;
+            };
+            let rest = &line[pos + needle.len()..];
+            let Some(end) = rest.find(')') else {
+                continue;
+            };
+            let mut widths = Vec::new();
+            for param in rest[..end].split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                let ty = param.split_whitespace().next().unwrap_or("");
+                match ty.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
+                    Some(w) if w <= 64 => widths.push(w),
+                    _ => return Err(format!("entry `{entry}` has a parameter of type {ty}")),
+                }
+            }
+            return Ok(widths);
+        }
+    }
+    Err(format!("entry `{entry}` not found in the compiled inputs"))
+}
+
+fn compile_flags(config: &FrontendConfig) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "-c",
+        "-O0",
+        "-g",
+        "-w",
+        "-Wno-error=implicit-function-declaration",
+        "-Wno-error=implicit-int",
+        "-Wno-error=int-conversion",
+        "-Wno-error=incompatible-function-pointer-types",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    if config.data_model == DataModel::Ilp32 {
+        args.push("-m32".into());
+    }
+    args.push("-I".into());
+    args.push(runtime_dir().display().to_string());
+    args.extend(config.cflags.iter().cloned());
+    args
+}
+
+impl NativeProgram {
+    /// Compiles and links the program of `config` for replays of `spec.entry`.
+    pub fn build(config: &FrontendConfig, spec: &BuildSpec) -> Result<NativeProgram, String> {
+        let dir = tempfile::Builder::new()
+            .prefix("polyfocus-replay-")
+            .tempdir()
+            .map_err(|e| format!("creating a temporary directory: {e}"))?;
+        let clang = clang_program();
+        let mut objects = Vec::new();
+        let mut weaken: Vec<String> = RUNTIME_STRONG.iter().map(|s| s.to_string()).collect();
+        // Stubs for nondet functions the runtime does not define.
+        let mut stubs = String::new();
+        for (name, width) in &spec.nondet {
+            if !RUNTIME_STRONG.contains(&name.as_str()) && !RUNTIME_WEAK.contains(&name.as_str())
+            {
+                stubs.push_str(&stub_text(name, *width));
+                weaken.push(name.clone());
+            }
+        }
+        let driver = if spec.entry != "main" {
+            let params = entry_params(config, &spec.entry, dir.path())?;
+            Some(driver_text(&spec.entry, &params))
+        } else {
+            None
+        };
+        for (i, input) in config.inputs.iter().enumerate() {
+            let obj = dir.path().join(format!("input{i}.o"));
+            let mut args = compile_flags(config);
+            let is_c = input
+                .extension()
+                .is_some_and(|x| x == "c" || x == "i" || x == "h");
+            if is_c {
+                args.push(
+                    "-fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent"
+                        .into(),
+                );
+                args.push("-fsanitize-trap=all".into());
+            }
+            args.extend([
+                input.display().to_string(),
+                "-o".to_string(),
+                obj.display().to_string(),
+            ]);
+            run_tool(&clang, &args, dir.path())?;
+            let mut oc: Vec<String> = weaken.iter().map(|s| format!("--weaken-symbol={s}")).collect();
+            if driver.is_some() {
+                oc.push("--redefine-sym=main=__polyfocus_user_main".into());
+            }
+            oc.push(obj.display().to_string());
+            run_tool("objcopy", &oc, dir.path())?;
+            objects.push(obj);
+        }
+        let runtime = runtime_source()?;
+        let mut stubbed = BTreeMap::new();
+        let mut link_err = String::new();
+        // Link; on undefined references to functions whose results are unknown inputs, add
+        // stubs serving them and link again.
+        for _attempt in 0..2 {
+            let rt_c = dir.path().join("polyfocus_replay.c");
+            let mut text = runtime.clone();
+            text.push_str("\n/* Generated stubs. */\n");
+            text.push_str(&stubs);
+            if let Some(d) = &driver {
+                text.push_str(d);
+            }
+            std::fs::write(&rt_c, &text).map_err(|e| format!("writing the runtime: {e}"))?;
+            let rt_o = dir.path().join("polyfocus_replay.o");
+            let mut args = vec!["-c".to_string(), "-O1".to_string(), "-w".to_string()];
+            if config.data_model == DataModel::Ilp32 {
+                args.push("-m32".into());
+            }
+            args.extend([
+                rt_c.display().to_string(),
+                "-o".to_string(),
+                rt_o.display().to_string(),
+            ]);
+            run_tool(&clang, &args, dir.path())?;
+            let binary = dir.path().join("replay");
+            let mut args = Vec::new();
+            if config.data_model == DataModel::Ilp32 {
+                args.push("-m32".to_string());
+            }
+            args.extend(objects.iter().map(|o| o.display().to_string()));
+            args.push(rt_o.display().to_string());
+            args.extend(["-lm".to_string(), "-o".to_string(), binary.display().to_string()]);
+            match run_tool(&clang, &args, dir.path()) {
+                Ok(_) => {
+                    return Ok(NativeProgram {
+                        dir,
+                        binary,
+                        stubbed,
+                        data_model: config.data_model,
+                        driver,
+                        stubs,
+                    })
+                }
+                Err(e) => {
+                    let missing = undefined_references(&e);
+                    let mut added = false;
+                    for name in missing {
+                        if stubbed.contains_key(&name) {
+                            continue;
+                        }
+                        match spec.unknown_calls.get(&name) {
+                            Some(w) => {
+                                stubs.push_str(&stub_text(&name, *w));
+                                stubbed.insert(name, *w);
+                                added = true;
+                            }
+                            None => {
+                                // A function whose result is not used as an integer: any
+                                // behaviour will do, it returns zero.
+                                stubs.push_str(&format!(
+                                    "long long {name}() {{ return 0; }}\n"
+                                ));
+                                stubbed.insert(name, 0);
+                                added = true;
+                            }
+                        }
+                    }
+                    link_err = e;
+                    if !added {
+                        break;
+                    }
+                }
+            }
+        }
+        Err(link_err)
+    }
+
+    /// The working directory of replays.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs the binary, serving `inputs` (bits) and then answering per `policy`.
+    pub fn run(
+        &self,
+        inputs: &[u128],
+        policy: &Policy,
+        dictionary: &[i128],
+        timeout: Duration,
+    ) -> RunResult {
+        let dir = self.dir.path();
+        let inputs_file = dir.join("inputs.txt");
+        let log_file = dir.join("served.txt");
+        let dict_file = dir.join("dict.txt");
+        let write = |path: &Path, lines: Vec<String>| {
+            if let Ok(mut f) = std::fs::File::create(path) {
+                let _ = f.write_all(lines.join("\n").as_bytes());
+                let _ = f.write_all(b"\n");
+            }
+        };
+        write(
+            &inputs_file,
+            inputs.iter().map(|v| (*v as u64).to_string()).collect(),
+        );
+        write(
+            &dict_file,
+            dictionary.iter().map(|v| (*v as i64).to_string()).collect(),
+        );
+        let _ = std::fs::remove_file(&log_file);
+        let stderr_path = dir.join("stderr.txt");
+        let stderr_file = std::fs::File::create(&stderr_path).ok();
+        let mut cmd = Command::new(&self.binary);
+        cmd.current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .env("POLYFOCUS_REPLAY_INPUTS", &inputs_file)
+            .env("POLYFOCUS_REPLAY_LOG", &log_file)
+            .env("POLYFOCUS_REPLAY_DICT", &dict_file);
+        match policy {
+            Policy::Strict => cmd.env_remove("POLYFOCUS_REPLAY_POLICY"),
+            Policy::Const(v) => cmd.env("POLYFOCUS_REPLAY_POLICY", format!("const:{}", *v as i64)),
+            Policy::Random(seed) => cmd.env("POLYFOCUS_REPLAY_POLICY", format!("random:{seed}")),
+        };
+        match stderr_file {
+            Some(f) => cmd.stderr(f),
+            None => cmd.stderr(Stdio::null()),
+        };
+        cmd.process_group(0);
+        unsafe {
+            cmd.pre_exec(|| {
+                // 2 GiB of address space, as a guard against runaway allocation.
+                let lim = libc::rlimit {
+                    rlim_cur: 2 << 30,
+                    rlim_max: 2 << 30,
+                };
+                libc::setrlimit(libc::RLIMIT_AS, &lim);
+                Ok(())
+            });
+        }
+        let start = Instant::now();
+        let status = match cmd.spawn() {
+            Err(e) => {
+                return RunResult {
+                    status: RunStatus::Exited(-1),
+                    served: vec![],
+                    stderr: format!("spawning the replay: {e}"),
+                    elapsed: start.elapsed(),
+                }
+            }
+            Ok(mut child) => loop {
+                match child.try_wait() {
+                    Ok(Some(st)) => {
+                        use std::os::unix::process::ExitStatusExt;
+                        break match (st.code(), st.signal()) {
+                            (Some(EXIT_ERROR_REACHED), _) => RunStatus::ErrorReached,
+                            (Some(EXIT_EXTRA_INPUT), _) => RunStatus::ExtraInput,
+                            (Some(c), _) => RunStatus::Exited(c),
+                            (None, Some(s)) => RunStatus::Signaled(s),
+                            (None, None) => RunStatus::Exited(-1),
+                        };
+                    }
+                    Ok(None) => {
+                        if start.elapsed() >= timeout {
+                            unsafe {
+                                libc::kill(-(child.id() as i32), libc::SIGKILL);
+                            }
+                            let _ = child.kill();
+                            let _ = child.wait();
+                            break RunStatus::Timeout;
+                        }
+                        let waited = start.elapsed();
+                        let pause = if waited < Duration::from_millis(20) {
+                            Duration::from_millis(1)
+                        } else {
+                            Duration::from_millis(10)
+                        };
+                        std::thread::sleep(pause);
+                    }
+                    Err(_) => break RunStatus::Exited(-1),
+                }
+            },
+        };
+        let elapsed = start.elapsed();
+        let mut stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+        if stderr.len() > 4000 {
+            let mut cut = 4000;
+            while !stderr.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            stderr.truncate(cut);
+        }
+        let served = if status == RunStatus::Timeout {
+            vec![]
+        } else {
+            read_served(&log_file)
+        };
+        RunResult {
+            status,
+            served,
+            stderr,
+            elapsed,
+        }
+    }
+}
+
+fn read_served(path: &Path) -> Vec<Served> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter_map(|line| {
+            // The name may contain a space (`<arg 0>`): width and value are the last two.
+            let mut parts = line.rsplitn(3, ' ');
+            let bits = parts.next()?.parse::<u64>().ok()?;
+            let width = parts.next()?.parse::<u32>().ok()?;
+            let function = parts.next()?.to_string();
+            Some(Served {
+                function,
+                width,
+                bits: bits as u128,
+            })
+        })
+        .collect()
+}
+
+/// The names in a linker's "undefined reference to `name'" messages.
+fn undefined_references(stderr: &str) -> Vec<String> {
+    let mut res = Vec::new();
+    for line in stderr.lines() {
+        let Some(pos) = line.find("undefined reference to `") else {
+            // lld: "undefined symbol: name"
+            if let Some(pos) = line.find("undefined symbol: ") {
+                let name = line[pos + 18..].trim().to_string();
+                if !name.is_empty() && !res.contains(&name) {
+                    res.push(name);
+                }
+            }
+            continue;
+        };
+        let rest = &line[pos + 24..];
+        if let Some(end) = rest.find('\'') {
+            let name = rest[..end].to_string();
+            if !res.contains(&name) {
+                res.push(name);
+            }
+        }
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runtime_lists_match_the_source() {
+        let text = runtime_source().unwrap();
+        for name in RUNTIME_STRONG.iter().chain(RUNTIME_WEAK) {
+            assert!(
+                text.contains(&format!("{name}("))
+                    || text.contains(&format!("{name})")),
+                "{name} is not defined in runtime/replay.c"
+            );
+        }
+    }
+
+    #[test]
+    fn parses_undefined_references() {
+        let e = "/usr/bin/ld: x.o: in function `f':\nx.c:(.text+0x1): undefined reference to `toto'\n";
+        assert_eq!(undefined_references(e), vec!["toto".to_string()]);
+    }
+}

@@ -1,0 +1,322 @@
+//! Chernikova's double-description conversion and minimization.
+//!
+//! The conversion is stated once for cones: given a *source* system of homogeneous rows
+//! (`Eq` rows read `r·y = 0`, `Ineq` rows read `r·y ≥ 0`), it computes the *destination*
+//! system that generates the same cone (lines and extreme rays). The same code converts
+//! constraints to generators and, by duality, generators to constraints. Adjacency of two
+//! rays is decided combinatorially from the saturation matrix: `r₁`, `r₂` are adjacent iff
+//! they saturate at least `cols − lines − 2` common source rows and no third ray
+//! saturates all of those.
+
+use super::bitset::BitSet;
+use super::num::{combine, dot, negate, normalize, row_bits, Coef, Row};
+use crate::domain::BudgetExceeded;
+
+/// Limits on the size of a conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Largest number of rows a system may reach.
+    pub max_rows: usize,
+    /// Largest coefficient size, in bits.
+    pub max_bits: u64,
+}
+
+impl Budget {
+    /// No limit at all.
+    pub fn unlimited() -> Budget {
+        Budget {
+            max_rows: usize::MAX,
+            max_bits: u64::MAX,
+        }
+    }
+}
+
+/// A homogeneous system: `eqs` are equalities (or lines), `ineqs` inequalities (or rays and
+/// points).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sys {
+    /// Rows with `=` (constraints) or lines (generators).
+    pub eqs: Vec<Row>,
+    /// Rows with `≥` (constraints) or rays/points (generators).
+    pub ineqs: Vec<Row>,
+}
+
+/// The destination of a conversion with its saturation matrix.
+pub struct Converted {
+    /// Lines (a basis of the lineality space).
+    pub lines: Vec<Row>,
+    /// Extreme rays.
+    pub rays: Vec<Row>,
+    /// `sat[r]` holds the source rows (numbered eqs first, then ineqs) ray `r` saturates.
+    pub sat: Vec<BitSet>,
+}
+
+impl Converted {
+    /// The universe cone of `cols` columns.
+    pub fn universe(cols: usize) -> Converted {
+        let lines = (0..cols)
+            .map(|i| {
+                let mut r = vec![Coef::ZERO; cols];
+                r[i] = Coef::Small(1);
+                r
+            })
+            .collect();
+        Converted {
+            lines,
+            rays: Vec::new(),
+            sat: Vec::new(),
+        }
+    }
+
+    /// Adds source rows `rows[k]` (numbered from `first`) one at a time; `is_eq[k]` tells
+    /// equality rows. `cols` is the row width.
+    pub fn add_rows(
+        &mut self,
+        rows: &[Row],
+        is_eq: &[bool],
+        first: usize,
+        cols: usize,
+        budget: &Budget,
+    ) -> Result<(), BudgetExceeded> {
+        for (k, (row, &eq)) in rows.iter().zip(is_eq).enumerate() {
+            self.add_row(row, eq, first + k, cols, budget)?;
+        }
+        Ok(())
+    }
+
+    fn add_row(
+        &mut self,
+        c: &[Coef],
+        is_eq: bool,
+        idx: usize,
+        cols: usize,
+        budget: &Budget,
+    ) -> Result<(), BudgetExceeded> {
+        // A line not saturating `c` absorbs it.
+        let sl: Vec<Coef> = self.lines.iter().map(|l| dot(c, l)).collect();
+        if let Some(li) = sl.iter().position(|s| !s.is_zero()) {
+            let mut line = self.lines.swap_remove(li);
+            let mut s_line = sl[li].clone();
+            let mut sl = sl;
+            sl.swap_remove(li);
+            if s_line.signum() < 0 {
+                negate(&mut line);
+                s_line = s_line.neg();
+            }
+            for (l, s) in self.lines.iter_mut().zip(&sl) {
+                if !s.is_zero() {
+                    *l = combine(&s_line, l, &s.neg(), &line);
+                }
+            }
+            for (r, sat) in self.rays.iter_mut().zip(self.sat.iter_mut()) {
+                let s = dot(c, r);
+                if !s.is_zero() {
+                    *r = combine(&s_line, r, &s.neg(), &line);
+                    check_bits(r, budget)?;
+                }
+                sat.insert(idx);
+            }
+            if !is_eq {
+                let mut sat = BitSet::new();
+                for i in 0..idx {
+                    sat.insert(i);
+                }
+                self.rays.push(line);
+                self.sat.push(sat);
+            }
+            return Ok(());
+        }
+        let s: Vec<i32> = self.rays.iter().map(|r| dot(c, r).signum()).collect();
+        let sv: Vec<Coef> = self.rays.iter().map(|r| dot(c, r)).collect();
+        let n_neg = s.iter().filter(|&&x| x < 0).count();
+        let n_pos = s.iter().filter(|&&x| x > 0).count();
+        if n_neg == 0 && (!is_eq || n_pos == 0) {
+            for (sat, &si) in self.sat.iter_mut().zip(&s) {
+                if si == 0 {
+                    sat.insert(idx);
+                }
+            }
+            return Ok(());
+        }
+        let min_common = (cols as isize) - (self.lines.len() as isize) - 2;
+        let mut new_rays = Vec::new();
+        let mut new_sat = Vec::new();
+        for p in 0..self.rays.len() {
+            if s[p] <= 0 {
+                continue;
+            }
+            for n in 0..self.rays.len() {
+                if s[n] >= 0 {
+                    continue;
+                }
+                let common = self.sat[p].and(&self.sat[n]);
+                if (common.count() as isize) < min_common {
+                    continue;
+                }
+                let adjacent = (0..self.rays.len())
+                    .all(|r| r == p || r == n || !common.is_subset(&self.sat[r]));
+                if !adjacent {
+                    continue;
+                }
+                let r = combine(&sv[p], &self.rays[n], &sv[n].neg(), &self.rays[p]);
+                check_bits(&r, budget)?;
+                let mut sat = common;
+                sat.insert(idx);
+                new_rays.push(r);
+                new_sat.push(sat);
+            }
+        }
+        let mut rays = Vec::new();
+        let mut sats = Vec::new();
+        for (k, (r, mut sat)) in std::mem::take(&mut self.rays)
+            .into_iter()
+            .zip(std::mem::take(&mut self.sat))
+            .enumerate()
+        {
+            if s[k] == 0 {
+                sat.insert(idx);
+                rays.push(r);
+                sats.push(sat);
+            } else if s[k] > 0 && !is_eq {
+                rays.push(r);
+                sats.push(sat);
+            }
+        }
+        rays.extend(new_rays);
+        sats.extend(new_sat);
+        if rays.len() + self.lines.len() > budget.max_rows {
+            return Err(BudgetExceeded {
+                what: format!("{} generators", rays.len()),
+            });
+        }
+        self.rays = rays;
+        self.sat = sats;
+        Ok(())
+    }
+}
+
+fn check_bits(r: &[Coef], budget: &Budget) -> Result<(), BudgetExceeded> {
+    if budget.max_bits != u64::MAX && row_bits(r) > budget.max_bits {
+        return Err(BudgetExceeded {
+            what: format!("{}-bit coefficient", row_bits(r)),
+        });
+    }
+    Ok(())
+}
+
+/// Converts `src` from scratch.
+pub fn convert(src: &Sys, cols: usize, budget: &Budget) -> Result<Converted, BudgetExceeded> {
+    let mut dst = Converted::universe(cols);
+    let (rows, is_eq) = numbered(src);
+    dst.add_rows(&rows, &is_eq, 0, cols, budget)?;
+    Ok(dst)
+}
+
+/// Source rows in conversion order (eqs first) with their kinds.
+pub fn numbered(src: &Sys) -> (Vec<Row>, Vec<bool>) {
+    let rows: Vec<Row> = src.eqs.iter().chain(&src.ineqs).cloned().collect();
+    let is_eq = (0..rows.len()).map(|i| i < src.eqs.len()).collect();
+    (rows, is_eq)
+}
+
+/// Minimizes the source system `rows` (numbered as in the conversion) given the result of
+/// converting it: implicit equalities become a basis of equalities in reduced echelon form,
+/// and an inequality is kept iff its set of saturating rays is maximal (ties go to the
+/// first). Inequalities are reduced modulo the equalities and normalized.
+pub fn simplify(rows: &[Row], is_eq: &[bool], dst: &Converted) -> Sys {
+    let n_rays = dst.rays.len();
+    let mut eqs = Vec::new();
+    let mut cand: Vec<(usize, BitSet)> = Vec::new();
+    for (k, row) in rows.iter().enumerate() {
+        if is_eq[k] {
+            eqs.push(row.clone());
+            continue;
+        }
+        let mut s = BitSet::new();
+        let mut all = true;
+        for r in 0..n_rays {
+            if dst.sat[r].contains(k) {
+                s.insert(r);
+            } else {
+                all = false;
+            }
+        }
+        if all {
+            eqs.push(row.clone());
+        } else {
+            cand.push((k, s));
+        }
+    }
+    let eqs = echelon(eqs);
+    let mut ineqs = Vec::new();
+    for (i, (k, s)) in cand.iter().enumerate() {
+        let redundant = cand
+            .iter()
+            .enumerate()
+            .any(|(j, (_, t))| j != i && s.is_subset(t) && (j < i || !t.is_subset(s)));
+        if !redundant {
+            let mut r = rows[*k].clone();
+            reduce(&mut r, &eqs);
+            ineqs.push(r);
+        }
+    }
+    ineqs.sort();
+    ineqs.dedup();
+    Sys { eqs, ineqs }
+}
+
+/// Reduced row echelon form (integer, gcd-normalized, positive pivots, pivots in increasing
+/// column order with 0 last so that constants are never pivots unless forced). Zero rows are
+/// dropped.
+pub fn echelon(mut rows: Vec<Row>) -> Vec<Row> {
+    let Some(cols) = rows.first().map(|r| r.len()) else {
+        return rows;
+    };
+    let order: Vec<usize> = (1..cols).chain(std::iter::once(0)).collect();
+    let mut out: Vec<(usize, Row)> = Vec::new();
+    for &col in &order {
+        let Some(pi) = rows.iter().position(|r| !r[col].is_zero()) else {
+            continue;
+        };
+        let mut piv = rows.swap_remove(pi);
+        if piv[col].signum() < 0 {
+            negate(&mut piv);
+        }
+        normalize(&mut piv);
+        for r in rows.iter_mut() {
+            if !r[col].is_zero() {
+                *r = combine(&piv[col], r, &r[col].neg(), &piv);
+            }
+        }
+        for (_, r) in out.iter_mut() {
+            if !r[col].is_zero() {
+                let (pc, rc) = (piv[col].clone(), r[col].neg());
+                *r = combine(&pc, r, &rc, &piv);
+            }
+        }
+        out.push((col, piv));
+        rows.retain(|r| r.iter().any(|c| !c.is_zero()));
+    }
+    // Restore positive pivots after the back-substitution scalings (they stay positive
+    // because we multiply by positive pivots).
+    out.sort_by_key(|(c, _)| if *c == 0 { usize::MAX } else { *c });
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Eliminates the pivot columns of `eqs` (in echelon form) from `row`, keeping its
+/// orientation, then normalizes.
+pub fn reduce(row: &mut Row, eqs: &[Row]) {
+    for e in eqs {
+        let col = pivot_col(e);
+        if !row[col].is_zero() {
+            let (pc, rc) = (e[col].clone(), row[col].neg());
+            *row = combine(&pc, row, &rc, e);
+        }
+    }
+    normalize(row);
+}
+
+/// The pivot column of an echelon row (first non-zero variable column, else 0).
+pub fn pivot_col(e: &Row) -> usize {
+    (1..e.len()).find(|&c| !e[c].is_zero()).unwrap_or(0)
+}

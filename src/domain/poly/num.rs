@@ -1,0 +1,334 @@
+//! Exact integer coefficients for double-description rows.
+//!
+//! [`Coef`] stores an `i64` when the value fits and a boxed [`BigInt`] otherwise; every
+//! operation uses checked `i64` arithmetic and falls back to `BigInt` on overflow, so no
+//! result is ever rounded or wrapped. A [`Row`] is a homogenized vector `[c₀, c₁, …, cₙ]`
+//! whose column 0 is the constant (constraints) or the divisor (generators).
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::cmp::Ordering;
+use std::fmt;
+
+/// An exact integer with a machine-word fast path.
+///
+/// Invariant: the `Big` variant never holds a value that fits in an `i64`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Coef {
+    /// A value that fits in an `i64`.
+    Small(i64),
+    /// Anything larger.
+    Big(Box<BigInt>),
+}
+
+impl fmt::Debug for Coef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Coef::Small(v) => write!(f, "{v}"),
+            Coef::Big(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+impl Coef {
+    /// Zero.
+    pub const ZERO: Coef = Coef::Small(0);
+
+    /// From a machine integer.
+    pub fn from_i64(v: i64) -> Coef {
+        Coef::Small(v)
+    }
+
+    /// From a big integer, demoting to the fast path when it fits.
+    pub fn from_big(b: BigInt) -> Coef {
+        match b.to_i64() {
+            Some(v) => Coef::Small(v),
+            None => Coef::Big(Box::new(b)),
+        }
+    }
+
+    /// As a big integer.
+    pub fn to_big(&self) -> BigInt {
+        match self {
+            Coef::Small(v) => BigInt::from(*v),
+            Coef::Big(b) => (**b).clone(),
+        }
+    }
+
+    /// True for zero.
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Coef::Small(0))
+    }
+
+    /// −1, 0 or 1.
+    pub fn signum(&self) -> i32 {
+        match self {
+            Coef::Small(v) => v.signum() as i32,
+            Coef::Big(b) => {
+                if b.is_negative() {
+                    -1
+                } else {
+                    1
+                }
+            }
+        }
+    }
+
+    /// Number of bits of the magnitude.
+    pub fn bits(&self) -> u64 {
+        match self {
+            Coef::Small(v) => 64 - v.unsigned_abs().leading_zeros() as u64,
+            Coef::Big(b) => b.bits(),
+        }
+    }
+
+    /// `self + other`.
+    pub fn add(&self, other: &Coef) -> Coef {
+        if let (Coef::Small(a), Coef::Small(b)) = (self, other) {
+            if let Some(r) = a.checked_add(*b) {
+                return Coef::Small(r);
+            }
+        }
+        Coef::from_big(self.to_big() + other.to_big())
+    }
+
+    /// `self - other`.
+    pub fn sub(&self, other: &Coef) -> Coef {
+        if let (Coef::Small(a), Coef::Small(b)) = (self, other) {
+            if let Some(r) = a.checked_sub(*b) {
+                return Coef::Small(r);
+            }
+        }
+        Coef::from_big(self.to_big() - other.to_big())
+    }
+
+    /// `self · other`.
+    pub fn mul(&self, other: &Coef) -> Coef {
+        if let (Coef::Small(a), Coef::Small(b)) = (self, other) {
+            if let Some(r) = a.checked_mul(*b) {
+                return Coef::Small(r);
+            }
+        }
+        Coef::from_big(self.to_big() * other.to_big())
+    }
+
+    /// `a·x + b·y`, the kernel of Chernikova's combination step.
+    pub fn lin2(a: &Coef, x: &Coef, b: &Coef, y: &Coef) -> Coef {
+        if let (Coef::Small(a), Coef::Small(x), Coef::Small(b), Coef::Small(y)) = (a, x, b, y) {
+            let r = (*a as i128) * (*x as i128) + (*b as i128) * (*y as i128);
+            if let Ok(v) = i64::try_from(r) {
+                return Coef::Small(v);
+            }
+            return Coef::from_big(BigInt::from(r));
+        }
+        Coef::from_big(a.to_big() * x.to_big() + b.to_big() * y.to_big())
+    }
+
+    /// `-self`.
+    pub fn neg(&self) -> Coef {
+        match self {
+            Coef::Small(v) => match v.checked_neg() {
+                Some(r) => Coef::Small(r),
+                None => Coef::from_big(-BigInt::from(*v)),
+            },
+            Coef::Big(b) => Coef::from_big(-(**b).clone()),
+        }
+    }
+
+    /// `|self|`.
+    pub fn abs(&self) -> Coef {
+        if self.signum() < 0 {
+            self.neg()
+        } else {
+            self.clone()
+        }
+    }
+
+    /// Non-negative greatest common divisor.
+    pub fn gcd(&self, other: &Coef) -> Coef {
+        if let (Coef::Small(a), Coef::Small(b)) = (self, other) {
+            let g = (a.unsigned_abs()).gcd(&b.unsigned_abs());
+            if let Ok(v) = i64::try_from(g) {
+                return Coef::Small(v);
+            }
+        }
+        Coef::from_big(self.to_big().gcd(&other.to_big()))
+    }
+
+    /// Exact division (the caller guarantees `other` divides `self`).
+    pub fn div_exact(&self, other: &Coef) -> Coef {
+        if let (Coef::Small(a), Coef::Small(b)) = (self, other) {
+            if let Some(r) = a.checked_div(*b) {
+                return Coef::Small(r);
+            }
+        }
+        Coef::from_big(self.to_big() / other.to_big())
+    }
+
+    /// Floor division.
+    pub fn div_floor(&self, other: &Coef) -> Coef {
+        if let (Coef::Small(a), Coef::Small(b)) = (self, other) {
+            if *b != 0 && !(*a == i64::MIN && *b == -1) {
+                return Coef::Small(a.div_floor(b));
+            }
+        }
+        Coef::from_big(self.to_big().div_floor(&other.to_big()))
+    }
+
+    /// True for one.
+    pub fn is_one(&self) -> bool {
+        matches!(self, Coef::Small(1))
+    }
+}
+
+impl PartialOrd for Coef {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Coef {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (Coef::Small(a), Coef::Small(b)) => a.cmp(b),
+            _ => self.to_big().cmp(&other.to_big()),
+        }
+    }
+}
+
+impl From<&BigInt> for Coef {
+    fn from(b: &BigInt) -> Coef {
+        Coef::from_big(b.clone())
+    }
+}
+
+/// A homogenized row.
+pub type Row = Vec<Coef>;
+
+/// `Σ a[i]·b[i]`.
+pub fn dot(a: &[Coef], b: &[Coef]) -> Coef {
+    let mut acc: i128 = 0;
+    let mut fast = true;
+    for (x, y) in a.iter().zip(b) {
+        match (x, y) {
+            (Coef::Small(0), _) | (_, Coef::Small(0)) => {}
+            (Coef::Small(x), Coef::Small(y)) => match acc.checked_add(*x as i128 * *y as i128) {
+                Some(v) => acc = v,
+                None => {
+                    fast = false;
+                    break;
+                }
+            },
+            _ => {
+                fast = false;
+                break;
+            }
+        }
+    }
+    if fast {
+        return match i64::try_from(acc) {
+            Ok(v) => Coef::Small(v),
+            Err(_) => Coef::from_big(BigInt::from(acc)),
+        };
+    }
+    let mut acc = BigInt::zero();
+    for (x, y) in a.iter().zip(b) {
+        if !x.is_zero() && !y.is_zero() {
+            acc += x.to_big() * y.to_big();
+        }
+    }
+    Coef::from_big(acc)
+}
+
+/// Sign of `Σ a[i]·b[i]`.
+pub fn dot_sign(a: &[Coef], b: &[Coef]) -> i32 {
+    dot(a, b).signum()
+}
+
+/// Divides a row by the gcd of its entries (no-op for the zero row).
+pub fn normalize(row: &mut [Coef]) {
+    let mut g = Coef::ZERO;
+    for c in row.iter() {
+        if !c.is_zero() {
+            g = g.gcd(c);
+            if g.is_one() {
+                return;
+            }
+        }
+    }
+    if g.is_zero() || g.is_one() {
+        return;
+    }
+    for c in row.iter_mut() {
+        if !c.is_zero() {
+            *c = c.div_exact(&g);
+        }
+    }
+}
+
+/// `a·x + b·y`, normalized.
+pub fn combine(a: &Coef, x: &[Coef], b: &Coef, y: &[Coef]) -> Row {
+    let mut r: Row = x
+        .iter()
+        .zip(y)
+        .map(|(xi, yi)| Coef::lin2(a, xi, b, yi))
+        .collect();
+    normalize(&mut r);
+    r
+}
+
+/// Negates a row in place.
+pub fn negate(row: &mut [Coef]) {
+    for c in row.iter_mut() {
+        *c = c.neg();
+    }
+}
+
+/// Largest bit size of a row's entries.
+pub fn row_bits(row: &[Coef]) -> u64 {
+    row.iter().map(Coef::bits).max().unwrap_or(0)
+}
+
+/// Converts to a big integer with `One` available for callers.
+pub fn one() -> Coef {
+    Coef::from_big(BigInt::one())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overflow_falls_back_to_big_integers_and_back() {
+        let big = Coef::Small(i64::MAX).add(&Coef::Small(1));
+        assert!(matches!(big, Coef::Big(_)));
+        assert_eq!(big.to_big(), BigInt::from(i64::MAX) + 1);
+        assert_eq!(big.sub(&Coef::Small(1)), Coef::Small(i64::MAX));
+        assert_eq!(
+            Coef::Small(i64::MIN).neg().to_big(),
+            -BigInt::from(i64::MIN)
+        );
+        let m = Coef::Small(1 << 40).mul(&Coef::Small(1 << 40));
+        assert_eq!(m.to_big(), BigInt::from(1u128 << 80));
+        assert_eq!(m.div_exact(&Coef::Small(1 << 40)), Coef::Small(1 << 40));
+    }
+
+    #[test]
+    fn rows_are_normalized_by_their_gcd() {
+        let mut r: Row = [6, -4, 0, 10].iter().map(|&v| Coef::Small(v)).collect();
+        normalize(&mut r);
+        assert_eq!(
+            r,
+            [3, -2, 0, 5]
+                .iter()
+                .map(|&v| Coef::Small(v))
+                .collect::<Row>()
+        );
+        let d = dot(
+            &[Coef::Small(i64::MAX), Coef::Small(i64::MAX)],
+            &[Coef::Small(2), Coef::Small(2)],
+        );
+        assert_eq!(d.to_big(), BigInt::from(i64::MAX) * 4);
+    }
+}
