@@ -11,7 +11,7 @@ use crate::check::TraceStep;
 use crate::graph::{CutKind, ReducedGraph};
 use crate::ir::{
     BinOp, BlockId, CastOp, CheckId, CmpPred, Expr, Function, HavocReason, Inst, Operand,
-    Terminator, Ty,
+    SourceLoc, Terminator, Ty,
 };
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -42,6 +42,8 @@ pub struct Execution {
     pub omitted_steps: usize,
     /// Inputs consumed.
     pub consumed: usize,
+    /// Where each consumed input was requested.
+    pub input_locs: Vec<Option<SourceLoc>>,
     /// Whether a value came from something the native program does not reproduce (an
     /// `undef` operand, a load, an unknown call): the native run may differ.
     pub approximate: bool,
@@ -75,6 +77,7 @@ pub fn execute(
     let mut last: std::collections::VecDeque<TraceStep> = std::collections::VecDeque::new();
     let mut omitted = 0usize;
     let mut consumed = 0usize;
+    let mut input_locs = Vec::new();
     let mut block = func.entry;
     let mut n_blocks: u64 = 0;
     let reading = |ty: Ty, bits: u128| -> i128 {
@@ -120,8 +123,7 @@ pub fn execute(
                 }
             }
         }
-        for (inst, loc) in b.insts.iter().zip(&b.locs) {
-            let _ = loc;
+        for (k, inst) in b.insts.iter().enumerate() {
             match inst {
                 Inst::Assign { dest, expr } => {
                     let ty = func.value(*dest).ty;
@@ -139,6 +141,7 @@ pub fn execute(
                         match inputs.get(consumed) {
                             Some(v) => {
                                 consumed += 1;
+                                input_locs.push(b.locs.get(k).cloned().flatten());
                                 ty.mask(*v)
                             }
                             None => break 'run ExecEnd::OutOfInputs,
@@ -207,6 +210,7 @@ pub fn execute(
         steps,
         omitted_steps: omitted,
         consumed,
+        input_locs,
         approximate,
     }
 }

@@ -5,7 +5,7 @@ use super::exec::{ExecEnd, Execution};
 use super::replay::Served;
 use super::InputKinds;
 use crate::check::{Counterexample, NondetValue, TraceStep};
-use crate::ir::{Function, Ty};
+use crate::ir::{Function, SourceLoc, Ty};
 
 /// The counterexample of a confirmed run. `served` is everything the native program was
 /// served, arguments first when `args_served` (a driver `main` called the entry).
@@ -18,7 +18,7 @@ pub fn counterexample(
     confirmed_by: &str,
 ) -> Counterexample {
     let _ = kinds;
-    let value = |s: &Served| -> NondetValue {
+    let value = |s: &Served, loc: Option<SourceLoc>| -> NondetValue {
         let w = s.width.max(1);
         let ty = Ty::int(w);
         let v = if w == 1 {
@@ -30,6 +30,7 @@ pub fn counterexample(
             function: s.function.clone(),
             width: s.width,
             value: v,
+            loc,
         }
     };
     let n_args = if args_served {
@@ -40,8 +41,15 @@ pub fn counterexample(
     } else {
         0
     };
-    let args = served[..n_args].iter().map(value).collect();
-    let inputs = served[n_args..].iter().map(value).collect();
+    let args = served[..n_args]
+        .iter()
+        .map(|s| value(s, func.loc.clone()))
+        .collect();
+    let inputs = served[n_args..]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| value(s, execution.input_locs.get(i).cloned().flatten()))
+        .collect();
     let mut steps: Vec<TraceStep> = Vec::new();
     let split = execution.steps.len().min(20);
     steps.extend(execution.steps[..split].iter().cloned());
@@ -58,7 +66,6 @@ pub fn counterexample(
         }
         other => confirmed_by.push_str(&format!("; the lifted program's path ends differently ({other:?})")),
     }
-    let _ = func;
     Counterexample {
         args,
         inputs,

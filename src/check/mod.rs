@@ -69,6 +69,8 @@ pub struct NondetValue {
     pub width: u32,
     /// Its value (signed reading).
     pub value: i128,
+    /// Where it was requested (the call), when known.
+    pub loc: Option<SourceLoc>,
 }
 
 /// A confirmed execution that reaches an error site.
