@@ -70,18 +70,95 @@ pub struct AnalysisReport {
 
 /// Analyzes every function of the module.
 pub fn analyze(module: &Module, config: &AnalysisConfig) -> AnalysisReport {
+    analyze_inner(module, config, None)
+}
+
+// --- counterexamples (issue 6) ---
+/// Analyzes every function of the module, then, within each function's time budget,
+/// searches a counterexample for the assertions left `Unknown(Imprecise)` (or stopped by a
+/// resource budget); one confirmed by native replay makes its assertion `Violated`.
+pub fn analyze_with_counterexamples(
+    module: &Module,
+    config: &AnalysisConfig,
+    cex: &crate::cex::CexConfig,
+) -> AnalysisReport {
+    analyze_inner(module, config, Some(cex))
+}
+
+/// Runs the counterexample search of one function before `deadline` and updates `verdicts`
+/// (in the order of `checks`).
+fn search_counterexamples(
+    func: &Function,
+    module: &Module,
+    checks: &[crate::ir::CheckId],
+    verdicts: &mut [Verdict],
+    cex: &crate::cex::CexConfig,
+    deadline: std::time::Instant,
+) {
+    use crate::cex::CexOutcome;
+    let searchable = |v: &Verdict| {
+        matches!(
+            v,
+            Verdict::Unknown(UnknownReason::Imprecise) | Verdict::Unknown(UnknownReason::Budget(_))
+        )
+    };
+    let targets: Vec<crate::ir::CheckId> = checks
+        .iter()
+        .zip(verdicts.iter())
+        .filter(|(_, v)| searchable(v))
+        .map(|(c, _)| *c)
+        .collect();
+    if targets.is_empty() || std::time::Instant::now() + Duration::from_millis(200) >= deadline {
+        return;
+    }
+    let found = catch_unwind(AssertUnwindSafe(|| {
+        crate::cex::find_any_counterexample(func, module, &targets, cex, deadline)
+    }));
+    match found {
+        Ok((Some(check), CexOutcome::Confirmed(trace))) => {
+            if let Some(i) = checks.iter().position(|c| *c == check) {
+                verdicts[i] = Verdict::Violated(trace);
+            }
+        }
+        Ok((_, CexOutcome::Unconfirmed(why))) => {
+            for (c, v) in checks.iter().zip(verdicts.iter_mut()) {
+                if targets.contains(c) {
+                    *v = Verdict::Unknown(UnknownReason::Unsupported(format!(
+                        "counterexample not confirmed: {why}"
+                    )));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+// --- end counterexamples ---
+
+fn analyze_inner(
+    module: &Module,
+    config: &AnalysisConfig,
+    cex: Option<&crate::cex::CexConfig>,
+) -> AnalysisReport {
     let mut results = Vec::new();
     let mut loop_invariants = Vec::new();
     let mut cut_invariants = Vec::new();
     for func in &module.functions {
         let checks = func.checks();
+        let start = std::time::Instant::now();
         let run = catch_unwind(AssertUnwindSafe(|| analyze_function(func, config)));
         match run {
             Ok(FunctionOutcome {
-                verdicts,
+                mut verdicts,
                 invariants,
                 at_cut_points,
             }) => {
+                if let Some(cex) = cex {
+                    // Counterexamples (issue 6): the rest of the function's budget, minus a
+                    // margin for reporting before a harness kills the process.
+                    let margin = (config.timeout / 20).max(Duration::from_millis(300));
+                    let deadline = start + config.timeout.saturating_sub(margin);
+                    search_counterexamples(func, module, &checks, &mut verdicts, cex, deadline);
+                }
                 cut_invariants.extend(at_cut_points);
                 for (check, verdict) in checks.iter().zip(verdicts) {
                     results.push(result(module, *check, verdict));
@@ -132,30 +209,14 @@ struct FunctionOutcome {
 fn analyze_function(func: &Function, config: &AnalysisConfig) -> FunctionOutcome {
     match config.domain {
         DomainKind::Interval => analyze_in::<IntervalDomain>(func, config),
-        DomainKind::Poly => not_built(func, "the polyhedra domain"),
-    }
-}
-
-fn not_built(func: &Function, what: &str) -> FunctionOutcome {
-    let verdicts = func
-        .checks()
-        .iter()
-        .map(|_| {
-            Verdict::Unknown(UnknownReason::Unsupported(format!(
-                "{what} is not built yet"
-            )))
-        })
-        .collect();
-    FunctionOutcome {
-        verdicts,
-        invariants: vec![],
-        at_cut_points: None,
+        DomainKind::Poly => analyze_in::<crate::domain::Polyhedron>(func, config),
     }
 }
 
 fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> FunctionOutcome {
     let lowering = Lowering::new(func);
     let graph = ReducedGraph::new(func);
+    let live_in = crate::analysis::focus::liveness(&lowering);
     let deadline = Deadline::after(config.timeout);
     let (invariants, outcome): (Invariants<D>, Outcome) = match config.engine {
         Engine::Classic => classic::analyze(&lowering, &graph, &deadline),
@@ -185,9 +246,10 @@ fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> Fun
             }
             let text = match invariants.at(cp.block) {
                 None => "false".to_string(),
-                Some(d) => {
-                    format_state(&project_to_source(&lowering, cp.block, d), lowering.space())
-                }
+                Some(d) => format_state(
+                    &project_to_source(&lowering, &live_in[cp.block.index()], d),
+                    lowering.space(),
+                ),
             };
             let block = func.block(cp.block);
             let loc = block
@@ -205,7 +267,6 @@ fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> Fun
             });
         }
     }
-    let live_in = crate::analysis::focus::liveness(&lowering);
     let at_cut_points = (outcome == Outcome::Complete).then(|| CutInvariants {
         function: func.name.clone(),
         at_cut_point: graph
@@ -239,24 +300,16 @@ fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> Fun
 /// before it that the loop uses).
 fn project_to_source<D: NumericDomain>(
     lowering: &Lowering<'_>,
-    head: crate::ir::BlockId,
+    live: &std::collections::BTreeSet<crate::ir::ValueId>,
     d: &D,
 ) -> D {
     let func = lowering.func();
-    let mut keep = vec![false; func.values.len()];
-    for b in &func.blocks {
-        for e in b.term.edges() {
-            if e.target == head {
-                for (dest, _) in &e.moves {
-                    keep[dest.index()] = func.value(*dest).source_name.is_some();
-                }
-            }
-        }
-    }
-    let _ = head;
-    let forget: Vec<_> = (0..func.values.len())
-        .filter(|i| !keep[*i])
-        .map(|i| crate::domain::Var(i as u32))
+    let forget: Vec<_> = (0..func.values.len() as u32)
+        .filter(|i| {
+            let v = crate::ir::ValueId(*i);
+            !(live.contains(&v) && func.value(v).source_name.is_some())
+        })
+        .map(crate::domain::Var)
         .collect();
     let mut res = d.clone();
     res.forget(&forget);

@@ -644,3 +644,21 @@ fn big_coefficients_stay_exact() {
         Some(Rat::new(num_bigint::BigInt::from(i64::MAX) * 4, 3.into()))
     );
 }
+
+/// Regression: forgetting variables of several blocks at once (the block indices shift as
+/// blocks are removed).
+#[test]
+fn forget_across_several_blocks() {
+    use polyfocus::domain::{Lattice, LinCons, LinExpr, NumericDomain, Polyhedron, Space, Var};
+    let space = Space::anonymous(6);
+    let mut p = Polyhedron::top(&space);
+    let x = |i: u32| LinExpr::var(Var(i));
+    p.meet_cons(&[
+        LinCons::eq(&x(0), &x(1)),
+        LinCons::eq(&x(2), &x(3)),
+        LinCons::eq(&x(4), &x(5)),
+        LinCons::ge(&x(5), &LinExpr::constant(1)),
+    ]);
+    p.forget(&[Var(0), Var(2), Var(4)]);
+    assert_eq!(p.to_cons(), vec![LinCons::ge(&x(5), &LinExpr::constant(1))]);
+}

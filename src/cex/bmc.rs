@@ -20,8 +20,9 @@ use crate::ir::{
     BinOp, BlockId, CastOp, CheckId, CmpPred, Expr, Function, Inst, Operand, Terminator, Ty,
     ValueId,
 };
-use std::collections::{BTreeMap, HashMap};
-use z3::ast::{Ast, Bool, BV};
+use std::collections::HashMap;
+use std::time::Instant;
+use z3::ast::{Bool, BV};
 use z3::{Params, SatResult, Solver};
 
 type Store = Vec<Option<BV>>;
@@ -83,6 +84,7 @@ pub struct Bmc<'a> {
     /// Error reach conditions not yet shown unreachable.
     pending: Vec<Bool>,
     fresh: u64,
+    exhausted: bool,
 }
 
 impl<'a> Bmc<'a> {
@@ -110,7 +112,7 @@ impl<'a> Bmc<'a> {
         for p in &func.params {
             global[p.index()] = true;
         }
-        let mut mark = |op: &Operand, b: BlockId, global: &mut Vec<bool>| {
+        let mark = |op: &Operand, b: BlockId, global: &mut Vec<bool>| {
             if let Operand::Value(v) = op {
                 if def_block[v.index()] != Some(b) {
                     global[v.index()] = true;
@@ -179,7 +181,13 @@ impl<'a> Bmc<'a> {
             incoming_next: HashMap::new(),
             pending: vec![],
             fresh: 0,
+            exhausted: false,
         }
+    }
+
+    /// True when every execution was unrolled completely (no layer is left).
+    pub fn exhausted(&self) -> bool {
+        self.exhausted
     }
 
     /// Number of layers unrolled so far.
@@ -189,9 +197,13 @@ impl<'a> Bmc<'a> {
 
     /// Unrolls up to `bound` layers and asks for an execution reaching a target in the new
     /// layers (or in earlier ones whose query gave up), within `timeout_ms`.
-    pub fn search(&mut self, bound: usize, timeout_ms: u32) -> BmcResult {
+    pub fn search(&mut self, bound: usize, timeout_ms: u32, build_deadline: Instant) -> BmcResult {
         while self.nodes.len() < bound {
             if !self.unroll_layer() {
+                self.exhausted = true;
+                break;
+            }
+            if Instant::now() >= build_deadline {
                 break;
             }
         }
@@ -235,7 +247,8 @@ impl<'a> Bmc<'a> {
     /// edges).
     fn unroll_layer(&mut self) -> bool {
         let d = self.nodes.len();
-        let mut incoming: HashMap<BlockId, Vec<(Bool, Store)>> = std::mem::take(&mut self.incoming_next);
+        let mut incoming: HashMap<BlockId, Vec<(Bool, Store)>> =
+            std::mem::take(&mut self.incoming_next);
         if d == 0 {
             let mut store: Store = vec![None; self.n_slots];
             for (i, p) in self.func.params.iter().enumerate() {
@@ -363,11 +376,7 @@ impl<'a> Bmc<'a> {
             }
             out.push((taken, (layer, e.target)));
         }
-        Node {
-            inputs,
-            out,
-            error,
-        }
+        Node { inputs, out, error }
     }
 
     fn set(&self, v: ValueId, t: BV, store: &mut Store, local: &mut HashMap<ValueId, BV>) {
@@ -668,14 +677,4 @@ fn binary(
         _ => Some(Bool::and(&ok)),
     };
     (r, ok)
-}
-
-/// Widths of the inputs a path consumes, for checks (unused by the search itself).
-#[allow(dead_code)]
-fn widths(func: &Function) -> BTreeMap<ValueId, u32> {
-    func.values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (ValueId(i as u32), v.ty.width))
-        .collect()
 }

@@ -47,10 +47,13 @@ pub struct Execution {
     /// Whether a value came from something the native program does not reproduce (an
     /// `undef` operand, a load, an unknown call): the native run may differ.
     pub approximate: bool,
+    /// Whether a branch, switch or assumption depended on an `undef` operand (an
+    /// uninitialized variable).
+    pub read_undef: bool,
 }
 
-const KEEP_FIRST: usize = 20;
-const KEEP_LAST: usize = 60;
+pub const KEEP_FIRST: usize = 5;
+const KEEP_LAST: usize = 10;
 
 /// Runs `func` from its entry with `args` (bits of the integer parameters) and `inputs`
 /// (bits of the replayable havocs, in order), for at most `max_blocks` block executions.
@@ -65,6 +68,9 @@ pub fn execute(
 ) -> Execution {
     let mut vals: Vec<u128> = vec![0; func.values.len()];
     let mut approximate = false;
+    // Which values depend on an `undef` operand; a control decision on one is recorded.
+    let mut taint: Vec<bool> = vec![false; func.values.len()];
+    let mut read_undef = false;
     for (i, p) in func.params.iter().enumerate() {
         let ty = func.value(*p).ty;
         match args.get(i) {
@@ -73,6 +79,18 @@ pub fn execute(
         }
     }
     let mut named: BTreeMap<String, i128> = BTreeMap::new();
+    for p in &func.params {
+        let info = func.value(*p);
+        if let Some(name) = &info.source_name {
+            let bits = vals[p.index()];
+            let v = if info.ty.is_bool() {
+                bits as i128
+            } else {
+                info.ty.to_signed(bits)
+            };
+            named.insert(name.clone(), v);
+        }
+    }
     let mut first: Vec<TraceStep> = Vec::new();
     let mut last: std::collections::VecDeque<TraceStep> = std::collections::VecDeque::new();
     let mut omitted = 0usize;
@@ -131,6 +149,7 @@ pub fn execute(
                         break 'run ExecEnd::Undefined;
                     };
                     vals[dest.index()] = v;
+                    taint[dest.index()] = expr_tainted(&taint, expr);
                     if let Some(name) = &func.value(*dest).source_name {
                         named.insert(name.clone(), reading(ty, v));
                     }
@@ -158,6 +177,7 @@ pub fn execute(
                     }
                 }
                 Inst::Assume { cond } => {
+                    read_undef |= tainted(&taint, cond);
                     if operand(&vals, cond, &mut approximate) & 1 == 0 {
                         break 'run ExecEnd::Exit;
                     }
@@ -171,6 +191,7 @@ pub fn execute(
                 then_edge,
                 else_edge,
             } => {
+                read_undef |= tainted(&taint, cond);
                 if operand(&vals, cond, &mut approximate) & 1 == 1 {
                     then_edge
                 } else {
@@ -178,6 +199,7 @@ pub fn execute(
                 }
             }
             Terminator::Switch { on, cases, default } => {
+                read_undef |= tainted(&taint, on);
                 let v = operand(&vals, on, &mut approximate);
                 cases
                     .iter()
@@ -189,13 +211,20 @@ pub fn execute(
             Terminator::Error(c) => break ExecEnd::Error(*c),
         };
         // Parallel assignment.
-        let moved: Vec<(usize, u128)> = edge
+        let moved: Vec<(usize, u128, bool)> = edge
             .moves
             .iter()
-            .map(|(d, s)| (d.index(), operand(&vals, s, &mut approximate)))
+            .map(|(d, s)| {
+                (
+                    d.index(),
+                    operand(&vals, s, &mut approximate),
+                    tainted(&taint, s),
+                )
+            })
             .collect();
-        for (d, v) in moved {
+        for (d, v, t) in moved {
             vals[d] = v;
+            taint[d] = t;
             let info = &func.values[d];
             if let Some(name) = &info.source_name {
                 named.insert(name.clone(), reading(info.ty, v));
@@ -212,6 +241,29 @@ pub fn execute(
         consumed,
         input_locs,
         approximate,
+        read_undef,
+    }
+}
+
+fn tainted(taint: &[bool], op: &Operand) -> bool {
+    match op {
+        Operand::Value(v) => taint[v.index()],
+        Operand::Const(_) => false,
+        Operand::Undef(_) => true,
+    }
+}
+
+fn expr_tainted(taint: &[bool], expr: &Expr) -> bool {
+    match expr {
+        Expr::Use(a) | Expr::Cast { arg: a, .. } => tainted(taint, a),
+        Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => {
+            tainted(taint, lhs) || tainted(taint, rhs)
+        }
+        Expr::Select {
+            cond,
+            on_true,
+            on_false,
+        } => tainted(taint, cond) || tainted(taint, on_true) || tainted(taint, on_false),
     }
 }
 
@@ -373,6 +425,46 @@ pub fn binary(
     Some(res)
 }
 
+/// Whether some branch, switch or assumption of `func` may depend on an `undef` operand
+/// (a static over-approximation of the taint the interpreter tracks).
+pub fn control_may_read_undef(func: &Function) -> bool {
+    let mut taint = vec![false; func.values.len()];
+    loop {
+        let mut changed = false;
+        for b in &func.blocks {
+            for inst in &b.insts {
+                if let Inst::Assign { dest, expr } = inst {
+                    if !taint[dest.index()] && expr_tainted(&taint, expr) {
+                        taint[dest.index()] = true;
+                        changed = true;
+                    }
+                }
+            }
+            for e in b.term.edges() {
+                for (d, src) in &e.moves {
+                    if !taint[d.index()] && tainted(&taint, src) {
+                        taint[d.index()] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    func.blocks.iter().any(|b| {
+        b.insts.iter().any(|i| match i {
+            Inst::Assume { cond } => tainted(&taint, cond),
+            _ => false,
+        }) || match &b.term {
+            Terminator::Branch { cond, .. } => tainted(&taint, cond),
+            Terminator::Switch { on, .. } => tainted(&taint, on),
+            _ => false,
+        }
+    })
+}
+
 /// The block an error check's site is in.
 pub fn error_block(func: &Function, check: CheckId) -> Option<BlockId> {
     func.block_ids()
@@ -386,15 +478,30 @@ mod tests {
     #[test]
     fn binary_flags() {
         let t = Ty::int(8);
-        assert_eq!(binary(BinOp::Add, t, 127, 1, false, false, false), Some(128));
+        assert_eq!(
+            binary(BinOp::Add, t, 127, 1, false, false, false),
+            Some(128)
+        );
         assert_eq!(binary(BinOp::Add, t, 127, 1, true, false, false), None);
         assert_eq!(binary(BinOp::Add, t, 255, 1, false, true, false), None);
         assert_eq!(binary(BinOp::Sub, t, 0, 1, false, false, false), Some(255));
-        assert_eq!(binary(BinOp::SDiv, t, 0xf9, 2, false, false, false), Some(0xfd));
-        assert_eq!(binary(BinOp::SRem, t, 0xf9, 2, false, false, false), Some(0xff));
+        assert_eq!(
+            binary(BinOp::SDiv, t, 0xf9, 2, false, false, false),
+            Some(0xfd)
+        );
+        assert_eq!(
+            binary(BinOp::SRem, t, 0xf9, 2, false, false, false),
+            Some(0xff)
+        );
         assert_eq!(binary(BinOp::UDiv, t, 1, 0, false, false, false), None);
-        assert_eq!(binary(BinOp::AShr, t, 0x80, 7, false, false, false), Some(0xff));
+        assert_eq!(
+            binary(BinOp::AShr, t, 0x80, 7, false, false, false),
+            Some(0xff)
+        );
         assert_eq!(binary(BinOp::Shl, t, 0x40, 1, true, false, false), None);
-        assert_eq!(binary(BinOp::Shl, t, 0x40, 1, false, true, false), Some(0x80));
+        assert_eq!(
+            binary(BinOp::Shl, t, 0x40, 1, false, true, false),
+            Some(0x80)
+        );
     }
 }

@@ -31,7 +31,7 @@ use crate::check::Counterexample;
 use crate::frontend::FrontendConfig;
 use crate::graph::ReducedGraph;
 use crate::ir::{self, CheckId, Expr, HavocReason, Inst, Operand, Terminator};
-use replay::{BuildSpec, NativeProgram, Policy, RunStatus, Served};
+use replay::{BuildSpec, NativeProgram, Policy, RunResult, RunStatus, Served};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
@@ -143,6 +143,7 @@ pub fn find_any_counterexample(
         dictionary: spec.dictionary.clone(),
         deadline,
         unconfirmed: None,
+        rejected_undef: false,
     };
     search.run()
 }
@@ -152,7 +153,7 @@ fn build_spec(func: &ir::Function) -> BuildSpec {
     let mut nondet = BTreeMap::new();
     let mut unknown_calls = BTreeMap::new();
     let mut dict: BTreeSet<i128> = BTreeSet::new();
-    let mut add_const = |c: &ir::Const, dict: &mut BTreeSet<i128>| {
+    let add_const = |c: &ir::Const, dict: &mut BTreeSet<i128>| {
         if !c.ty.is_bool() {
             let v = c.signed();
             for x in [v - 1, v, v + 1] {
@@ -204,7 +205,11 @@ fn build_spec(func: &ir::Function) -> BuildSpec {
     }
     BuildSpec {
         entry: func.name.clone(),
-        param_widths: func.params.iter().map(|p| func.value(*p).ty.width).collect(),
+        param_widths: func
+            .params
+            .iter()
+            .map(|p| func.value(*p).ty.width)
+            .collect(),
         nondet,
         unknown_calls,
         dictionary,
@@ -243,6 +248,8 @@ struct Search<'a> {
     dictionary: Vec<i128>,
     deadline: Instant,
     unconfirmed: Option<String>,
+    /// A run reached the error only through an uninitialized variable.
+    rejected_undef: bool,
 }
 
 /// Whether the entry's arguments come from the input stream (a generated driver `main`).
@@ -290,9 +297,13 @@ impl Search<'_> {
         let mut bmc_note = String::new();
         let mut policies = self.policies().into_iter();
         let mut seed = 1u64;
+        let mut round = 0u32;
         while Instant::now() < self.deadline {
+            // Growing time slices, alternating between the solver and native runs.
+            let slice = (Duration::from_millis(400) * (1u32 << round.min(6)))
+                .min(self.remaining() / 2)
+                .max(Duration::from_millis(200));
             if !bmc_done {
-                let slice = (self.remaining() / 3).max(Duration::from_millis(300));
                 let ms = slice.as_millis().min(u32::MAX as u128) as u32;
                 let build_deadline = Instant::now() + slice;
                 match bmc.search(bound, ms, build_deadline) {
@@ -307,7 +318,7 @@ impl Search<'_> {
                                 if path.depth == 1 { "" } else { "s" }
                             ),
                         };
-                        if let Some(found) = self.confirm(cand, true) {
+                        if let Some(found) = self.confirm(cand, true, None) {
                             return found;
                         }
                         // The model's path did not replay: do not ask again the same.
@@ -315,7 +326,7 @@ impl Search<'_> {
                         bmc_note = "a bounded model checking path did not replay".into();
                     }
                     bmc::BmcResult::NoneUpTo(d) => {
-                        if d < bound {
+                        if bmc.exhausted() {
                             // Fewer layers than asked: no execution takes more back edges.
                             bmc_done = true;
                             bmc_note = format!(
@@ -324,22 +335,24 @@ impl Search<'_> {
                             if !self.has_approximations() && self.unconfirmed.is_none() {
                                 return (None, CexOutcome::NotFound(bmc_note));
                             }
-                        } else {
+                        } else if d >= bound {
                             bound *= 2;
                         }
                     }
                     bmc::BmcResult::Unknown(why) => {
-                        bmc_note = format!("bounded model checking gave up at bound {bound}: {why}");
+                        bmc_note =
+                            format!("bounded model checking gave up at bound {bound}: {why}");
                         bound = bound.saturating_mul(2);
                     }
                 }
             }
             // A batch of native runs, about as long as the BMC step.
-            let batch_end = Instant::now()
-                + (self.remaining() / 3)
-                    .max(Duration::from_millis(300))
-                    .min(self.remaining());
-            while Instant::now() < batch_end {
+            let batch_end = Instant::now() + slice.min(self.remaining());
+            let per_run_limit =
+                (Duration::from_millis(250) * (1u32 << round.min(3))).min(Duration::from_secs(2));
+            round += 1;
+            // Without inputs every native run is the same: the first one said it all.
+            while has_inputs && Instant::now() < batch_end {
                 let policy = match policies.next() {
                     Some(p) => p,
                     None => {
@@ -347,7 +360,7 @@ impl Search<'_> {
                         Policy::Random(seed)
                     }
                 };
-                let per_run = Duration::from_millis(1000).min(self.remaining());
+                let per_run = per_run_limit.min(self.remaining());
                 if per_run.is_zero() {
                     break;
                 }
@@ -362,9 +375,15 @@ impl Search<'_> {
                 break;
             }
         }
+        if self.rejected_undef && self.unconfirmed.is_none() {
+            bmc_note =
+                "the executions found read an uninitialized variable (undefined behaviour)".into();
+        }
         let why = match (&self.unconfirmed, bmc_note.is_empty()) {
             (Some(u), _) => return (None, CexOutcome::Unconfirmed(u.clone())),
-            (None, true) => "no execution reaching the error site found before the deadline".to_string(),
+            (None, true) => {
+                "no execution reaching the error site found before the deadline".to_string()
+            }
             (None, false) => format!("no execution reaching the error site found ({bmc_note})"),
         };
         (None, CexOutcome::NotFound(why))
@@ -378,17 +397,18 @@ impl Search<'_> {
                 Inst::Havoc { reason, .. } => !self.kinds.is_input(reason),
                 Inst::Assign { expr, .. } => expr_has_undef(expr),
                 Inst::Assume { cond } => matches!(cond, Operand::Undef(_)),
-            }) || b.term.edges().iter().any(|e| {
-                e.moves
-                    .iter()
-                    .any(|(_, s)| matches!(s, Operand::Undef(_)))
-            }) || matches!(
-                b.term,
-                Terminator::Branch {
-                    cond: Operand::Undef(_),
-                    ..
-                }
-            )
+            }) || b
+                .term
+                .edges()
+                .iter()
+                .any(|e| e.moves.iter().any(|(_, s)| matches!(s, Operand::Undef(_))))
+                || matches!(
+                    b.term,
+                    Terminator::Branch {
+                        cond: Operand::Undef(_),
+                        ..
+                    }
+                )
         })
     }
 
@@ -428,14 +448,13 @@ impl Search<'_> {
         policy: &Policy,
         timeout: Duration,
     ) -> Result<(Option<CheckId>, CexOutcome), RunStatus> {
-        let run = self
-            .program
-            .run(&[], policy, &self.dictionary, timeout);
+        let run = self.program.run(&[], policy, &self.dictionary, timeout);
         if run.status != RunStatus::ErrorReached {
             return Err(run.status);
         }
         let (args, inputs) = self.split_served(&run.served);
         let origin = match policy {
+            _ if run.served.is_empty() => "native run, no input requested".to_string(),
             Policy::Strict => "native run".to_string(),
             Policy::Const(v) => format!("native run with every input {v}"),
             Policy::Random(s) => format!("native run with random inputs (seed {s})"),
@@ -446,7 +465,8 @@ impl Search<'_> {
             check: None,
             origin,
         };
-        self.confirm(cand, false).ok_or(RunStatus::ErrorReached)
+        self.confirm(cand, false, Some(run))
+            .ok_or(RunStatus::ErrorReached)
     }
 
     /// Splits served values into entry arguments (for a driver `main`) and inputs.
@@ -465,21 +485,29 @@ impl Search<'_> {
     }
 
     /// Replays a candidate strictly; on success, the counterexample.
+    ///
+    /// `strict_run` is a run that already counts as the strict replay: one that reached the
+    /// error without requesting any input (the policy was never consulted), so that a long
+    /// deterministic execution is not run twice.
     fn confirm(
         &mut self,
         cand: Candidate,
         from_model: bool,
+        strict_run: Option<RunResult>,
     ) -> Option<(Option<CheckId>, CexOutcome)> {
         let mut stream: Vec<u128> = Vec::new();
         if args_are_inputs(self.func) {
             stream.extend(&cand.args);
         }
         stream.extend(&cand.inputs);
-        let timeout = self.config.replay_timeout.min(
-            self.remaining()
-                .max(Duration::from_millis(500)),
-        );
-        let run = self.program.run(&stream, &Policy::Strict, &[], timeout);
+        let timeout = self
+            .config
+            .replay_timeout
+            .min(self.remaining().max(Duration::from_millis(500)));
+        let run = match strict_run {
+            Some(run) if run.served.is_empty() && run.status == RunStatus::ErrorReached => run,
+            _ => self.program.run(&stream, &Policy::Strict, &[], timeout),
+        };
         if run.status != RunStatus::ErrorReached {
             let what = match &run.status {
                 RunStatus::ExtraInput => "asked for more inputs than recorded".to_string(),
@@ -509,6 +537,14 @@ impl Search<'_> {
             20_000_000,
             exec_deadline,
         );
+        // An execution that reads an uninitialized variable has undefined behaviour in C:
+        // the native run reached the error with whatever the stack held. Not a
+        // counterexample (and when the interpretation stopped early, it may still read one).
+        let reaches = matches!(execution.end, exec::ExecEnd::Error(_));
+        if execution.read_undef || (!reaches && exec::control_may_read_undef(self.func)) {
+            self.rejected_undef = true;
+            return None;
+        }
         let check = match (&execution.end, cand.check) {
             (exec::ExecEnd::Error(c), _) => *c,
             (_, Some(c)) => c,

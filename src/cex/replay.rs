@@ -207,14 +207,18 @@ pub fn driver_text(entry: &str, params: &[u32]) -> String {
         ));
         args.push(format!("a{i}"));
     }
-    out.push_str(&format!("    {entry}({});\n    return 0;\n}}\n", args.join(", ")));
+    out.push_str(&format!(
+        "    {entry}({});\n    return 0;\n}}\n",
+        args.join(", ")
+    ));
     out
 }
 
-fn run_tool(program: &str, args: &[String], cwd: &Path) -> Result<String, String> {
+/// Runs a build tool in the current directory (paths in the inputs and flags are relative
+/// to it); outputs go to absolute paths in the temporary directory.
+fn run_tool(program: &str, args: &[String], _tmp: &Path) -> Result<String, String> {
     let out = Command::new(program)
         .args(args)
-        .current_dir(cwd)
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("running {program}: {e}"))?;
@@ -259,7 +263,11 @@ fn entry_params(config: &FrontendConfig, entry: &str, dir: &Path) -> Result<Vec<
                 continue;
             };
             let mut widths = Vec::new();
-            for param in rest[..end].split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            for param in rest[..end]
+                .split(',')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+            {
                 let ty = param.split_whitespace().next().unwrap_or("");
                 match ty.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
                     Some(w) if w <= 64 => widths.push(w),
@@ -308,8 +316,7 @@ impl NativeProgram {
         // Stubs for nondet functions the runtime does not define.
         let mut stubs = String::new();
         for (name, width) in &spec.nondet {
-            if !RUNTIME_STRONG.contains(&name.as_str()) && !RUNTIME_WEAK.contains(&name.as_str())
-            {
+            if !RUNTIME_STRONG.contains(&name.as_str()) && !RUNTIME_WEAK.contains(&name.as_str()) {
                 stubs.push_str(&stub_text(name, *width));
                 weaken.push(name.clone());
             }
@@ -328,7 +335,7 @@ impl NativeProgram {
                 .is_some_and(|x| x == "c" || x == "i" || x == "h");
             if is_c {
                 args.push(
-                    "-fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent"
+                    "-fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent,bounds"
                         .into(),
                 );
                 args.push("-fsanitize-trap=all".into());
@@ -339,7 +346,10 @@ impl NativeProgram {
                 obj.display().to_string(),
             ]);
             run_tool(&clang, &args, dir.path())?;
-            let mut oc: Vec<String> = weaken.iter().map(|s| format!("--weaken-symbol={s}")).collect();
+            let mut oc: Vec<String> = weaken
+                .iter()
+                .map(|s| format!("--weaken-symbol={s}"))
+                .collect();
             if driver.is_some() {
                 oc.push("--redefine-sym=main=__polyfocus_user_main".into());
             }
@@ -379,7 +389,11 @@ impl NativeProgram {
             }
             args.extend(objects.iter().map(|o| o.display().to_string()));
             args.push(rt_o.display().to_string());
-            args.extend(["-lm".to_string(), "-o".to_string(), binary.display().to_string()]);
+            args.extend([
+                "-lm".to_string(),
+                "-o".to_string(),
+                binary.display().to_string(),
+            ]);
             match run_tool(&clang, &args, dir.path()) {
                 Ok(_) => {
                     return Ok(NativeProgram {
@@ -407,9 +421,7 @@ impl NativeProgram {
                             None => {
                                 // A function whose result is not used as an integer: any
                                 // behaviour will do, it returns zero.
-                                stubs.push_str(&format!(
-                                    "long long {name}() {{ return 0; }}\n"
-                                ));
+                                stubs.push_str(&format!("long long {name}() {{ return 0; }}\n"));
                                 stubbed.insert(name, 0);
                                 added = true;
                             }
@@ -605,8 +617,7 @@ mod tests {
         let text = runtime_source().unwrap();
         for name in RUNTIME_STRONG.iter().chain(RUNTIME_WEAK) {
             assert!(
-                text.contains(&format!("{name}("))
-                    || text.contains(&format!("{name})")),
+                text.contains(&format!("{name}(")) || text.contains(&format!("{name})")),
                 "{name} is not defined in runtime/replay.c"
             );
         }
@@ -614,7 +625,8 @@ mod tests {
 
     #[test]
     fn parses_undefined_references() {
-        let e = "/usr/bin/ld: x.o: in function `f':\nx.c:(.text+0x1): undefined reference to `toto'\n";
+        let e =
+            "/usr/bin/ld: x.o: in function `f':\nx.c:(.text+0x1): undefined reference to `toto'\n";
         assert_eq!(undefined_references(e), vec!["toto".to_string()]);
     }
 }

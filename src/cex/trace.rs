@@ -51,7 +51,7 @@ pub fn counterexample(
         .map(|(i, s)| value(s, execution.input_locs.get(i).cloned().flatten()))
         .collect();
     let mut steps: Vec<TraceStep> = Vec::new();
-    let split = execution.steps.len().min(20);
+    let split = execution.steps.len().min(super::exec::KEEP_FIRST);
     steps.extend(execution.steps[..split].iter().cloned());
     if execution.omitted_steps > 0 {
         steps.push(omitted_marker(execution.omitted_steps));
@@ -61,10 +61,12 @@ pub fn counterexample(
     match &execution.end {
         ExecEnd::Error(_) => {}
         ExecEnd::Budget => confirmed_by.push_str("; the path shown is a prefix"),
-        _ if execution.approximate => {
-            confirmed_by.push_str("; the lifted program diverges from the native run (the path shown is approximate)")
-        }
-        other => confirmed_by.push_str(&format!("; the lifted program's path ends differently ({other:?})")),
+        _ if execution.approximate => confirmed_by.push_str(
+            "; the lifted program diverges from the native run (the path shown is approximate)",
+        ),
+        other => confirmed_by.push_str(&format!(
+            "; the lifted program's path ends differently ({other:?})"
+        )),
     }
     Counterexample {
         args,

@@ -79,10 +79,10 @@ impl InputArgs {
 #[derive(Args, Debug, Clone)]
 pub struct AnalysisArgs {
     /// Fixpoint engine.
-    #[arg(long, value_enum, default_value_t = EngineArg::Classic)]
+    #[arg(long, value_enum, default_value_t = EngineArg::Focus)]
     pub engine: EngineArg,
     /// Numeric abstract domain.
-    #[arg(long, value_enum, default_value_t = DomainArg::Interval)]
+    #[arg(long, value_enum, default_value_t = DomainArg::Poly)]
     pub domain: DomainArg,
     /// Time budget per analyzed function, in seconds.
     #[arg(long, default_value_t = 60.0)]

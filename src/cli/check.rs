@@ -33,6 +33,15 @@ pub struct CheckArgs {
     /// Write the report to this file instead of standard output.
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
+    /// Write a standalone replay program of the first counterexample to this file.
+    #[arg(long, value_name = "FILE.c")]
+    harness: Option<PathBuf>,
+    /// Write an SV-COMP violation witness (format 2.0) of the first counterexample.
+    #[arg(long, value_name = "FILE.yml")]
+    witness: Option<PathBuf>,
+    /// Do not search counterexamples for the assertions the analysis leaves unknown.
+    #[arg(long)]
+    no_counterexamples: bool,
 }
 
 /// Arguments of `polyfocus ir`.
@@ -86,7 +95,13 @@ pub fn run_check(args: CheckArgs) -> Result<i32> {
     let fe = args.input.frontend_config()?;
     let module = crate::frontend::load(&fe)?;
     let config = analysis_config(&args.analysis);
-    let analysis = driver::analyze(&module, &config);
+    let analysis = if args.no_counterexamples {
+        driver::analyze(&module, &config)
+    } else {
+        let cex = crate::cex::CexConfig::new(fe.clone());
+        driver::analyze_with_counterexamples(&module, &config, &cex)
+    };
+    write_counterexample_files(&args, &fe, &module, &analysis)?;
     let (engine, domain) = names(&config);
     let info = RunInfo {
         engine,
@@ -108,6 +123,56 @@ pub fn run_check(args: CheckArgs) -> Result<i32> {
         ProgramVerdict::False => EXIT_VIOLATED,
         ProgramVerdict::Unknown => EXIT_UNKNOWN,
     })
+}
+
+/// Writes `--harness` and `--witness` for the first violated assertion (nothing when there
+/// is none).
+fn write_counterexample_files(
+    args: &CheckArgs,
+    fe: &crate::frontend::FrontendConfig,
+    module: &crate::ir::Module,
+    analysis: &driver::AnalysisReport,
+) -> Result<()> {
+    if args.harness.is_none() && args.witness.is_none() {
+        return Ok(());
+    }
+    let violated = analysis.results.iter().find_map(|r| match &r.verdict {
+        crate::check::Verdict::Violated(cex) => Some((r, cex)),
+        _ => None,
+    });
+    let Some((r, cex)) = violated else {
+        return Ok(());
+    };
+    let Some(func) = module.functions.iter().find(|f| f.name == r.function) else {
+        return Ok(());
+    };
+    if let Some(path) = &args.harness {
+        let text = crate::cex::harness::harness_text(func, fe, cex, r.loc.as_ref())
+            .map_err(anyhow::Error::msg)?;
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.witness {
+        let task = crate::cex::witness::WitnessTask {
+            inputs: &fe.inputs,
+            data_model: fe.data_model,
+            entry: &func.name,
+            error_function: "reach_error",
+            params: func
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let info = func.value(*p);
+                    info.source_name
+                        .clone()
+                        .unwrap_or_else(|| format!("arg{i}"))
+                })
+                .collect(),
+        };
+        let text = crate::cex::witness::witness_yaml(&task, cex, r.loc.as_ref());
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Runs `polyfocus ir`.

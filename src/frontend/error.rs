@@ -102,9 +102,6 @@ pub enum FrontendError {
         /// The functions that are defined, sorted.
         defined: Vec<String>,
     },
-    /// No function to analyze.
-    #[error("no function is defined in the input (nothing to analyze)")]
-    NoEntry,
     /// LLVM's pass pipeline failed.
     #[error("LLVM normalization failed: {message}")]
     Passes {

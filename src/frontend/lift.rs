@@ -773,6 +773,21 @@ impl Lifter {
         };
         let name = raw::name(callee);
         let defined = raw::is_defined(callee);
+        if name.starts_with(super::normalize::UNINIT_PREFIX) {
+            // The initial value of an uninitialized local: arbitrary (see `normalize`).
+            if let Some(&dest) = self.value_of.get(&inst) {
+                let ty = self.values[dest.index()].ty;
+                self.push(
+                    piece,
+                    Inst::Assign {
+                        dest,
+                        expr: Expr::Use(Operand::Undef(ty)),
+                    },
+                    loc.clone(),
+                );
+            }
+            return Flow::Continue;
+        }
         if name.starts_with("llvm.") && name != "llvm.trap" {
             self.lift_intrinsic(piece, inst, &name, loc);
             return Flow::Continue;
@@ -1024,10 +1039,13 @@ impl Lifter {
                     let to = raw::successor(inst, 0);
                     Terminator::Jump(self.edge(from, to, loc))
                 } else {
-                    let cond = unsafe { LLVMGetCondition(inst) };
+                    let (cond, negated) = bool_source(unsafe { LLVMGetCondition(inst) });
                     let cond = self.operand(cond, loc).unwrap_or(Operand::Undef(Ty::BOOL));
-                    let then_edge = self.edge(from, raw::successor(inst, 0), loc);
-                    let else_edge = self.edge(from, raw::successor(inst, 1), loc);
+                    let mut then_edge = self.edge(from, raw::successor(inst, 0), loc);
+                    let mut else_edge = self.edge(from, raw::successor(inst, 1), loc);
+                    if negated {
+                        std::mem::swap(&mut then_edge, &mut else_edge);
+                    }
                     Terminator::Branch {
                         cond,
                         then_edge,
@@ -1151,6 +1169,53 @@ impl Lifter {
             warnings: self.warnings,
         }
     }
+}
+
+/// Looks through `icmp ne (zext i1 %c), 0`, `icmp eq (zext i1 %c), 0` and `xor i1 %c, true`
+/// (the way C's `int` truth values come back to `i1`): returns the underlying `i1` and
+/// whether it is negated. Used for branch conditions, so that guards are the comparisons
+/// of the source rather than copies of them.
+fn bool_source(mut cond: LLVMValueRef) -> (LLVMValueRef, bool) {
+    let mut negated = false;
+    for _ in 0..16 {
+        if cond.is_null() || !raw::is_instruction(cond) {
+            break;
+        }
+        match raw::opcode(cond) {
+            LLVMOpcode::LLVMICmp => {
+                let pred = unsafe { LLVMGetICmpPredicate(cond) };
+                let (lhs, rhs) = (raw::operand(cond, 0), raw::operand(cond, 1));
+                let is_zero = raw::const_int_bits(rhs) == Some(0);
+                let widened = raw::is_instruction(lhs)
+                    && matches!(
+                        raw::opcode(lhs),
+                        LLVMOpcode::LLVMZExt | LLVMOpcode::LLVMSExt
+                    )
+                    && raw::int_width(raw::type_of(raw::operand(lhs, 0))) == Some(1);
+                if !is_zero || !widened {
+                    break;
+                }
+                match pred {
+                    LLVMIntPredicate::LLVMIntNE => {}
+                    LLVMIntPredicate::LLVMIntEQ => negated = !negated,
+                    _ => break,
+                }
+                cond = raw::operand(lhs, 0);
+            }
+            LLVMOpcode::LLVMXor => {
+                let (lhs, rhs) = (raw::operand(cond, 0), raw::operand(cond, 1));
+                if raw::int_width(raw::type_of(cond)) != Some(1)
+                    || raw::const_int_bits(rhs) != Some(1)
+                {
+                    break;
+                }
+                negated = !negated;
+                cond = lhs;
+            }
+            _ => break,
+        }
+    }
+    (cond, negated)
 }
 
 fn remap(term: &mut Terminator, final_id: &[u32]) {

@@ -3,6 +3,21 @@
 //!
 //! **Architecture Invariant:** the only module that names `inkwell` or `llvm-sys`. No `'ctx`
 //! lifetime and no LLVM value escapes it. LLVM names become display names, never identity.
+//!
+//! Stages, one module each:
+//! - `compile`: `.c`/`.i` → bitcode with `clang-19` (`$POLYFOCUS_CLANG`), `-g -O0 -Xclang
+//!   -disable-O0-optnone`, `-m32` for [`DataModel::Ilp32`], the runtime header directory
+//!   (`runtime/`, or `$POLYFOCUS_RUNTIME`) on the include path, then the user's cflags;
+//! - `load`: checks the files, parses `.bc` (any LLVM ≤ 19, e.g. clang-14's) and `.ll`, links;
+//! - `normalize`: inlining, global localization and LLVM passes (see its docs for the why);
+//! - `conventions`: which function names are nondet inputs, assumptions, error sites,
+//!   assertions or ends of paths (the table is in its docs);
+//! - `lift`: one LLVM function → one [`ir::Function`]; `debuginfo`: locations and names;
+//! - `error`: [`FrontendError`], one user-facing message per failure.
+//!
+//! Lifting never fails: what it cannot model becomes an arbitrary value and a
+//! [`ir::LiftWarning`]; a panic while lifting a function (a bug) is caught and the function is
+//! replaced by one where every assertion is reachable, with a warning.
 
 use std::path::PathBuf;
 

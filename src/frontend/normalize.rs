@@ -41,7 +41,11 @@ use super::FrontendError;
 
 /// The pass pipeline run after inlining and global localization.
 pub const PIPELINE: &str =
-    "sroa,simplifycfg<bonus-inst-threshold=0;no-speculate-blocks>,loop-simplify";
+    "sroa,simplifycfg<bonus-inst-threshold=0;no-speculate-blocks>,loop-simplify,dce";
+
+/// Prefix of the functions that give uninitialized integer locals their arbitrary initial
+/// value (`polyfocus.uninit.i32`, ...); not a C identifier, so no clash with user code.
+pub const UNINIT_PREFIX: &str = "polyfocus.uninit.";
 
 /// Normalizes `module` in place. `root` is the single function where execution starts,
 /// when there is one (`main` or the named entry); globals are localized only then.
@@ -80,6 +84,11 @@ pub fn normalize(
             unsafe { localize_globals(m, func) };
         }
     }
+    for func in raw::functions(m) {
+        if raw::is_defined(func) {
+            unsafe { initialize_locals(m, func) };
+        }
+    }
     let sites = raw::functions(m)
         .into_iter()
         .filter(|f| raw::is_defined(*f))
@@ -95,7 +104,9 @@ pub fn normalize(
 }
 
 fn target_machine(module: &Module<'_>) -> Result<TargetMachine, FrontendError> {
-    Target::initialize_x86(&InitializationConfig::default());
+    // Target registration is global state: do it once, even when loads run in parallel.
+    static INIT: std::sync::Once = std::sync::Once::new();
+    INIT.call_once(|| Target::initialize_x86(&InitializationConfig::default()));
     let module_triple = module.get_triple();
     let mut triples = Vec::new();
     if !module_triple.as_str().to_bytes().is_empty() {
@@ -141,6 +152,64 @@ unsafe fn strip_attributes(m: LLVMModuleRef) {
             LLVMRemoveEnumAttributeAtIndex(func, index, enum_kind(attr));
         }
     }
+}
+
+/// Stores an arbitrary value (a call of `polyfocus.uninit.iN`, which the lifter reads as an
+/// arbitrary value) into every integer `alloca` of the entry block, right after it.
+///
+/// Without it, a read of an uninitialized local is `undef`, and SROA may *refine* `undef`:
+/// `phi [3, %a], [undef, %b]` becomes `3`, which drops executions where the local holds any
+/// other value (C reads an indeterminate value; the benchmarks mean "any value"). With it,
+/// the uninitialized value is one arbitrary value that LLVM cannot choose. The calls are
+/// `memory(none) nounwind willreturn`, so `dce` deletes those whose store was dead.
+unsafe fn initialize_locals(m: LLVMModuleRef, func: LLVMValueRef) {
+    let entry = LLVMGetEntryBasicBlock(func);
+    let allocas: Vec<LLVMValueRef> = raw::instructions(entry)
+        .into_iter()
+        .filter(|i| raw::opcode(*i) == LLVMOpcode::LLVMAlloca)
+        .filter(|i| {
+            let ty = LLVMGetAllocatedType(*i);
+            LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind
+                && LLVMIsConstant(LLVMGetOperand(*i, 0)) != 0
+                && raw::const_int_bits(LLVMGetOperand(*i, 0)) == Some(1)
+        })
+        .collect();
+    if allocas.is_empty() {
+        return;
+    }
+    let ctx = LLVMGetModuleContext(m);
+    let builder = LLVMCreateBuilderInContext(ctx);
+    for alloca in allocas {
+        let ty = LLVMGetAllocatedType(alloca);
+        let width = LLVMGetIntTypeWidth(ty);
+        let fn_ty = LLVMFunctionType(ty, std::ptr::null_mut(), 0, 0);
+        let name = format!("{UNINIT_PREFIX}i{width}");
+        let cname = std::ffi::CString::new(name).expect("no NUL");
+        let mut callee = LLVMGetNamedFunction(m, cname.as_ptr());
+        if callee.is_null() {
+            callee = LLVMAddFunction(m, cname.as_ptr(), fn_ty);
+            let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+            for (attr, value) in [("memory", 0u64), ("nounwind", 0), ("willreturn", 0)] {
+                let a = LLVMCreateEnumAttribute(ctx, enum_kind(attr), value);
+                LLVMAddAttributeAtIndex(callee, index, a);
+            }
+        }
+        let next = LLVMGetNextInstruction(alloca);
+        if next.is_null() {
+            continue;
+        }
+        LLVMPositionBuilderBefore(builder, next);
+        let value = LLVMBuildCall2(
+            builder,
+            fn_ty,
+            callee,
+            std::ptr::null_mut(),
+            0,
+            c"".as_ptr(),
+        );
+        LLVMBuildStore(builder, value, alloca);
+    }
+    LLVMDisposeBuilder(builder);
 }
 
 /// Gives internal linkage to every defined function except `root` (a whole program that

@@ -43,6 +43,57 @@ struct JsonCheck {
     location: Option<String>,
     verdict: &'static str,
     reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counterexample: Option<JsonCounterexample>,
+}
+
+/// A confirmed counterexample (issue 6).
+#[derive(Serialize)]
+struct JsonCounterexample {
+    confirmed_by: String,
+    args: Vec<JsonInput>,
+    inputs: Vec<JsonInput>,
+    steps: Vec<JsonStep>,
+}
+
+#[derive(Serialize)]
+struct JsonInput {
+    function: String,
+    width: u32,
+    value: String,
+    location: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonStep {
+    location: Option<String>,
+    values: Vec<(String, String)>,
+}
+
+fn json_counterexample(cex: &crate::check::Counterexample) -> JsonCounterexample {
+    let input = |v: &crate::check::NondetValue| JsonInput {
+        function: v.function.clone(),
+        width: v.width,
+        value: v.value.to_string(),
+        location: v.loc.as_ref().map(|l| l.to_string()),
+    };
+    JsonCounterexample {
+        confirmed_by: cex.confirmed_by.clone(),
+        args: cex.args.iter().map(input).collect(),
+        inputs: cex.inputs.iter().map(input).collect(),
+        steps: cex
+            .steps
+            .iter()
+            .map(|s| JsonStep {
+                location: s.loc.as_ref().map(|l| l.to_string()),
+                values: s
+                    .values
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_string()))
+                    .collect(),
+            })
+            .collect(),
+    }
 }
 
 #[derive(Serialize)]
@@ -94,6 +145,10 @@ pub fn json(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
                     Verdict::Unknown(reason) => Some(reason.to_string()),
                     _ => None,
                 },
+                counterexample: match &r.verdict {
+                    Verdict::Violated(cex) => Some(json_counterexample(cex)),
+                    _ => None,
+                },
             })
             .collect(),
         invariants: report.loop_invariants.iter().map(json_invariant).collect(),
@@ -141,6 +196,9 @@ pub fn text(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
             verdict_word(&r.verdict),
             r.function
         );
+        if let Verdict::Violated(cex) = &r.verdict {
+            out.push_str(&counterexample_text(cex));
+        }
     }
     let n = results.len();
     let count = |w: &str| {
@@ -164,6 +222,62 @@ pub fn text(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
         info.domain,
         info.elapsed.as_secs_f64()
     );
+    out
+}
+
+/// The trace of a counterexample, indented under its assertion: arguments, inputs in
+/// request order, and the path at cut points with the values of source variables.
+pub fn counterexample_text(cex: &crate::check::Counterexample) -> String {
+    const MAX_INPUTS: usize = 50;
+    let mut out = String::new();
+    let at = |loc: &Option<crate::ir::SourceLoc>| {
+        loc.as_ref()
+            .map_or_else(String::new, |l| format!(" at {l}"))
+    };
+    for a in &cex.args {
+        let _ = writeln!(
+            out,
+            "    argument {} = {} (i{})",
+            a.function, a.value, a.width
+        );
+    }
+    if cex.inputs.is_empty() {
+        let _ = writeln!(out, "    no inputs");
+    }
+    for (i, v) in cex.inputs.iter().enumerate().take(MAX_INPUTS) {
+        let _ = writeln!(
+            out,
+            "    input #{}: {}() = {} (i{}){}",
+            i + 1,
+            v.function,
+            v.value,
+            v.width,
+            at(&v.loc)
+        );
+    }
+    if cex.inputs.len() > MAX_INPUTS {
+        let _ = writeln!(out, "    ... {} more inputs", cex.inputs.len() - MAX_INPUTS);
+    }
+    for step in &cex.steps {
+        match step.values.as_slice() {
+            [(name, n)] if step.loc.is_none() && name == "<omitted steps>" => {
+                let _ = writeln!(out, "    ... {n} steps omitted");
+            }
+            values => {
+                let loc = step
+                    .loc
+                    .as_ref()
+                    .map_or_else(|| "?".to_string(), |l| format!("{}:{}", l.file, l.line));
+                let vals: Vec<String> = values.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                let _ = writeln!(
+                    out,
+                    "    step {loc}{}{}",
+                    if vals.is_empty() { "" } else { ": " },
+                    vals.join(" ")
+                );
+            }
+        }
+    }
     out
 }
 

@@ -385,19 +385,9 @@ impl Dd {
                 l[old + 1 + i] = Coef::Small(1);
                 g.eqs.push(l);
             }
-            if self.cons.is_some() {
-                // Lines appended after the echelon basis keep it an echelon basis.
-            }
         }
         self.dim += n;
-        if self.minimal {
-            // The appended unit lines have pivots after all previous ones: still canonical.
-            let g = self.gens.take().unwrap();
-            self.gens = Some(Sys {
-                eqs: echelon(g.eqs),
-                ineqs: g.ineqs,
-            });
-        }
+        self.recanon();
     }
 
     /// Reorders columns: new column `perm[j]` (1-based data columns) receives old column `j`.
@@ -420,59 +410,8 @@ impl Dd {
             apply(&mut g.eqs);
             apply(&mut g.ineqs);
         }
-        if self.minimal {
-            // Recanonicalize without a conversion.
-            let c = self.cons.take().unwrap();
-            let eqs = echelon(c.eqs);
-            let mut ineqs: Vec<Row> = c
-                .ineqs
-                .into_iter()
-                .map(|mut r| {
-                    reduce(&mut r, &eqs);
-                    r
-                })
-                .collect();
-            ineqs.sort();
-            self.cons = Some(Sys { eqs, ineqs });
-            let g = self.gens.take().unwrap();
-            self.gens = Some(Sys {
-                eqs: echelon(g.eqs),
-                ineqs: g.ineqs,
-            });
-        }
-    }
-
-    /// Drops the trailing data columns from `keep` on (they must be unconstrained: every
-    /// constraint has zero coefficients there and the generators include their unit lines).
-    pub fn keep_columns(&self, keep: &[usize], budget: &Budget) -> Result<Dd, BudgetExceeded> {
-        // Projection on the kept columns: project the generators.
-        let mut me = self.clone();
-        me.minimize(budget)?;
-        if me.empty {
-            return Ok(Dd::bottom(keep.len()));
-        }
-        let g = me.gens();
-        let proj = |r: &Row| -> Row {
-            let mut v = Vec::with_capacity(keep.len() + 1);
-            v.push(r[0].clone());
-            v.extend(keep.iter().map(|&k| r[k + 1].clone()));
-            v
-        };
-        let clean = |rows: &[Row]| -> Vec<Row> {
-            rows.iter()
-                .map(proj)
-                .filter(|r| r.iter().any(|c| !c.is_zero()))
-                .collect()
-        };
-        let mut res = Dd::from_gens(
-            keep.len(),
-            Sys {
-                eqs: clean(&g.eqs),
-                ineqs: clean(&g.ineqs),
-            },
-        );
-        res.minimize(budget)?;
-        Ok(res)
+        // Recanonicalize without a conversion (minimality is preserved).
+        self.recanon();
     }
 }
 

@@ -31,7 +31,7 @@ use self::dd::Sys;
 use self::num::{Coef, Row};
 use super::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};
 use super::BudgetExceeded;
-use num_traits::{Signed, Zero};
+use num_traits::Zero;
 use std::fmt;
 
 impl Budget {
@@ -528,8 +528,9 @@ impl Polyhedron {
         let mut touched: Vec<usize> = vars.iter().filter_map(|v| idx[v.index()]).collect();
         touched.sort_unstable();
         touched.dedup();
-        for bi in touched {
-            let b = self.blocks[bi].clone();
+        // Take the touched blocks out first: removing one shifts the indices of the others.
+        let taken: Vec<_> = touched.iter().map(|&bi| self.blocks[bi].clone()).collect();
+        for b in taken {
             let keep: Vec<usize> = (0..b.vars.len())
                 .filter(|&j| !vars.iter().any(|v| v.index() == b.vars[j]))
                 .collect();
@@ -548,9 +549,11 @@ impl Polyhedron {
 
     // ---- queries ----
 
-    /// Exact bounds of `expr`, and whether each finite bound is attained (always, for a
-    /// closed polyhedron, but reported for callers that care). Bottom gives `[0, 0]`
-    /// marked unattained... by convention an empty polyhedron bounds nothing.
+    /// Exact bounds of `expr`, and whether each bound is attained. A closed polyhedron
+    /// attains every finite bound (at a vertex, or on a face when it has lines), so the flags
+    /// say "finite"; they are reported for callers that must not assume closedness. On an
+    /// empty polyhedron the interval is (−∞, +∞) (any answer is sound) and nothing is
+    /// attained.
     pub fn bound_attained(&self, expr: &LinExpr) -> Bounds {
         if self.bottom {
             return Bounds {
@@ -985,11 +988,6 @@ impl UnionFind {
     }
 }
 
-#[allow(dead_code)]
-fn _assert_signed(x: &Int) -> bool {
-    x.is_negative()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1012,6 +1010,40 @@ mod tests {
         let reordered: Vec<LinCons> = cs.iter().rev().cloned().collect();
         assert_eq!(Polyhedron::from_cons(2, &reordered, Budget::unlimited()), p);
         assert_eq!(p.blocks(), vec![vec![Var(0), Var(1)]]);
+    }
+
+    #[test]
+    fn dimensions_are_added_removed_and_permuted() {
+        // x0 <= x1 - 1, x2 == 2·x0.
+        let cs = [
+            LinCons::le(&x(0), &x(1).plus(&LinExpr::constant(-1))),
+            LinCons::eq(&x(2), &x(0).scaled(&2.into())),
+        ];
+        let mut p = Polyhedron::from_cons(3, &cs, Budget::unlimited());
+        // Rename x0→x2, x1→x0, x2→x1: x2 <= x0 - 1, x1 == 2·x2.
+        p.permute_dims(&[Var(2), Var(0), Var(1)]);
+        let expected = Polyhedron::from_cons(
+            3,
+            &[
+                LinCons::le(&x(2), &x(0).plus(&LinExpr::constant(-1))),
+                LinCons::eq(&x(1), &x(2).scaled(&2.into())),
+            ],
+            Budget::unlimited(),
+        );
+        assert_eq!(p, expected);
+        p.add_dims(2);
+        assert_eq!(p.to_cons_vec(), expected.to_cons_vec());
+        // Removing x2 (= x1/2) leaves x1 <= 2·x0 - 2 over the renumbered x0, x1.
+        p.remove_dims(&[Var(2), Var(3)]);
+        let projected = Polyhedron::from_cons(
+            3,
+            &[LinCons::le(
+                &x(1),
+                &x(0).scaled(&2.into()).plus(&LinExpr::constant(-2)),
+            )],
+            Budget::unlimited(),
+        );
+        assert_eq!(p.to_cons_vec(), projected.to_cons_vec());
     }
 
     #[test]

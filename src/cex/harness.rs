@@ -1,0 +1,171 @@
+//! The standalone replay harness: `runtime/replay.c` with the counterexample's values baked
+//! in, plus stubs and a driver `main` when needed, and instructions to compile it with the
+//! original program.
+
+use super::replay::{driver_text, runtime_source, stub_text, RUNTIME_STRONG, RUNTIME_WEAK};
+use crate::check::Counterexample;
+use crate::frontend::{DataModel, FrontendConfig};
+use crate::ir::{Function, HavocReason, Inst, SourceLoc};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The harness C file for `cex`, an execution of `func` that reaches the error at `target`.
+pub fn harness_text(
+    func: &Function,
+    config: &FrontendConfig,
+    cex: &Counterexample,
+    target: Option<&SourceLoc>,
+) -> Result<String, String> {
+    let runtime = runtime_source()?;
+    let mut nondet: BTreeMap<String, u32> = BTreeMap::new();
+    let mut unknown: BTreeMap<String, u32> = BTreeMap::new();
+    for b in &func.blocks {
+        for inst in &b.insts {
+            if let Inst::Havoc { dest, reason } = inst {
+                let w = func.value(*dest).ty.width;
+                match reason {
+                    HavocReason::Nondet { function } => {
+                        nondet.insert(function.clone(), w);
+                    }
+                    HavocReason::UnknownCall { function } if !function.starts_with('<') => {
+                        unknown.insert(function.clone(), w);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut weaken: Vec<String> = RUNTIME_STRONG.iter().map(|s| s.to_string()).collect();
+    let mut stubs = String::new();
+    for (name, w) in &nondet {
+        if !RUNTIME_STRONG.contains(&name.as_str()) && !RUNTIME_WEAK.contains(&name.as_str()) {
+            stubs.push_str(&stub_text(name, *w));
+            weaken.push(name.clone());
+        }
+    }
+    for (name, w) in &unknown {
+        if nondet.contains_key(name)
+            || RUNTIME_STRONG.contains(&name.as_str())
+            || RUNTIME_WEAK.contains(&name.as_str())
+        {
+            continue;
+        }
+        stubs.push_str("__attribute__((weak)) ");
+        stubs.push_str(&stub_text(name, *w));
+    }
+    let is_main = func.name == "main";
+    let mut values: Vec<u128> = Vec::new();
+    let bits = |v: i128, w: u32| -> u128 {
+        if w >= 128 {
+            v as u128
+        } else {
+            (v as u128) & ((1u128 << w) - 1)
+        }
+    };
+    if !is_main {
+        values.extend(cex.args.iter().map(|a| bits(a.value, a.width)));
+    }
+    values.extend(cex.inputs.iter().map(|a| bits(a.value, a.width.max(1))));
+
+    let m32 = config.data_model == DataModel::Ilp32;
+    let m32_flag = if m32 { " -m32" } else { "" };
+    let sources: Vec<String> = config
+        .inputs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let cflags = config.cflags.join(" ");
+    let mut out = String::new();
+    let _ = writeln!(out, "/* polyfocus counterexample harness.");
+    let _ = writeln!(
+        out,
+        " * An execution of `{}` that reaches the error site at {}.",
+        func.name,
+        target.map_or_else(|| "?".to_string(), |l| l.to_string())
+    );
+    let _ = writeln!(out, " * {}.", cex.confirmed_by.replace("*/", "* /"));
+    if !cex.args.is_empty() && !is_main {
+        let _ = writeln!(out, " *\n * Arguments of {}:", func.name);
+        for a in &cex.args {
+            let _ = writeln!(out, " *   {} = {} (i{})", a.function, a.value, a.width);
+        }
+    }
+    let _ = writeln!(out, " *\n * Inputs, in the order they are requested:");
+    for (i, v) in cex.inputs.iter().enumerate().take(200) {
+        let _ = writeln!(
+            out,
+            " *   #{}: {}() = {} (i{}){}",
+            i + 1,
+            v.function,
+            v.value,
+            v.width,
+            v.loc
+                .as_ref()
+                .map_or_else(String::new, |l| format!(" at {l}"))
+        );
+    }
+    if cex.inputs.len() > 200 {
+        let _ = writeln!(out, " *   ... {} more", cex.inputs.len() - 200);
+    }
+    let _ = writeln!(
+        out,
+        " *\n * To watch it fail (exit status 97, \"POLYFOCUS-ERROR-REACHED\"):"
+    );
+    let mut objects = Vec::new();
+    for (i, src) in sources.iter().enumerate() {
+        let obj = format!("prog{i}.o");
+        let _ = writeln!(
+            out,
+            " *   clang-19 -c -O0 -g -w{m32_flag} {cflags}{}{src} -o {obj}",
+            if cflags.is_empty() { "" } else { " " }
+        );
+        let mut oc = String::from("objcopy");
+        for w in &weaken {
+            let _ = write!(oc, " --weaken-symbol={w}");
+        }
+        if !is_main {
+            oc.push_str(" --redefine-sym=main=__polyfocus_user_main");
+        }
+        let _ = writeln!(out, " *   {oc} {obj}");
+        objects.push(obj);
+    }
+    let _ = writeln!(
+        out,
+        " *   clang-19{m32_flag} -w {} THIS_FILE.c -o cex && ./cex; echo \"exit status $?\"",
+        objects.join(" ")
+    );
+    let _ = writeln!(
+        out,
+        " * (objcopy weakens the program's own definitions of the functions defined here,"
+    );
+    let _ = writeln!(out, " * e.g. reach_error, so that these are used.)\n */");
+    let _ = writeln!(out, "#define POLYFOCUS_BAKED_COUNT {}", values.len());
+    let _ = write!(
+        out,
+        "static const unsigned long long polyfocus_baked_values[{}] = {{",
+        values.len().max(1)
+    );
+    if values.is_empty() {
+        out.push('0');
+    }
+    for (i, v) in values.iter().enumerate() {
+        if i % 8 == 0 {
+            out.push_str("\n    ");
+        }
+        let _ = write!(out, "{}ULL, ", *v as u64);
+    }
+    out.push_str("\n};\n\n");
+    out.push_str(&runtime);
+    out.push_str("\n/* Stubs for the program's other input functions. */\n");
+    out.push_str(&stubs);
+    if !is_main {
+        let widths: Vec<u32> = func
+            .params
+            .iter()
+            .map(|p| func.value(*p).ty.width)
+            .collect();
+        out.push_str("\n/* The driver: calls the entry with the recorded arguments. */\n");
+        out.push_str(&driver_text(&func.name, &widths));
+    }
+    Ok(out)
+}

@@ -1,0 +1,350 @@
+//! Counterexamples on small C programs written for the purpose, through the real binary:
+//! each buggy program yields `violated` (exit status 1), a harness that reaches the error
+//! when compiled with the program and run (exit status 97), and a violation witness that
+//! parses as YAML with the SV-COMP 2.0 structure. A correct program never yields `violated`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct Run {
+    dir: tempfile::TempDir,
+    source: PathBuf,
+    output: Output,
+}
+
+impl Run {
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+
+    fn harness(&self) -> PathBuf {
+        self.dir.path().join("harness.c")
+    }
+
+    fn witness(&self) -> PathBuf {
+        self.dir.path().join("witness.yml")
+    }
+}
+
+/// Writes `program` and runs `polyfocus check` on it with `--harness` and `--witness`.
+fn check(name: &str, program: &str, extra: &[&str]) -> Run {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let source = dir.path().join(format!("{name}.c"));
+    std::fs::write(&source, program).expect("program written");
+    let output = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+        .arg("check")
+        .arg(&source)
+        .args(["--timeout", "20", "--harness"])
+        .arg(dir.path().join("harness.c"))
+        .arg("--witness")
+        .arg(dir.path().join("witness.yml"))
+        .args(extra)
+        .output()
+        .expect("polyfocus runs");
+    Run {
+        dir,
+        source,
+        output,
+    }
+}
+
+#[track_caller]
+fn assert_violated(run: &Run) {
+    let stdout = run.stdout();
+    assert_eq!(
+        run.output.status.code(),
+        Some(1),
+        "expected exit status 1 (violated)\nstdout:\n{stdout}\nstderr:\n{}",
+        String::from_utf8_lossy(&run.output.stderr)
+    );
+    assert!(stdout.contains(": violated ["), "{stdout}");
+    assert!(stdout.contains("replayed natively"), "{stdout}");
+}
+
+/// Compiles the program with the harness following the harness' own instructions and runs
+/// it: the exit status must be 97 (error reached).
+#[track_caller]
+fn assert_harness_fails(run: &Run) {
+    let harness = std::fs::read_to_string(run.harness()).expect("harness written");
+    let dir = run.dir.path();
+    let mut commands: Vec<String> = harness
+        .lines()
+        .take_while(|l| !l.starts_with(" */"))
+        .filter_map(|l| l.strip_prefix(" *   "))
+        .filter(|l| l.starts_with("clang-19 ") || l.starts_with("objcopy "))
+        .map(|l| l.replace("THIS_FILE.c", "harness.c"))
+        .collect();
+    assert!(
+        commands.len() >= 3,
+        "instructions in the harness:\n{harness}"
+    );
+    // The last command runs the program; keep only the compile part and run separately.
+    let last = commands.pop().unwrap();
+    let link = last.split(" && ").next().unwrap().to_string();
+    commands.push(link);
+    for cmd in &commands {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(&cmd)
+            .current_dir(dir)
+            .output()
+            .expect("sh runs");
+        assert!(
+            out.status.success(),
+            "`{cmd}` failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = Command::new(dir.join("cex"))
+        .current_dir(dir)
+        .output()
+        .expect("harness binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(97),
+        "the harness did not reach the error: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("POLYFOCUS-ERROR-REACHED"));
+}
+
+/// Parses the witness and checks its structure; returns the number of `function_return`
+/// waypoints.
+#[track_caller]
+fn assert_witness(run: &Run, source_name: &Path) -> usize {
+    let text = std::fs::read_to_string(run.witness()).expect("witness written");
+    let doc: serde_yaml::Value = serde_yaml::from_str(&text).expect("witness is YAML");
+    let entries = doc.as_sequence().expect("a list of entries");
+    assert_eq!(entries.len(), 1, "{text}");
+    let entry = &entries[0];
+    assert_eq!(
+        entry["entry_type"].as_str(),
+        Some("violation_sequence"),
+        "{text}"
+    );
+    let meta = &entry["metadata"];
+    assert_eq!(meta["format_version"].as_str(), Some("2.0"), "{text}");
+    assert_eq!(
+        meta["producer"]["name"].as_str(),
+        Some("polyfocus"),
+        "{text}"
+    );
+    assert!(
+        meta["uuid"].as_str().is_some_and(|u| u.len() == 36),
+        "{text}"
+    );
+    assert!(meta["creation_time"].as_str().is_some(), "{text}");
+    let task = &meta["task"];
+    assert_eq!(task["language"].as_str(), Some("C"), "{text}");
+    assert_eq!(
+        task["input_files"][0].as_str(),
+        Some(source_name.display().to_string().as_str()),
+        "{text}"
+    );
+    assert!(task["specification"]
+        .as_str()
+        .is_some_and(|s| s.contains("reach_error")));
+    let content = entry["content"].as_sequence().expect("content is a list");
+    assert!(!content.is_empty());
+    let mut n_returns = 0;
+    for (i, segment) in content.iter().enumerate() {
+        let waypoints = segment["segment"].as_sequence().expect("a segment");
+        assert_eq!(waypoints.len(), 1, "{text}");
+        let wp = &waypoints[0]["waypoint"];
+        assert_eq!(wp["action"].as_str(), Some("follow"));
+        assert!(
+            wp["location"]["line"].as_u64().is_some_and(|l| l > 0),
+            "{text}"
+        );
+        assert!(wp["location"]["file_name"].as_str().is_some(), "{text}");
+        let ty = wp["type"].as_str().expect("a waypoint type");
+        if i + 1 == content.len() {
+            assert_eq!(ty, "target", "{text}");
+        } else {
+            assert!(ty == "function_return" || ty == "assumption", "{text}");
+            if ty == "function_return" {
+                n_returns += 1;
+                let c = &wp["constraint"];
+                assert_eq!(c["format"].as_str(), Some("acsl_expression"));
+                assert!(c["value"]
+                    .as_str()
+                    .is_some_and(|v| v.starts_with("\\result == ")));
+            }
+        }
+    }
+    n_returns
+}
+
+#[track_caller]
+fn assert_all(name: &str, program: &str) -> (Run, usize) {
+    let run = check(name, program, &[]);
+    assert_violated(&run);
+    assert_harness_fails(&run);
+    let n = assert_witness(&run, &run.source);
+    (run, n)
+}
+
+const PRELUDE: &str = "
+extern void abort(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *)
+    __attribute__((__nothrow__, __leaf__)) __attribute__((__noreturn__));
+void reach_error() { __assert_fail(\"0\", \"t.c\", 3, \"reach_error\"); }
+extern int __VERIFIER_nondet_int(void);
+extern unsigned int __VERIFIER_nondet_uint(void);
+void __VERIFIER_assert(int cond) { if (!(cond)) { ERROR: {reach_error();abort();} } return; }
+";
+
+#[test]
+fn bug_at_depth_one() {
+    let program = format!(
+        "{PRELUDE}
+int main(void) {{
+  int x = __VERIFIER_nondet_int();
+  if (x > 10 && x < 20 && x % 7 == 3)
+    reach_error();
+  return 0;
+}}
+"
+    );
+    let (run, n) = assert_all("depth1", &program);
+    assert_eq!(n, 1);
+    assert!(run.stdout().contains("= 17 (i32)"), "{}", run.stdout());
+}
+
+#[test]
+fn bug_at_depth_1000_in_a_loop() {
+    // An empty reach_error, as in several SV-COMP tasks: the replay runtime's own must win.
+    let program = "
+extern void abort(void);
+void reach_error() {}
+extern int __VERIFIER_nondet_int(void);
+void __VERIFIER_assert(int cond) { if (!(cond)) { ERROR: {reach_error();abort();} } return; }
+int main(void) {
+  int k = __VERIFIER_nondet_int();
+  int i = 0, s = 0;
+  while (i < 1000) {
+    i++;
+    s += 3;
+  }
+  __VERIFIER_assert(!(s == 3000 && k == 5));
+  return 0;
+}
+";
+    let (run, n) = assert_all("depth1000", program);
+    assert_eq!(n, 1);
+    assert!(run.stdout().contains("= 5 (i32)"), "{}", run.stdout());
+}
+
+#[test]
+fn bug_behind_unsigned_wraparound() {
+    let program = format!(
+        "{PRELUDE}
+int main(void) {{
+  unsigned int x = __VERIFIER_nondet_uint();
+  unsigned int y = x + 10u;
+  if (x > 1000u)
+    __VERIFIER_assert(y > x);
+  return 0;
+}}
+"
+    );
+    let (_run, n) = assert_all("wrap", &program);
+    assert_eq!(n, 1);
+}
+
+#[test]
+fn bug_behind_a_nondet_input_chain() {
+    let program = format!(
+        "{PRELUDE}
+int main(void) {{
+  int a = __VERIFIER_nondet_int();
+  if (a <= 0 || a > 1000) return 0;
+  int b = __VERIFIER_nondet_int();
+  if (b != 3 * a) return 0;
+  int c = __VERIFIER_nondet_int();
+  if (c != b - a + 5) return 0;
+  int d = __VERIFIER_nondet_int();
+  __VERIFIER_assert(!(c > 100 && d == c * 2 && a % 2 == 1));
+  return 0;
+}}
+"
+    );
+    let (_run, n) = assert_all("chain", &program);
+    assert_eq!(n, 4);
+}
+
+#[test]
+fn bug_in_an_inlined_callee() {
+    let program = format!(
+        "{PRELUDE}
+static int scale(int x, int k) {{
+  int r = x * k;
+  if (r == 1234)
+    reach_error();
+  return r;
+}}
+int main(void) {{
+  int x = __VERIFIER_nondet_int();
+  int k = __VERIFIER_nondet_int();
+  if (k != 2) return 0;
+  return scale(x, k) > 0;
+}}
+"
+    );
+    let (run, n) = assert_all("callee", &program);
+    assert_eq!(n, 2);
+    assert!(run.stdout().contains("= 617 (i32)"), "{}", run.stdout());
+}
+
+#[test]
+fn bug_in_a_library_function_with_arguments() {
+    let program = "
+extern void reach_error(void);
+int f(int a, unsigned char b) {
+  if (a > 7 && a + b == 300)
+    reach_error();
+  return a;
+}
+";
+    let run = check("lib", program, &["--entry", "f"]);
+    assert_violated(&run);
+    assert_harness_fails(&run);
+    assert_witness(&run, &run.source);
+    assert!(
+        run.stdout().contains("argument <arg 0>"),
+        "{}",
+        run.stdout()
+    );
+}
+
+#[test]
+fn correct_program_is_never_violated() {
+    // The interval analysis cannot prove it (x == y is relational); the search must not
+    // report a violation.
+    let program = format!(
+        "{PRELUDE}
+int main(void) {{
+  unsigned int x = __VERIFIER_nondet_uint();
+  unsigned int y = x;
+  while (x > 0u) {{
+    x--;
+    y--;
+  }}
+  __VERIFIER_assert(y == 0u);
+  return 0;
+}}
+"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("ok.c");
+    std::fs::write(&source, program).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+        .arg("check")
+        .arg(&source)
+        .args(["--timeout", "4"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_ne!(out.status.code(), Some(1), "{stdout}");
+    assert!(!stdout.contains("violated ["), "{stdout}");
+}
