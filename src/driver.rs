@@ -14,6 +14,8 @@ use crate::ir::{Function, Module, SourceLoc, Terminator};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
+mod parallel;
+
 /// Fixpoint engines.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Engine {
@@ -30,6 +32,14 @@ pub enum DomainKind {
     Poly,
     /// Intervals.
     Interval,
+    /// Polyhedra partitioned by the valuations of the program's booleans (issue 7, NEX).
+    PolyPred,
+    /// One BDD over the program's booleans times one polyhedron (issue 7, NEXPOINT).
+    PolyPredProduct,
+    /// Intervals partitioned by the valuations of the program's booleans (issue 7, NEX).
+    IntervalPred,
+    /// One BDD over the program's booleans times one interval state (issue 7, NEXPOINT).
+    IntervalPredProduct,
 }
 
 /// How to analyze; built once by the CLI.
@@ -41,6 +51,9 @@ pub struct AnalysisConfig {
     pub domain: DomainKind,
     /// Time budget per function.
     pub timeout: Duration,
+    /// Functions analyzed at once, each on its own thread (1: on the calling thread). The
+    /// report is the same whatever the number.
+    pub jobs: usize,
 }
 
 /// The invariant at a loop head, for people.
@@ -142,35 +155,47 @@ fn analyze_inner(
     let mut results = Vec::new();
     let mut loop_invariants = Vec::new();
     let mut cut_invariants = Vec::new();
-    for func in &module.functions {
+    // Functions in parallel (issue 8); results are assembled in function order below.
+    let runs = parallel::map(
+        &module.functions,
+        config.jobs,
+        |func| func.name.clone(),
+        |func| {
+            let checks = func.checks();
+            let start = std::time::Instant::now();
+            let mut run = catch_unwind(AssertUnwindSafe(|| analyze_function(func, config)));
+            if let (Ok(outcome), Some(cex)) = (&mut run, cex) {
+                // Counterexamples (issue 6): the rest of the function's budget, minus a
+                // margin for reporting before a harness kills the process.
+                let margin = (config.timeout / 20).max(Duration::from_millis(300));
+                let deadline = start + config.timeout.saturating_sub(margin);
+                let verdicts = &mut outcome.verdicts;
+                search_counterexamples(func, module, &checks, verdicts, cex, deadline);
+            }
+            run.map_err(|panic| {
+                panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "panic".to_string())
+            })
+        },
+    );
+    for (func, run) in module.functions.iter().zip(runs) {
         let checks = func.checks();
-        let start = std::time::Instant::now();
-        let run = catch_unwind(AssertUnwindSafe(|| analyze_function(func, config)));
         match run {
             Ok(FunctionOutcome {
-                mut verdicts,
+                verdicts,
                 invariants,
                 at_cut_points,
             }) => {
-                if let Some(cex) = cex {
-                    // Counterexamples (issue 6): the rest of the function's budget, minus a
-                    // margin for reporting before a harness kills the process.
-                    let margin = (config.timeout / 20).max(Duration::from_millis(300));
-                    let deadline = start + config.timeout.saturating_sub(margin);
-                    search_counterexamples(func, module, &checks, &mut verdicts, cex, deadline);
-                }
                 cut_invariants.extend(at_cut_points);
                 for (check, verdict) in checks.iter().zip(verdicts) {
                     results.push(result(module, *check, verdict));
                 }
                 loop_invariants.extend(invariants);
             }
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "panic".to_string());
+            Err(what) => {
                 for check in &checks {
                     results.push(result(
                         module,
@@ -179,6 +204,13 @@ fn analyze_inner(
                     ));
                 }
             }
+        }
+    }
+    // Checks whose error site the front end's CFG simplification removed: LLVM proved them
+    // unreachable (contradictory guards), under the same no-undefined-behaviour assumption.
+    for check in &module.checks {
+        if !results.iter().any(|r| r.check == check.id) {
+            results.push(result(module, check.id, Verdict::Proved));
         }
     }
     results.sort_by_key(|r| r.check);
@@ -210,6 +242,18 @@ fn analyze_function(func: &Function, config: &AnalysisConfig) -> FunctionOutcome
     match config.domain {
         DomainKind::Interval => analyze_in::<IntervalDomain>(func, config),
         DomainKind::Poly => analyze_in::<crate::domain::Polyhedron>(func, config),
+        DomainKind::PolyPred => analyze_in::<
+            crate::domain::predicates::Partitioned<crate::domain::Polyhedron>,
+        >(func, config),
+        DomainKind::PolyPredProduct => analyze_in::<
+            crate::domain::predicates::Product<crate::domain::Polyhedron>,
+        >(func, config),
+        DomainKind::IntervalPred => {
+            analyze_in::<crate::domain::predicates::Partitioned<IntervalDomain>>(func, config)
+        }
+        DomainKind::IntervalPredProduct => {
+            analyze_in::<crate::domain::predicates::Product<IntervalDomain>>(func, config)
+        }
     }
 }
 

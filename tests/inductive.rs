@@ -15,6 +15,7 @@ fn configs() -> Vec<(&'static str, AnalysisConfig)> {
         engine,
         domain,
         timeout: Duration::from_secs(10),
+        jobs: 1,
     };
     vec![
         (

@@ -14,6 +14,10 @@ use crate::graph::{CutPointId, ReducedGraph};
 use crate::ir::Function;
 use crate::smt::{Products, QueryResult, RegionFormula};
 use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Time for one certification query; past it the answer is "undecided".
+const QUERY_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// The invariants of one function at its cut points (`None`: unreachable), as constraint
 /// systems over value dimensions.
@@ -53,7 +57,7 @@ pub fn certify(func: &Function, invariants: &CutInvariants) -> Certificate {
             .iter()
             .map(|q| (*q, invariants.at_cut_point[q.index()].clone()))
             .collect();
-        match formula.query(from, &outside, &[]) {
+        match formula.query(from, &outside, &[], QUERY_TIMEOUT) {
             QueryResult::Unsat => {}
             QueryResult::Unknown(why) => undecided = Some(format!("{p}: {why}")),
             QueryResult::Path(path) => {

@@ -99,7 +99,11 @@ fn narrow_once<D: NumericDomain>(
                 }
             }
         }
-        let Some(new) = acc else { continue };
+        let Some(new) = acc else {
+            // No predecessor lets anything through any more: unreachable.
+            states[b.index()] = None;
+            continue;
+        };
         let old = states[b.index()].take();
         states[b.index()] = Some(match old {
             Some(old) if graph.is_loop_head(*b) => old.narrow(&new),

@@ -27,6 +27,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Solver queries per function before giving up.
 const MAX_QUERIES: usize = 4000;
+/// Time for one solver query; a harder query answers unknown (the analysis then stops
+/// with a budget verdict rather than hang).
+const MAX_QUERY_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 /// Plain joins in `loopiter` before widening.
 const LOOPITER_DELAY: usize = 2;
 /// Narrowing steps in `loopiter` and on the reduced multigraph.
@@ -118,7 +121,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 let Some(x1) = self.inv[p1.index()].clone() else {
                     break;
                 };
-                let path = match self.query(p1, &x1, &blocked, false) {
+                let path = match self.query(p1, &x1, &blocked, false, deadline) {
                     QueryResult::Unsat => break,
                     QueryResult::Unknown(_) => return Outcome::Budget,
                     QueryResult::Path(path) => path,
@@ -172,25 +175,29 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         x1: &D,
         blocked: &[FocusPath],
         into_invariants: bool,
+        deadline: &Deadline,
     ) -> QueryResult {
+        let budget = deadline.remaining().min(MAX_QUERY_TIME);
         let lowering = self.lowering;
         let graph = self.graph;
         let formula = self
             .formulas
             .entry(p1)
             .or_insert_with(|| RegionFormula::new(lowering.func(), graph, p1, Products::Free));
-        let from = x1.to_cons();
+        // Disjunctive domains (predicates, issue 7) give their states exactly as a union of
+        // constraint systems: "outside" an invariant must mean outside every disjunct.
+        let from = x1.to_disjunction();
         let mut outside = BTreeMap::new();
         for cp in graph.successors(p1) {
             let target = if into_invariants {
                 // Narrowing enumerates every feasible path: "outside" the empty set.
                 None
             } else {
-                self.inv[cp.index()].as_ref().map(|d| d.to_cons())
+                self.inv[cp.index()].as_ref().map(|d| d.to_disjunction())
             };
             outside.insert(*cp, target);
         }
-        formula.query(&from, &outside, blocked)
+        formula.query_disjunctive(&from, &outside, blocked, budget)
     }
 
     /// The image of a state along a focus path, restricted to the target's live values.
@@ -250,7 +257,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                         return;
                     }
                     self.queries += 1;
-                    let path = match self.query(p1, &x1, &seen, true) {
+                    let path = match self.query(p1, &x1, &seen, true, deadline) {
                         QueryResult::Path(p) => p,
                         _ => break,
                     };

@@ -60,10 +60,24 @@ impl<'f> Lowering<'f> {
                 }
             }
         }
+        // Booleans read as 0/1 are boolean dimensions (issue 7: domains with predicates
+        // track them in BDDs; the others ignore the kind).
+        let kinds = func
+            .values
+            .iter()
+            .zip(&interp)
+            .map(|(v, i)| {
+                if v.ty.is_bool() && reading_range(v.ty, *i) == (Int::zero(), Int::one()) {
+                    crate::domain::DimKind::Bool
+                } else {
+                    crate::domain::DimKind::Int
+                }
+            })
+            .collect();
         Lowering {
             func,
             interp,
-            space: Space::named(names),
+            space: Space::with_kinds(names, kinds),
             defs,
         }
     }
@@ -103,9 +117,45 @@ impl<'f> Lowering<'f> {
     }
 
     /// `v := any value of its type`.
+    ///
+    /// The state keeps only the lower bound 0 of unsigned readings, not the machine bounds
+    /// `±2^(w-1)`, `2^w - 1`: those make the convex hulls grow facets with huge coefficients
+    /// through the corners of the range box, which help nothing and slow everything. Every
+    /// value lies in its range by construction, so [`Lowering::bound`] adds the ranges back
+    /// whenever a decision depends on them.
     pub fn havoc<D: NumericDomain>(&self, d: &mut D, v: ValueId) {
-        let (lo, hi) = self.range(v);
-        d.assign_interval(Self::var(v), &Interval::ints(lo, hi));
+        match self.interp(v) {
+            Interp::Unsigned => d.assign_interval(
+                Self::var(v),
+                &Interval { lo: Some(num_rational::BigRational::zero()), hi: None },
+            ),
+            Interp::Signed => d.forget(&[Self::var(v)]),
+        }
+    }
+
+    /// Bounds of `e` in state `d`, intersected with what the ranges of the readings allow.
+    pub fn bound<D: NumericDomain>(&self, d: &D, e: &LinExpr) -> Interval {
+        let from_state = d.bound(e);
+        let mut lo = Some(num_rational::BigRational::from_integer(e.constant_part().clone()));
+        let mut hi = lo.clone();
+        for (var, c) in e.terms() {
+            let Some(info) = self.func.values.get(var.index()) else {
+                return from_state;
+            };
+            let (rl, rh) = reading_range(info.ty, self.interp[var.index()]);
+            let (a, b) = if c.is_positive() { (rl * c, rh * c) } else { (rh * c, rl * c) };
+            lo = lo.map(|l| l + num_rational::BigRational::from_integer(a));
+            hi = hi.map(|h| h + num_rational::BigRational::from_integer(b));
+        }
+        let pick_lo = match (from_state.lo, lo) {
+            (Some(a), Some(b)) => Some(if a > b { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        let pick_hi = match (from_state.hi, hi) {
+            (Some(a), Some(b)) => Some(if a < b { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        Interval { lo: pick_lo, hi: pick_hi }
     }
 
     /// Applies one instruction.
@@ -206,7 +256,7 @@ impl<'f> Lowering<'f> {
     /// `a != b` is not convex; it tightens a bound only when `a - b` touches zero at one end.
     fn not_equal<D: NumericDomain>(&self, d: &D, a: &LinExpr, b: &LinExpr) -> Option<Vec<LinCons>> {
         let diff = a.minus(b);
-        let itv = d.bound(&diff);
+        let itv = self.bound(d, &diff);
         let zero = num_rational::BigRational::zero();
         if !itv.contains(&zero) {
             // Always true in this state: no constraint needed.
@@ -371,7 +421,7 @@ impl<'f> Lowering<'f> {
                 }
                 let ty = self.func.value(*v).ty;
                 let modulus = pow2(ty.width);
-                let itv = d.bound(&x);
+                let itv = self.bound(d, &x);
                 let (lo, hi) = itv.int_hull();
                 match want {
                     // Signed value wanted unsigned: negative values move up by 2^w.
@@ -412,7 +462,7 @@ impl<'f> Lowering<'f> {
     fn assign_wrapped<D: NumericDomain>(&self, d: &mut D, dest: ValueId, e: &LinExpr) {
         let (lo_r, hi_r) = self.range(dest);
         let modulus = pow2(self.func.value(dest).ty.width);
-        let (lo, hi) = d.bound(e).int_hull();
+        let (lo, hi) = self.bound(d, e).int_hull();
         if let (Some(lo), Some(hi)) = (lo, hi) {
             let k_lo = floor_div(&(&lo - &lo_r), &modulus);
             let k_hi = floor_div(&(&hi - &lo_r), &modulus);
@@ -422,15 +472,22 @@ impl<'f> Lowering<'f> {
                 return;
             }
         }
-        d.assign_interval(Self::var(dest), &Interval::ints(lo_r, hi_r));
+        let _ = hi_r;
+        self.havoc(d, dest);
     }
 
     /// Meets the state with `lo <= e <= hi`.
-    fn meet_range<D: NumericDomain>(&self, d: &mut D, e: &LinExpr, lo: Int, hi: Int) {
-        d.meet_cons(&[
-            LinCons::ge(e, &LinExpr::constant(lo)),
-            LinCons::le(e, &LinExpr::constant(hi)),
-        ]);
+    /// True only if every state of `d` satisfies `c` (using the reading ranges too).
+    fn holds<D: NumericDomain>(&self, d: &D, c: &LinCons) -> bool {
+        if d.entails(c) == Entailment::Holds {
+            return true;
+        }
+        let itv = self.bound(d, &c.expr);
+        let zero = num_rational::BigRational::zero();
+        match c.kind {
+            ConsKind::Ge => itv.lo.map_or(false, |l| l >= zero),
+            ConsKind::Eq => itv.as_point() == Some(&zero),
+        }
     }
 
     /// `dest := e` for an operation whose flags promise no wrap in some reading: the state
@@ -443,19 +500,12 @@ impl<'f> Lowering<'f> {
         flags: ArithFlags,
         build: impl Fn(&dyn Fn(&Operand, Interp) -> Option<LinExpr>) -> Option<LinExpr>,
     ) {
-        let ty = self.func.value(dest).ty;
         for (promised, interp) in [(flags.nsw, Interp::Signed), (flags.nuw, Interp::Unsigned)] {
-            if !promised {
-                continue;
-            }
-            let exact = build(&|op, _| self.reading(d, op, interp));
-            if let Some(e) = exact {
-                let (lo, hi) = reading_range(ty, interp);
-                self.meet_range(d, &e, lo, hi);
-                if d.is_bottom() {
-                    return;
-                }
-                if interp == self.interp(dest) {
+            // The promise holds on every defined execution, so in the promised reading the
+            // result is `e` exactly; executions that overflow are undefined and may be
+            // over-approximated freely, so the state need not be cut.
+            if promised && interp == self.interp(dest) {
+                if let Some(e) = build(&|op, _| self.reading(d, op, interp)) {
                     d.assign(Self::var(dest), &e);
                     return;
                 }
@@ -487,7 +537,7 @@ impl<'f> Lowering<'f> {
                 let fails = self.cmp_cons(d, pred.negated(), lhs, rhs);
                 let entailed = |cons: &Option<Vec<LinCons>>| {
                     cons.as_ref().map_or(false, |cs| {
-                        cs.iter().all(|c| d.entails(c) == Entailment::Holds)
+                        cs.iter().all(|c| self.holds(d, c))
                     })
                 };
                 let value = if entailed(&holds) {
@@ -653,7 +703,7 @@ impl<'f> Lowering<'f> {
                         let cq = LinExpr::var(x).scaled(&c);
                         let rem = n.minus(&cq);
                         let cm1 = LinExpr::constant(&c - Int::one());
-                        let (lo, hi) = d.bound(&n).int_hull();
+                        let (lo, hi) = self.bound(d, &n).int_hull();
                         let mut cons = Vec::new();
                         if op == BinOp::AShr {
                             // Floor division: 0 ≤ n - c·q ≤ c - 1.
@@ -693,7 +743,7 @@ impl<'f> Lowering<'f> {
                 let smax = Int::from(ty.smax());
                 match (c, num) {
                     (Some(c), Some(n)) if c.is_positive() && c <= smax => {
-                        let (lo, hi) = d.bound(&n).int_hull();
+                        let (lo, hi) = self.bound(d, &n).int_hull();
                         let cm1 = &c - Int::one();
                         let nonneg = lo.as_ref().map_or(false, |l| !l.is_negative());
                         let nonpos = hi.as_ref().map_or(false, |h| !h.is_positive());
@@ -741,7 +791,7 @@ impl<'f> Lowering<'f> {
                         let cu = Int::from(c.unsigned());
                         let n = self.reading(d, other, Interp::Unsigned);
                         if let Some(n) = &n {
-                            let (lo, hi) = d.bound(n).int_hull();
+                            let (lo, hi) = self.bound(d, n).int_hull();
                             let full_mask = (&cu & (&cu + Int::one())).is_zero();
                             if full_mask
                                 && lo.map_or(false, |l| !l.is_negative())

@@ -111,9 +111,26 @@ pub fn find_any_counterexample(
     config: &CexConfig,
     deadline: Instant,
 ) -> (Option<CheckId>, CexOutcome) {
-    let _ = module;
     if targets.is_empty() {
         return (None, CexOutcome::NotFound("no error site to reach".into()));
+    }
+    // A function analyzed on its own (a callee that was not inlined, with arbitrary
+    // arguments) is not where executions start: a violation there may not be reachable
+    // from the program's entry.
+    let is_entry = match &config.frontend.entry {
+        crate::frontend::EntrySelection::Named(name) => func.name == *name,
+        crate::frontend::EntrySelection::Default => {
+            func.name == "main" || !module.functions.iter().any(|f| f.name == "main")
+        }
+    };
+    if !is_entry {
+        return (
+            None,
+            CexOutcome::NotFound(format!(
+                "`{}` is not where executions start; its assertions are searched from the entry",
+                func.name
+            )),
+        );
     }
     let spec = build_spec(func);
     let program = match NativeProgram::build(&config.frontend, &spec) {
@@ -144,6 +161,8 @@ pub fn find_any_counterexample(
         deadline,
         unconfirmed: None,
         rejected_undef: false,
+        single_site: module.functions.len() == 1 && func.checks().len() == 1,
+        unattributed: false,
     };
     search.run()
 }
@@ -250,6 +269,10 @@ struct Search<'a> {
     unconfirmed: Option<String>,
     /// A run reached the error only through an uninitialized variable.
     rejected_undef: bool,
+    /// The program has a single error site, in this function.
+    single_site: bool,
+    /// A run reached an error site the interpreter could not identify.
+    unattributed: bool,
 }
 
 /// Whether the entry's arguments come from the input stream (a generated driver `main`).
@@ -285,6 +308,7 @@ impl Search<'_> {
             let why = match first {
                 RunStatus::Timeout => "the program has no inputs and its execution did not reach the error site before the deadline".to_string(),
                 RunStatus::Exited(c) => format!("the program has no inputs and its only execution ends (status {c}) without reaching the error site"),
+                RunStatus::ErrorReached => "the program has no inputs and its only execution reaches an error site that the lifted program does not identify".to_string(),
                 other => format!("the program has no inputs and its only execution does not reach the error site ({other:?})"),
             };
             return (None, CexOutcome::NotFound(why));
@@ -374,6 +398,11 @@ impl Search<'_> {
             if bmc_done && !has_inputs {
                 break;
             }
+        }
+        if self.unattributed && self.unconfirmed.is_none() {
+            bmc_note = "a native run reached an error site that the interpretation of the \
+                        lifted program could not identify"
+                .into();
         }
         if self.rejected_undef && self.unconfirmed.is_none() {
             bmc_note =
@@ -500,6 +529,25 @@ impl Search<'_> {
             stream.extend(&cand.args);
         }
         stream.extend(&cand.inputs);
+        // First the lifted program: which error site, the path, and whether the execution
+        // depends on an uninitialized variable. Such an execution has undefined behaviour in
+        // C (a native run reaches the error with whatever the stack held): it is not a
+        // counterexample. When the interpretation stops early, it may still depend on one.
+        let exec_deadline = Instant::now() + Duration::from_secs(2).min(self.remaining());
+        let execution = exec::execute(
+            self.func,
+            &self.graph,
+            self.kinds,
+            &cand.args,
+            &cand.inputs,
+            20_000_000,
+            exec_deadline,
+        );
+        let reaches = matches!(execution.end, exec::ExecEnd::Error(_));
+        if execution.read_undef || (!reaches && exec::control_may_read_undef(self.func)) {
+            self.rejected_undef = true;
+            return None;
+        }
         let timeout = self
             .config
             .replay_timeout
@@ -525,30 +573,17 @@ impl Search<'_> {
             }
             return None;
         }
-        let (args, inputs) = self.split_served(&run.served);
-        // Which error site, and the path, from the lifted program.
-        let exec_deadline = Instant::now() + Duration::from_secs(2).min(self.remaining());
-        let execution = exec::execute(
-            self.func,
-            &self.graph,
-            self.kinds,
-            &args,
-            &inputs,
-            20_000_000,
-            exec_deadline,
-        );
-        // An execution that reads an uninitialized variable has undefined behaviour in C:
-        // the native run reached the error with whatever the stack held. Not a
-        // counterexample (and when the interpretation stopped early, it may still read one).
-        let reaches = matches!(execution.end, exec::ExecEnd::Error(_));
-        if execution.read_undef || (!reaches && exec::control_may_read_undef(self.func)) {
-            self.rejected_undef = true;
-            return None;
-        }
+        let (_, inputs) = self.split_served(&run.served);
         let check = match (&execution.end, cand.check) {
             (exec::ExecEnd::Error(c), _) => *c,
             (_, Some(c)) => c,
-            _ => self.targets[0],
+            // The interpretation did not get there (too long, or it diverged): only a program
+            // with a single error site tells which one the native run reached.
+            _ if self.single_site => self.targets[0],
+            _ => {
+                self.unattributed = true;
+                return None;
+            }
         };
         if !self.targets.contains(&check) {
             self.unconfirmed = Some(format!(

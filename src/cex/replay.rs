@@ -214,6 +214,25 @@ pub fn driver_text(entry: &str, params: &[u32]) -> String {
     out
 }
 
+/// The objcopy program: `$POLYFOCUS_OBJCOPY`, else `objcopy` (binutils) when it runs, else
+/// `llvm-objcopy-19`.
+fn objcopy_program() -> String {
+    if let Ok(p) = std::env::var("POLYFOCUS_OBJCOPY") {
+        return p;
+    }
+    let works = Command::new("objcopy")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if works {
+        "objcopy".into()
+    } else {
+        "llvm-objcopy-19".into()
+    }
+}
+
 /// Runs a build tool in the current directory (paths in the inputs and flags are relative
 /// to it); outputs go to absolute paths in the temporary directory.
 fn run_tool(program: &str, args: &[String], _tmp: &Path) -> Result<String, String> {
@@ -354,7 +373,7 @@ impl NativeProgram {
                 oc.push("--redefine-sym=main=__polyfocus_user_main".into());
             }
             oc.push(obj.display().to_string());
-            run_tool("objcopy", &oc, dir.path())?;
+            run_tool(&objcopy_program(), &oc, dir.path())?;
             objects.push(obj);
         }
         let runtime = runtime_source()?;

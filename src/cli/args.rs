@@ -9,8 +9,12 @@ use std::path::PathBuf;
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
     /// Input files: C (.c, .i), LLVM bitcode (.bc) or textual IR (.ll); linked together.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "project")]
     pub files: Vec<PathBuf>,
+    /// A whole project: BUILD_DIR/compile_commands.json (or that file); each C translation
+    /// unit is compiled with its own flags, then linked (`check` only).
+    #[arg(short = 'p', long = "project", value_name = "BUILD_DIR", conflicts_with = "files")]
+    pub project: Option<PathBuf>,
     /// Function where execution starts (default: main, or every external function).
     #[arg(long)]
     pub entry: Option<String>,
@@ -84,6 +88,15 @@ pub struct AnalysisArgs {
     /// Numeric abstract domain.
     #[arg(long, value_enum, default_value_t = DomainArg::Poly)]
     pub domain: DomainArg,
+    /// Track the program's booleans as predicates in BDDs, combined with the numeric
+    /// domain (issue 7); `--domain poly-pred` implies `on`.
+    #[arg(long, value_enum)]
+    pub predicates: Option<OnOff>,
+    /// How predicates combine with the numeric domain: one numeric state per predicate
+    /// valuation (`partitioned`, NEX) or one BDD times one numeric state (`product`,
+    /// NEXPOINT).
+    #[arg(long, value_enum, default_value_t = PredDomainArg::Partitioned)]
+    pub pred_domain: PredDomainArg,
     /// Time budget per analyzed function, in seconds.
     #[arg(long, default_value_t = 60.0)]
     pub timeout: f64,
@@ -105,4 +118,48 @@ pub enum DomainArg {
     Poly,
     /// Intervals.
     Interval,
+    /// Polyhedra with the program's booleans as predicates (see --pred-domain).
+    PolyPred,
+    /// Intervals with the program's booleans as predicates (see --pred-domain).
+    IntervalPred,
+}
+
+/// A switch.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnOff {
+    /// Enabled.
+    On,
+    /// Disabled.
+    Off,
+}
+
+/// How predicates combine with the numeric domain.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PredDomainArg {
+    /// One numeric state per set of predicate valuations (NEX).
+    Partitioned,
+    /// One BDD and one numeric state (NEXPOINT).
+    Product,
+}
+
+impl AnalysisArgs {
+    /// The domain the `--domain`, `--predicates` and `--pred-domain` flags select.
+    pub fn domain_kind(&self) -> crate::driver::DomainKind {
+        use crate::driver::DomainKind as K;
+        let base_poly = matches!(self.domain, DomainArg::Poly | DomainArg::PolyPred);
+        let preds = match self.predicates {
+            Some(OnOff::On) => true,
+            Some(OnOff::Off) => false,
+            None => matches!(self.domain, DomainArg::PolyPred | DomainArg::IntervalPred),
+        };
+        let product = self.pred_domain == PredDomainArg::Product;
+        match (base_poly, preds, product) {
+            (true, false, _) => K::Poly,
+            (false, false, _) => K::Interval,
+            (true, true, false) => K::PolyPred,
+            (true, true, true) => K::PolyPredProduct,
+            (false, true, false) => K::IntervalPred,
+            (false, true, true) => K::IntervalPredProduct,
+        }
+    }
 }

@@ -1,24 +1,15 @@
 //! `polyfocus check`, `polyfocus ir` and `polyfocus invariants`.
 
-use super::args::{AnalysisArgs, DomainArg, EngineArg, InputArgs};
-use super::{EXIT_PROVED, EXIT_UNKNOWN, EXIT_VIOLATED};
-use crate::check::ProgramVerdict;
+use super::args::{AnalysisArgs, EngineArg, InputArgs};
+use super::project::{self, OutputArgs};
+use super::EXIT_PROVED;
 use crate::driver::{self, AnalysisConfig, DomainKind, Engine};
 use crate::graph::ReducedGraph;
-use crate::report::{self, RunInfo};
+use crate::report::{self, ProgramReport, RunInfo};
 use anyhow::{Context, Result};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-/// Report formats.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Human-readable lines.
-    Text,
-    /// One JSON object.
-    Json,
-}
 
 /// Arguments of `polyfocus check`.
 #[derive(Args, Debug)]
@@ -27,12 +18,8 @@ pub struct CheckArgs {
     input: InputArgs,
     #[command(flatten)]
     analysis: AnalysisArgs,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-    /// Write the report to this file instead of standard output.
-    #[arg(short = 'o', long)]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    report: OutputArgs,
     /// Write a standalone replay program of the first counterexample to this file.
     #[arg(long, value_name = "FILE.c")]
     harness: Option<PathBuf>,
@@ -63,21 +50,19 @@ pub struct InvariantsArgs {
     analysis: AnalysisArgs,
 }
 
-fn analysis_config(a: &AnalysisArgs) -> AnalysisConfig {
+pub(super) fn analysis_config(a: &AnalysisArgs) -> AnalysisConfig {
     AnalysisConfig {
         engine: match a.engine {
             EngineArg::Focus => Engine::Focus,
             EngineArg::Classic => Engine::Classic,
         },
-        domain: match a.domain {
-            DomainArg::Poly => DomainKind::Poly,
-            DomainArg::Interval => DomainKind::Interval,
-        },
+        domain: a.domain_kind(),
         timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
+        jobs: 1,
     }
 }
 
-fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
+pub(super) fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
     let engine = match config.engine {
         Engine::Focus => "focus",
         Engine::Classic => "classic",
@@ -85,6 +70,10 @@ fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
     let domain = match config.domain {
         DomainKind::Poly => "poly",
         DomainKind::Interval => "interval",
+        DomainKind::PolyPred => "poly-pred",
+        DomainKind::PolyPredProduct => "poly-pred-product",
+        DomainKind::IntervalPred => "interval-pred",
+        DomainKind::IntervalPredProduct => "interval-pred-product",
     };
     (engine, domain)
 }
@@ -93,8 +82,24 @@ fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
 pub fn run_check(args: CheckArgs) -> Result<i32> {
     let start = Instant::now();
     let fe = args.input.frontend_config()?;
+    let mut config = analysis_config(&args.analysis);
+    config.jobs = args.report.jobs();
+    let (engine, domain) = names(&config);
+    let info = |start: Instant| RunInfo {
+        engine,
+        domain,
+        elapsed: start.elapsed(),
+    };
+    if let Some(build) = &args.input.project {
+        // A whole project from its compilation database (issue 8).
+        let bc_dir = tempfile::tempdir().context("creating a temporary directory")?;
+        let (inputs, mut reports) = project::compdb_programs(build, &fe, bc_dir.path())?;
+        let mut analyzed =
+            project::analyze_programs(&inputs, &config, !args.no_counterexamples);
+        analyzed.append(&mut reports);
+        return project::write_report(&analyzed, &args.report, &info(start));
+    }
     let module = crate::frontend::load(&fe)?;
-    let config = analysis_config(&args.analysis);
     let analysis = if args.no_counterexamples {
         driver::analyze(&module, &config)
     } else {
@@ -102,27 +107,13 @@ pub fn run_check(args: CheckArgs) -> Result<i32> {
         driver::analyze_with_counterexamples(&module, &config, &cex)
     };
     write_counterexample_files(&args, &fe, &module, &analysis)?;
-    let (engine, domain) = names(&config);
-    let info = RunInfo {
-        engine,
-        domain,
-        elapsed: start.elapsed(),
+    let program = ProgramReport {
+        name: String::new(),
+        analysis,
+        warnings: module.warnings,
+        error: None,
     };
-    let out = match args.format {
-        Format::Text => report::text(&analysis, &module.warnings, &info),
-        Format::Json => report::json(&analysis, &module.warnings, &info) + "\n",
-    };
-    match &args.output {
-        Some(path) => {
-            std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?
-        }
-        None => print!("{out}"),
-    }
-    Ok(match ProgramVerdict::of(&analysis.results) {
-        ProgramVerdict::True => EXIT_PROVED,
-        ProgramVerdict::False => EXIT_VIOLATED,
-        ProgramVerdict::Unknown => EXIT_UNKNOWN,
-    })
+    project::write_report(&[program], &args.report, &info(start))
 }
 
 /// Writes `--harness` and `--witness` for the first violated assertion (nothing when there

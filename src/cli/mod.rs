@@ -12,6 +12,8 @@ use clap::{Parser, Subcommand};
 mod args;
 mod bench;
 mod check;
+mod project;
+mod scan;
 mod svcomp;
 
 pub use args::{AnalysisArgs, InputArgs};
@@ -28,7 +30,7 @@ pub const EXIT_ERROR: i32 = 3;
 const AFTER_HELP: &str = "Exit codes:
   0  every assertion proved (or no assertion)
   1  some assertion violated (confirmed counterexample)
-  2  some assertion unknown (and none violated)
+  2  some assertion unknown (and none violated); 0 with --fail-on false
   3  usage or input error";
 
 /// polyfocus proves or refutes assertions in C programs from their LLVM bitcode.
@@ -51,10 +53,17 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Behave like an SV-COMP participant for unreach-call.
     Svcomp(svcomp::SvcompArgs),
+    /// Run a build command (`-- make ...`) through a compiler wrapper, then analyze each
+    /// linked program.
+    Scan(scan::ScanArgs),
 }
 
 /// Parses the process arguments, runs the command and returns the exit code.
 pub fn run() -> i32 {
+    // Invoked as the compiler wrapper of `polyfocus scan` (issue 8).
+    if let Some(code) = scan::wrapper_main() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -69,6 +78,7 @@ pub fn run() -> i32 {
         Command::Invariants(a) => check::run_invariants(a),
         Command::Bench(a) => bench::run(a),
         Command::Svcomp(a) => svcomp::run(a),
+        Command::Scan(a) => scan::run(a),
     };
     match res {
         Ok(code) => code,

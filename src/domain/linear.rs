@@ -36,10 +36,22 @@ impl fmt::Display for Var {
     }
 }
 
+/// What values a dimension takes: any integer, or a boolean read as 0/1 (issue 7: domains
+/// with predicates track boolean dimensions symbolically; the others ignore the kind).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum DimKind {
+    /// An integer (or rational) dimension.
+    Int,
+    /// A boolean dimension whose values are exactly 0 and 1.
+    Bool,
+}
+
 /// The set of dimensions an abstract state ranges over, with display names.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Space {
     names: Vec<String>,
+    /// Per-dimension kinds; empty means every dimension is [`DimKind::Int`].
+    kinds: Vec<DimKind>,
 }
 
 impl Space {
@@ -47,12 +59,27 @@ impl Space {
     pub fn anonymous(n: usize) -> Space {
         Space {
             names: (0..n).map(|i| format!("x{i}")).collect(),
+            kinds: Vec::new(),
         }
     }
 
     /// A space whose dimensions carry the given names, in order.
     pub fn named(names: Vec<String>) -> Space {
-        Space { names }
+        Space {
+            names,
+            kinds: Vec::new(),
+        }
+    }
+
+    /// A space with names and a kind per dimension (`kinds.len() == names.len()`).
+    pub fn with_kinds(names: Vec<String>, kinds: Vec<DimKind>) -> Space {
+        assert_eq!(names.len(), kinds.len(), "one kind per dimension");
+        Space { names, kinds }
+    }
+
+    /// The kind of a dimension ([`DimKind::Int`] unless declared otherwise).
+    pub fn kind(&self, var: Var) -> DimKind {
+        self.kinds.get(var.index()).copied().unwrap_or(DimKind::Int)
     }
 
     /// Number of dimensions.

@@ -16,9 +16,10 @@
 pub mod interval;
 pub mod linear;
 pub mod poly;
+pub mod predicates;
 
 pub use interval::IntervalDomain;
-pub use linear::{ConsKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};
+pub use linear::{ConsKind, DimKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};
 pub use poly::Polyhedron;
 
 use std::fmt;
@@ -92,6 +93,16 @@ pub trait NumericDomain: Lattice {
     fn to_cons(&self) -> Vec<LinCons>;
     /// A short name for reports ("interval", "polyhedra").
     fn domain_name() -> &'static str;
+    /// The state as a disjunction of constraint systems, exactly (no over-approximation:
+    /// the path-focusing queries look for paths ending *outside* it). Convex domains have one
+    /// disjunct, [`NumericDomain::to_cons`]; a bottom state has none.
+    fn to_disjunction(&self) -> Vec<Vec<LinCons>> {
+        if self.is_bottom() {
+            Vec::new()
+        } else {
+            vec![self.to_cons()]
+        }
+    }
 }
 
 /// Prints the constraints of a state as a C-like conjunction with the names of `space`.

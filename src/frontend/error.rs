@@ -114,6 +114,14 @@ pub enum FrontendError {
         /// LLVM's message.
         message: String,
     },
+    /// A compilation database (`compile_commands.json`) is malformed (issue 8).
+    #[error("{}: bad compilation database: {message}", path.display())]
+    CompileDb {
+        /// The database file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 fn defined_list(defined: &[String]) -> String {

@@ -13,7 +13,8 @@
 //! - `conventions`: which function names are nondet inputs, assumptions, error sites,
 //!   assertions or ends of paths (the table is in its docs);
 //! - `lift`: one LLVM function → one [`ir::Function`]; `debuginfo`: locations and names;
-//! - `error`: [`FrontendError`], one user-facing message per failure.
+//! - `error`: [`FrontendError`], one user-facing message per failure;
+//! - `compdb`: compilation databases and compiler command lines (whole projects, issue 8).
 //!
 //! Lifting never fails: what it cannot model becomes an arbitrary value and a
 //! [`ir::LiftWarning`]; a panic while lifting a function (a bug) is caught and the function is
@@ -54,6 +55,7 @@ pub struct FrontendConfig {
     pub inline_limit: usize,
 }
 
+mod compdb;
 mod compile;
 mod conventions;
 mod debuginfo;
@@ -63,6 +65,10 @@ mod load;
 mod normalize;
 mod raw;
 
+pub use compdb::{
+    compile_to_bitcode, defines_main, parse_invocation, read_compile_commands, split_command,
+    CompileCommand, Invocation,
+};
 pub use compile::{clang_args, clang_program, runtime_dir};
 pub use conventions::{role, Role};
 pub use error::FrontendError;

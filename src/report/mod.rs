@@ -1,8 +1,17 @@
-//! Reports: text for people, JSON for tools.
+//! Reports: text for people, JSON for tools, SARIF 2.1.0 for code scanning (`sarif`),
+//! JUnit XML for CI dashboards (`junit`), and their multi-program forms (`project`).
 //!
 //! **Architecture Invariant:** the only module that knows serde and output formats. It has
 //! its own serializable records, converted by hand from `check` and `driver` types, so the
 //! analysis types stay free of serialization concerns. Output order is deterministic.
+
+mod junit;
+mod project;
+mod sarif;
+
+pub use junit::junit;
+pub use project::{all_results, project_json, project_text, ProgramReport};
+pub use sarif::{sarif, SarifOptions};
 
 use crate::check::{CheckResult, ProgramVerdict, Verdict};
 use crate::driver::{AnalysisReport, LoopInvariant};

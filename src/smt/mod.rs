@@ -208,7 +208,12 @@ impl RegionFormula {
         from: &[LinCons],
         outside: &BTreeMap<CutPointId, Option<Vec<LinCons>>>,
         blocked: &[FocusPath],
+        timeout: std::time::Duration,
     ) -> QueryResult {
+        // A query that runs past its time answers unknown, never hangs the analysis.
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
+        self.solver.set_params(&params);
         self.solver.push();
         for c in from {
             let f = self.cons_formula(c, None);
@@ -252,6 +257,82 @@ impl RegionFormula {
             SatResult::Sat => match self.solver.get_model() {
                 None => QueryResult::Unknown("no model".into()),
                 Some(model) => match self.extract_path(&model, outside) {
+                    Some(p) => QueryResult::Path(p),
+                    None => QueryResult::Unknown("model designates no path".into()),
+                },
+            },
+        };
+        self.solver.pop(1);
+        res
+    }
+
+    /// [`RegionFormula::query`] for states given as disjunctions of constraint systems
+    /// (issue 7: domains with predicates): the path starts in some disjunct of `from` and
+    /// ends outside every disjunct of `outside[p2]`. An empty disjunction is the empty state.
+    pub fn query_disjunctive(
+        &mut self,
+        from: &[Vec<LinCons>],
+        outside: &BTreeMap<CutPointId, Option<Vec<Vec<LinCons>>>>,
+        blocked: &[FocusPath],
+        timeout: std::time::Duration,
+    ) -> QueryResult {
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
+        self.solver.set_params(&params);
+        self.solver.push();
+        let starts: Vec<Bool> = from
+            .iter()
+            .map(|d| {
+                let fs: Vec<Bool> = d.iter().map(|c| self.cons_formula(c, None)).collect();
+                Bool::and(&fs)
+            })
+            .collect();
+        self.solver.assert(&Bool::or(&starts));
+        let mut disjuncts = Vec::new();
+        let targets: Vec<(CutPointId, Bool)> = self
+            .targets
+            .iter()
+            .map(|(cp, (r, _))| (*cp, r.clone()))
+            .collect();
+        for (cp, reached) in &targets {
+            let Some(inv) = outside.get(cp) else { continue };
+            let escape = match inv {
+                None => Bool::from_bool(true),
+                Some(ds) => {
+                    let outs: Vec<Bool> = ds
+                        .iter()
+                        .map(|d| {
+                            let fs: Vec<Bool> = d
+                                .iter()
+                                .map(|c| self.cons_formula(c, Some(*cp)).not())
+                                .collect();
+                            Bool::or(&fs)
+                        })
+                        .collect();
+                    Bool::and(&outs)
+                }
+            };
+            disjuncts.push(Bool::and(&[reached.clone(), escape]));
+        }
+        for p in blocked {
+            let edges: Vec<Bool> = p
+                .edges
+                .iter()
+                .filter_map(|e| self.taken.get(e).cloned())
+                .collect();
+            self.solver.assert(&Bool::and(&edges).not());
+        }
+        self.solver.assert(&Bool::or(&disjuncts));
+        let keys: BTreeMap<CutPointId, Option<Vec<LinCons>>> =
+            outside.keys().map(|cp| (*cp, None)).collect();
+        let res = match self.solver.check() {
+            SatResult::Unsat => QueryResult::Unsat,
+            SatResult::Unknown => {
+                QueryResult::Unknown(self.solver.get_reason_unknown().unwrap_or_default())
+            }
+            SatResult::Sat => match self.solver.get_model() {
+                None => QueryResult::Unknown("no model".into()),
+                Some(model) => match self.extract_path(&model, &keys) {
                     Some(p) => QueryResult::Path(p),
                     None => QueryResult::Unknown("model designates no path".into()),
                 },

@@ -1,0 +1,235 @@
+//! Runs over several programs (issue 8): compilation databases (`check -p`), grouping of
+//! bitcode into programs, the report formats of a run, and the exit code as a CI gate.
+
+use super::{EXIT_PROVED, EXIT_UNKNOWN, EXIT_VIOLATED};
+use crate::check::ProgramVerdict;
+use crate::driver::{self, AnalysisConfig};
+use crate::frontend::{self, FrontendConfig};
+use crate::report::{self, ProgramReport, RunInfo, SarifOptions};
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+
+/// Report formats.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object.
+    Json,
+    /// SARIF 2.1.0 (code scanning), one run for all programs.
+    Sarif,
+    /// JUnit XML (CI dashboards): a testcase per assertion.
+    Junit,
+}
+
+/// What makes the exit code non-zero.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailOn {
+    /// A violated assertion exits 1, an unknown one 2.
+    Unknown,
+    /// Only a violated assertion (confirmed counterexample) fails: exits 1; unknown exits 0.
+    False,
+}
+
+/// How to report a run, shared by `check` and `scan`.
+#[derive(Args, Debug, Clone)]
+pub struct OutputArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the report to this file instead of standard output.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+    /// The verdict that fails the run: `unknown` (default; exits 1 when violated, 2 when
+    /// unknown) or `false` (exits 1 when violated, 0 otherwise).
+    #[arg(long, value_enum, default_value_t = FailOn::Unknown)]
+    pub fail_on: FailOn,
+    /// SARIF URIs are relative to this directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub source_root: Option<PathBuf>,
+    /// Functions analyzed in parallel (default: the number of cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+impl OutputArgs {
+    /// The number of analysis threads.
+    pub fn jobs(&self) -> usize {
+        self.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+    }
+}
+
+/// A program to analyze: its name and how to load it.
+pub struct ProgramInput {
+    /// Its name in reports.
+    pub name: String,
+    /// Its inputs and flags.
+    pub frontend: FrontendConfig,
+}
+
+/// Loads and analyzes each program; a program that cannot be loaded is reported, not
+/// fatal.
+pub fn analyze_programs(
+    programs: &[ProgramInput],
+    config: &AnalysisConfig,
+    counterexamples: bool,
+) -> Vec<ProgramReport> {
+    programs
+        .iter()
+        .map(|p| {
+            if programs.len() > 1 {
+                eprintln!("polyfocus: analyzing {}", p.name);
+            }
+            match frontend::load(&p.frontend) {
+                Err(e) => ProgramReport::failed(p.name.clone(), e.to_string()),
+                Ok(module) => {
+                    let analysis = if counterexamples {
+                        let cex = crate::cex::CexConfig::new(p.frontend.clone());
+                        driver::analyze_with_counterexamples(&module, config, &cex)
+                    } else {
+                        driver::analyze(&module, config)
+                    };
+                    ProgramReport {
+                        name: p.name.clone(),
+                        analysis,
+                        warnings: module.warnings,
+                        error: None,
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// Writes the report of a run and returns the exit code.
+pub fn write_report(programs: &[ProgramReport], out: &OutputArgs, info: &RunInfo) -> Result<i32> {
+    let text = match out.format {
+        Format::Text => report::project_text(programs, info),
+        Format::Json => report::project_json(programs, info) + "\n",
+        Format::Sarif => {
+            let root = match &out.source_root {
+                Some(dir) => dir.clone(),
+                None => std::env::current_dir().context("reading the current directory")?,
+            };
+            report::sarif(programs, &SarifOptions::new(root))
+        }
+        Format::Junit => report::junit(programs),
+    };
+    match &out.output {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?
+        }
+        None => print!("{text}"),
+    }
+    Ok(exit_code(programs, out.fail_on))
+}
+
+/// The exit code of a run: 1 when an assertion is violated; otherwise, with
+/// `--fail-on unknown`, 2 when an assertion is unknown or a program could not be loaded.
+pub fn exit_code(programs: &[ProgramReport], fail_on: FailOn) -> i32 {
+    let results = report::all_results(programs);
+    let failed_load = programs.iter().any(|p| p.error.is_some());
+    match (ProgramVerdict::of(&results), fail_on) {
+        (ProgramVerdict::False, _) => EXIT_VIOLATED,
+        (_, FailOn::Unknown) if failed_load => EXIT_UNKNOWN,
+        (ProgramVerdict::Unknown, FailOn::Unknown) => EXIT_UNKNOWN,
+        _ => EXIT_PROVED,
+    }
+}
+
+/// Groups bitcode files `(name, path)` into programs: one per file defining `main`, linked
+/// with every file that does not; all files as one program when at most one defines
+/// `main`. The name of a program is the name of its `main` file (or `fallback`).
+pub fn group_by_main(files: &[(String, PathBuf)], fallback: &str) -> Vec<(String, Vec<PathBuf>)> {
+    let mains: Vec<bool> = files.iter().map(|(_, p)| frontend::defines_main(p)).collect();
+    let n_mains = mains.iter().filter(|m| **m).count();
+    if n_mains <= 1 {
+        let name = files
+            .iter()
+            .zip(&mains)
+            .find(|(_, m)| **m)
+            .map_or(fallback.to_string(), |((n, _), _)| n.clone());
+        return vec![(name, files.iter().map(|(_, p)| p.clone()).collect())];
+    }
+    let libs: Vec<PathBuf> = files
+        .iter()
+        .zip(&mains)
+        .filter(|(_, m)| !**m)
+        .map(|((_, p), _)| p.clone())
+        .collect();
+    files
+        .iter()
+        .zip(&mains)
+        .filter(|(_, m)| **m)
+        .map(|((n, p), _)| {
+            let mut inputs = vec![p.clone()];
+            inputs.extend(libs.iter().cloned());
+            (n.clone(), inputs)
+        })
+        .collect()
+}
+
+/// The programs of a compilation database `BUILD_DIR/compile_commands.json` (or the file
+/// itself): every C translation unit compiled to bitcode in `bc_dir` with its own flags,
+/// grouped by [`group_by_main`]. Translation units that do not compile are returned as
+/// failed programs.
+pub fn compdb_programs(
+    build: &Path,
+    base: &FrontendConfig,
+    bc_dir: &Path,
+) -> Result<(Vec<ProgramInput>, Vec<ProgramReport>)> {
+    let db = if build.is_dir() {
+        build.join("compile_commands.json")
+    } else {
+        build.to_path_buf()
+    };
+    let commands = frontend::read_compile_commands(&db)?;
+    if commands.is_empty() {
+        anyhow::bail!("{}: no C translation unit", db.display());
+    }
+    let root = std::env::current_dir().context("reading the current directory")?;
+    let mut compiled = Vec::new();
+    let mut failed = Vec::new();
+    for (i, cmd) in commands.iter().enumerate() {
+        let name = display_path(&cmd.file, &root);
+        let stem = cmd
+            .file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("tu");
+        let out = bc_dir.join(format!("{i}-{stem}.bc"));
+        eprintln!("polyfocus: compiling {name}");
+        match frontend::compile_to_bitcode(base, &cmd.directory, &cmd.file, &cmd.arguments, &out)
+        {
+            Ok(()) => compiled.push((name, out)),
+            Err(e) => failed.push(ProgramReport::failed(format!("compile {name}"), e.to_string())),
+        }
+    }
+    if compiled.is_empty() {
+        return Ok((vec![], failed));
+    }
+    let programs = group_by_main(&compiled, &display_path(build, &root))
+        .into_iter()
+        .map(|(name, inputs)| ProgramInput {
+            name,
+            frontend: FrontendConfig {
+                inputs,
+                ..base.clone()
+            },
+        })
+        .collect();
+    Ok((programs, failed))
+}
+
+/// `path` relative to `root` when under it.
+pub fn display_path(path: &Path, root: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}

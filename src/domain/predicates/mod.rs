@@ -1,0 +1,17 @@
+//! Predicates combined with numeric domains (issue 7; Gurfinkel & Chaki, seed 000).
+//!
+//! Boolean dimensions of the [`crate::domain::Space`] (program `i1` values, marked
+//! [`crate::domain::DimKind::Bool`] by the lowering) are tracked as BDD variables instead of
+//! numeric dimensions:
+//! - [`Partitioned`] (NEX): disjoint BDD regions, one numeric state each;
+//! - [`Product`] (NEXPOINT): one BDD and one numeric state.
+//!
+//! Both implement [`crate::domain::NumericDomain`] over the same space, so the engines and
+//! the lowering use them unchanged.
+
+pub mod bdd;
+pub mod partition;
+pub mod product;
+
+pub use partition::{Nex, PartPolicy, Partitioned};
+pub use product::{NexPoint, Product};
