@@ -24,6 +24,7 @@ fn configs() -> Vec<(&'static str, AnalysisConfig)> {
         ),
         ("focus-interval", mk(Engine::Focus, DomainKind::Interval)),
         ("focus-poly", mk(Engine::Focus, DomainKind::Poly)),
+        ("focus-poly-pred", mk(Engine::Focus, DomainKind::PolyPred)),
     ]
 }
 

@@ -31,7 +31,11 @@ fn validate_sarif(text: &str) -> serde_json::Value {
         .iter_errors(&instance)
         .map(|e| format!("{} at {}", e, e.instance_path))
         .collect();
-    assert!(errors.is_empty(), "SARIF does not validate:\n{}\n{text}", errors.join("\n"));
+    assert!(
+        errors.is_empty(),
+        "SARIF does not validate:\n{}\n{text}",
+        errors.join("\n")
+    );
     instance
 }
 
@@ -62,7 +66,12 @@ fn mixed_dir() -> tempfile::TempDir {
 fn sarif_validates_against_the_schema_and_names_rules_and_locations() {
     let dir = mixed_dir();
     let out = polyfocus(dir.path(), &["check", "src/mixed.c", "--format", "sarif"]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let log = validate_sarif(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(log["version"], "2.1.0");
     let runs = log["runs"].as_array().unwrap();
@@ -80,12 +89,18 @@ fn sarif_validates_against_the_schema_and_names_rules_and_locations() {
     let results = run["results"].as_array().unwrap();
     // The proved assertion is not a result; the violated one is an error with a code flow.
     assert_eq!(results.len(), 2, "{run:#}");
-    let violated = results.iter().find(|r| r["ruleId"] == "PF001").expect("PF001");
+    let violated = results
+        .iter()
+        .find(|r| r["ruleId"] == "PF001")
+        .expect("PF001");
     assert_eq!(violated["level"], "error");
     assert!(violated["codeFlows"][0]["threadFlows"][0]["locations"]
         .as_array()
         .is_some_and(|l| !l.is_empty()));
-    let unknown = results.iter().find(|r| r["ruleId"] == "PF002").expect("PF002");
+    let unknown = results
+        .iter()
+        .find(|r| r["ruleId"] == "PF002")
+        .expect("PF002");
     assert_eq!(unknown["level"], "warning");
     for r in results {
         let phys = &r["locations"][0]["physicalLocation"];
@@ -102,7 +117,13 @@ fn sarif_fingerprints_survive_lines_inserted_above() {
     let run = |dir: &Path| {
         let out = polyfocus(
             dir,
-            &["check", "src/mixed.c", "--format", "sarif", "--no-counterexamples"],
+            &[
+                "check",
+                "src/mixed.c",
+                "--format",
+                "sarif",
+                "--no-counterexamples",
+            ],
         );
         let log = validate_sarif(&String::from_utf8_lossy(&out.stdout));
         log["runs"][0]["results"]
@@ -163,7 +184,10 @@ fn unknown_results(n: u32) -> ProgramReport {
 
 #[test]
 fn sarif_respects_the_result_limit_with_a_note() {
-    let programs = [unknown_results(12), ProgramReport::failed("other".into(), "clang failed".into())];
+    let programs = [
+        unknown_results(12),
+        ProgramReport::failed("other".into(), "clang failed".into()),
+    ];
     let mut options = SarifOptions::new(std::env::temp_dir());
     options.max_results = 5;
     let log = validate_sarif(&report::sarif(&programs, &options));
@@ -175,8 +199,14 @@ fn sarif_respects_the_result_limit_with_a_note() {
         .iter()
         .map(|n| n["message"]["text"].as_str().unwrap().to_string())
         .collect();
-    assert!(notes.iter().any(|n| n.contains("7 of 12 results omitted")), "{notes:?}");
-    assert!(notes.iter().any(|n| n.contains("clang failed")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("7 of 12 results omitted")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.contains("clang failed")),
+        "{notes:?}"
+    );
     // Identical keys (same file, function, unreadable line) get distinct fingerprints.
     let fps: std::collections::BTreeSet<&str> = run["results"]
         .as_array()
@@ -201,7 +231,11 @@ fn junit_parses_with_one_testcase_per_assertion() {
     let xml = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(xml.starts_with("<?xml"));
     let (suites, cases, failures, skipped, errors) = junit_counts_simple(&xml);
-    assert_eq!((suites, cases, failures, skipped, errors), (1, 3, 1, 1, 0), "{xml}");
+    assert_eq!(
+        (suites, cases, failures, skipped, errors),
+        (1, 3, 1, 1, 0),
+        "{xml}"
+    );
     // A program that does not load is an error testcase; special characters are escaped.
     let programs = [
         unknown_results(2),

@@ -20,6 +20,7 @@
 use super::lower::Lowering;
 use super::{Deadline, Invariants, Outcome};
 use crate::domain::{Int, LinCons, LinExpr, NumericDomain, Var};
+use num_traits::Zero;
 use crate::graph::{CutKind, CutPointId, ReducedGraph};
 use crate::ir::{BlockId, Expr, Inst, Operand, Terminator, ValueId};
 use crate::smt::{FocusPath, Products, QueryResult, RegionFormula};
@@ -64,6 +65,8 @@ struct Focus<'a, 'f, D> {
     inv: Vec<Option<D>>,
     /// Dimensions forgotten at each cut point (the complement of `live`).
     dead: Vec<Vec<Var>>,
+    /// Values live at each cut point (the complement of `dead`).
+    live: Vec<Vec<ValueId>>,
     formulas: BTreeMap<CutPointId, RegionFormula>,
     thresholds: Vec<LinCons>,
     queries: usize,
@@ -74,8 +77,10 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         let func = lowering.func();
         let live_in = liveness(lowering);
         let mut dead = Vec::new();
+        let mut live = Vec::new();
         for cp in &graph.cut_points {
             let l: Vec<ValueId> = live_in[cp.block.index()].iter().copied().collect();
+            live.push(l.clone());
             let set: BTreeSet<ValueId> = l.iter().copied().collect();
             dead.push(
                 (0..func.values.len() as u32)
@@ -88,6 +93,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         Focus {
             lowering,
             graph,
+            live,
             inv: vec![None; n],
             dead,
             formulas: BTreeMap::new(),
@@ -129,7 +135,8 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 let p2 = path.target;
                 let is_self_loop = p1 == p2;
                 let y = if is_self_loop {
-                    self.loopiter(&path, &x1)
+                    let start = self.accelerate(&path, &x1).unwrap_or_else(|| x1.clone());
+                    self.loopiter(&path, &start)
                 } else {
                     self.post(&path, x1.clone())
                 };
@@ -205,6 +212,73 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         apply_path(self.lowering, path, &mut state);
         state.forget(&self.dead[path.target.index()]);
         state
+    }
+
+    /// Abstract acceleration (Gonnord & Halbwachs) of a self-loop whose transformer moves
+    /// every live value by a constant (`x' = x + d`, `d = 0` for loop invariants) or sets
+    /// it to a constant (`x' = c`, a reset), under a convex guard `G` on the start state.
+    ///
+    /// The transformer is computed once from an arbitrary start, as a relation between
+    /// copies `x₀` and the values: a translation shows as `x - x₀` being a single point.
+    /// Then `τ*(X) ⊆ X ∪ τ(S) ∪ τ(((S ⊓ G) ↗ d) ⊓ G)` with `S = X`, or `S = τ(X)` when
+    /// there are resets (after one iteration they are fixed), where `P ↗ d` adds the ray
+    /// `d` (computed with the `elapsed` dimension `t ≥ 0` and `x := x + t·d`). `None` when
+    /// the path is not of that form.
+    fn accelerate(&self, path: &FocusPath, x: &D) -> Option<D> {
+        let lw = self.lowering;
+        let live = &self.live[path.source.index()];
+        let n = lw.func().values.len() as u32;
+        let value_dims: Vec<Var> = (0..n).map(Var).collect();
+        let mut rel = D::top(lw.space());
+        let copies: Vec<LinCons> = live
+            .iter()
+            .map(|v| LinCons::eq(&LinExpr::var(lw.pre_var(*v)), &LinExpr::var(Lowering::var(*v))))
+            .collect();
+        rel.meet_cons(&copies);
+        apply_path(lw, path, &mut rel);
+        if rel.is_bottom() {
+            return None;
+        }
+        let mut deltas: Vec<(Var, Int)> = Vec::new();
+        let mut has_reset = false;
+        for v in live {
+            let x_now = LinExpr::var(Lowering::var(*v));
+            let moved = x_now.minus(&LinExpr::var(lw.pre_var(*v)));
+            match rel.bound(&moved).as_point() {
+                Some(d) if d.is_integer() => deltas.push((Lowering::var(*v), d.to_integer())),
+                Some(_) => return None,
+                None if rel.bound(&x_now).as_point().is_some() => has_reset = true,
+                None => return None,
+            }
+        }
+        if deltas.iter().all(|(_, d)| d.is_zero()) {
+            return None;
+        }
+        // The guard: the relation's projection on the copies, renamed to the values.
+        let mut guard = rel;
+        guard.forget(&value_dims);
+        let renames: Vec<(Var, LinExpr)> =
+            live.iter().map(|v| (Lowering::var(*v), LinExpr::var(lw.pre_var(*v)))).collect();
+        guard.assign_parallel(&renames);
+        guard.forget(&lw.extra_vars());
+        let start = if has_reset { self.post(path, x.clone()) } else { x.clone() };
+        let t = lw.elapsed_var();
+        let mut swept = start.clone().meet(&guard);
+        swept.assign_interval(t, &crate::domain::Interval { lo: Some(num_rational::BigRational::zero()), hi: None });
+        let moves: Vec<(Var, LinExpr)> = deltas
+            .iter()
+            .filter(|(_, d)| !d.is_zero())
+            .map(|(v, d)| (*v, LinExpr::var(*v).plus(&LinExpr::term(d.clone(), t))))
+            .collect();
+        swept.assign_parallel(&moves);
+        swept.forget(&[t]);
+        let swept = swept.meet(&guard);
+        let mut res = x.clone().join(&self.post(path, swept));
+        if has_reset {
+            res = res.join(&start);
+        }
+        res.forget(&lw.extra_vars());
+        Some(res)
     }
 
     /// `loopiter`: a post-fixpoint of `Z ↦ X ⊔ τ(Z)` above `X`, by local widening with

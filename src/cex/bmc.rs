@@ -197,7 +197,15 @@ impl<'a> Bmc<'a> {
 
     /// Unrolls up to `bound` layers and asks for an execution reaching a target in the new
     /// layers (or in earlier ones whose query gave up), within `timeout_ms`.
-    pub fn search(&mut self, bound: usize, timeout_ms: u32, build_deadline: Instant) -> BmcResult {
+    /// The solver is interrupted at `hard_deadline` whatever `timeout_ms` says (z3's own
+    /// timeout is not always honoured promptly on large bit-vector formulas).
+    pub fn search(
+        &mut self,
+        bound: usize,
+        timeout_ms: u32,
+        build_deadline: Instant,
+        hard_deadline: Instant,
+    ) -> BmcResult {
         while self.nodes.len() < bound {
             if !self.unroll_layer() {
                 self.exhausted = true;
@@ -216,7 +224,21 @@ impl<'a> Bmc<'a> {
         let goal = Bool::or(&self.pending);
         self.solver.push();
         self.solver.assert(&goal);
-        let res = match self.solver.check() {
+        let ctx = z3::Context::thread_local();
+        let handle = ctx.handle();
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        let limit = hard_deadline.saturating_duration_since(Instant::now());
+        let answer = std::thread::scope(|scope| {
+            scope.spawn(move || {
+                if wait.recv_timeout(limit).is_err() {
+                    handle.interrupt();
+                }
+            });
+            let answer = self.solver.check();
+            let _ = done.send(());
+            answer
+        });
+        let res = match answer {
             SatResult::Sat => match self.solver.get_model() {
                 Some(model) => match self.extract(&model) {
                     Some(p) => BmcResult::Found(p),

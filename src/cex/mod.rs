@@ -285,6 +285,18 @@ impl Search<'_> {
         self.deadline.saturating_duration_since(Instant::now())
     }
 
+    fn debug(&self, what: &str) {
+        if std::env::var_os("POLYFOCUS_CEX_DEBUG").is_some() {
+            let now = Instant::now();
+            let left = if now <= self.deadline {
+                (self.deadline - now).as_secs_f64()
+            } else {
+                -(now - self.deadline).as_secs_f64()
+            };
+            eprintln!("cex: {left:>8.3}s left: {what}");
+        }
+    }
+
     fn run(&mut self) -> (Option<CheckId>, CexOutcome) {
         let has_inputs = args_are_inputs(self.func) && !self.func.params.is_empty()
             || self.func.blocks.iter().any(|b| {
@@ -322,6 +334,7 @@ impl Search<'_> {
         let mut policies = self.policies().into_iter();
         let mut seed = 1u64;
         let mut round = 0u32;
+        let mut last_query = Duration::ZERO;
         while Instant::now() < self.deadline {
             // Growing time slices, alternating between the solver and native runs.
             let slice = (Duration::from_millis(400) * (1u32 << round.min(6)))
@@ -330,7 +343,23 @@ impl Search<'_> {
             if !bmc_done {
                 let ms = slice.as_millis().min(u32::MAX as u128) as u32;
                 let build_deadline = Instant::now() + slice;
-                match bmc.search(bound, ms, build_deadline) {
+                if self.remaining() < Duration::from_millis(150) {
+                    break;
+                }
+                // z3 does not always stop promptly when interrupted (simplification and
+                // bit-blasting of a large unrolling): do not start a query on a twice larger
+                // unrolling than one that needed more than the time left.
+                if last_query.mul_f64(1.5) > self.remaining() {
+                    bmc_done = true;
+                    bmc_note = format!("bounded model checking stopped at bound {bound}");
+                    continue;
+                }
+                let query_start = Instant::now();
+                self.debug(&format!("bmc bound {bound}"));
+                let answer = bmc.search(bound, ms, build_deadline, self.deadline);
+                last_query = query_start.elapsed();
+                self.debug(&format!("bmc: {answer:?}"));
+                match answer {
                     bmc::BmcResult::Found(path) => {
                         let cand = Candidate {
                             args: path.args.clone(),
@@ -399,6 +428,9 @@ impl Search<'_> {
                 break;
             }
         }
+        self.debug("search over");
+        drop(bmc);
+        self.debug("solver state freed");
         if self.unattributed && self.unconfirmed.is_none() {
             bmc_note = "a native run reached an error site that the interpretation of the \
                         lifted program could not identify"

@@ -13,7 +13,12 @@ pub struct InputArgs {
     pub files: Vec<PathBuf>,
     /// A whole project: BUILD_DIR/compile_commands.json (or that file); each C translation
     /// unit is compiled with its own flags, then linked (`check` only).
-    #[arg(short = 'p', long = "project", value_name = "BUILD_DIR", conflicts_with = "files")]
+    #[arg(
+        short = 'p',
+        long = "project",
+        value_name = "BUILD_DIR",
+        conflicts_with = "files"
+    )]
     pub project: Option<PathBuf>,
     /// Function where execution starts (default: main, or every external function).
     #[arg(long)]

@@ -94,8 +94,7 @@ pub fn run_check(args: CheckArgs) -> Result<i32> {
         // A whole project from its compilation database (issue 8).
         let bc_dir = tempfile::tempdir().context("creating a temporary directory")?;
         let (inputs, mut reports) = project::compdb_programs(build, &fe, bc_dir.path())?;
-        let mut analyzed =
-            project::analyze_programs(&inputs, &config, !args.no_counterexamples);
+        let mut analyzed = project::analyze_programs(&inputs, &config, !args.no_counterexamples);
         analyzed.append(&mut reports);
         return project::write_report(&analyzed, &args.report, &info(start));
     }

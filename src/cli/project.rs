@@ -146,7 +146,10 @@ pub fn exit_code(programs: &[ProgramReport], fail_on: FailOn) -> i32 {
 /// with every file that does not; all files as one program when at most one defines
 /// `main`. The name of a program is the name of its `main` file (or `fallback`).
 pub fn group_by_main(files: &[(String, PathBuf)], fallback: &str) -> Vec<(String, Vec<PathBuf>)> {
-    let mains: Vec<bool> = files.iter().map(|(_, p)| frontend::defines_main(p)).collect();
+    let mains: Vec<bool> = files
+        .iter()
+        .map(|(_, p)| frontend::defines_main(p))
+        .collect();
     let n_mains = mains.iter().filter(|m| **m).count();
     if n_mains <= 1 {
         let name = files
@@ -204,10 +207,12 @@ pub fn compdb_programs(
             .unwrap_or("tu");
         let out = bc_dir.join(format!("{i}-{stem}.bc"));
         eprintln!("polyfocus: compiling {name}");
-        match frontend::compile_to_bitcode(base, &cmd.directory, &cmd.file, &cmd.arguments, &out)
-        {
+        match frontend::compile_to_bitcode(base, &cmd.directory, &cmd.file, &cmd.arguments, &out) {
             Ok(()) => compiled.push((name, out)),
-            Err(e) => failed.push(ProgramReport::failed(format!("compile {name}"), e.to_string())),
+            Err(e) => failed.push(ProgramReport::failed(
+                format!("compile {name}"),
+                e.to_string(),
+            )),
         }
     }
     if compiled.is_empty() {

@@ -18,9 +18,9 @@
 //! that scrub the environment, compiler launchers that resolve the compiler themselves
 //! (ccache with an absolute path), C++ (not analyzed).
 
+use super::args::AnalysisArgs;
 use super::check::{analysis_config, names};
 use super::project::{self, OutputArgs, ProgramInput};
-use super::args::AnalysisArgs;
 use super::EXIT_ERROR;
 use crate::frontend::{self, DataModel, EntrySelection, FrontendConfig};
 use crate::report::RunInfo;
@@ -158,9 +158,7 @@ fn build(out: &Path, command: &[String]) -> Result<()> {
         .status()
         .with_context(|| format!("running {}", command[0]))?;
     if !status.success() {
-        eprintln!(
-            "warning: the build command failed ({status}); analyzing what it compiled"
-        );
+        eprintln!("warning: the build command failed ({status}); analyzing what it compiled");
     }
     Ok(())
 }
@@ -169,7 +167,10 @@ fn build(out: &Path, command: &[String]) -> Result<()> {
 pub fn wrapper_main() -> Option<i32> {
     let dir = PathBuf::from(std::env::var_os(WRAP_DIR_VAR)?);
     let argv0 = std::env::args_os().next()?;
-    let name = Path::new(&argv0).file_name()?.to_string_lossy().into_owned();
+    let name = Path::new(&argv0)
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
     if name.starts_with("polyfocus") {
         return None;
     }
@@ -182,7 +183,9 @@ fn wrap(dir: &Path, name: &str, args: &[String]) -> i32 {
     let real = match real_compiler(dir, name) {
         Some(real) => real,
         None => {
-            eprintln!("polyfocus wrapper: cannot find the real `{name}` on PATH (set {REAL_CC_VAR})");
+            eprintln!(
+                "polyfocus wrapper: cannot find the real `{name}` on PATH (set {REAL_CC_VAR})"
+            );
             return 127;
         }
     };
@@ -214,14 +217,14 @@ fn real_compiler(dir: &Path, name: &str) -> Option<PathBuf> {
         return Some(PathBuf::from(cc));
     }
     let bin = std::fs::canonicalize(dir.join("bin")).unwrap_or_else(|_| dir.join("bin"));
-    let me = std::env::current_exe().ok().and_then(|p| std::fs::canonicalize(p).ok());
+    let me = std::env::current_exe()
+        .ok()
+        .and_then(|p| std::fs::canonicalize(p).ok());
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .filter(|d| std::fs::canonicalize(d).map_or(true, |d| d != bin))
         .map(|d| d.join(name))
-        .find(|p| {
-            p.is_file() && std::fs::canonicalize(p).ok() != me
-        })
+        .find(|p| p.is_file() && std::fs::canonicalize(p).ok() != me)
 }
 
 /// Compiles each C source of the invocation to bitcode and writes its record.
@@ -254,7 +257,11 @@ fn collect(dir: &Path, real: &Path, args: &[String]) -> Result<()> {
                         (Some(o), 1) => cwd.join(o),
                         _ => cwd.join(format!("{stem}.o")),
                     };
-                    record.push(format!("compile\u{0}{}\u{0}{}", object.display(), bc.display()));
+                    record.push(format!(
+                        "compile\u{0}{}\u{0}{}",
+                        object.display(),
+                        bc.display()
+                    ));
                 } else {
                     linked_bitcode.push(bc.display().to_string());
                 }
@@ -269,7 +276,11 @@ fn collect(dir: &Path, real: &Path, args: &[String]) -> Result<()> {
         let output = cwd.join(inv.output.as_deref().unwrap_or("a.out"));
         let mut fields = vec!["link".to_string(), output.display().to_string()];
         fields.extend(linked_bitcode);
-        fields.extend(inv.objects.iter().map(|o| cwd.join(o).display().to_string()));
+        fields.extend(
+            inv.objects
+                .iter()
+                .map(|o| cwd.join(o).display().to_string()),
+        );
         record.push(fields.join("\u{0}"));
     }
     let nanos = std::time::SystemTime::now()
@@ -388,7 +399,10 @@ fn archive_bitcode(archive: &Path, log: &BuildLog) -> Vec<PathBuf> {
         let matches: Vec<&PathBuf> = log
             .objects
             .iter()
-            .filter(|(o, _)| o.file_name().is_some_and(|n| *n == *OsString::from(&member)))
+            .filter(|(o, _)| {
+                o.file_name()
+                    .is_some_and(|n| *n == *OsString::from(&member))
+            })
             .map(|(_, bc)| bc)
             .collect();
         if let [bc] = matches.as_slice() {
@@ -409,7 +423,9 @@ fn ar_members(bytes: &[u8]) -> Vec<String> {
     let mut pos = MAGIC.len();
     while pos + 60 <= bytes.len() {
         let header = &bytes[pos..pos + 60];
-        let raw_name = String::from_utf8_lossy(&header[..16]).trim_end().to_string();
+        let raw_name = String::from_utf8_lossy(&header[..16])
+            .trim_end()
+            .to_string();
         let size: usize = String::from_utf8_lossy(&header[48..58])
             .trim()
             .parse()
@@ -421,7 +437,10 @@ fn ar_members(bytes: &[u8]) -> Vec<String> {
             long_names = data;
         } else if raw_name == "/" || raw_name.starts_with("/SYM") || raw_name == "__.SYMDEF" {
             // Symbol table.
-        } else if let Some(offset) = raw_name.strip_prefix('/').and_then(|o| o.parse::<usize>().ok()) {
+        } else if let Some(offset) = raw_name
+            .strip_prefix('/')
+            .and_then(|o| o.parse::<usize>().ok())
+        {
             let rest = long_names.get(offset..).unwrap_or(&[]);
             let end = rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
             let name = String::from_utf8_lossy(&rest[..end]);

@@ -58,8 +58,8 @@ pub fn read_compile_commands(path: &Path) -> Result<Vec<CompileCommand>, Fronten
     let mut res: Vec<CompileCommand> = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         let field = |name: &str| entry.get(name).and_then(|v| v.as_str());
-        let directory = field("directory")
-            .ok_or_else(|| bad(format!("entry {i} has no \"directory\"")))?;
+        let directory =
+            field("directory").ok_or_else(|| bad(format!("entry {i} has no \"directory\"")))?;
         let directory = base.join(directory);
         let file = field("file").ok_or_else(|| bad(format!("entry {i} has no \"file\"")))?;
         let arguments: Vec<String> = match (entry.get("arguments"), field("command")) {
@@ -302,7 +302,8 @@ pub fn compile_to_bitcode(
     for flags in [&inv.flags, &inv.minimal_flags] {
         let mut cfg = config.clone();
         cfg.cflags = flags.clone();
-        cfg.cflags.extend(["-w".to_string(), "-Qunused-arguments".to_string()]);
+        cfg.cflags
+            .extend(["-w".to_string(), "-Qunused-arguments".to_string()]);
         cfg.cflags.extend(config.cflags.iter().cloned());
         let out = Command::new(&clang)
             .current_dir(directory)

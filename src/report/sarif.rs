@@ -136,7 +136,10 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
                 }
                 None => (None, String::new(), String::new()),
             };
-            let key = format!("{rule_id}\u{0}{file_key}\u{0}{}\u{0}{line_text}", r.function);
+            let key = format!(
+                "{rule_id}\u{0}{file_key}\u{0}{}\u{0}{line_text}",
+                r.function
+            );
             let rank = seen.entry(key.clone()).or_insert(0);
             *rank += 1;
             let fingerprint = format!("{}:{}", hash_hex(&key), rank);
@@ -293,7 +296,11 @@ fn code_flow(cex: &Counterexample, sources: &mut Sources) -> Value {
             .map(|v| format!("{}() = {}", v.function, v.value)),
     );
     for step in cex.steps.iter().take(MAX_FLOW_STEPS) {
-        let values: Vec<String> = step.values.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let values: Vec<String> = step
+            .values
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         let mut location = json!({
             "message": { "text": if values.is_empty() { "step".to_string() } else { values.join(" ") } },
         });
@@ -360,9 +367,12 @@ impl Sources {
         let root = self.root.clone();
         let lines = self.lines.entry(loc.file.clone()).or_insert_with(|| {
             let path = root.join(&loc.file);
-            std::fs::read(&path)
-                .ok()
-                .map(|b| String::from_utf8_lossy(&b).lines().map(str::to_string).collect())
+            std::fs::read(&path).ok().map(|b| {
+                String::from_utf8_lossy(&b)
+                    .lines()
+                    .map(str::to_string)
+                    .collect()
+            })
         });
         let line = lines.as_ref()?.get((loc.line as usize).checked_sub(1)?)?;
         Some(line.split_whitespace().collect::<Vec<_>>().join(" "))

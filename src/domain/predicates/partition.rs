@@ -298,8 +298,8 @@ impl<N: NumericDomain, P: PartPolicy> Partitioned<N, P> {
         f
     }
 
-    /// The numeric state of a part with its region's boolean facts added (per boolean: a
-    /// fixed value when the region implies one, else `0 ≤ b ≤ 1`).
+    /// The numeric state of a part with its region's boolean facts added (per boolean the
+    /// region depends on: a fixed value when the region implies one, else `0 ≤ b ≤ 1`).
     fn with_bool_facts(&self, p: &Bdd, n: &N) -> N {
         let mut n = n.clone();
         let mut cons = Vec::new();
@@ -310,7 +310,7 @@ impl<N: NumericDomain, P: PartPolicy> Partitioned<N, P> {
                 cons.push(LinCons::eq(&x, &LinExpr::constant(1)));
             } else if p.implies(&lit.not()) {
                 cons.push(LinCons::eq(&x, &LinExpr::constant(0)));
-            } else {
+            } else if p.exists(&[i as u32]) != *p {
                 cons.push(LinCons::ge(&x, &LinExpr::constant(0)));
                 cons.push(LinCons::le(&x, &LinExpr::constant(1)));
             }
