@@ -172,12 +172,27 @@ unsigned long long polyfocus_replay_next(const char *name, unsigned width) {
     return v;
 }
 
-/* Reaching an error site. */
+#if !defined(POLYFOCUS_BAKED_COUNT) && defined(__GLIBC__)
+#include <execinfo.h>
+#define POLYFOCUS_HAVE_BACKTRACE 1
+#endif
+
+/* Reaching an error site. Outside the standalone harness, the return addresses of the
+ * calls on the stack follow ("POLYFOCUS-FRAME 0x..."), so that polyfocus can tell which
+ * error site of the source was reached. */
 void polyfocus_replay_error(const char *how) {
     if (polyfocus_log)
         fclose(polyfocus_log);
     polyfocus_log = NULL;
     fprintf(stderr, "POLYFOCUS-ERROR-REACHED (%s)\n", how);
+#ifdef POLYFOCUS_HAVE_BACKTRACE
+    {
+        void *frames[64];
+        int i, n = backtrace(frames, 64);
+        for (i = 0; i < n; i++)
+            fprintf(stderr, "POLYFOCUS-FRAME %p\n", frames[i]);
+    }
+#endif
     fflush(NULL);
     _exit(POLYFOCUS_EXIT_ERROR);
 }

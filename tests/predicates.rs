@@ -17,7 +17,13 @@ fn verdicts(src: &str, args: &[&str]) -> (Vec<String>, f64) {
     let start = Instant::now();
     let out = Command::new(BIN)
         .arg("check")
-        .args(["--format", "json", "--no-counterexamples", "--timeout", "60"])
+        .args([
+            "--format",
+            "json",
+            "--no-counterexamples",
+            "--timeout",
+            "60",
+        ])
         .args(args)
         .arg(Path::new(&path))
         .output()
@@ -175,14 +181,21 @@ fn case_split_family() {
         for (name, args) in [
             ("poly", &["--domain", "poly"][..]),
             ("poly-pred", &["--domain", "poly-pred"][..]),
-            ("classic poly", &["--domain", "poly", "--engine", "classic"][..]),
+            (
+                "classic poly",
+                &["--domain", "poly", "--engine", "classic"][..],
+            ),
             (
                 "classic poly-pred",
                 &["--domain", "poly-pred", "--engine", "classic"][..],
             ),
         ] {
             let (vs, t) = verdicts(&src, args);
-            line += &format!(" {name} {}/{} {t:.2}s;", vs.iter().filter(|v| *v == "proved").count(), vs.len());
+            line += &format!(
+                " {name} {}/{} {t:.2}s;",
+                vs.iter().filter(|v| *v == "proved").count(),
+                vs.len()
+            );
             assert!(vs.iter().all(|v| v != "violated"), "C={c} {name}: {vs:?}");
             if name.ends_with("poly-pred") {
                 // The classic engine joins at each merge; the partitioned domain keeps the

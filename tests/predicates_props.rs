@@ -27,7 +27,9 @@ fn zint(c: &num_bigint::BigInt) -> Real {
 }
 
 fn zvars(prefix: &str) -> Vec<Real> {
-    (0..N).map(|i| Real::new_const(format!("{prefix}{i}"))).collect()
+    (0..N)
+        .map(|i| Real::new_const(format!("{prefix}{i}")))
+        .collect()
 }
 
 fn zexpr(e: &LinExpr, xs: &[Real]) -> Real {
@@ -198,7 +200,10 @@ fn check_step<D: NumericDomain>(pre: &D, op: &Op, exact: bool) -> Result<(), Tes
             let v = if let Op::AssignInt(v, _) = op { *v } else { 0 };
             let mut img: Vec<Real> = xs.clone();
             img[v as usize] = zexpr(e, &xs);
-            prop_assert!(valid(&pre_f.implies(&zstate(&post, &img))), "assign unsound");
+            prop_assert!(
+                valid(&pre_f.implies(&zstate(&post, &img))),
+                "assign unsound"
+            );
         }
         Op::Forget(v) => {
             let mut img = xs.clone();

@@ -19,6 +19,8 @@
 //! A candidate is replayed in strict mode ([`replay`]) and interpreted on the lifted
 //! program ([`exec`]) to tell which error site it reaches and to give the trace ([`trace`]).
 //! [`harness`] writes the standalone replay program, [`witness`] the SV-COMP witness.
+//!
+//! `POLYFOCUS_CEX_DEBUG=1` in the environment prints the search's steps on stderr.
 
 pub mod bmc;
 pub mod exec;
@@ -163,6 +165,7 @@ pub fn find_any_counterexample(
         rejected_undef: false,
         single_site: module.functions.len() == 1 && func.checks().len() == 1,
         unattributed: false,
+        module_checks: module.checks.iter().map(|c| c.loc.clone()).collect(),
     };
     search.run()
 }
@@ -273,6 +276,8 @@ struct Search<'a> {
     single_site: bool,
     /// A run reached an error site the interpreter could not identify.
     unattributed: bool,
+    /// The source location of every check of the module, by id.
+    module_checks: Vec<Option<ir::SourceLoc>>,
 }
 
 /// Whether the entry's arguments come from the input stream (a generated driver `main`).
@@ -450,6 +455,34 @@ impl Search<'_> {
         (None, CexOutcome::NotFound(why))
     }
 
+    /// The target whose source location is on the native stack at the error, when exactly
+    /// one is.
+    fn check_on_stack(&self, run: &RunResult) -> Option<CheckId> {
+        let lines = self.program.error_lines(run);
+        let base = |f: &str| {
+            std::path::Path::new(f)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        };
+        let matching: Vec<CheckId> = self
+            .targets
+            .iter()
+            .copied()
+            .filter(|c| {
+                let Some(loc) = &self.module_checks[c.index()] else {
+                    return false;
+                };
+                lines
+                    .iter()
+                    .any(|(f, l)| *l == loc.line && base(f) == base(&loc.file))
+            })
+            .collect();
+        match matching.as_slice() {
+            [c] => Some(*c),
+            _ => None,
+        }
+    }
+
     /// Whether the lifted program has values the native program does not reproduce
     /// (undef operands, loads, unknown or unsupported operations).
     fn has_approximations(&self) -> bool {
@@ -609,13 +642,16 @@ impl Search<'_> {
         let check = match (&execution.end, cand.check) {
             (exec::ExecEnd::Error(c), _) => *c,
             (_, Some(c)) => c,
-            // The interpretation did not get there (too long, or it diverged): only a program
-            // with a single error site tells which one the native run reached.
-            _ if self.single_site => self.targets[0],
-            _ => {
-                self.unattributed = true;
-                return None;
-            }
+            // The interpretation did not get there (too long, or it diverged): the calls on
+            // the native stack tell, or a program with a single error site.
+            _ => match self.check_on_stack(&run) {
+                Some(c) => c,
+                None if self.single_site => self.targets[0],
+                None => {
+                    self.unattributed = true;
+                    return None;
+                }
+            },
         };
         if !self.targets.contains(&check) {
             self.unconfirmed = Some(format!(

@@ -408,7 +408,10 @@ impl NativeProgram {
             }
             args.extend(objects.iter().map(|o| o.display().to_string()));
             args.push(rt_o.display().to_string());
+            // Not position-independent, so that the error hook's return addresses are the
+            // addresses in the file (see `error_lines`).
             args.extend([
+                "-no-pie".to_string(),
                 "-lm".to_string(),
                 "-o".to_string(),
                 binary.display().to_string(),
@@ -454,6 +457,41 @@ impl NativeProgram {
             }
         }
         Err(link_err)
+    }
+
+    /// The source lines (`file`, `line`) of the calls on the stack when a run reached the
+    /// error hook, from the frames it printed, innermost first.
+    pub fn error_lines(&self, run: &RunResult) -> Vec<(String, u32)> {
+        let addrs: Vec<String> = run
+            .stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("POLYFOCUS-FRAME "))
+            .filter_map(|a| u64::from_str_radix(a.trim().trim_start_matches("0x"), 16).ok())
+            // A return address follows its call: look up the byte before.
+            .map(|a| format!("{:#x}", a.saturating_sub(1)))
+            .collect();
+        if addrs.is_empty() {
+            return vec![];
+        }
+        let out = Command::new("addr2line")
+            .arg("-e")
+            .arg(&self.binary)
+            .args(&addrs)
+            .stdin(Stdio::null())
+            .output();
+        let Ok(out) = out else {
+            return vec![];
+        };
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| {
+                // `file:line` or `file:line (discriminator n)`.
+                let l = l.split(" (").next().unwrap_or(l);
+                let (file, line) = l.rsplit_once(':')?;
+                let line = line.trim().parse::<u32>().ok()?;
+                (line > 0 && file != "??").then(|| (file.to_string(), line))
+            })
+            .collect()
     }
 
     /// The working directory of replays.
@@ -563,12 +601,13 @@ impl NativeProgram {
         };
         let elapsed = start.elapsed();
         let mut stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
-        if stderr.len() > 4000 {
-            let mut cut = 4000;
+        // Keep the end: the error hook's report comes last.
+        if stderr.len() > 8000 {
+            let mut cut = stderr.len() - 8000;
             while !stderr.is_char_boundary(cut) {
-                cut -= 1;
+                cut += 1;
             }
-            stderr.truncate(cut);
+            stderr = stderr[cut..].to_string();
         }
         let served = if status == RunStatus::Timeout {
             vec![]

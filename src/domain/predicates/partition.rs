@@ -210,10 +210,7 @@ impl<N: NumericDomain, P: PartPolicy> Partitioned<N, P> {
         self.prune();
         let mut out: Vec<(Bdd, N)> = Vec::with_capacity(self.parts.len());
         for (p, n) in std::mem::take(&mut self.parts) {
-            match out
-                .iter_mut()
-                .find(|(_, m)| m.is_leq(&n) && n.is_leq(m))
-            {
+            match out.iter_mut().find(|(_, m)| m.is_leq(&n) && n.is_leq(m)) {
                 Some(slot) => slot.0 = slot.0.or(&p),
                 None => out.push((p, n)),
             }
@@ -240,9 +237,7 @@ impl<N: NumericDomain, P: PartPolicy> Partitioned<N, P> {
 
     /// The union of the regions.
     fn region(&self) -> Bdd {
-        self.parts
-            .iter()
-            .fold(Bdd::f(), |acc, (p, _)| acc.or(p))
+        self.parts.iter().fold(Bdd::f(), |acc, (p, _)| acc.or(p))
     }
 
     /// Join-like combination over the common refinement: `op` on overlapping regions, each
@@ -782,17 +777,24 @@ impl<N: NumericDomain, P: PartPolicy> NumericDomain for Partitioned<N, P> {
     }
 
     fn to_disjunction(&self) -> Vec<Vec<LinCons>> {
+        // Each disjunct also bounds the booleans it does not fix to [0, 1]: true of every
+        // concrete state, and it keeps the solver from escaping an invariant through a
+        // boolean's unconstrained input copy.
         let vars: Vec<u32> = (0..self.info.bool_dims.len() as u32).collect();
         let mut out = Vec::new();
         for (p, n) in &self.parts {
             let base = n.to_cons();
             for cube in p.cubes(&vars) {
                 let mut d = base.clone();
-                for (b, val) in cube {
-                    d.push(LinCons::eq(
-                        &LinExpr::var(self.info.bool_dims[b as usize]),
-                        &LinExpr::constant(val as i32),
-                    ));
+                for (i, b) in self.info.bool_dims.iter().enumerate() {
+                    let x = LinExpr::var(*b);
+                    match cube.iter().find(|(v, _)| *v == i as u32) {
+                        Some((_, val)) => d.push(LinCons::eq(&x, &LinExpr::constant(*val as i32))),
+                        None => {
+                            d.push(LinCons::ge(&x, &LinExpr::constant(0)));
+                            d.push(LinCons::le(&x, &LinExpr::constant(1)));
+                        }
+                    }
                 }
                 out.push(d);
             }
