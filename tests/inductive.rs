@@ -104,7 +104,11 @@ fn invariants_on_the_benchmark_set_are_inductive() {
                 };
                 let started = std::time::Instant::now();
                 let found = certify_program(&task.name, &fe);
-                eprintln!("{} certified in {:.1} s", task.name, started.elapsed().as_secs_f64());
+                eprintln!(
+                    "{} certified in {:.1} s",
+                    task.name,
+                    started.elapsed().as_secs_f64()
+                );
                 failures.lock().unwrap().extend(found);
             });
         }

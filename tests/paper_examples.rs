@@ -27,7 +27,9 @@ fn set(items: &[&str]) -> BTreeSet<String> {
 }
 
 fn bench(rel: &str) -> Option<std::path::PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench").join(rel);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/bench")
+        .join(rel);
     if p.is_file() {
         Some(p)
     } else {
@@ -45,15 +47,30 @@ fn circular_buffer_index_stays_in_range() {
 
 #[test]
 fn rate_limiter_is_bounded() {
-    let Some(file) = bench("pagai/no-assert/ex/rate_limiter.c") else { return };
-    let pagai = file.parent().unwrap().parent().unwrap().parent().unwrap().to_path_buf();
-    let inv = loop_invariant(&file, &["-I", pagai.to_str().unwrap(), "--entry", "rate_limiter"], 10);
+    let Some(file) = bench("pagai/no-assert/ex/rate_limiter.c") else {
+        return;
+    };
+    let pagai = file
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let inv = loop_invariant(
+        &file,
+        &["-I", pagai.to_str().unwrap(), "--entry", "rate_limiter"],
+        10,
+    );
     assert_eq!(inv, set(&["x_old <= 100000", "x_old >= -100000"]));
 }
 
 #[test]
 fn boustrophedon_bounds() {
-    let Some(file) = bench("pagai/no-assert/ex/boustrophedon.c") else { return };
+    let Some(file) = bench("pagai/no-assert/ex/boustrophedon.c") else {
+        return;
+    };
     let inv = loop_invariant(&file, &[], 7);
     // -1 <= d <= 1 and x >= 0 as in the paper.
     for c in ["x >= 0", "d <= 1", "d >= -1"] {
@@ -66,9 +83,14 @@ fn boustrophedon_bounds() {
 
 #[test]
 fn gopan_loop() {
-    let Some(file) = bench("pagai/no-assert/ex/gopan.c") else { return };
+    let Some(file) = bench("pagai/no-assert/ex/gopan.c") else {
+        return;
+    };
     // The best convex invariant at the loop head: 0 <= y <= x and x + y <= 102 (so at the exit,
     // y = -1 and x <= 102; polyhedra cannot express the exit's x = 102, which needs x + y = 102
     // on the descending phase only).
-    assert_eq!(loop_invariant(&file, &[], 6), set(&["y >= 0", "x - y >= 0", "x + y <= 102"]));
+    assert_eq!(
+        loop_invariant(&file, &[], 6),
+        set(&["y >= 0", "x - y >= 0", "x + y <= 102"])
+    );
 }

@@ -20,10 +20,10 @@
 use super::lower::Lowering;
 use super::{Deadline, Invariants, Outcome};
 use crate::domain::{Int, LinCons, LinExpr, NumericDomain, Var};
-use num_traits::Zero;
 use crate::graph::{CutKind, CutPointId, ReducedGraph};
 use crate::ir::{BlockId, Expr, Inst, Operand, Terminator, ValueId};
 use crate::smt::{FocusPath, Products, QueryResult, RegionFormula};
+use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Solver queries per function before giving up.
@@ -232,7 +232,12 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         let mut rel = D::top(lw.space());
         let copies: Vec<LinCons> = live
             .iter()
-            .map(|v| LinCons::eq(&LinExpr::var(lw.pre_var(*v)), &LinExpr::var(Lowering::var(*v))))
+            .map(|v| {
+                LinCons::eq(
+                    &LinExpr::var(lw.pre_var(*v)),
+                    &LinExpr::var(Lowering::var(*v)),
+                )
+            })
             .collect();
         rel.meet_cons(&copies);
         apply_path(lw, path, &mut rel);
@@ -257,14 +262,26 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         // The guard: the relation's projection on the copies, renamed to the values.
         let mut guard = rel;
         guard.forget(&value_dims);
-        let renames: Vec<(Var, LinExpr)> =
-            live.iter().map(|v| (Lowering::var(*v), LinExpr::var(lw.pre_var(*v)))).collect();
+        let renames: Vec<(Var, LinExpr)> = live
+            .iter()
+            .map(|v| (Lowering::var(*v), LinExpr::var(lw.pre_var(*v))))
+            .collect();
         guard.assign_parallel(&renames);
         guard.forget(&lw.extra_vars());
-        let start = if has_reset { self.post(path, x.clone()) } else { x.clone() };
+        let start = if has_reset {
+            self.post(path, x.clone())
+        } else {
+            x.clone()
+        };
         let t = lw.elapsed_var();
         let mut swept = start.clone().meet(&guard);
-        swept.assign_interval(t, &crate::domain::Interval { lo: Some(num_rational::BigRational::zero()), hi: None });
+        swept.assign_interval(
+            t,
+            &crate::domain::Interval {
+                lo: Some(num_rational::BigRational::zero()),
+                hi: None,
+            },
+        );
         let moves: Vec<(Var, LinExpr)> = deltas
             .iter()
             .filter(|(_, d)| !d.is_zero())
@@ -471,19 +488,7 @@ pub fn liveness(lowering: &Lowering<'_>) -> Vec<BTreeSet<ValueId>> {
             }
         };
         for inst in &b.insts {
-            let ops: Vec<&Operand> = match inst {
-                Inst::Assign { expr, .. } => match expr {
-                    Expr::Use(a) | Expr::Cast { arg: a, .. } => vec![a],
-                    Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
-                    Expr::Select {
-                        cond,
-                        on_true,
-                        on_false,
-                    } => vec![cond, on_true, on_false],
-                },
-                Inst::Havoc { .. } => vec![],
-                Inst::Assume { cond } => vec![cond],
-            };
+            let ops: Vec<&Operand> = inst.operands();
             for op in ops {
                 use_op(op, &defs[i], &mut uses[i]);
             }

@@ -156,14 +156,20 @@ impl<'f> Lowering<'f> {
     /// Bounds of `e` in state `d`, intersected with what the ranges of the readings allow.
     pub fn bound<D: NumericDomain>(&self, d: &D, e: &LinExpr) -> Interval {
         let from_state = d.bound(e);
-        let mut lo = Some(num_rational::BigRational::from_integer(e.constant_part().clone()));
+        let mut lo = Some(num_rational::BigRational::from_integer(
+            e.constant_part().clone(),
+        ));
         let mut hi = lo.clone();
         for (var, c) in e.terms() {
             let Some(info) = self.func.values.get(var.index()) else {
                 return from_state;
             };
             let (rl, rh) = reading_range(info.ty, self.interp[var.index()]);
-            let (a, b) = if c.is_positive() { (rl * c, rh * c) } else { (rh * c, rl * c) };
+            let (a, b) = if c.is_positive() {
+                (rl * c, rh * c)
+            } else {
+                (rh * c, rl * c)
+            };
             lo = lo.map(|l| l + num_rational::BigRational::from_integer(a));
             hi = hi.map(|h| h + num_rational::BigRational::from_integer(b));
         }
@@ -175,7 +181,10 @@ impl<'f> Lowering<'f> {
             (Some(a), Some(b)) => Some(if a < b { a } else { b }),
             (a, b) => a.or(b),
         };
-        Interval { lo: pick_lo, hi: pick_hi }
+        Interval {
+            lo: pick_lo,
+            hi: pick_hi,
+        }
     }
 
     /// Applies one instruction.
@@ -556,9 +565,8 @@ impl<'f> Lowering<'f> {
                 let holds = self.cmp_cons(d, *pred, lhs, rhs);
                 let fails = self.cmp_cons(d, pred.negated(), lhs, rhs);
                 let entailed = |cons: &Option<Vec<LinCons>>| {
-                    cons.as_ref().map_or(false, |cs| {
-                        cs.iter().all(|c| self.holds(d, c))
-                    })
+                    cons.as_ref()
+                        .map_or(false, |cs| cs.iter().all(|c| self.holds(d, c)))
                 };
                 let value = if entailed(&holds) {
                     Interval::ints(1, 1)

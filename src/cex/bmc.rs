@@ -527,20 +527,7 @@ impl<'a> Bmc<'a> {
 }
 
 fn inst_operands(inst: &Inst) -> Vec<&Operand> {
-    match inst {
-        Inst::Assign { expr, .. } => match expr {
-            Expr::Use(a) => vec![a],
-            Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
-            Expr::Cast { arg, .. } => vec![arg],
-            Expr::Select {
-                cond,
-                on_true,
-                on_false,
-            } => vec![cond, on_true, on_false],
-        },
-        Inst::Havoc { .. } => vec![],
-        Inst::Assume { cond } => vec![cond],
-    }
+    inst.operands()
 }
 
 /// Merges incoming edges: the reach condition and the store, with if-then-else per slot.

@@ -398,6 +398,23 @@ pub enum Inst {
 }
 
 impl Inst {
+    /// The operands the instruction reads, in order.
+    pub fn operands(&self) -> Vec<&Operand> {
+        match self {
+            Inst::Assign { expr, .. } => match expr {
+                Expr::Use(a) | Expr::Cast { arg: a, .. } => vec![a],
+                Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
+                Expr::Select {
+                    cond,
+                    on_true,
+                    on_false,
+                } => vec![cond, on_true, on_false],
+            },
+            Inst::Havoc { .. } => vec![],
+            Inst::Assume { cond } => vec![cond],
+        }
+    }
+
     /// The value this instruction defines, if any.
     pub fn dest(&self) -> Option<ValueId> {
         match self {

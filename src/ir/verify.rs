@@ -61,19 +61,7 @@ pub fn verify(func: &Function) -> Vec<VerifyError> {
                 }
                 defined[d.index()] += 1;
             }
-            let ops: Vec<&Operand> = match inst {
-                Inst::Assign { expr, .. } => match expr {
-                    Expr::Use(a) | Expr::Cast { arg: a, .. } => vec![a],
-                    Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
-                    Expr::Select {
-                        cond,
-                        on_true,
-                        on_false,
-                    } => vec![cond, on_true, on_false],
-                },
-                Inst::Havoc { .. } => vec![],
-                Inst::Assume { cond } => vec![cond],
-            };
+            let ops: Vec<&Operand> = inst.operands();
             for op in ops {
                 if !op_ok(op) {
                     err(Some(id), format!("operand {op} out of range"));

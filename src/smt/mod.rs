@@ -212,7 +212,10 @@ impl RegionFormula {
     ) -> QueryResult {
         // A query that runs past its time answers unknown, never hangs the analysis.
         let mut params = z3::Params::new();
-        params.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
+        params.set_u32(
+            "timeout",
+            timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
+        );
         self.solver.set_params(&params);
         self.solver.push();
         for c in from {
@@ -277,7 +280,10 @@ impl RegionFormula {
         timeout: std::time::Duration,
     ) -> QueryResult {
         let mut params = z3::Params::new();
-        params.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
+        params.set_u32(
+            "timeout",
+            timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
+        );
         self.solver.set_params(&params);
         self.solver.push();
         let starts: Vec<Bool> = from
