@@ -210,63 +210,11 @@ impl RegionFormula {
         blocked: &[FocusPath],
         timeout: std::time::Duration,
     ) -> QueryResult {
-        // A query that runs past its time answers unknown, never hangs the analysis.
-        let mut params = z3::Params::new();
-        params.set_u32(
-            "timeout",
-            timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
-        );
-        self.solver.set_params(&params);
-        self.solver.push();
-        for c in from {
-            let f = self.cons_formula(c, None);
-            self.solver.assert(&f);
-        }
-        let mut disjuncts = Vec::new();
-        let targets: Vec<(CutPointId, Bool)> = self
-            .targets
+        let outside: BTreeMap<CutPointId, Option<Vec<Vec<LinCons>>>> = outside
             .iter()
-            .map(|(cp, (r, _))| (*cp, r.clone()))
+            .map(|(cp, inv)| (*cp, inv.clone().map(|c| vec![c])))
             .collect();
-        for (cp, reached) in &targets {
-            let Some(inv) = outside.get(cp) else { continue };
-            let escape = match inv {
-                None => Bool::from_bool(true),
-                Some(cons) => {
-                    let fs: Vec<Bool> = cons
-                        .iter()
-                        .map(|c| self.cons_formula(c, Some(*cp)).not())
-                        .collect();
-                    Bool::or(&fs)
-                }
-            };
-            disjuncts.push(Bool::and(&[reached.clone(), escape]));
-            let _ = cp;
-        }
-        for p in blocked {
-            let edges: Vec<Bool> = p
-                .edges
-                .iter()
-                .filter_map(|e| self.taken.get(e).cloned())
-                .collect();
-            self.solver.assert(&Bool::and(&edges).not());
-        }
-        self.solver.assert(&Bool::or(&disjuncts));
-        let res = match self.solver.check() {
-            SatResult::Unsat => QueryResult::Unsat,
-            SatResult::Unknown => {
-                QueryResult::Unknown(self.solver.get_reason_unknown().unwrap_or_default())
-            }
-            SatResult::Sat => match self.solver.get_model() {
-                None => QueryResult::Unknown("no model".into()),
-                Some(model) => match self.extract_path(&model, outside) {
-                    Some(p) => QueryResult::Path(p),
-                    None => QueryResult::Unknown("model designates no path".into()),
-                },
-            },
-        };
-        self.solver.pop(1);
-        res
+        self.query_disjunctive(&[from.to_vec()], &outside, blocked, timeout)
     }
 
     /// [`RegionFormula::query`] for states given as disjunctions of constraint systems
