@@ -313,12 +313,7 @@ fn compile_flags(config: &FrontendConfig) -> Vec<String> {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    if config.data_model == DataModel::Ilp32 {
-        args.push("-m32".into());
-    }
-    args.push("-I".into());
-    args.push(runtime_dir().display().to_string());
-    args.extend(config.cflags.iter().cloned());
+    args.extend(crate::frontend::target_and_user_flags(config));
     args
 }
 

@@ -37,18 +37,8 @@ pub fn read_compile_commands(path: &Path) -> Result<Vec<CompileCommand>, Fronten
         path: path.to_path_buf(),
         message,
     };
-    let text = std::fs::read_to_string(path).map_err(|source| {
-        if source.kind() == std::io::ErrorKind::NotFound {
-            FrontendError::Missing {
-                path: path.to_path_buf(),
-            }
-        } else {
-            FrontendError::Io {
-                path: path.to_path_buf(),
-                source,
-            }
-        }
-    })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|source| FrontendError::reading(path, source))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
     let entries = value

@@ -35,12 +35,7 @@ pub fn clang_args(config: &FrontendConfig, source: &Path, output: &Path) -> Vec<
     .iter()
     .map(|s| s.to_string())
     .collect();
-    if config.data_model == DataModel::Ilp32 {
-        args.push("-m32".into());
-    }
-    args.push("-I".into());
-    args.push(runtime_dir().display().to_string());
-    args.extend(config.cflags.iter().cloned());
+    args.extend(target_and_user_flags(config));
     args.push(source.display().to_string());
     args.push("-o".into());
     args.push(output.display().to_string());
@@ -73,4 +68,17 @@ pub fn compile_c(
         });
     }
     Ok(())
+}
+
+/// The flags every compilation of the user's program shares, for analysis or for native
+/// replay: the data model, the runtime header's folder, then the user's own flags.
+pub fn target_and_user_flags(config: &FrontendConfig) -> Vec<String> {
+    let mut args = Vec::new();
+    if config.data_model == DataModel::Ilp32 {
+        args.push("-m32".to_string());
+    }
+    args.push("-I".to_string());
+    args.push(runtime_dir().display().to_string());
+    args.extend(config.cflags.iter().cloned());
+    args
 }

@@ -144,3 +144,19 @@ fn defined_list(defined: &[String]) -> String {
         res
     }
 }
+
+impl FrontendError {
+    /// The error for a failed read of `path`: `Missing` when it does not exist, else `Io`.
+    pub fn reading(path: &std::path::Path, source: std::io::Error) -> FrontendError {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            FrontendError::Missing {
+                path: path.to_path_buf(),
+            }
+        } else {
+            FrontendError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    }
+}

@@ -34,18 +34,7 @@ fn input_kind(path: &Path) -> Result<InputKind, FrontendError> {
 
 /// Checks that `path` names a readable, non-empty regular file.
 fn check_file(path: &Path) -> Result<(), FrontendError> {
-    let meta = std::fs::metadata(path).map_err(|source| {
-        if source.kind() == std::io::ErrorKind::NotFound {
-            FrontendError::Missing {
-                path: path.to_path_buf(),
-            }
-        } else {
-            FrontendError::Io {
-                path: path.to_path_buf(),
-                source,
-            }
-        }
-    })?;
+    let meta = std::fs::metadata(path).map_err(|source| FrontendError::reading(path, source))?;
     if meta.is_dir() {
         return Err(FrontendError::Directory {
             path: path.to_path_buf(),

@@ -69,7 +69,7 @@ pub use compdb::{
     compile_to_bitcode, defines_main, parse_invocation, read_compile_commands, split_command,
     CompileCommand, Invocation,
 };
-pub use compile::{clang_args, clang_program, runtime_dir};
+pub use compile::{clang_args, clang_program, runtime_dir, target_and_user_flags};
 pub use conventions::{role, Role};
 pub use error::FrontendError;
 pub use normalize::PIPELINE;
