@@ -6,6 +6,7 @@
 
 use crate::analysis::certify::CutInvariants;
 use crate::analysis::lower::Lowering;
+use crate::analysis::refine::{LocalPredicates, SlotAssignment};
 use crate::analysis::{classic, Deadline, Invariants, Outcome};
 use crate::check::{CheckResult, UnknownReason, Verdict};
 use crate::domain::{format_state, IntervalDomain, NumericDomain};
@@ -54,6 +55,8 @@ pub struct AnalysisConfig {
     /// Functions analyzed at once, each on its own thread (1: on the calling thread). The
     /// report is the same whatever the number.
     pub jobs: usize,
+    /// Whether assertions left unknown by path focusing get predicate refinement (issue 7).
+    pub refine: bool,
 }
 
 /// The invariant at a loop head, for people.
@@ -79,6 +82,8 @@ pub struct AnalysisReport {
     /// Invariants at every cut point of every function whose analysis completed, for
     /// certification.
     pub cut_invariants: Vec<CutInvariants>,
+    /// What predicate refinement did, per function where it ran.
+    pub refinement: Vec<RefinementStats>,
 }
 
 /// Analyzes every function of the module.
@@ -155,6 +160,7 @@ fn analyze_inner(
     let mut results = Vec::new();
     let mut loop_invariants = Vec::new();
     let mut cut_invariants = Vec::new();
+    let mut refinement_stats = Vec::new();
     // Functions in parallel (issue 8); results are assembled in function order below.
     let runs = parallel::map(
         &module.functions,
@@ -188,8 +194,10 @@ fn analyze_inner(
                 verdicts,
                 invariants,
                 at_cut_points,
+                refinement,
             }) => {
                 cut_invariants.extend(at_cut_points);
+                refinement_stats.extend(refinement);
                 for (check, verdict) in checks.iter().zip(verdicts) {
                     results.push(result(module, *check, verdict));
                 }
@@ -218,6 +226,7 @@ fn analyze_inner(
         results,
         loop_invariants,
         cut_invariants,
+        refinement: refinement_stats,
     }
 }
 
@@ -236,37 +245,141 @@ struct FunctionOutcome {
     verdicts: Vec<Verdict>,
     invariants: Vec<LoopInvariant>,
     at_cut_points: Option<CutInvariants>,
+    refinement: Option<RefinementStats>,
 }
 
 fn analyze_function(func: &Function, config: &AnalysisConfig) -> FunctionOutcome {
+    use crate::domain::predicates::{Partitioned, Product};
+    use crate::domain::Polyhedron;
+    // The second domain is the one refinement runs in: predicates need a domain that
+    // keeps one numeric state per valuation of the booleans.
     match config.domain {
-        DomainKind::Interval => analyze_in::<IntervalDomain>(func, config),
-        DomainKind::Poly => analyze_in::<crate::domain::Polyhedron>(func, config),
-        DomainKind::PolyPred => analyze_in::<
-            crate::domain::predicates::Partitioned<crate::domain::Polyhedron>,
-        >(func, config),
-        DomainKind::PolyPredProduct => analyze_in::<
-            crate::domain::predicates::Product<crate::domain::Polyhedron>,
-        >(func, config),
+        DomainKind::Interval => {
+            analyze_in::<IntervalDomain, Partitioned<IntervalDomain>>(func, config)
+        }
+        DomainKind::Poly => analyze_in::<Polyhedron, Partitioned<Polyhedron>>(func, config),
+        DomainKind::PolyPred => {
+            analyze_in::<Partitioned<Polyhedron>, Partitioned<Polyhedron>>(func, config)
+        }
+        DomainKind::PolyPredProduct => {
+            analyze_in::<Product<Polyhedron>, Partitioned<Polyhedron>>(func, config)
+        }
         DomainKind::IntervalPred => {
-            analyze_in::<crate::domain::predicates::Partitioned<IntervalDomain>>(func, config)
+            analyze_in::<Partitioned<IntervalDomain>, Partitioned<IntervalDomain>>(func, config)
         }
         DomainKind::IntervalPredProduct => {
-            analyze_in::<crate::domain::predicates::Product<IntervalDomain>>(func, config)
+            analyze_in::<Product<IntervalDomain>, Partitioned<IntervalDomain>>(func, config)
         }
     }
 }
 
-fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> FunctionOutcome {
+/// One complete or stopped run of an engine, in the terms the driver needs.
+struct Run<D> {
+    invariants: Invariants<D>,
+    outcome: Outcome,
+    /// Per cut point, the invariant as a disjunction over values (`None`: unreachable).
+    at_cut_points: Vec<Option<Vec<Vec<crate::domain::LinCons>>>>,
+}
+
+fn run_engine<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    graph: &ReducedGraph,
+    live_in: &[std::collections::BTreeSet<crate::ir::ValueId>],
+    engine: Engine,
+    preds: &SlotAssignment,
+    deadline: &Deadline,
+) -> Run<D> {
+    match engine {
+        Engine::Focus => {
+            let r =
+                crate::analysis::focus::analyze_with_predicates(lowering, graph, preds, deadline);
+            Run {
+                invariants: r.invariants,
+                outcome: r.outcome,
+                at_cut_points: r.at_cut_points,
+            }
+        }
+        Engine::Classic => {
+            let (invariants, outcome): (Invariants<D>, Outcome) =
+                classic::analyze(lowering, graph, deadline);
+            let func = lowering.func();
+            let at_cut_points = graph
+                .cut_points
+                .iter()
+                .map(|cp| {
+                    invariants.at(cp.block).map(|d| {
+                        // Only the values live at the cut point describe its state; the
+                        // others are stale copies from earlier iterations.
+                        let live = &live_in[cp.block.index()];
+                        let dead: Vec<crate::domain::Var> = (0..lowering.space().dim() as u32)
+                            .filter(|i| {
+                                (*i as usize) >= func.values.len()
+                                    || !live.contains(&crate::ir::ValueId(*i))
+                            })
+                            .map(crate::domain::Var)
+                            .collect();
+                        let mut d = d.clone();
+                        d.forget(&dead);
+                        d.to_disjunction()
+                    })
+                })
+                .collect();
+            Run {
+                invariants,
+                outcome,
+                at_cut_points,
+            }
+        }
+    }
+}
+
+/// What predicate refinement did in one function (issue 7).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct RefinementStats {
+    /// The function.
+    pub function: String,
+    /// Analyses re-run with predicates.
+    pub rounds: usize,
+    /// Predicates at the end, summed over cut points.
+    pub predicates: usize,
+    /// Cut points with at least one predicate.
+    pub cut_points_with_predicates: usize,
+    /// Boolean dimensions (BDD variables) the predicates took, with register sharing.
+    pub bdd_vars: usize,
+    /// The same without sharing (one per distinct predicate).
+    pub bdd_vars_unshared: usize,
+    /// Abstract error paths examined.
+    pub error_paths: usize,
+    /// Assertions proved only after refinement.
+    pub proved: usize,
+    /// Time spent refining (discovery and re-analyses), in milliseconds.
+    pub millis: u128,
+}
+
+/// Analyses re-run with more predicates, at most.
+const MAX_REFINEMENT_ROUNDS: usize = 4;
+/// Share of a function's budget that refinement may use (the rest is left to the
+/// counterexample search).
+const REFINEMENT_SHARE: f64 = 0.5;
+
+fn analyze_in<D: NumericDomain, P: NumericDomain>(
+    func: &Function,
+    config: &AnalysisConfig,
+) -> FunctionOutcome {
+    let started = std::time::Instant::now();
     let lowering = Lowering::new(func);
     let graph = ReducedGraph::new(func);
     let live_in = crate::analysis::focus::liveness(&lowering);
     let deadline = Deadline::after(config.timeout);
-    let (invariants, outcome): (Invariants<D>, Outcome) = match config.engine {
-        Engine::Classic => classic::analyze(&lowering, &graph, &deadline),
-        Engine::Focus => crate::analysis::focus::analyze(&lowering, &graph, &deadline),
-    };
-    let verdicts = func
+    let first: Run<D> = run_engine(
+        &lowering,
+        &graph,
+        &live_in,
+        config.engine,
+        &SlotAssignment::default(),
+        &deadline,
+    );
+    let error_blocks: Vec<crate::ir::BlockId> = func
         .blocks
         .iter()
         .enumerate()
@@ -274,69 +387,165 @@ fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> Fun
             Terminator::Error(_) => Some(crate::ir::BlockId(i as u32)),
             _ => None,
         })
-        .map(|b| match outcome {
-            Outcome::Complete if invariants.at(b).is_none() => Verdict::Proved,
+        .collect();
+    let mut verdicts: Vec<Verdict> = error_blocks
+        .iter()
+        .map(|b| match first.outcome {
+            Outcome::Complete if first.invariants.at(*b).is_none() => Verdict::Proved,
             Outcome::Complete => Verdict::Unknown(UnknownReason::Imprecise),
             Outcome::Timeout => Verdict::Unknown(UnknownReason::Timeout),
             Outcome::Budget => Verdict::Unknown(UnknownReason::Budget("analysis".into())),
         })
         .collect();
-    let mut loop_invariants = Vec::new();
-    if outcome == Outcome::Complete {
-        for id in graph.ids() {
-            let cp = graph.cut_point(id);
-            if cp.kind != CutKind::LoopHead {
-                continue;
-            }
-            let text = match invariants.at(cp.block) {
-                None => "false".to_string(),
-                Some(d) => format_state(
-                    &project_to_source(&lowering, &live_in[cp.block.index()], d),
-                    lowering.space(),
-                ),
-            };
-            let block = func.block(cp.block);
-            let loc = block
-                .locs
+    let mut at_cut_points = first.at_cut_points.clone();
+    let mut loop_invariants = loop_invariants_of(&lowering, &graph, &live_in, &first);
+    let mut refinement = None;
+    let unknown = |v: &[Verdict]| {
+        v.iter()
+            .any(|v| *v == Verdict::Unknown(UnknownReason::Imprecise))
+    };
+    if config.refine
+        && config.engine == Engine::Focus
+        && first.outcome == Outcome::Complete
+        && unknown(&verdicts)
+    {
+        let budget = config.timeout.mul_f64(REFINEMENT_SHARE);
+        let refine_deadline = Deadline::after(budget.saturating_sub(started.elapsed()));
+        let mut stats = RefinementStats {
+            function: func.name.clone(),
+            ..RefinementStats::default()
+        };
+        let mut preds = LocalPredicates::none(graph.cut_points.len());
+        while stats.rounds < MAX_REFINEMENT_ROUNDS && !refine_deadline.expired() {
+            let errors: Vec<crate::graph::CutPointId> = error_blocks
                 .iter()
-                .flatten()
-                .next()
-                .cloned()
-                .or_else(|| block.term_loc.clone());
-            loop_invariants.push(LoopInvariant {
-                function: func.name.clone(),
-                block: block.name.clone(),
-                loc,
-                text,
-            });
+                .zip(&verdicts)
+                .filter(|(_, v)| **v == Verdict::Unknown(UnknownReason::Imprecise))
+                .filter_map(|(b, _)| graph.cut_of_block(*b))
+                .collect();
+            if errors.is_empty() {
+                break;
+            }
+            let found = crate::analysis::refine::discover::<crate::domain::Polyhedron>(
+                &lowering,
+                &graph,
+                &at_cut_points,
+                &errors,
+                &live_in,
+                &mut preds,
+                &refine_deadline,
+            );
+            stats.error_paths += found.paths;
+            if found.added == 0 {
+                break;
+            }
+            stats.rounds += 1;
+            let slots = preds.assign_slots();
+            let refined_lowering = Lowering::with_predicate_slots(func, slots.slots);
+            let run: Run<P> = run_engine(
+                &refined_lowering,
+                &graph,
+                &live_in,
+                config.engine,
+                &slots,
+                &refine_deadline,
+            );
+            if run.outcome != Outcome::Complete {
+                break;
+            }
+            stats.predicates = preds.count();
+            stats.cut_points_with_predicates =
+                graph.ids().filter(|c| !preds.at(*c).is_empty()).count();
+            stats.bdd_vars = slots.slots;
+            stats.bdd_vars_unshared = slots.unshared;
+            for (b, v) in error_blocks.iter().zip(verdicts.iter_mut()) {
+                if *v == Verdict::Unknown(UnknownReason::Imprecise)
+                    && run.invariants.at(*b).is_none()
+                {
+                    *v = Verdict::Proved;
+                    stats.proved += 1;
+                }
+            }
+            at_cut_points = run.at_cut_points.clone();
+            loop_invariants = loop_invariants_of(&refined_lowering, &graph, &live_in, &run);
         }
+        stats.millis = started.elapsed().as_millis();
+        refinement = Some(stats);
     }
-    let at_cut_points = (outcome == Outcome::Complete).then(|| CutInvariants {
+    let at_cut_points = (first.outcome == Outcome::Complete).then(|| CutInvariants {
         function: func.name.clone(),
-        at_cut_point: graph
-            .cut_points
-            .iter()
-            .map(|cp| {
-                invariants.at(cp.block).map(|d| {
-                    // Only the values live at the cut point describe its state; the others
-                    // are stale copies from earlier iterations.
-                    let live = &live_in[cp.block.index()];
-                    let dead: Vec<crate::domain::Var> = (0..func.values.len() as u32)
-                        .filter(|i| !live.contains(&crate::ir::ValueId(*i)))
-                        .map(crate::domain::Var)
-                        .collect();
-                    let mut d = d.clone();
-                    d.forget(&dead);
-                    d.to_cons()
-                })
-            })
-            .collect(),
+        at_cut_point: at_cut_points,
     });
     FunctionOutcome {
         verdicts,
         invariants: loop_invariants,
         at_cut_points,
+        refinement,
     }
+}
+
+/// The invariants at loop heads of a complete run, over source variables.
+fn loop_invariants_of<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    graph: &ReducedGraph,
+    live_in: &[std::collections::BTreeSet<crate::ir::ValueId>],
+    run: &Run<D>,
+) -> Vec<LoopInvariant> {
+    let func = lowering.func();
+    let mut loop_invariants = Vec::new();
+    if run.outcome != Outcome::Complete {
+        return loop_invariants;
+    }
+    for id in graph.ids() {
+        let cp = graph.cut_point(id);
+        if cp.kind != CutKind::LoopHead {
+            continue;
+        }
+        let text = match run.at_cut_points.get(id.index()) {
+            Some(None) | None if run.invariants.at(cp.block).is_none() => "false".to_string(),
+            // Each disjunct on its own (predicates, issue 7): forgetting the predicate
+            // slots would print their convex hull.
+            Some(Some(disjuncts)) if disjuncts.len() > 1 => {
+                let mut texts: Vec<String> = disjuncts
+                    .iter()
+                    .map(|d| {
+                        let mut part = D::top(lowering.space());
+                        part.meet_cons(d);
+                        let t = format_state(
+                            &project_to_source(lowering, &live_in[cp.block.index()], &part),
+                            lowering.space(),
+                        );
+                        format!("({t})")
+                    })
+                    .collect();
+                texts.sort();
+                texts.dedup();
+                texts.join(" || ")
+            }
+            _ => match run.invariants.at(cp.block) {
+                None => "false".to_string(),
+                Some(d) => format_state(
+                    &project_to_source(lowering, &live_in[cp.block.index()], d),
+                    lowering.space(),
+                ),
+            },
+        };
+        let block = func.block(cp.block);
+        let loc = block
+            .locs
+            .iter()
+            .flatten()
+            .next()
+            .cloned()
+            .or_else(|| block.term_loc.clone());
+        loop_invariants.push(LoopInvariant {
+            function: func.name.clone(),
+            block: block.name.clone(),
+            loc,
+            text,
+        });
+    }
+    loop_invariants
 }
 
 /// Keeps only the dimensions a person can read at a loop head: the values with a source
@@ -348,10 +557,11 @@ fn project_to_source<D: NumericDomain>(
     d: &D,
 ) -> D {
     let func = lowering.func();
-    let forget: Vec<_> = (0..func.values.len() as u32)
+    let forget: Vec<_> = (0..lowering.space().dim() as u32)
         .filter(|i| {
             let v = crate::ir::ValueId(*i);
-            !(live.contains(&v) && func.value(v).source_name.is_some())
+            (*i as usize) >= func.values.len()
+                || !(live.contains(&v) && func.value(v).source_name.is_some())
         })
         .map(crate::domain::Var)
         .collect();

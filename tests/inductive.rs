@@ -16,6 +16,7 @@ fn configs() -> Vec<(&'static str, AnalysisConfig)> {
         domain,
         timeout: Duration::from_secs(5),
         jobs: 1,
+        refine: true,
     };
     vec![
         (

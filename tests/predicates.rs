@@ -67,8 +67,8 @@ int main(void) {
 
 /// Fig. 1(a): path focusing alone already separates the two cases (each focus path is
 /// analyzed on its own), so it is proved with and without predicates; the classic engine
-/// joins at the merge point and needs the predicate `i == 1`, which is not a program boolean
-/// (predicate discovery, not implemented yet): unknown with both domains.
+/// joins at the merge point and needs the predicate `i == 1`, which is not a program boolean;
+/// predicate refinement runs on top of path focusing only, so classic stays unknown.
 #[test]
 fn fig_1a() {
     for domain in ["poly", "poly-pred"] {
@@ -207,4 +207,92 @@ fn case_split_family() {
         }
         println!("{line}");
     }
+}
+
+/// Runs `check --format json` on a C program and returns the whole report.
+fn report(src: &str, args: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.c");
+    std::fs::write(&path, src).unwrap();
+    let out = Command::new(BIN)
+        .args(["check", "--format", "json", "--no-counterexamples"])
+        .args(args)
+        .arg(&path)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("bad json ({e}): {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+/// A loop whose invariant is disjunctive (`x = 0 ∧ n < 0` or `0 ≤ x ≤ n`): the convex hull
+/// at the loop head lets the error through; refinement finds the weakest precondition of
+/// the error path at the loop head, splits the head's states by its atoms, and proves it.
+/// The predicates are localized at the loop head only (one cut point).
+const DISJUNCTIVE_LOOP: &str = r#"
+#include "polyfocus.h"
+int main(void) {
+  int n = polyfocus_nondet_int();
+  int x = 0;
+  while (x < n) x = x + 1;
+  if (x != n) polyfocus_assert(n < 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn refinement_localizes_predicates_at_the_loop_head() {
+    let off = report(DISJUNCTIVE_LOOP, &["--refine", "off"]);
+    assert_eq!(off["checks"][0]["verdict"], "unknown", "{off}");
+    assert_eq!(off["refinement"].as_array().unwrap().len(), 0);
+    let on = report(DISJUNCTIVE_LOOP, &[]);
+    assert_eq!(on["checks"][0]["verdict"], "proved", "{on}");
+    let stats = &on["refinement"][0];
+    println!("refinement: {stats}");
+    assert!(stats["rounds"].as_u64().unwrap() >= 1);
+    assert_eq!(stats["cut_points_with_predicates"], 1);
+    assert_eq!(stats["proved"], 1);
+    assert!(stats["bdd_vars"].as_u64().unwrap() <= stats["bdd_vars_unshared"].as_u64().unwrap());
+    // The loop head's invariant is printed as a disjunction.
+    let inv = on["invariants"][0]["invariant"].as_str().unwrap();
+    assert!(inv.contains(" || "), "{inv}");
+}
+
+/// Seed 001's worked example (Fig. 1): `x = c; y = c + 1; if (x == m) if (y != m + 1)
+/// ERROR`. Jain et al. need the predicates `c = m` / `c ≠ m` at the first statements
+/// because their numeric domain is predicates only; with polyhedra the relation
+/// `y = x + 1` is kept along the focus path and the error is refuted without any
+/// predicate: proved, and refinement never runs.
+#[test]
+fn seed_001_fig_1_needs_no_predicates_with_polyhedra() {
+    let src = r#"
+#include "polyfocus.h"
+int main(void) {
+  int c = polyfocus_nondet_int(), m = polyfocus_nondet_int();
+  int x = c;
+  int y = c + 1;
+  if (x == m)
+    if (y != m + 1) polyfocus_assert(0);
+  return 0;
+}
+"#;
+    let r = report(src, &[]);
+    assert_eq!(r["checks"][0]["verdict"], "proved", "{r}");
+    assert_eq!(r["refinement"].as_array().unwrap().len(), 0);
+}
+
+/// Refinement never turns an assertion that can fail into a proof.
+#[test]
+fn refinement_never_proves_a_failing_assertion() {
+    let src = r#"
+#include "polyfocus.h"
+int main(void) {
+  int n = polyfocus_nondet_int();
+  int x = 0;
+  while (x < n) x = x + 1;
+  if (x != n) polyfocus_assert(n < -1);
+  return 0;
+}
+"#;
+    let r = report(src, &[]);
+    assert_ne!(r["checks"][0]["verdict"], "proved", "{r}");
 }

@@ -19,14 +19,14 @@ use std::time::Duration;
 /// Time for one certification query; past it the answer is "undecided".
 const QUERY_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The invariants of one function at its cut points (`None`: unreachable), as constraint
-/// systems over value dimensions.
+/// The invariants of one function at its cut points (`None`: unreachable), as disjunctions
+/// of constraint systems over value dimensions (one disjunct for convex domains).
 #[derive(Clone, Debug)]
 pub struct CutInvariants {
     /// The function's name.
     pub function: String,
     /// Per cut point, in the order of the reduced graph.
-    pub at_cut_point: Vec<Option<Vec<LinCons>>>,
+    pub at_cut_point: Vec<Option<Vec<Vec<LinCons>>>>,
 }
 
 /// What the check found.
@@ -52,12 +52,12 @@ pub fn certify(func: &Function, invariants: &CutInvariants) -> Certificate {
             continue;
         };
         let mut formula = RegionFormula::new(func, &graph, p, Products::Exact);
-        let outside: BTreeMap<CutPointId, Option<Vec<LinCons>>> = graph
+        let outside: BTreeMap<CutPointId, Option<Vec<Vec<LinCons>>>> = graph
             .successors(p)
             .iter()
             .map(|q| (*q, invariants.at_cut_point[q.index()].clone()))
             .collect();
-        match formula.query(from, &outside, &[], QUERY_TIMEOUT) {
+        match formula.query_disjunctive(from, &outside, &[], QUERY_TIMEOUT) {
             QueryResult::Unsat => {}
             QueryResult::Unknown(why) => undecided = Some(format!("{p}: {why}")),
             QueryResult::Path(path) => {

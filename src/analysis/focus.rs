@@ -18,6 +18,7 @@
 //! are checked too.
 
 use super::lower::Lowering;
+use super::refine::{self, SlotAssignment};
 use super::{Deadline, Invariants, Outcome};
 use crate::domain::{Int, LinCons, LinExpr, NumericDomain, Var};
 use crate::graph::{CutKind, CutPointId, ReducedGraph};
@@ -44,18 +45,57 @@ pub fn analyze<D: NumericDomain>(
     graph: &ReducedGraph,
     deadline: &Deadline,
 ) -> (Invariants<D>, Outcome) {
-    let mut engine = Focus::new(lowering, graph);
+    let run = analyze_with_predicates(lowering, graph, &SlotAssignment::default(), deadline);
+    (run.invariants, run.outcome)
+}
+
+/// What a run of path focusing computed.
+pub struct FocusRun<D> {
+    /// The state at each block entry (all unreachable unless complete).
+    pub invariants: Invariants<D>,
+    /// Whether the fixpoint was reached.
+    pub outcome: Outcome,
+    /// The invariant at each cut point as a disjunction of constraint systems over the
+    /// values live there, predicate slots replaced by their predicates (`None`:
+    /// unreachable); empty unless complete.
+    pub at_cut_points: Vec<Option<Vec<Vec<LinCons>>>>,
+}
+
+/// Path focusing with predicates at cut points (issue 7): each state arriving at a cut
+/// point is split by the truth of that cut point's predicates, each held in its slot (a
+/// boolean dimension of `lowering`'s space). With a domain that partitions on booleans,
+/// the invariant there keeps one numeric state per valuation of the predicates.
+pub fn analyze_with_predicates<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    graph: &ReducedGraph,
+    preds: &SlotAssignment,
+    deadline: &Deadline,
+) -> FocusRun<D> {
+    let mut engine = Focus::new(lowering, graph, preds);
     let outcome = engine.ascend(deadline);
     if outcome != Outcome::Complete {
-        return (
-            Invariants {
+        return FocusRun {
+            invariants: Invariants {
                 at_block: vec![None; lowering.func().blocks.len()],
             },
             outcome,
-        );
+            at_cut_points: Vec::new(),
+        };
     }
     engine.narrow(deadline);
-    (engine.block_invariants(), Outcome::Complete)
+    FocusRun {
+        invariants: engine.block_invariants(),
+        outcome: Outcome::Complete,
+        at_cut_points: graph
+            .ids()
+            .map(|cp| {
+                engine.inv[cp.index()]
+                    .as_ref()
+                    .filter(|d| !d.is_bottom())
+                    .map(|d| engine.disjunction(cp, d))
+            })
+            .collect(),
+    }
 }
 
 struct Focus<'a, 'f, D> {
@@ -70,10 +110,14 @@ struct Focus<'a, 'f, D> {
     formulas: BTreeMap<CutPointId, RegionFormula>,
     thresholds: Vec<LinCons>,
     queries: usize,
+    /// Per cut point, the predicates it splits on with their slot dimensions.
+    preds: Vec<Vec<(Var, LinCons)>>,
+    /// Every slot dimension.
+    slot_vars: Vec<Var>,
 }
 
 impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
-    fn new(lowering: &'a Lowering<'f>, graph: &'a ReducedGraph) -> Self {
+    fn new(lowering: &'a Lowering<'f>, graph: &'a ReducedGraph, preds: &SlotAssignment) -> Self {
         let func = lowering.func();
         let live_in = liveness(lowering);
         let mut dead = Vec::new();
@@ -90,7 +134,22 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             );
         }
         let n = graph.cut_points.len();
+        let slot_vars: Vec<Var> = (0..lowering.slots())
+            .map(|k| lowering.slot_var(k))
+            .collect();
+        let preds: Vec<Vec<(Var, LinCons)>> = (0..n)
+            .map(|i| match preds.per_cut_point.get(i) {
+                Some(here) => here
+                    .iter()
+                    .filter(|(k, _)| *k < slot_vars.len())
+                    .map(|(k, p)| (slot_vars[*k], p.clone()))
+                    .collect(),
+                None => Vec::new(),
+            })
+            .collect();
         Focus {
+            preds,
+            slot_vars,
             lowering,
             graph,
             live,
@@ -110,7 +169,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             .expect("the entry is a cut point");
         let mut init: D = self.lowering.entry_state();
         init.forget(&self.dead[entry.index()]);
-        self.inv[entry.index()] = Some(init);
+        self.inv[entry.index()] = Some(self.split(entry, init));
         let mut worklist: BTreeSet<CutPointId> = BTreeSet::new();
         worklist.insert(entry);
         while let Some(p1) = worklist.pop_first() {
@@ -187,31 +246,98 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         let budget = deadline.remaining().min(MAX_QUERY_TIME);
         let lowering = self.lowering;
         let graph = self.graph;
-        let formula = self
-            .formulas
-            .entry(p1)
-            .or_insert_with(|| RegionFormula::new(lowering.func(), graph, p1, Products::Free));
         // Disjunctive domains (predicates, issue 7) give their states exactly as a union of
         // constraint systems: "outside" an invariant must mean outside every disjunct.
-        let from = x1.to_disjunction();
+        let from = self.disjunction(p1, x1);
         let mut outside = BTreeMap::new();
         for cp in graph.successors(p1) {
             let target = if into_invariants {
                 // Narrowing enumerates every feasible path: "outside" the empty set.
                 None
             } else {
-                self.inv[cp.index()].as_ref().map(|d| d.to_disjunction())
+                self.inv[cp.index()]
+                    .as_ref()
+                    .map(|d| self.disjunction(*cp, d))
             };
             outside.insert(*cp, target);
         }
+        let formula = self
+            .formulas
+            .entry(p1)
+            .or_insert_with(|| RegionFormula::new(lowering.func(), graph, p1, Products::Free));
         formula.query_disjunctive(&from, &outside, blocked, budget)
     }
 
-    /// The image of a state along a focus path, restricted to the target's live values.
+    /// The image of a state along a focus path, restricted to the target's live values and
+    /// split by the target's predicates.
     fn post(&self, path: &FocusPath, mut state: D) -> D {
         apply_path(self.lowering, path, &mut state);
         state.forget(&self.dead[path.target.index()]);
+        self.split(path.target, state)
+    }
+
+    /// Sets each predicate slot to the truth of `cp`'s predicate in it (splitting the state
+    /// into the part where it holds and the part where it does not) and the other slots
+    /// to 0, so that a partitioning domain keeps one state per valuation of `cp`'s
+    /// predicates.
+    fn split(&self, cp: CutPointId, mut state: D) -> D {
+        if self.slot_vars.is_empty() || state.is_bottom() {
+            return state;
+        }
+        let zero = LinExpr::constant(0);
+        for (slot, pred) in &self.preds[cp.index()] {
+            let mut holds = state.clone();
+            holds.meet_cons(std::slice::from_ref(pred));
+            holds.assign(*slot, &LinExpr::constant(1));
+            state.meet_cons(&[refine::negate(pred)]);
+            state.assign(*slot, &zero);
+            state = holds.join(&state);
+        }
+        for slot in &self.slot_vars {
+            if !self.preds[cp.index()].iter().any(|(s, _)| s == slot) {
+                state.assign(*slot, &zero);
+            }
+        }
         state
+    }
+
+    /// A state at `cp` as a disjunction of constraint systems over values, for the solver:
+    /// a slot fixed to 1 (0) in a disjunct stands for its predicate (its negation); other
+    /// constraints on slots are dropped. Exact for partitioning domains, where each part
+    /// lies in one valuation of the slots (widening may lose the predicate from the numeric
+    /// part; the slot keeps it).
+    fn disjunction(&self, cp: CutPointId, state: &D) -> Vec<Vec<LinCons>> {
+        let disjuncts = state.to_disjunction();
+        if self.slot_vars.is_empty() {
+            return disjuncts;
+        }
+        let here = &self.preds[cp.index()];
+        disjuncts
+            .into_iter()
+            .map(|d| {
+                d.into_iter()
+                    .filter_map(|c| {
+                        let on_slot = c.expr.vars().any(|v| self.slot_vars.contains(&v));
+                        if !on_slot {
+                            return Some(c);
+                        }
+                        let (slot, pred) =
+                            here.iter().find(|(s, _)| c.expr.vars().all(|v| v == *s))?;
+                        if c.kind != crate::domain::ConsKind::Eq {
+                            return None;
+                        }
+                        // `a·slot + k = 0`: slot = -k/a.
+                        let a = c.expr.coeff(*slot);
+                        let value = -c.expr.constant_part() / &a;
+                        Some(if value.is_zero() {
+                            refine::negate(pred)
+                        } else {
+                            pred.clone()
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// Abstract acceleration (Gonnord & Halbwachs) of a self-loop whose transformer moves
@@ -337,7 +463,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 .expect("entry is a cut point");
             let mut init: D = self.lowering.entry_state();
             init.forget(&self.dead[entry.index()]);
-            acc[entry.index()] = Some(init);
+            acc[entry.index()] = Some(self.split(entry, init));
             for p1 in self.graph.ids().collect::<Vec<_>>() {
                 let Some(x1) = self.inv[p1.index()].clone() else {
                     continue;

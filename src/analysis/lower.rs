@@ -37,11 +37,20 @@ pub struct Lowering<'f> {
     space: Space,
     /// The definition of each value assigned by an expression.
     defs: Vec<Option<&'f Expr>>,
+    /// Boolean dimensions after the acceleration ones that hold the truth of refinement
+    /// predicates at cut points (issue 7); a slot is reused by the predicates of different
+    /// cut points (register sharing, Jain et al.).
+    slots: usize,
 }
 
 impl<'f> Lowering<'f> {
     /// Prepares the transformers of `func`.
     pub fn new(func: &'f Function) -> Lowering<'f> {
+        Self::with_predicate_slots(func, 0)
+    }
+
+    /// Prepares the transformers of `func`, with `slots` boolean dimensions for predicates.
+    pub fn with_predicate_slots(func: &'f Function, slots: usize) -> Lowering<'f> {
         let interp = choose_interpretations(func);
         let names: Vec<String> = func
             .values
@@ -85,11 +94,16 @@ impl<'f> Lowering<'f> {
         }
         names.push("elapsed".to_string());
         kinds.push(crate::domain::DimKind::Int);
+        for k in 0..slots {
+            names.push(format!("pred{k}"));
+            kinds.push(crate::domain::DimKind::Bool);
+        }
         Lowering {
             func,
             interp,
             space: Space::with_kinds(names, kinds),
             defs,
+            slots,
         }
     }
 
@@ -127,6 +141,22 @@ impl<'f> Lowering<'f> {
     pub fn extra_vars(&self) -> Vec<Var> {
         let n = self.func.values.len() as u32;
         (n..=2 * n).map(Var).collect()
+    }
+
+    /// The boolean dimension of predicate slot `k`.
+    pub fn slot_var(&self, k: usize) -> Var {
+        debug_assert!(k < self.slots);
+        Var((2 * self.func.values.len() + 1 + k) as u32)
+    }
+
+    /// The number of predicate slots.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// True for the dimensions of program values (not acceleration copies or slots).
+    pub fn is_value_var(&self, v: Var) -> bool {
+        v.index() < self.func.values.len()
     }
 
     /// The range of a value's reading.

@@ -8,6 +8,7 @@ pub mod certify;
 pub mod classic;
 pub mod focus;
 pub mod lower;
+pub mod refine;
 
 use crate::domain::NumericDomain;
 use crate::ir::BlockId;

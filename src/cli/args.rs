@@ -102,6 +102,11 @@ pub struct AnalysisArgs {
     /// NEXPOINT).
     #[arg(long, value_enum, default_value_t = PredDomainArg::Partitioned)]
     pub pred_domain: PredDomainArg,
+    /// Predicate refinement for assertions path focusing leaves unknown: predicates from
+    /// weakest preconditions along abstract error paths, localized to the cut points that
+    /// need them, then the analysis re-run with them (issue 7).
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub refine: OnOff,
     /// Time budget per analyzed function, in seconds.
     #[arg(long, default_value_t = 60.0)]
     pub timeout: f64,

@@ -59,6 +59,7 @@ pub(super) fn analysis_config(a: &AnalysisArgs) -> AnalysisConfig {
         domain: a.domain_kind(),
         timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
         jobs: 1,
+        refine: a.refine == super::args::OnOff::On,
     }
 }
 

@@ -42,6 +42,8 @@ struct JsonReport<'a> {
     time_ms: u128,
     checks: Vec<JsonCheck>,
     invariants: Vec<JsonInvariant<'a>>,
+    /// What predicate refinement did, per function where it ran (issue 7).
+    refinement: &'a [crate::driver::RefinementStats],
     warnings: Vec<String>,
 }
 
@@ -161,6 +163,7 @@ pub fn json(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
             })
             .collect(),
         invariants: report.loop_invariants.iter().map(json_invariant).collect(),
+        refinement: &report.refinement,
         warnings: warnings.iter().map(warning_text).collect(),
     };
     serde_json::to_string_pretty(&out).expect("report records always serialize")
@@ -218,6 +221,24 @@ pub fn text(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
     };
     if n == 0 {
         let _ = writeln!(out, "no assertions found");
+    }
+    for r in report.refinement.iter().filter(|r| r.rounds > 0) {
+        let _ = writeln!(
+            out,
+            "refinement [{}]: {} round{}, {} predicate{} at {} cut point{}, {} BDD variable{} ({} without sharing), {} more proved, {} ms",
+            r.function,
+            r.rounds,
+            if r.rounds == 1 { "" } else { "s" },
+            r.predicates,
+            if r.predicates == 1 { "" } else { "s" },
+            r.cut_points_with_predicates,
+            if r.cut_points_with_predicates == 1 { "" } else { "s" },
+            r.bdd_vars,
+            if r.bdd_vars == 1 { "" } else { "s" },
+            r.bdd_vars_unshared,
+            r.proved,
+            r.millis
+        );
     }
     let _ = writeln!(
         out,

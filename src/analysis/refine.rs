@@ -1,0 +1,426 @@
+//! Predicate discovery for assertions that path focusing leaves unknown (issue 7): weakest
+//! preconditions along abstract error paths, localized to the cut points that need them
+//! (Jain et al., seed 001), and slots shared between cut points (register sharing).
+//!
+//! After an analysis, an error site `e` whose invariant is not empty is reached by some
+//! abstract path. Starting at `e`, the solver names a focus path `π` from a state of the
+//! invariant at a predecessor cut point `c` into the current target set `Q` (at first any
+//! state of `e`); the weakest precondition `wp(π, Q)` is computed exactly in a relational
+//! domain (copies of `c`'s live values, the path's transformer, projection on the copies).
+//! Its atoms (kept atomic: one linear constraint each) that the invariant at `c` neither
+//! entails nor refutes become predicates *at `c` only*: the engine then keeps one numeric
+//! state per valuation of `c`'s predicates, so the states that can reach the error are
+//! separated from those that cannot. When `c` gets nothing new, the search steps back one
+//! more path, with `Q := wp(π, Q)`, up to [`MAX_DEPTH`] paths from the error site.
+//!
+//! Predicates are sound to add anywhere: they only split states. Refinement can therefore
+//! never cause a wrong proof; it can only fail to help, which ends the loop.
+//!
+//! Register sharing: a predicate needed at several cut points gets one dedicated slot (a
+//! boolean dimension, hence one BDD variable) everywhere; the others share slots, since a
+//! slot is reassigned at each cut point and only that cut point's predicates are live there.
+
+use super::focus::apply_path;
+use super::lower::Lowering;
+use super::Deadline;
+use crate::domain::{ConsKind, Entailment, Int, LinCons, LinExpr, NumericDomain, Var};
+use crate::graph::{CutPointId, ReducedGraph};
+use crate::smt::{FocusPath, Products, QueryResult, RegionFormula};
+use num_integer::Integer;
+use num_traits::{Signed, Zero};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+/// Paths stepped back from an error site, at most.
+pub const MAX_DEPTH: usize = 3;
+/// Paths enumerated per (cut point, target) pair.
+const PATHS_PER_STEP: usize = 4;
+/// Predicates kept at one cut point.
+const MAX_PER_CUT_POINT: usize = 6;
+/// Time for one solver query of the discovery.
+const QUERY_TIME: Duration = Duration::from_secs(2);
+
+/// Predicates localized at cut points, in the order of the reduced graph.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocalPredicates {
+    at: Vec<Vec<LinCons>>,
+}
+
+/// Predicates placed in slots: what the engine consumes.
+#[derive(Clone, Debug, Default)]
+pub struct SlotAssignment {
+    /// Per cut point: (slot, predicate).
+    pub per_cut_point: Vec<Vec<(usize, LinCons)>>,
+    /// Slots used in all (boolean dimensions, BDD variables), with sharing.
+    pub slots: usize,
+    /// BDD variables one per distinct predicate would take (no sharing).
+    pub unshared: usize,
+}
+
+impl LocalPredicates {
+    /// No predicate at any of `n` cut points.
+    pub fn none(n: usize) -> LocalPredicates {
+        LocalPredicates {
+            at: vec![Vec::new(); n],
+        }
+    }
+
+    /// The predicates at a cut point.
+    pub fn at(&self, cp: CutPointId) -> &[LinCons] {
+        &self.at[cp.index()]
+    }
+
+    /// Predicates at all cut points together (a predicate at two cut points counts twice).
+    pub fn count(&self) -> usize {
+        self.at.iter().map(Vec::len).sum()
+    }
+
+    /// Adds `pred` at `cp`; false when it (or its negation) is already there or the cut
+    /// point is full.
+    fn add(&mut self, cp: CutPointId, pred: LinCons) -> bool {
+        let here = &mut self.at[cp.index()];
+        if here.len() >= MAX_PER_CUT_POINT || here.contains(&pred) {
+            return false;
+        }
+        here.push(pred);
+        true
+    }
+
+    /// Places the predicates in slots: shared ones first, each in its own slot, then the
+    /// local ones of each cut point in the slots after them, reused across cut points.
+    pub fn assign_slots(&self) -> SlotAssignment {
+        // In order of first appearance, so that slots are deterministic.
+        let mut uses: Vec<(&LinCons, usize)> = Vec::new();
+        for here in &self.at {
+            for p in here {
+                match uses.iter_mut().find(|(q, _)| *q == p) {
+                    Some((_, n)) => *n += 1,
+                    None => uses.push((p, 1)),
+                }
+            }
+        }
+        let dedicated: Vec<&LinCons> = uses
+            .iter()
+            .filter(|(_, n)| *n >= 2)
+            .map(|(p, _)| *p)
+            .collect();
+        let first_local = dedicated.len();
+        let mut slots = first_local;
+        let per_cut_point = self
+            .at
+            .iter()
+            .map(|here| {
+                let mut next = first_local;
+                here.iter()
+                    .map(|p| {
+                        let slot = match dedicated.iter().position(|q| *q == p) {
+                            Some(s) => s,
+                            None => {
+                                next += 1;
+                                next - 1
+                            }
+                        };
+                        slots = slots.max(slot + 1);
+                        (slot, p.clone())
+                    })
+                    .collect()
+            })
+            .collect();
+        SlotAssignment {
+            per_cut_point,
+            slots,
+            unshared: uses.len(),
+        }
+    }
+}
+
+/// `e ≥ 0` in its canonical form: coefficients divided by their gcd (the constant rounded
+/// down, exact over the integers), oriented so that the first coefficient is positive (a
+/// predicate and its negation `-e - 1 ≥ 0` are the same split). Equalities give their two
+/// halves; constraints without variables give nothing.
+pub fn canonical_atoms(c: &LinCons) -> Vec<LinCons> {
+    let halves = match c.kind {
+        ConsKind::Ge => vec![c.expr.clone()],
+        ConsKind::Eq => vec![c.expr.clone(), c.expr.negated()],
+    };
+    halves
+        .into_iter()
+        .filter_map(|e| {
+            let g = e.terms().fold(Int::zero(), |g, (_, a)| g.gcd(a));
+            if g.is_zero() {
+                return None;
+            }
+            let mut n = LinExpr::constant(e.constant_part().div_floor(&g));
+            for (v, a) in e.terms() {
+                n.add_term(a / &g, v);
+            }
+            let first_negative = n.terms().next().is_some_and(|(_, a)| a.is_negative());
+            Some(LinCons {
+                expr: if first_negative { negation(&n) } else { n },
+                kind: ConsKind::Ge,
+            })
+        })
+        .collect()
+}
+
+/// The expression of `¬(e ≥ 0)` over the integers: `-e - 1 ≥ 0`.
+fn negation(e: &LinExpr) -> LinExpr {
+    let mut n = e.negated();
+    n.add_constant(-1);
+    n
+}
+
+/// The negation of an inequality predicate over the integers.
+pub fn negate(pred: &LinCons) -> LinCons {
+    debug_assert_eq!(pred.kind, ConsKind::Ge);
+    LinCons {
+        expr: negation(&pred.expr),
+        kind: ConsKind::Ge,
+    }
+}
+
+/// What one discovery step found.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    /// Predicates added.
+    pub added: usize,
+    /// Abstract error paths examined.
+    pub paths: usize,
+}
+
+/// Finds predicates that separate the states reaching the unknown error sites `errors`
+/// from the others, given the invariants `at_cut_points` (disjunctions of constraint
+/// systems over value dimensions; `None`: unreachable) of the last analysis. `W` is the
+/// relational domain the weakest preconditions are computed in (polyhedra).
+pub fn discover<W: NumericDomain>(
+    lowering: &Lowering<'_>,
+    graph: &ReducedGraph,
+    at_cut_points: &[Option<Vec<Vec<LinCons>>>],
+    errors: &[CutPointId],
+    live: &[BTreeSet<crate::ir::ValueId>],
+    preds: &mut LocalPredicates,
+    deadline: &Deadline,
+) -> Discovery {
+    let mut found = Discovery::default();
+    let mut predecessors: Vec<Vec<CutPointId>> = vec![Vec::new(); graph.cut_points.len()];
+    for c in graph.ids() {
+        for t in graph.successors(c) {
+            predecessors[t.index()].push(c);
+        }
+    }
+    let mut formulas: BTreeMap<CutPointId, RegionFormula> = BTreeMap::new();
+    for e in errors {
+        // (target, the set to reach there as a conjunction; empty: anywhere)
+        let mut frontier: Vec<(CutPointId, Vec<LinCons>)> = vec![(*e, Vec::new())];
+        for _ in 0..MAX_DEPTH {
+            let mut next = Vec::new();
+            let mut added_here = false;
+            for (t, q) in &frontier {
+                for c in &predecessors[t.index()] {
+                    let Some(inv) = &at_cut_points[c.index()] else {
+                        continue;
+                    };
+                    if deadline.expired() {
+                        return found;
+                    }
+                    let formula = formulas.entry(*c).or_insert_with(|| {
+                        RegionFormula::new(lowering.func(), graph, *c, Products::Free)
+                    });
+                    let live_here: Vec<Var> = live[graph.cut_point(*c).block.index()]
+                        .iter()
+                        .map(|v| Lowering::var(*v))
+                        .collect();
+                    let states: Vec<W> = inv
+                        .iter()
+                        .map(|d| {
+                            let mut w = W::top(lowering.space());
+                            w.meet_cons(d);
+                            w
+                        })
+                        .collect();
+                    for path in paths_into(formula, inv, *t, q, deadline) {
+                        found.paths += 1;
+                        let pre: W = precondition(lowering, &path, q, &live_here);
+                        if pre.is_bottom() {
+                            continue;
+                        }
+                        let mut new_here = false;
+                        for atom in pre.to_cons().iter().flat_map(canonical_atoms) {
+                            let useful = atom.expr.vars().all(|v| live_here.contains(&v))
+                                && splits(&states, &atom)
+                                && !preds.at(*c).contains(&atom);
+                            if useful && preds.add(*c, atom) {
+                                new_here = true;
+                                found.added += 1;
+                            }
+                        }
+                        if new_here {
+                            added_here = true;
+                        } else {
+                            next.push((*c, pre.to_cons()));
+                        }
+                    }
+                }
+            }
+            if added_here {
+                break;
+            }
+            next.sort_by_key(|(c, _)| *c);
+            next.dedup();
+            next.truncate(PATHS_PER_STEP * 2);
+            frontier = next;
+            if frontier.is_empty() {
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// True when some state of the disjunction satisfies `pred` and some satisfies its
+/// negation, as far as the domain can tell: only then does splitting on it separate
+/// anything.
+fn splits<W: NumericDomain>(states: &[W], pred: &LinCons) -> bool {
+    let some = |p: &LinCons| {
+        states
+            .iter()
+            .any(|s| !matches!(s.entails(&negate(p)), Entailment::Holds))
+    };
+    some(pred) && some(&negate(pred))
+}
+
+/// Up to [`PATHS_PER_STEP`] focus paths from a state of `from` to `target`, ending in the
+/// conjunction `q`.
+fn paths_into(
+    formula: &mut RegionFormula,
+    from: &[Vec<LinCons>],
+    target: CutPointId,
+    q: &[LinCons],
+    deadline: &Deadline,
+) -> Vec<FocusPath> {
+    // "Outside every disjunct" of the negated atoms is inside all of `q`.
+    let outside_of_not_q: Option<Vec<Vec<LinCons>>> = if q.is_empty() {
+        None
+    } else {
+        Some(
+            q.iter()
+                .flat_map(|c| match c.kind {
+                    ConsKind::Ge => vec![vec![negate(c)]],
+                    ConsKind::Eq => {
+                        let mut above = c.expr.clone();
+                        above.add_constant(-1);
+                        vec![
+                            vec![LinCons {
+                                expr: above,
+                                kind: ConsKind::Ge,
+                            }],
+                            vec![negate(&LinCons {
+                                expr: c.expr.clone(),
+                                kind: ConsKind::Ge,
+                            })],
+                        ]
+                    }
+                })
+                .collect(),
+        )
+    };
+    let outside: BTreeMap<CutPointId, Option<Vec<Vec<LinCons>>>> =
+        [(target, outside_of_not_q)].into_iter().collect();
+    let mut paths: Vec<FocusPath> = Vec::new();
+    while paths.len() < PATHS_PER_STEP && !deadline.expired() {
+        let budget = deadline.remaining().min(QUERY_TIME);
+        match formula.query_disjunctive(from, &outside, &paths, budget) {
+            QueryResult::Path(p) => paths.push(p),
+            _ => break,
+        }
+    }
+    paths
+}
+
+/// `wp(path, q)` over the live values at the path's source: the states from which the path
+/// can be taken and end in `q`. Computed as a relation from copies of the source values.
+pub fn precondition<W: NumericDomain>(
+    lowering: &Lowering<'_>,
+    path: &FocusPath,
+    q: &[LinCons],
+    live_at_source: &[Var],
+) -> W {
+    let n = lowering.func().values.len() as u32;
+    let mut rel = W::top(lowering.space());
+    let copies: Vec<LinCons> = live_at_source
+        .iter()
+        .map(|v| {
+            LinCons::eq(
+                &LinExpr::var(lowering.pre_var(crate::ir::ValueId(v.0))),
+                &LinExpr::var(*v),
+            )
+        })
+        .collect();
+    rel.meet_cons(&copies);
+    apply_path(lowering, path, &mut rel);
+    rel.meet_cons(q);
+    let values: Vec<Var> = (0..n).map(Var).collect();
+    rel.forget(&values);
+    let renames: Vec<(Var, LinExpr)> = live_at_source
+        .iter()
+        .map(|v| (*v, LinExpr::var(lowering.pre_var(crate::ir::ValueId(v.0)))))
+        .collect();
+    rel.assign_parallel(&renames);
+    rel.forget(&lowering.extra_vars());
+    rel
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ge(terms: &[(i64, u32)], c: i64) -> LinCons {
+        let mut e = LinExpr::constant(c);
+        for (a, v) in terms {
+            e.add_term(*a, Var(*v));
+        }
+        LinCons {
+            expr: e,
+            kind: ConsKind::Ge,
+        }
+    }
+
+    #[test]
+    fn canonical_form_identifies_a_predicate_and_its_negation() {
+        // 2x - 4y + 3 >= 0  ->  x - 2y + 1 >= 0 (floor(3/2) = 1)
+        let a = canonical_atoms(&ge(&[(2, 0), (-4, 1)], 3));
+        assert_eq!(a, vec![ge(&[(1, 0), (-2, 1)], 1)]);
+        // its integer negation: -x + 2y - 2 >= 0, i.e. x - 2y + 1 < 0
+        let b = canonical_atoms(&ge(&[(-1, 0), (2, 1)], -2));
+        assert_eq!(a, b);
+        // an equality gives both halves, which are one predicate's two orientations or two
+        // distinct predicates (x - y >= 0 and x - y <= 0)
+        let eq = LinCons {
+            expr: ge(&[(1, 0), (-1, 1)], 0).expr,
+            kind: ConsKind::Eq,
+        };
+        let halves = canonical_atoms(&eq);
+        assert_eq!(halves.len(), 2);
+        assert_ne!(halves[0], halves[1]);
+    }
+
+    #[test]
+    fn shared_predicates_get_one_slot_and_local_ones_reuse_slots() {
+        let p = ge(&[(1, 0)], 0);
+        let q = ge(&[(1, 1)], -3);
+        let r = ge(&[(1, 2)], 5);
+        let mut preds = LocalPredicates::none(3);
+        assert!(preds.add(CutPointId(0), p.clone()));
+        assert!(!preds.add(CutPointId(0), p.clone()));
+        preds.add(CutPointId(1), p.clone());
+        preds.add(CutPointId(1), q.clone());
+        preds.add(CutPointId(2), r.clone());
+        let s = preds.assign_slots();
+        assert_eq!(s.unshared, 3);
+        // p is dedicated (slot 0 at both), q and r share slot 1
+        assert_eq!(s.slots, 2);
+        assert_eq!(s.per_cut_point[0], vec![(0, p.clone())]);
+        assert_eq!(s.per_cut_point[1], vec![(0, p), (1, q)]);
+        assert_eq!(s.per_cut_point[2], vec![(1, r)]);
+    }
+}
