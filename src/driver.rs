@@ -291,8 +291,9 @@ fn run_engine<D: NumericDomain>(
 ) -> Run<D> {
     match engine {
         Engine::Focus => {
+            use crate::analysis::focus::{analyze_with_predicates, BlockLevel};
             let r =
-                crate::analysis::focus::analyze_with_predicates(lowering, graph, preds, deadline);
+                analyze_with_predicates(lowering, graph, preds, BlockLevel::CutPoints, deadline);
             Run {
                 invariants: r.invariants,
                 outcome: r.outcome,

@@ -45,8 +45,19 @@ pub fn analyze<D: NumericDomain>(
     graph: &ReducedGraph,
     deadline: &Deadline,
 ) -> (Invariants<D>, Outcome) {
-    let run = analyze_with_predicates(lowering, graph, &SlotAssignment::default(), deadline);
+    let none = SlotAssignment::default();
+    let run = analyze_with_predicates(lowering, graph, &none, BlockLevel::Every, deadline);
     (run.invariants, run.outcome)
+}
+
+/// Which blocks get invariants.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BlockLevel {
+    /// Every block (the algorithm's last step: a forward pass through each region).
+    Every,
+    /// Cut points only; the other blocks get the top state. Verdicts need no more, since
+    /// error sites are cut points, and the forward pass can cost as much as the fixpoint.
+    CutPoints,
 }
 
 /// What a run of path focusing computed.
@@ -69,6 +80,7 @@ pub fn analyze_with_predicates<D: NumericDomain>(
     lowering: &Lowering<'_>,
     graph: &ReducedGraph,
     preds: &SlotAssignment,
+    blocks: BlockLevel,
     deadline: &Deadline,
 ) -> FocusRun<D> {
     let mut engine = Focus::new(lowering, graph, preds);
@@ -84,7 +96,10 @@ pub fn analyze_with_predicates<D: NumericDomain>(
     }
     engine.narrow(deadline);
     FocusRun {
-        invariants: engine.block_invariants(),
+        invariants: match blocks {
+            BlockLevel::Every => engine.block_invariants(deadline),
+            BlockLevel::CutPoints => engine.cut_point_invariants(),
+        },
         outcome: Outcome::Complete,
         at_cut_points: graph
             .ids()
@@ -195,7 +210,10 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 let is_self_loop = p1 == p2;
                 let y = if is_self_loop {
                     let start = self.accelerate(&path, &x1).unwrap_or_else(|| x1.clone());
-                    self.loopiter(&path, &start)
+                    match self.loopiter(&path, &start, deadline) {
+                        Some(y) => y,
+                        None => return Outcome::Timeout,
+                    }
                 } else {
                     self.post(&path, x1.clone())
                 };
@@ -426,9 +444,13 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
 
     /// `loopiter`: a post-fixpoint of `Z ↦ X ⊔ τ(Z)` above `X`, by local widening with
     /// thresholds, then narrowing that keeps it a post-fixpoint.
-    fn loopiter(&self, path: &FocusPath, x: &D) -> D {
+    /// `None` when the deadline passes first.
+    fn loopiter(&self, path: &FocusPath, x: &D, deadline: &Deadline) -> Option<D> {
         let mut z = x.clone();
         for i in 0.. {
+            if deadline.expired() {
+                return None;
+            }
             let next = z.clone().join(&self.post(path, z.clone()));
             if next.is_leq(&z) {
                 break;
@@ -440,6 +462,9 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             };
         }
         for _ in 0..NARROWING_STEPS {
+            if deadline.expired() {
+                break;
+            }
             let next = x.clone().join(&self.post(path, z.clone()));
             if next.is_leq(&z) && !z.is_leq(&next) {
                 z = next;
@@ -447,7 +472,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 break;
             }
         }
-        z
+        Some(z)
     }
 
     /// One descending step on the reduced multigraph (§4.1): each cut point's invariant is
@@ -512,21 +537,40 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         }
     }
 
+    /// The invariants of cut points at their blocks, top elsewhere.
+    fn cut_point_invariants(&self) -> Invariants<D> {
+        let func = self.lowering.func();
+        let top = D::top(self.lowering.space());
+        let mut at_block: Vec<Option<D>> = vec![Some(top); func.blocks.len()];
+        for id in self.graph.ids() {
+            at_block[self.graph.cut_point(id).block.index()] = self.inv[id.index()].clone();
+        }
+        Invariants { at_block }
+    }
+
     /// The state at every block: cut points keep their invariants; other blocks get the join
-    /// of what flows into them from the cut points of the regions they belong to.
-    fn block_invariants(&self) -> Invariants<D> {
+    /// of what flows into them from the cut points of the regions they belong to. Verdicts
+    /// rest on cut points only (error sites are cut points), so when the deadline passes
+    /// the remaining blocks get the top state instead: sound, and never later than due.
+    fn block_invariants(&self, deadline: &Deadline) -> Invariants<D> {
         let func = self.lowering.func();
         let mut at_block: Vec<Option<D>> = vec![None; func.blocks.len()];
         for id in self.graph.ids() {
             at_block[self.graph.cut_point(id).block.index()] = self.inv[id.index()].clone();
         }
         for id in self.graph.ids() {
+            if deadline.expired() {
+                break;
+            }
             let Some(start) = self.inv[id.index()].clone() else {
                 continue;
             };
             let mut local: BTreeMap<BlockId, D> = BTreeMap::new();
             local.insert(self.graph.cut_point(id).block, start);
             for b in self.graph.region(id) {
+                if deadline.expired() {
+                    break;
+                }
                 let Some(state) = local.remove(b) else {
                     continue;
                 };
@@ -546,6 +590,14 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                         Some(s) => s.join(&out),
                     };
                     local.insert(succ, merged);
+                }
+            }
+        }
+        if deadline.expired() {
+            let top = D::top(self.lowering.space());
+            for (b, slot) in at_block.iter_mut().enumerate() {
+                if self.graph.cut_of_block(BlockId(b as u32)).is_none() {
+                    *slot = Some(top.clone());
                 }
             }
         }
