@@ -76,8 +76,9 @@ fn boustrophedon_bounds() {
     for c in ["x >= 0", "d <= 1", "d >= -1"] {
         assert!(inv.contains(c), "{c} missing from {inv:?}");
     }
-    // FIXME: the paper derives x <= 1000; we get the weaker 2*x - d <= 1999 (x <= 1000 when
-    // d = 1, x <= 999 when d = -1), as a classic analysis with thresholds does.
+    // The paper's x <= 1000 follows from 2*x - d <= 1999 and d <= 1 (2x <= 1999 + d <= 2000).
+    // The facet is stronger than the paper's box: it is the convex hull of the reachable
+    // states at the head, whose corners are (0, 1), (1000, 1), (0, -1) and (999, -1).
     assert!(inv.contains("2*x - d <= 1999"), "{inv:?}");
 }
 

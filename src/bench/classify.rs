@@ -183,6 +183,8 @@ pub struct Interpretation {
     pub detail: Option<String>,
     /// The time the analyzer reported itself, if any.
     pub analyzer_time_ms: Option<u64>,
+    /// Predicate refinement figures, summed over functions, when refinement ran.
+    pub refinement: Option<super::json::RefinementRow>,
 }
 
 /// Reads the verdict out of a run of `polyfocus check --format json` (see the module doc).
@@ -192,6 +194,7 @@ pub fn interpret(outcome: &ChildOutcome, memory_limit_bytes: Option<u64>) -> Int
         reason: Some(reason),
         detail,
         analyzer_time_ms: None,
+        refinement: None,
     };
     if outcome.timed_out {
         return unknown(
@@ -253,6 +256,8 @@ struct CheckReport {
     time_ms: Option<u64>,
     #[serde(default)]
     checks: Vec<CheckEntry>,
+    #[serde(default)]
+    refinement: Vec<super::json::RefinementRow>,
 }
 
 #[derive(Deserialize)]
@@ -297,6 +302,18 @@ fn parse_report(stdout: &str) -> Option<Interpretation> {
         reason,
         detail,
         analyzer_time_ms: report.time_ms,
+        refinement: (!report.refinement.is_empty()).then(|| {
+            let mut sum = super::json::RefinementRow::default();
+            for r in &report.refinement {
+                sum.rounds += r.rounds;
+                sum.predicates += r.predicates;
+                sum.bdd_vars += r.bdd_vars;
+                sum.bdd_vars_unshared += r.bdd_vars_unshared;
+                sum.proved += r.proved;
+                sum.millis += r.millis;
+            }
+            sum
+        }),
     })
 }
 

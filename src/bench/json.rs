@@ -43,6 +43,26 @@ pub struct Record {
     pub max_rss_kb: u64,
     /// The analysis time the analyzer reported, in milliseconds.
     pub analyzer_time_ms: Option<u64>,
+    /// What predicate refinement did, summed over the task's functions (when it ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refinement: Option<RefinementRow>,
+}
+
+/// Predicate refinement figures of one run, as the analyzer reported them (issue 7).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefinementRow {
+    /// Re-analyses with predicates.
+    pub rounds: u64,
+    /// Predicates, summed over cut points.
+    pub predicates: u64,
+    /// BDD variables with register sharing.
+    pub bdd_vars: u64,
+    /// BDD variables without sharing.
+    pub bdd_vars_unshared: u64,
+    /// Assertions proved only after refinement.
+    pub proved: u64,
+    /// Time spent refining, in milliseconds.
+    pub millis: u64,
 }
 
 /// A configuration of the analyzer.

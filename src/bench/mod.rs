@@ -172,6 +172,7 @@ impl Harness {
             wall_s: 0.0,
             max_rss_kb: 0,
             analyzer_time_ms: None,
+            refinement: None,
         };
         let outcome = match runner::run_limited(&self.analyzer, &args, &limits) {
             Ok(outcome) => outcome,
@@ -186,6 +187,7 @@ impl Harness {
         record.reason = interpretation.reason;
         record.detail = interpretation.detail;
         record.analyzer_time_ms = interpretation.analyzer_time_ms;
+        record.refinement = interpretation.refinement;
         match outcome.termination {
             Termination::Exited(code) => record.exit_code = Some(code),
             Termination::Signaled(sig) => record.signal = Some(sig),

@@ -100,6 +100,54 @@ impl Summary {
     }
 }
 
+/// Per configuration, what predicate refinement did (issue 7): tasks where it ran, tasks
+/// and assertions it proved, predicates and rounds per task, BDD variables with and
+/// without register sharing, time. Empty when refinement never ran.
+pub fn render_refinement(run: &RunFile) -> String {
+    let mut out = String::new();
+    for config in &run.configs {
+        let rows: Vec<&super::json::RefinementRow> = run
+            .rows
+            .iter()
+            .filter(|r| r.config == config.name)
+            .filter_map(|r| r.refinement.as_ref())
+            .filter(|r| r.rounds > 0)
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let stat = |f: &dyn Fn(&super::json::RefinementRow) -> u64| {
+            let mut v: Vec<f64> = rows.iter().map(|r| f(r) as f64).collect();
+            let max = v.iter().copied().fold(0.0, f64::max);
+            (median(&mut v), max)
+        };
+        let (pred_med, pred_max) = stat(&|r| r.predicates);
+        let (round_med, round_max) = stat(&|r| r.rounds);
+        let (ms_med, ms_max) = stat(&|r| r.millis);
+        let shared: u64 = rows.iter().map(|r| r.bdd_vars).sum();
+        let unshared: u64 = rows.iter().map(|r| r.bdd_vars_unshared).sum();
+        let proved_tasks = rows.iter().filter(|r| r.proved > 0).count();
+        let proved: u64 = rows.iter().map(|r| r.proved).sum();
+        let _ = writeln!(
+            out,
+            "\nrefinement [{}]: ran on {} tasks, proved {} assertions on {} tasks; predicates per task median {} max {}; rounds median {} max {}; BDD variables {} with register sharing, {} without; time median {} ms max {} ms",
+            config.name,
+            rows.len(),
+            proved,
+            proved_tasks,
+            pred_med,
+            pred_max,
+            round_med,
+            round_max,
+            shared,
+            unshared,
+            ms_med,
+            ms_max
+        );
+    }
+    out
+}
+
 /// The median of some numbers (0 for none; the mean of the middle two for an even count).
 pub fn median(values: &mut [f64]) -> f64 {
     if values.is_empty() {

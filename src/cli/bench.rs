@@ -143,6 +143,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         }
     }
     print!("{}", table::render(&task_refs, &series));
+    print!("{}", table::render_refinement(&run));
 
     if let Some(old) = &old_run {
         println!();
