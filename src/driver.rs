@@ -169,7 +169,18 @@ fn analyze_inner(
         |func| {
             let checks = func.checks();
             let start = std::time::Instant::now();
-            let mut run = catch_unwind(AssertUnwindSafe(|| analyze_function(func, config)));
+            // A short counterexample search before refinement (issue 7), so that refinement,
+            // which cannot help with a real bug, does not use up the budget of one.
+            let mut quick_search = |verdicts: &mut [Verdict]| {
+                if let Some(cex) = cex {
+                    let slice = (config.timeout / 5).min(Duration::from_secs(2));
+                    let deadline = std::time::Instant::now() + slice;
+                    search_counterexamples(func, module, &checks, verdicts, cex, deadline);
+                }
+            };
+            let mut run = catch_unwind(AssertUnwindSafe(|| {
+                analyze_function(func, config, &mut quick_search)
+            }));
             if let (Ok(outcome), Some(cex)) = (&mut run, cex) {
                 // Counterexamples (issue 6): the rest of the function's budget, minus a
                 // margin for reporting before a harness kills the process.
@@ -248,28 +259,42 @@ struct FunctionOutcome {
     refinement: Option<RefinementStats>,
 }
 
-fn analyze_function(func: &Function, config: &AnalysisConfig) -> FunctionOutcome {
+/// Verdicts in, verdicts out: a counterexample search run between the first analysis and
+/// refinement.
+type QuickSearch<'a> = dyn FnMut(&mut [Verdict]) + 'a;
+
+fn analyze_function(
+    func: &Function,
+    config: &AnalysisConfig,
+    quick_search: &mut QuickSearch<'_>,
+) -> FunctionOutcome {
     use crate::domain::predicates::{Partitioned, Product};
     use crate::domain::Polyhedron;
     // The second domain is the one refinement runs in: predicates need a domain that
     // keeps one numeric state per valuation of the booleans.
     match config.domain {
         DomainKind::Interval => {
-            analyze_in::<IntervalDomain, Partitioned<IntervalDomain>>(func, config)
+            analyze_in::<IntervalDomain, Partitioned<IntervalDomain>>(func, config, quick_search)
         }
-        DomainKind::Poly => analyze_in::<Polyhedron, Partitioned<Polyhedron>>(func, config),
-        DomainKind::PolyPred => {
-            analyze_in::<Partitioned<Polyhedron>, Partitioned<Polyhedron>>(func, config)
+        DomainKind::Poly => {
+            analyze_in::<Polyhedron, Partitioned<Polyhedron>>(func, config, quick_search)
         }
+        DomainKind::PolyPred => analyze_in::<Partitioned<Polyhedron>, Partitioned<Polyhedron>>(
+            func,
+            config,
+            quick_search,
+        ),
         DomainKind::PolyPredProduct => {
-            analyze_in::<Product<Polyhedron>, Partitioned<Polyhedron>>(func, config)
+            analyze_in::<Product<Polyhedron>, Partitioned<Polyhedron>>(func, config, quick_search)
         }
-        DomainKind::IntervalPred => {
-            analyze_in::<Partitioned<IntervalDomain>, Partitioned<IntervalDomain>>(func, config)
-        }
-        DomainKind::IntervalPredProduct => {
-            analyze_in::<Product<IntervalDomain>, Partitioned<IntervalDomain>>(func, config)
-        }
+        DomainKind::IntervalPred => analyze_in::<
+            Partitioned<IntervalDomain>,
+            Partitioned<IntervalDomain>,
+        >(func, config, quick_search),
+        DomainKind::IntervalPredProduct => analyze_in::<
+            Product<IntervalDomain>,
+            Partitioned<IntervalDomain>,
+        >(func, config, quick_search),
     }
 }
 
@@ -335,7 +360,7 @@ fn run_engine<D: NumericDomain>(
 }
 
 /// What predicate refinement did in one function (issue 7).
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RefinementStats {
     /// The function.
     pub function: String,
@@ -366,6 +391,7 @@ const REFINEMENT_SHARE: f64 = 0.5;
 fn analyze_in<D: NumericDomain, P: NumericDomain>(
     func: &Function,
     config: &AnalysisConfig,
+    quick_search: &mut QuickSearch<'_>,
 ) -> FunctionOutcome {
     let started = std::time::Instant::now();
     let lowering = Lowering::new(func);
@@ -405,11 +431,11 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
         v.iter()
             .any(|v| *v == Verdict::Unknown(UnknownReason::Imprecise))
     };
-    if config.refine
-        && config.engine == Engine::Focus
-        && first.outcome == Outcome::Complete
-        && unknown(&verdicts)
-    {
+    let refine = config.refine && config.engine == Engine::Focus;
+    if refine && first.outcome == Outcome::Complete && unknown(&verdicts) {
+        quick_search(&mut verdicts);
+    }
+    if refine && first.outcome == Outcome::Complete && unknown(&verdicts) {
         let budget = config.timeout.mul_f64(REFINEMENT_SHARE);
         let refine_deadline = Deadline::after(budget.saturating_sub(started.elapsed()));
         let mut stats = RefinementStats {

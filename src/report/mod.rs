@@ -43,7 +43,7 @@ struct JsonReport<'a> {
     checks: Vec<JsonCheck>,
     invariants: Vec<JsonInvariant<'a>>,
     /// What predicate refinement did, per function where it ran (issue 7).
-    refinement: &'a [crate::driver::RefinementStats],
+    refinement: Vec<JsonRefinement<'a>>,
     warnings: Vec<String>,
 }
 
@@ -163,10 +163,38 @@ pub fn json(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
             })
             .collect(),
         invariants: report.loop_invariants.iter().map(json_invariant).collect(),
-        refinement: &report.refinement,
+        refinement: report.refinement.iter().map(json_refinement).collect(),
         warnings: warnings.iter().map(warning_text).collect(),
     };
     serde_json::to_string_pretty(&out).expect("report records always serialize")
+}
+
+/// What predicate refinement did in one function (issue 7).
+#[derive(Serialize)]
+struct JsonRefinement<'a> {
+    function: &'a str,
+    rounds: usize,
+    predicates: usize,
+    cut_points_with_predicates: usize,
+    bdd_vars: usize,
+    bdd_vars_unshared: usize,
+    error_paths: usize,
+    proved: usize,
+    millis: u128,
+}
+
+fn json_refinement(r: &crate::driver::RefinementStats) -> JsonRefinement<'_> {
+    JsonRefinement {
+        function: &r.function,
+        rounds: r.rounds,
+        predicates: r.predicates,
+        cut_points_with_predicates: r.cut_points_with_predicates,
+        bdd_vars: r.bdd_vars,
+        bdd_vars_unshared: r.bdd_vars_unshared,
+        error_paths: r.error_paths,
+        proved: r.proved,
+        millis: r.millis,
+    }
 }
 
 fn json_invariant(inv: &LoopInvariant) -> JsonInvariant<'_> {
@@ -225,7 +253,7 @@ pub fn text(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
     for r in report.refinement.iter().filter(|r| r.rounds > 0) {
         let _ = writeln!(
             out,
-            "refinement [{}]: {} round{}, {} predicate{} at {} cut point{}, {} BDD variable{} ({} without sharing), {} more proved, {} ms",
+            "refinement [{}]: {} round{}, {} predicate{} at {} cut point{}, {} BDD variable{} ({} without sharing), {} more proved",
             r.function,
             r.rounds,
             if r.rounds == 1 { "" } else { "s" },
@@ -236,8 +264,7 @@ pub fn text(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
             r.bdd_vars,
             if r.bdd_vars == 1 { "" } else { "s" },
             r.bdd_vars_unshared,
-            r.proved,
-            r.millis
+            r.proved
         );
     }
     let _ = writeln!(
