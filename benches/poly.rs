@@ -3,14 +3,25 @@
 //! polyhedron.
 //!
 //! Run: `cargo bench --bench poly` (ours only) or `cargo bench --bench poly --features ppl`.
+//! The command exits with status 1 when a result differs from PPL's.
 //!
 //! Workloads: (a) "dense" polyhedra whose constraints connect every dimension (no
 //! decomposition possible), 4–24 dimensions; (b) 24 dimensions in independent blocks of
 //! 3–4 dimensions, where the second operand differs from the first in one block (the
-//! common case in a loop: an iteration changes a few variables).
+//! common case in a loop: an iteration changes a few variables); (c) the operations the
+//! analyzer performs on the benchmark programs, recorded and replayed (see [`recorded`]).
+//!
+//! Environment: `POLYBENCH_WORKLOADS` (letters, default `abc`), `POLYBENCH_RUNS` (timed
+//! runs per operation in (a) and (b), default 21), `POLYBENCH_INSTANCES` (default 5);
+//! for (c) `POLYBENCH_BENCH_DIR` (default `../shared/bench`), `POLYBENCH_TASKS` (a number
+//! of tasks spread over the suites; default every task), `POLYBENCH_TASK_TIMEOUT`
+//! (seconds of analysis per task, default 10), `POLYBENCH_REPLAY_RUNS` (default 5),
+//! `POLYBENCH_PPL_TIMEOUT` (seconds PPL may take on one operation, default 0.5) and
+//! `POLYBENCH_ANALYZER` (default: the `polyfocus` binary of this build).
 
 use polyfocus::domain::poly::{Budget, Polyhedron};
 use polyfocus::domain::{ConsKind, LinCons, LinExpr, Var};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// A small deterministic generator (xorshift64*).
@@ -203,250 +214,82 @@ fn run_ours(c: &Case, runs: usize) -> Vec<(Polyhedron, Duration)> {
 }
 
 #[cfg(feature = "ppl")]
-mod ppl {
-    //! A hand-written FFI to the PPL C interface (GPL; linked only with the `ppl` feature).
-    use super::*;
-    use std::os::raw::{c_int, c_long, c_void};
-
-    #[repr(C)]
-    pub struct Mpz {
-        alloc: c_int,
-        size: c_int,
-        d: *mut c_void,
-    }
-
-    type Handle = *mut c_void;
-
-    #[link(name = "gmp")]
-    extern "C" {
-        #[link_name = "__gmpz_init"]
-        fn mpz_init(z: *mut Mpz);
-        #[link_name = "__gmpz_set_si"]
-        fn mpz_set_si(z: *mut Mpz, v: c_long);
-        #[link_name = "__gmpz_set_str"]
-        fn mpz_set_str(z: *mut Mpz, s: *const i8, base: c_int) -> c_int;
-        #[link_name = "__gmpz_clear"]
-        fn mpz_clear(z: *mut Mpz);
-    }
-
-    #[link(name = "ppl_c")]
-    extern "C" {
-        fn ppl_initialize() -> c_int;
-        fn ppl_new_Coefficient_from_mpz_t(pc: *mut Handle, z: *mut Mpz) -> c_int;
-        fn ppl_delete_Coefficient(c: Handle) -> c_int;
-        fn ppl_new_Linear_Expression_with_dimension(ple: *mut Handle, d: usize) -> c_int;
-        fn ppl_delete_Linear_Expression(le: Handle) -> c_int;
-        fn ppl_Linear_Expression_add_to_coefficient(le: Handle, var: usize, n: Handle) -> c_int;
-        fn ppl_Linear_Expression_add_to_inhomogeneous(le: Handle, n: Handle) -> c_int;
-        fn ppl_new_Constraint(pc: *mut Handle, le: Handle, rel: c_int) -> c_int;
-        fn ppl_delete_Constraint(c: Handle) -> c_int;
-        fn ppl_new_C_Polyhedron_from_space_dimension(
-            pph: *mut Handle,
-            d: usize,
-            empty: c_int,
-        ) -> c_int;
-        fn ppl_new_C_Polyhedron_from_C_Polyhedron(pph: *mut Handle, ph: Handle) -> c_int;
-        fn ppl_delete_Polyhedron(ph: Handle) -> c_int;
-        fn ppl_Polyhedron_add_constraint(ph: Handle, c: Handle) -> c_int;
-        fn ppl_Polyhedron_poly_hull_assign(x: Handle, y: Handle) -> c_int;
-        fn ppl_Polyhedron_intersection_assign(x: Handle, y: Handle) -> c_int;
-        fn ppl_Polyhedron_H79_widening_assign(x: Handle, y: Handle) -> c_int;
-        fn ppl_Polyhedron_contains_Polyhedron(x: Handle, y: Handle) -> c_int;
-        fn ppl_Polyhedron_equals_Polyhedron(x: Handle, y: Handle) -> c_int;
-        fn ppl_Polyhedron_affine_image(ph: Handle, var: usize, le: Handle, d: Handle) -> c_int;
-        fn ppl_Polyhedron_unconstrain_space_dimensions(
-            ph: Handle,
-            ds: *mut usize,
-            n: usize,
-        ) -> c_int;
-        fn ppl_Polyhedron_get_minimized_constraints(ph: Handle, pcs: *mut Handle) -> c_int;
-        fn ppl_Polyhedron_get_minimized_generators(ph: Handle, pgs: *mut Handle) -> c_int;
-    }
-
-    /// An owned PPL closed polyhedron.
-    pub struct Poly(Handle);
-
-    impl Drop for Poly {
-        fn drop(&mut self) {
-            unsafe { ppl_delete_Polyhedron(self.0) };
-        }
-    }
-
-    impl Clone for Poly {
-        fn clone(&self) -> Poly {
-            let mut h = std::ptr::null_mut();
-            unsafe { ppl_new_C_Polyhedron_from_C_Polyhedron(&mut h, self.0) };
-            Poly(h)
-        }
-    }
-
-    pub fn init() {
-        unsafe { ppl_initialize() };
-    }
-
-    fn coef(v: &num_bigint::BigInt) -> Handle {
-        unsafe {
-            let mut z = std::mem::MaybeUninit::<Mpz>::uninit();
-            mpz_init(z.as_mut_ptr());
-            match i64::try_from(v) {
-                Ok(x) => mpz_set_si(z.as_mut_ptr(), x as c_long),
-                Err(_) => {
-                    let s = std::ffi::CString::new(v.to_string()).unwrap();
-                    mpz_set_str(z.as_mut_ptr(), s.as_ptr(), 10);
-                }
-            }
-            let mut c = std::ptr::null_mut();
-            ppl_new_Coefficient_from_mpz_t(&mut c, z.as_mut_ptr());
-            mpz_clear(z.as_mut_ptr());
-            c
-        }
-    }
-
-    fn expr(dim: usize, e: &LinExpr) -> Handle {
-        unsafe {
-            let mut le = std::ptr::null_mut();
-            ppl_new_Linear_Expression_with_dimension(&mut le, dim);
-            for (v, c) in e.terms() {
-                let k = coef(c);
-                ppl_Linear_Expression_add_to_coefficient(le, v.index(), k);
-                ppl_delete_Coefficient(k);
-            }
-            let k = coef(e.constant_part());
-            ppl_Linear_Expression_add_to_inhomogeneous(le, k);
-            ppl_delete_Coefficient(k);
-            le
-        }
-    }
-
-    impl Poly {
-        pub fn from_cons(dim: usize, cs: &[LinCons]) -> Poly {
-            unsafe {
-                let mut h = std::ptr::null_mut();
-                ppl_new_C_Polyhedron_from_space_dimension(&mut h, dim, 0);
-                for c in cs {
-                    let le = expr(dim, &c.expr);
-                    let mut k = std::ptr::null_mut();
-                    // PPL_CONSTRAINT_TYPE_EQUAL = 2, GREATER_OR_EQUAL = 3.
-                    ppl_new_Constraint(&mut k, le, if c.kind == ConsKind::Eq { 2 } else { 3 });
-                    ppl_Polyhedron_add_constraint(h, k);
-                    ppl_delete_Constraint(k);
-                    ppl_delete_Linear_Expression(le);
-                }
-                let p = Poly(h);
-                p.minimize();
-                p
-            }
-        }
-
-        /// Forces both representations to be up to date and minimized (PPL is lazy; our
-        /// polyhedra always are).
-        pub fn minimize(&self) {
-            unsafe {
-                let mut cs = std::ptr::null_mut();
-                ppl_Polyhedron_get_minimized_constraints(self.0, &mut cs);
-                let mut gs = std::ptr::null_mut();
-                ppl_Polyhedron_get_minimized_generators(self.0, &mut gs);
-            }
-        }
-
-        pub fn join(&self, o: &Poly) -> Poly {
-            let r = self.clone();
-            unsafe { ppl_Polyhedron_poly_hull_assign(r.0, o.0) };
-            r.minimize();
-            r
-        }
-
-        pub fn meet(&self, o: &Poly) -> Poly {
-            let r = self.clone();
-            unsafe { ppl_Polyhedron_intersection_assign(r.0, o.0) };
-            r.minimize();
-            r
-        }
-
-        /// `self` (older) widened by `newer` ⊇ `self`.
-        pub fn widen(&self, newer: &Poly) -> Poly {
-            let r = newer.clone();
-            unsafe { ppl_Polyhedron_H79_widening_assign(r.0, self.0) };
-            r.minimize();
-            r
-        }
-
-        pub fn leq(&self, o: &Poly) -> bool {
-            unsafe { ppl_Polyhedron_contains_Polyhedron(o.0, self.0) != 0 }
-        }
-
-        pub fn equals(&self, o: &Poly) -> bool {
-            unsafe { ppl_Polyhedron_equals_Polyhedron(self.0, o.0) != 0 }
-        }
-
-        pub fn assign(&self, dim: usize, x: usize, e: &LinExpr) -> Poly {
-            let r = self.clone();
-            unsafe {
-                let le = expr(dim, e);
-                let one = coef(&1.into());
-                ppl_Polyhedron_affine_image(r.0, x, le, one);
-                ppl_delete_Coefficient(one);
-                ppl_delete_Linear_Expression(le);
-            }
-            r.minimize();
-            r
-        }
-
-        pub fn forget(&self, x: usize) -> Poly {
-            let r = self.clone();
-            let mut ds = [x];
-            unsafe { ppl_Polyhedron_unconstrain_space_dimensions(r.0, ds.as_mut_ptr(), 1) };
-            r.minimize();
-            r
-        }
-    }
-
-    /// PPL's results and median times, in the order of `OPS`.
-    pub fn run(c: &Case, runs: usize) -> Vec<(Poly, Duration)> {
-        let p = Poly::from_cons(c.dim, &c.p);
-        let q = Poly::from_cons(c.dim, &c.q);
-        let j = p.join(&q);
-        let (x, e) = &c.assign;
-        vec![
-            (p.join(&q), time(runs, || p.join(&q))),
-            (p.meet(&q), time(runs, || p.meet(&q))),
-            (p.widen(&j), time(runs, || p.widen(&j))),
-            (
-                if p.leq(&j) { p.clone() } else { j.clone() },
-                time(runs, || p.leq(&j)),
-            ),
-            (
-                p.assign(c.dim, *x, e),
-                time(runs, || p.assign(c.dim, *x, e)),
-            ),
-            (p.forget(c.forget), time(runs, || p.forget(c.forget))),
-        ]
-    }
-}
+#[path = "poly/ppl.rs"]
+mod ppl;
+#[path = "poly/recorded.rs"]
+mod recorded;
 
 fn fmt(d: Duration) -> String {
     format!("{:.1}", d.as_secs_f64() * 1e6)
 }
 
+/// A numeric setting from the environment.
+fn setting<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 fn main() {
-    let runs: usize = std::env::var("POLYBENCH_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(21);
-    let n_instances: usize = std::env::var("POLYBENCH_INSTANCES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
+    let workloads = std::env::var("POLYBENCH_WORKLOADS").unwrap_or_else(|_| "abc".to_string());
+    let mut all_same = true;
+    if workloads.contains('a') || workloads.contains('b') {
+        all_same &= synthetic(workloads.contains('a'), workloads.contains('b'));
+    }
+    if workloads.contains('c') {
+        let bench_dir = std::env::var_os("POLYBENCH_BENCH_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench"));
+        let settings = recorded::Settings {
+            bench_dir,
+            analyzer: std::env::var_os("POLYBENCH_ANALYZER")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_polyfocus"))),
+            n_tasks: std::env::var("POLYBENCH_TASKS")
+                .ok()
+                .and_then(|n| n.parse().ok()),
+            timeout: Duration::from_secs_f64(setting("POLYBENCH_TASK_TIMEOUT", 10.0)),
+            runs: setting("POLYBENCH_REPLAY_RUNS", 5),
+            ppl_timeout: Duration::from_secs_f64(setting("POLYBENCH_PPL_TIMEOUT", 0.5)),
+        };
+        match recorded::run(&settings) {
+            Ok(same) => all_same &= same,
+            Err(e) => {
+                eprintln!("workload (c) not run: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
+    if !all_same {
+        eprintln!("some results differ from PPL's");
+        std::process::exit(1);
+    }
+}
+
+/// Workloads (a) and (b); returns whether every result was identical to PPL's.
+fn synthetic(dense: bool, blocks: bool) -> bool {
+    let runs: usize = setting("POLYBENCH_RUNS", 21);
+    let n_instances: usize = setting("POLYBENCH_INSTANCES", 5);
     #[cfg(feature = "ppl")]
     ppl::init();
     let mut rng = Rng(0x9E3779B97F4A7C15);
     let mut cases: Vec<Vec<Case>> = Vec::new();
+    // Both workloads are always generated, so that each one's instances do not depend on
+    // which are run.
     for n in [4, 8, 12, 16, 24] {
-        cases.push((0..n_instances).map(|_| dense_case(&mut rng, n)).collect());
+        let group: Vec<Case> = (0..n_instances).map(|_| dense_case(&mut rng, n)).collect();
+        if dense {
+            cases.push(group);
+        }
     }
     for n in [12, 24] {
-        cases.push((0..n_instances).map(|_| blocks_case(&mut rng, n)).collect());
+        let group: Vec<Case> = (0..n_instances).map(|_| blocks_case(&mut rng, n)).collect();
+        if blocks {
+            cases.push(group);
+        }
     }
+    let mut all_same = true;
     println!("median time per operation in microseconds ({runs} runs x {n_instances} instances)");
     println!(
         "{:<14} {:<7} {:>10} {:>10} {:>8}  {}",
@@ -485,7 +328,12 @@ fn main() {
                 (
                     fmt(mt),
                     format!("{:.2}", mt.as_secs_f64() / mo.as_secs_f64()),
-                    if same[k] { "yes" } else { "NO" },
+                    if same[k] {
+                        "yes"
+                    } else {
+                        all_same = false;
+                        "NO"
+                    },
                 )
             };
             println!(
@@ -499,4 +347,5 @@ fn main() {
             );
         }
     }
+    all_same
 }

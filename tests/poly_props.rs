@@ -662,3 +662,60 @@ fn forget_across_several_blocks() {
     p.forget(&[Var(0), Var(2), Var(4)]);
     assert_eq!(p.to_cons(), vec![LinCons::ge(&x(5), &LinExpr::constant(1))]);
 }
+
+// ---------- recorded operations (issue 3, workload (c)) ----------
+
+/// `check --record-polyhedra` writes a trace that parses, whose operands are the canonical
+/// polyhedra of the analysis (reading one back gives the same constraints), and that covers
+/// the operations a loop needs.
+#[test]
+fn an_analysis_records_its_polyhedra_operations() {
+    use polyfocus::domain::poly::record::{self, OpKind, Operand, Recorded};
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("relational.trace");
+    let program =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/relational.c");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+        .args(["check", "--jobs", "1", "--record-polyhedra"])
+        .arg(&trace)
+        .arg(&program)
+        .output()
+        .expect("polyfocus runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ops = record::parse(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let kinds: std::collections::BTreeSet<OpKind> = ops.iter().map(Recorded::kind).collect();
+    for kind in [
+        OpKind::Join,
+        OpKind::IsLeq,
+        OpKind::Assign,
+        OpKind::MeetCons,
+    ] {
+        assert!(kinds.contains(&kind), "no {} in {kinds:?}", kind.name());
+    }
+    let operands = |op: &Recorded| -> Vec<Operand> {
+        match op {
+            Recorded::Join(a, b)
+            | Recorded::Meet(a, b)
+            | Recorded::Widen(a, b)
+            | Recorded::IsLeq(a, b) => {
+                vec![a.clone(), b.clone()]
+            }
+            Recorded::Assign(a, ..) | Recorded::Forget(a, _) | Recorded::MeetCons(a, _) => {
+                vec![a.clone()]
+            }
+        }
+    };
+    for op in &ops {
+        for o in operands(op) {
+            if let Some(cs) = &o.cons {
+                let p = Polyhedron::from_cons(o.dim, cs, Budget::standard());
+                assert_eq!(&p.to_cons(), cs, "{op:?}");
+            }
+        }
+    }
+}

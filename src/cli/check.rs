@@ -29,6 +29,10 @@ pub struct CheckArgs {
     /// Do not search counterexamples for the assertions the analysis leaves unknown.
     #[arg(long)]
     no_counterexamples: bool,
+    /// Record a sample of the polyhedra operations of the analysis to this file, for the
+    /// polyhedra benchmark (format in `domain::poly::record`).
+    #[arg(long, value_name = "FILE")]
+    record_polyhedra: Option<PathBuf>,
 }
 
 /// Arguments of `polyfocus ir`.
@@ -81,6 +85,18 @@ pub(super) fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
 
 /// Runs `polyfocus check`.
 pub fn run_check(args: CheckArgs) -> Result<i32> {
+    let Some(path) = args.record_polyhedra.clone() else {
+        return check(args);
+    };
+    let file =
+        std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+    crate::domain::poly::record::start(Box::new(std::io::BufWriter::new(file)));
+    let res = check(args);
+    crate::domain::poly::record::finish().with_context(|| format!("writing {}", path.display()))?;
+    res
+}
+
+fn check(args: CheckArgs) -> Result<i32> {
     let start = Instant::now();
     let fe = args.input.frontend_config()?;
     let mut config = analysis_config(&args.analysis);

@@ -11,7 +11,7 @@
 
 use super::bitset::BitSet;
 use super::dd::{convert, echelon, numbered, reduce, simplify, Budget, Converted, Sys};
-use super::num::{dot, normalize, Coef, Row};
+use super::num::{dot, dot_on, normalize, Coef, Row};
 use crate::domain::BudgetExceeded;
 
 /// A polyhedron over `dim` dimensions.
@@ -426,13 +426,26 @@ fn numbered_owned(src: Sys) -> (Vec<Row>, Vec<bool>) {
 }
 
 fn state(dst: Sys, rows: &[Row]) -> Converted {
+    // Saturation only asks whether a dot product is zero, and one side is a constraint
+    // system whose rows usually mention a few of the block's variables: each product runs
+    // over the support of the sparser row (this used to be half the time of a projection).
+    let row_supports = Supports::of(rows);
+    let dst_supports = Supports::of(&dst.ineqs);
     let sat = dst
         .ineqs
         .iter()
-        .map(|r| {
-            let mut s = BitSet::new();
+        .enumerate()
+        .map(|(i, r)| {
+            let r_support = dst_supports.get(i);
+            let mut s = BitSet::with_capacity(rows.len());
             for (k, c) in rows.iter().enumerate() {
-                if dot(c, r).is_zero() {
+                let c_support = row_supports.get(k);
+                let cols = if r_support.len() <= c_support.len() {
+                    r_support
+                } else {
+                    c_support
+                };
+                if dot_on(c, r, cols).is_zero() {
                     s.insert(k);
                 }
             }
@@ -443,6 +456,29 @@ fn state(dst: Sys, rows: &[Row]) -> Converted {
         lines: dst.eqs,
         rays: dst.ineqs,
         sat,
+    }
+}
+
+/// The non-zero columns of each row of a system, in one allocation.
+struct Supports {
+    cols: Vec<usize>,
+    start: Vec<usize>,
+}
+
+impl Supports {
+    fn of(rows: &[Row]) -> Supports {
+        let mut cols = Vec::new();
+        let mut start = Vec::with_capacity(rows.len() + 1);
+        for r in rows {
+            start.push(cols.len());
+            cols.extend((0..r.len()).filter(|&j| !r[j].is_zero()));
+        }
+        start.push(cols.len());
+        Supports { cols, start }
+    }
+
+    fn get(&self, i: usize) -> &[usize] {
+        &self.cols[self.start[i]..self.start[i + 1]]
     }
 }
 
@@ -663,8 +699,14 @@ impl Dd {
 impl Dd {
     /// Existential projection of the data columns `drop` (0-based), which are removed from
     /// the result. Adds their unit lines incrementally (dual conversion on the constraints),
-    /// then deletes the columns: constraints no longer mention them, and the projected
-    /// generators stay minimal modulo the re-echeloned lines.
+    /// then deletes the columns.
+    ///
+    /// No re-canonicalization is needed after the deletion: every constraint saturates the
+    /// new lines, so it is zero in the dropped columns; the unit line `e_j` of a dropped
+    /// column is a row of the reduced echelon form of the lines (the unique row with pivot
+    /// `j`), so the other lines and the reduced rays are zero at `j` too. Deleting columns
+    /// that are zero in every row keeps echelon form, reduction, gcds and the sort order;
+    /// only the unit lines themselves vanish.
     pub fn project_out(&self, drop: &[usize], budget: &Budget) -> Result<Dd, BudgetExceeded> {
         let mut me = self.clone();
         me.minimize(budget)?;
@@ -692,27 +734,30 @@ impl Dd {
             ineqs: c.ineqs.iter().map(proj).collect(),
         };
         let g = me.gens.take().unwrap();
-        let leqs = echelon(g.eqs.iter().map(proj).collect());
-        let mut rays: Vec<Row> = g
-            .ineqs
-            .iter()
-            .map(|r| {
-                let mut r = proj(r);
-                reduce(&mut r, &leqs);
-                r
-            })
-            .collect();
-        rays.sort();
-        rays.dedup();
-        Ok(Dd {
+        let gens = Sys {
+            eqs: g
+                .eqs
+                .iter()
+                .map(proj)
+                .filter(|r| r.iter().any(|c| !c.is_zero()))
+                .collect(),
+            ineqs: g.ineqs.iter().map(proj).collect(),
+        };
+        let res = Dd {
             dim: new_dim,
             empty: false,
             cons: Some(cons),
-            gens: Some(Sys {
-                eqs: leqs,
-                ineqs: rays,
-            }),
+            gens: Some(gens),
             minimal: true,
-        })
+        };
+        debug_assert!(
+            {
+                let mut again = res.clone();
+                again.recanon();
+                again == res
+            },
+            "projection left a non-canonical system"
+        );
+        Ok(res)
     }
 }

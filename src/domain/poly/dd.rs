@@ -117,7 +117,7 @@ impl Converted {
                 sat.insert(idx);
             }
             if !is_eq {
-                let mut sat = BitSet::new();
+                let mut sat = BitSet::with_capacity(idx + 1);
                 for i in 0..idx {
                     sat.insert(i);
                 }
@@ -126,8 +126,8 @@ impl Converted {
             }
             return Ok(());
         }
-        let s: Vec<i32> = self.rays.iter().map(|r| dot(c, r).signum()).collect();
         let sv: Vec<Coef> = self.rays.iter().map(|r| dot(c, r)).collect();
+        let s: Vec<i32> = sv.iter().map(Coef::signum).collect();
         let n_neg = s.iter().filter(|&&x| x < 0).count();
         let n_pos = s.iter().filter(|&&x| x > 0).count();
         if n_neg == 0 && (!is_eq || n_pos == 0) {
@@ -226,34 +226,57 @@ pub fn numbered(src: &Sys) -> (Vec<Row>, Vec<bool>) {
 pub fn simplify(rows: &[Row], is_eq: &[bool], dst: &Converted) -> Sys {
     let n_rays = dst.rays.len();
     let mut eqs = Vec::new();
-    let mut cand: Vec<(usize, BitSet)> = Vec::new();
+    // Per inequality row: the rays saturating it and how many.
+    let mut cand: Vec<(usize, BitSet, usize)> = Vec::new();
     for (k, row) in rows.iter().enumerate() {
         if is_eq[k] {
             eqs.push(row.clone());
             continue;
         }
-        let mut s = BitSet::new();
-        let mut all = true;
+        let mut s = BitSet::with_capacity(n_rays);
+        let mut n_sat = 0;
         for r in 0..n_rays {
             if dst.sat[r].contains(k) {
                 s.insert(r);
-            } else {
-                all = false;
+                n_sat += 1;
             }
         }
-        if all {
+        if n_sat == n_rays {
             eqs.push(row.clone());
         } else {
-            cand.push((k, s));
+            cand.push((k, s, n_sat));
         }
     }
     let eqs = echelon(eqs);
+    // A facet of a cone of dimension `d` with an `l`-dimensional lineality space contains
+    // `d − 1 − l` independent rays, so a row saturated by fewer rays is redundant; it is also
+    // strictly dominated by some facet's set, so dropping it early changes nothing below,
+    // only spares comparisons.
+    let cols = rows.first().map_or(0, |r| r.len());
+    let min_sat = cols.saturating_sub(eqs.len() + 1 + dst.lines.len());
+    cand.retain(|(_, _, n_sat)| *n_sat >= min_sat);
+    // `n_sat_of[k]` for the remaining candidates, `None` for every other row.
+    let mut n_sat_of: Vec<Option<usize>> = vec![None; rows.len()];
+    for (k, _, n_sat) in &cand {
+        n_sat_of[*k] = Some(*n_sat);
+    }
+    let mut all_rows = BitSet::with_capacity(rows.len());
+    for k in 0..rows.len() {
+        all_rows.insert(k);
+    }
     let mut ineqs = Vec::new();
-    for (i, (k, s)) in cand.iter().enumerate() {
-        let redundant = cand
+    for (k, s, n_sat) in &cand {
+        // The rows whose saturating set contains `s`: the intersection of the saturation
+        // rows of the rays in `s` (one pass over `s` instead of a comparison with every
+        // other candidate). Row `k` is redundant when one of them has a strictly larger set
+        // or the same set and comes first.
+        let mut containing = all_rows.clone();
+        for r in s.iter() {
+            containing.intersect_with(&dst.sat[r]);
+        }
+        let redundant = containing
             .iter()
-            .enumerate()
-            .any(|(j, (_, t))| j != i && s.is_subset(t) && (j < i || !t.is_subset(s)));
+            .any(|j| j != *k && n_sat_of[j].is_some_and(|n_j| j < *k || n_j > *n_sat));
         if !redundant {
             let mut r = rows[*k].clone();
             reduce(&mut r, &eqs);
@@ -308,11 +331,23 @@ pub fn echelon(mut rows: Vec<Row>) -> Vec<Row> {
 pub fn reduce(row: &mut Row, eqs: &[Row]) {
     for e in eqs {
         let col = pivot_col(e);
-        if !row[col].is_zero() {
-            let (pc, rc) = (e[col].clone(), row[col].neg());
-            *row = combine(&pc, row, &rc, e);
+        if row[col].is_zero() {
+            continue;
+        }
+        let rc = row[col].neg();
+        if e[col].is_one() {
+            // `row + rc·e` in place, over the support of `e` only (unit lines are common).
+            for (x, y) in row.iter_mut().zip(e) {
+                if !y.is_zero() {
+                    *x = Coef::lin2(&Coef::Small(1), x, &rc, y);
+                }
+            }
+        } else {
+            *row = combine(&e[col], row, &rc, e);
         }
     }
+    // Only positive multiples were taken, so the primitive row is the same as when
+    // normalizing after every step.
     normalize(row);
 }
 

@@ -1,6 +1,8 @@
 //! [`Lattice`] and [`NumericDomain`] for [`Polyhedron`]: the `try_*` cores plus sound
-//! fallbacks (interval hulls) when a budget runs out.
+//! fallbacks (interval hulls) when a budget runs out. The operations a benchmark replays are
+//! offered to the [`record`] module first (one atomic load when no recorder is started).
 
+use super::record::{self, OpKind};
 use super::{Budget, Polyhedron};
 use crate::domain::linear::{ConsKind, Interval, LinCons, LinExpr, Space, Var};
 use crate::domain::{Entailment, Lattice, NumericDomain};
@@ -27,10 +29,16 @@ impl Lattice for Polyhedron {
     }
 
     fn is_leq(&self, other: &Self) -> bool {
+        if record::enabled() {
+            record::offer(OpKind::IsLeq, &[self, other], |_| {});
+        }
         self.is_leq_impl(other)
     }
 
     fn join(self, other: &Self) -> Self {
+        if record::enabled() {
+            record::offer(OpKind::Join, &[&self, other], |_| {});
+        }
         match self.try_join(other) {
             Ok(p) => p,
             Err(_) => box_combine(&self, other, false),
@@ -38,6 +46,9 @@ impl Lattice for Polyhedron {
     }
 
     fn meet(self, other: &Self) -> Self {
+        if record::enabled() {
+            record::offer(OpKind::Meet, &[&self, other], |_| {});
+        }
         match self.try_meet(other) {
             Ok(p) => p,
             Err(_) => self,
@@ -45,6 +56,9 @@ impl Lattice for Polyhedron {
     }
 
     fn widen(self, newer: &Self) -> Self {
+        if record::enabled() {
+            record::offer(OpKind::Widen, &[&self, newer], |_| {});
+        }
         match self.try_widen(newer) {
             Ok(p) => p,
             Err(_) => box_combine(&self, newer, true),
@@ -96,6 +110,12 @@ impl Lattice for Polyhedron {
 
 impl NumericDomain for Polyhedron {
     fn assign(&mut self, var: Var, expr: &LinExpr) {
+        if record::enabled() {
+            record::offer(OpKind::Assign, &[self], |out| {
+                record::write_var(out, var);
+                record::write_expr(out, expr);
+            });
+        }
         let saved = self.clone();
         if self.try_assign(var, expr).is_err() {
             let range = saved.bound(expr);
@@ -136,10 +156,18 @@ impl NumericDomain for Polyhedron {
     }
 
     fn forget(&mut self, vars: &[Var]) {
+        if record::enabled() {
+            record::offer(OpKind::Forget, &[self], |out| record::write_vars(out, vars));
+        }
         self.forget_sound(vars);
     }
 
     fn meet_cons(&mut self, cons: &[LinCons]) {
+        if record::enabled() {
+            record::offer(OpKind::MeetCons, &[self], |out| {
+                record::write_cons_list(out, cons)
+            });
+        }
         let _ = self.try_meet_cons(cons);
     }
 

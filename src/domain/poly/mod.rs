@@ -23,6 +23,7 @@ pub mod core;
 pub mod dd;
 mod domain_impl;
 pub mod num;
+pub mod record;
 
 pub use self::dd::Budget;
 
@@ -528,16 +529,25 @@ impl Polyhedron {
         let mut touched: Vec<usize> = vars.iter().filter_map(|v| idx[v.index()]).collect();
         touched.sort_unstable();
         touched.dedup();
-        // Take the touched blocks out first: removing one shifts the indices of the others.
-        let taken: Vec<_> = touched.iter().map(|&bi| self.blocks[bi].clone()).collect();
-        for b in taken {
+        // Project every touched block before changing anything, so that a budget failure
+        // leaves `self` unchanged (and no block is cloned only to be replaced).
+        let mut projected = Vec::with_capacity(touched.len());
+        for &bi in &touched {
+            let b = &self.blocks[bi];
             let keep: Vec<usize> = (0..b.vars.len())
                 .filter(|&j| !vars.iter().any(|v| v.index() == b.vars[j]))
                 .collect();
             let kept_vars: Vec<usize> = keep.iter().map(|&j| b.vars[j]).collect();
             let dropped: Vec<usize> = (0..b.vars.len()).filter(|j| !keep.contains(j)).collect();
-            let dd = b.dd.project_out(&dropped, &self.budget)?;
-            self.blocks.retain(|x| x.vars != b.vars);
+            projected.push((kept_vars, b.dd.project_out(&dropped, &self.budget)?));
+        }
+        let mut bi = 0;
+        self.blocks.retain(|_| {
+            let keep = touched.binary_search(&bi).is_err();
+            bi += 1;
+            keep
+        });
+        for (kept_vars, dd) in projected {
             if !kept_vars.is_empty() {
                 let parts = split(&kept_vars, dd, &self.budget);
                 self.blocks.extend(parts);

@@ -208,32 +208,54 @@ pub type Row = Vec<Coef>;
 
 /// `Σ a[i]·b[i]`.
 pub fn dot(a: &[Coef], b: &[Coef]) -> Coef {
+    dot_pairs(a.iter().zip(b))
+}
+
+/// `Σ a[j]·b[j]` over the columns `cols` only: the caller knows that one of the rows is zero
+/// everywhere else (its support), which makes saturation tests against sparse constraint
+/// rows cost their number of variables instead of the block's dimension.
+pub fn dot_on(a: &[Coef], b: &[Coef], cols: &[usize]) -> Coef {
+    // The same fast path as `dot_pairs`, written over the index list: this is the inner
+    // loop of every saturation matrix.
     let mut acc: i128 = 0;
-    let mut fast = true;
-    for (x, y) in a.iter().zip(b) {
-        match (x, y) {
-            (Coef::Small(0), _) | (_, Coef::Small(0)) => {}
-            (Coef::Small(x), Coef::Small(y)) => match acc.checked_add(*x as i128 * *y as i128) {
-                Some(v) => acc = v,
-                None => {
-                    fast = false;
-                    break;
-                }
-            },
-            _ => {
-                fast = false;
-                break;
-            }
+    for &j in cols {
+        let (Coef::Small(x), Coef::Small(y)) = (&a[j], &b[j]) else {
+            return dot_pairs(cols.iter().map(|&j| (&a[j], &b[j])));
+        };
+        match acc.checked_add(*x as i128 * *y as i128) {
+            Some(v) => acc = v,
+            None => return dot_big(cols.iter().map(|&j| (&a[j], &b[j]))),
         }
     }
-    if fast {
-        return match i64::try_from(acc) {
-            Ok(v) => Coef::Small(v),
-            Err(_) => Coef::from_big(BigInt::from(acc)),
-        };
+    match i64::try_from(acc) {
+        Ok(v) => Coef::Small(v),
+        Err(_) => Coef::from_big(BigInt::from(acc)),
     }
+}
+
+/// The sum of the products of `pairs`: an `i128` accumulator while every factor is small
+/// (a product of two `i64` always fits; only the sum can overflow), else `BigInt`.
+fn dot_pairs<'a>(pairs: impl Iterator<Item = (&'a Coef, &'a Coef)> + Clone) -> Coef {
+    let mut acc: i128 = 0;
+    for (x, y) in pairs.clone() {
+        match (x, y) {
+            (Coef::Small(x), Coef::Small(y)) => match acc.checked_add(*x as i128 * *y as i128) {
+                Some(v) => acc = v,
+                None => return dot_big(pairs),
+            },
+            (Coef::Small(0), _) | (_, Coef::Small(0)) => {}
+            _ => return dot_big(pairs),
+        }
+    }
+    match i64::try_from(acc) {
+        Ok(v) => Coef::Small(v),
+        Err(_) => Coef::from_big(BigInt::from(acc)),
+    }
+}
+
+fn dot_big<'a>(pairs: impl Iterator<Item = (&'a Coef, &'a Coef)>) -> Coef {
     let mut acc = BigInt::zero();
-    for (x, y) in a.iter().zip(b) {
+    for (x, y) in pairs {
         if !x.is_zero() && !y.is_zero() {
             acc += x.to_big() * y.to_big();
         }
@@ -330,5 +352,30 @@ mod tests {
             &[Coef::Small(2), Coef::Small(2)],
         );
         assert_eq!(d.to_big(), BigInt::from(i64::MAX) * 4);
+    }
+
+    #[test]
+    fn sparse_dot_products_agree_with_dense_ones() {
+        let big = Coef::Small(i64::MAX).add(&Coef::Small(5));
+        let a: Row = vec![
+            Coef::Small(3),
+            Coef::ZERO,
+            Coef::Small(i64::MAX),
+            big.clone(),
+        ];
+        let b: Row = vec![
+            Coef::Small(-2),
+            Coef::Small(7),
+            Coef::Small(i64::MAX),
+            Coef::Small(1),
+        ];
+        // Column 1 is zero in `a`, so its support is enough.
+        let support = [0, 2, 3];
+        assert_eq!(dot_on(&a, &b, &support), dot(&a, &b));
+        assert_eq!(dot_on(&a, &b, &[0, 2]), dot(&a[..3], &b[..3]));
+        assert_eq!(
+            dot(&a, &b).to_big(),
+            BigInt::from(-6) + BigInt::from(i64::MAX) * i64::MAX + big.to_big()
+        );
     }
 }
