@@ -341,3 +341,39 @@ fn reports_are_the_same_whatever_the_parallelism() {
     assert_eq!(outputs[0], outputs[1]);
     assert_eq!(outputs[0], outputs[2]);
 }
+
+/// Library entry points given as a list: only those functions (and what they call) are
+/// analyzed; an undefined name is an input error.
+#[test]
+fn several_entry_points() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "lib.c", LIBRARY);
+    let out = polyfocus(
+        dir.path(),
+        &[
+            "check",
+            "lib.c",
+            "--entry",
+            "sum,down",
+            "--format",
+            "json",
+            "--no-counterexamples",
+        ],
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json report");
+    let mut functions: Vec<String> = json["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["function"].as_str().unwrap().to_string())
+        .collect();
+    functions.sort();
+    functions.dedup();
+    assert_eq!(functions, ["down", "sum"]);
+    let out = polyfocus(
+        dir.path(),
+        &["check", "lib.c", "--entry", "sum", "--entry", "nope"],
+    );
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
+}

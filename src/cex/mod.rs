@@ -120,7 +120,8 @@ pub fn find_any_counterexample(
     // arguments) is not where executions start: a violation there may not be reachable
     // from the program's entry.
     let is_entry = match &config.frontend.entry {
-        crate::frontend::EntrySelection::Named(name) => func.name == *name,
+        sel @ (crate::frontend::EntrySelection::Named(_)
+        | crate::frontend::EntrySelection::List(_)) => sel.names().contains(&func.name.as_str()),
         crate::frontend::EntrySelection::Default => {
             func.name == "main" || !module.functions.iter().any(|f| f.name == "main")
         }

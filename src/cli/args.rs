@@ -20,9 +20,10 @@ pub struct InputArgs {
         conflicts_with = "files"
     )]
     pub project: Option<PathBuf>,
-    /// Function where execution starts (default: main, or every external function).
-    #[arg(long)]
-    pub entry: Option<String>,
+    /// Function where execution starts (default: main, or every external function);
+    /// repeat it, or separate names with commas, for several library entry points.
+    #[arg(long, value_delimiter = ',')]
+    pub entry: Vec<String>,
     /// Target data model.
     #[arg(long, value_enum)]
     pub data_model: Option<DataModelArg>,
@@ -75,10 +76,7 @@ impl InputArgs {
             inputs: self.files.clone(),
             cflags,
             data_model,
-            entry: match &self.entry {
-                Some(name) => EntrySelection::Named(name.clone()),
-                None => EntrySelection::Default,
-            },
+            entry: EntrySelection::from_names(&self.entry),
             inline_limit: self.inline_limit,
         })
     }

@@ -45,9 +45,10 @@ pub struct ScanArgs {
     /// Where to put the wrapper, the bitcode and the build log (emptied first).
     #[arg(long = "out", value_name = "DIR", default_value = ".polyfocus")]
     out_dir: PathBuf,
-    /// Function where execution starts (default: main, or every external function).
-    #[arg(long)]
-    entry: Option<String>,
+    /// Function where execution starts (default: main, or every external function);
+    /// repeat it, or separate names with commas, for several library entry points.
+    #[arg(long, value_delimiter = ',')]
+    entry: Vec<String>,
     /// Callees larger than this many instructions are not inlined.
     #[arg(long, default_value_t = 2000)]
     inline_limit: usize,
@@ -84,10 +85,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         inputs: vec![],
         cflags: vec![],
         data_model: DataModel::Lp64,
-        entry: match &args.entry {
-            Some(name) => EntrySelection::Named(name.clone()),
-            None => EntrySelection::Default,
-        },
+        entry: EntrySelection::from_names(&args.entry),
         inline_limit: args.inline_limit,
     };
     let log = read_log(&out.join("log"))?;

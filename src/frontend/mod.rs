@@ -38,6 +38,28 @@ pub enum EntrySelection {
     Default,
     /// Exactly this function (an error when it is not defined).
     Named(String),
+    /// These functions (library entry points; an error when one is not defined).
+    List(Vec<String>),
+}
+
+impl EntrySelection {
+    /// From the names given on the command line: none means the default.
+    pub fn from_names(names: &[String]) -> EntrySelection {
+        match names {
+            [] => EntrySelection::Default,
+            [one] => EntrySelection::Named(one.clone()),
+            many => EntrySelection::List(many.to_vec()),
+        }
+    }
+
+    /// The names asked for (empty for the default).
+    pub fn names(&self) -> Vec<&str> {
+        match self {
+            EntrySelection::Default => vec![],
+            EntrySelection::Named(n) => vec![n.as_str()],
+            EntrySelection::List(ns) => ns.iter().map(String::as_str).collect(),
+        }
+    }
 }
 
 /// Everything the front end needs to know; built once by the CLI.
@@ -126,18 +148,21 @@ fn prepare<'ctx>(
     }
     let m = module.as_mut_ptr();
     let defined = defined_functions(m);
-    let root = match &config.entry {
-        EntrySelection::Named(name) => {
-            if !defined.iter().any(|f| raw::name(*f) == *name) {
-                let mut names: Vec<String> = defined.iter().map(|f| raw::name(*f)).collect();
-                names.sort();
-                return Err(FrontendError::UnknownEntry {
-                    name: name.clone(),
-                    defined: names,
-                });
-            }
-            Some(name.clone())
+    for name in config.entry.names() {
+        if !defined.iter().any(|f| raw::name(*f) == name) {
+            let mut names: Vec<String> = defined.iter().map(|f| raw::name(*f)).collect();
+            names.sort();
+            return Err(FrontendError::UnknownEntry {
+                name: name.to_string(),
+                defined: names,
+            });
         }
+    }
+    // One root: its globals can become locals. Several entries are a library: globals
+    // stay shared, so none is localized.
+    let root = match &config.entry {
+        EntrySelection::Named(name) => Some(name.clone()),
+        EntrySelection::List(_) => None,
         EntrySelection::Default => defined
             .iter()
             .any(|f| raw::name(*f) == "main")
@@ -162,11 +187,14 @@ fn select_entries(
     let m = module.as_mut_ptr();
     let defined = defined_functions(m);
     let roots: Vec<LLVMValueRef> = match selection {
-        EntrySelection::Named(name) => defined
-            .iter()
-            .copied()
-            .filter(|f| raw::name(*f) == *name)
-            .collect(),
+        EntrySelection::Named(_) | EntrySelection::List(_) => {
+            let names = selection.names();
+            defined
+                .iter()
+                .copied()
+                .filter(|f| names.contains(&raw::name(*f).as_str()))
+                .collect()
+        }
         EntrySelection::Default => {
             let main: Vec<_> = defined
                 .iter()
@@ -192,12 +220,12 @@ fn select_entries(
             }
         }
     };
-    if let EntrySelection::Named(name) = selection {
-        if roots.is_empty() {
+    for name in selection.names() {
+        if !roots.iter().any(|f| raw::name(*f) == name) {
             let mut names: Vec<String> = defined.iter().map(|f| raw::name(*f)).collect();
             names.sort();
             return Err(FrontendError::UnknownEntry {
-                name: name.clone(),
+                name: name.to_string(),
                 defined: names,
             });
         }
