@@ -34,6 +34,7 @@ use super::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};
 use super::BudgetExceeded;
 use num_traits::Zero;
 use std::fmt;
+use std::sync::Arc;
 
 impl Budget {
     /// The budget the trait constructors use: generous, only stops blow-ups.
@@ -46,10 +47,14 @@ impl Budget {
 }
 
 /// One block: sorted dimensions and a minimal, non-empty, non-universe polyhedron over them.
+///
+/// The polyhedron is shared (copy on write): cloning a [`Polyhedron`] or carrying an
+/// untouched block into a result costs no conversion and no row copies, and comparing two
+/// shared blocks is a pointer comparison (`Arc`'s equality short-cuts on `Eq` types).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Block {
     vars: Vec<usize>,
-    dd: Dd,
+    dd: Arc<Dd>,
 }
 
 /// A convex polyhedron (closed, rational), decomposed into independent blocks.
@@ -164,7 +169,7 @@ impl Polyhedron {
             .filter(|b| vars.binary_search(&b.vars[0]).is_ok())
             .collect();
         if inside.len() == 1 && inside[0].vars == vars {
-            return inside[0].dd.clone();
+            return Dd::clone(&inside[0].dd);
         }
         if inside.is_empty() {
             return Dd::top(vars.len());
@@ -303,28 +308,66 @@ impl Polyhedron {
             return Ok(Polyhedron::empty(self.dim, self.budget));
         }
         // Only the blocks of `other` that differ from ours bring new constraints, and within
-        // a block with the same dimensions only the rows we do not already have.
+        // a block with the same dimensions only the rows we do not already have. Such a block
+        // is intersected in place (its rows are already over the block's dimensions); the
+        // others go through the general constraint path, which merges blocks as needed.
+        // `res` is a fresh value: on failure it is dropped, so no copy needs saving.
+        let mut res = self.clone();
         let mut cons = Vec::new();
         for b in &other.blocks {
-            let mine = self.blocks.iter().find(|m| m.vars == b.vars);
-            if mine.map_or(false, |m| m.dd == b.dd) {
+            let Some(mine) = self.block_over(&b.vars) else {
+                let c = b.dd.cons();
+                cons.extend(
+                    c.eqs
+                        .iter()
+                        .map(|r| Self::cons_of_row(&b.vars, r, ConsKind::Eq)),
+                );
+                cons.extend(
+                    c.ineqs
+                        .iter()
+                        .filter(|r| !is_trivial(r))
+                        .map(|r| Self::cons_of_row(&b.vars, r, ConsKind::Ge)),
+                );
+                continue;
+            };
+            if mine.dd == b.dd {
                 continue;
             }
-            let c = b.dd.cons();
-            for r in &c.eqs {
-                if mine.map_or(true, |m| !m.dd.cons().eqs.contains(r)) {
-                    cons.push(Self::cons_of_row(&b.vars, r, ConsKind::Eq));
-                }
+            let (theirs, ours) = (b.dd.cons(), mine.dd.cons());
+            let eqs: Vec<Row> = theirs
+                .eqs
+                .iter()
+                .filter(|r| !ours.eqs.contains(r))
+                .cloned()
+                .collect();
+            let ineqs: Vec<Row> = theirs
+                .ineqs
+                .iter()
+                .filter(|r| !is_trivial(r) && !ours.ineqs.contains(r))
+                .cloned()
+                .collect();
+            if eqs.is_empty() && ineqs.is_empty() {
+                continue;
             }
-            for r in c.ineqs.iter().filter(|r| !is_trivial(r)) {
-                if mine.map_or(true, |m| !m.dd.cons().ineqs.contains(r)) {
-                    cons.push(Self::cons_of_row(&b.vars, r, ConsKind::Ge));
-                }
+            let mut dd = Dd::clone(&mine.dd);
+            dd.add_cons(eqs, ineqs, &self.budget)?;
+            dd.minimize(&self.budget)?;
+            res.install(&b.vars, dd);
+            if res.bottom {
+                return Ok(res);
             }
         }
-        let mut res = self.clone();
-        res.try_meet_cons(&cons)?;
+        res.meet_cons_impl(&cons)?;
         Ok(res)
+    }
+
+    /// Our block over exactly `vars`, if there is one.
+    fn block_over(&self, vars: &[usize]) -> Option<&Block> {
+        let i = self
+            .blocks
+            .binary_search_by_key(&vars[0], |b| b.vars[0])
+            .ok()?;
+        Some(&self.blocks[i]).filter(|b| b.vars == vars)
     }
 
     /// Convex hull.
@@ -833,7 +876,7 @@ impl Polyhedron {
                 .iter()
                 .map(|m| sorted.binary_search(m).unwrap())
                 .collect();
-            b.dd.permute(&local);
+            Arc::make_mut(&mut b.dd).permute(&local);
             b.vars = sorted;
         }
         self.blocks.sort_by_key(|b| b.vars[0]);
@@ -929,7 +972,7 @@ fn split(vars: &[usize], dd: Dd, budget: &Budget) -> Vec<Block> {
     if roots.len() == 1 && used.iter().all(|&u| u) {
         return vec![Block {
             vars: vars.to_vec(),
-            dd,
+            dd: Arc::new(dd),
         }];
     }
     let mut out = Vec::new();
@@ -957,7 +1000,7 @@ fn split(vars: &[usize], dd: Dd, budget: &Budget) -> Vec<Block> {
         let _ = budget;
         out.push(Block {
             vars: cols.iter().map(|&j| vars[j]).collect(),
-            dd: part,
+            dd: Arc::new(part),
         });
     }
     out
