@@ -173,7 +173,9 @@ fn analyze_inner(
             // which cannot help with a real bug, does not use up the budget of one.
             let mut quick_search = |verdicts: &mut [Verdict]| {
                 if let Some(cex) = cex {
-                    let slice = (config.timeout / 5).min(Duration::from_secs(2));
+                    // Short: shallow bugs are found in well under a second, and on a true
+                    // task the whole slice is lost before refinement can start.
+                    let slice = (config.timeout / 10).min(Duration::from_millis(500));
                     let deadline = std::time::Instant::now() + slice;
                     search_counterexamples(func, module, &checks, verdicts, cex, deadline);
                 }
@@ -442,6 +444,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
             function: func.name.clone(),
             ..RefinementStats::default()
         };
+        let refining = std::time::Instant::now();
         let mut preds = LocalPredicates::none(graph.cut_points.len());
         while stats.rounds < MAX_REFINEMENT_ROUNDS && !refine_deadline.expired() {
             let errors: Vec<crate::graph::CutPointId> = error_blocks
@@ -496,7 +499,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
             at_cut_points = run.at_cut_points.clone();
             loop_invariants = loop_invariants_of(&refined_lowering, &graph, &live_in, &run);
         }
-        stats.millis = started.elapsed().as_millis();
+        stats.millis = refining.elapsed().as_millis();
         refinement = Some(stats);
     }
     let at_cut_points = (first.outcome == Outcome::Complete).then(|| CutInvariants {
