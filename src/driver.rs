@@ -51,6 +51,9 @@ pub struct AnalysisConfig {
     pub domain: DomainKind,
     /// Time budget per function.
     pub timeout: Duration,
+    /// Heap budget per function, in bytes (memory the Rust code allocates; see
+    /// [`crate::budget`]).
+    pub memory_per_function: usize,
     /// Functions analyzed at once, each on its own thread (1: on the calling thread). The
     /// report is the same whatever the number.
     pub jobs: usize,
@@ -79,6 +82,35 @@ pub struct AnalysisReport {
     /// Invariants at every cut point of every function whose analysis completed, for
     /// certification.
     pub cut_invariants: Vec<CutInvariants>,
+    /// How the analysis of each function ended, in function order.
+    pub functions: Vec<FunctionRun>,
+}
+
+/// How the analysis of one function ended, with what it cost.
+#[derive(Clone, Debug)]
+pub struct FunctionRun {
+    /// The function.
+    pub function: String,
+    /// Finished, or the budget it ran out of.
+    pub end: RunEnd,
+    /// Wall time, counterexample search included.
+    pub elapsed: Duration,
+    /// The most heap the analysis held at once, in bytes (see [`crate::budget`]).
+    pub peak_heap_bytes: usize,
+}
+
+/// How the analysis of a function ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The fixpoint was reached: its invariants decided the verdicts.
+    Finished,
+    /// The time budget ran out.
+    Timeout,
+    /// A resource budget ran out (`"memory"`, `"analysis"`: solver queries or a query
+    /// the solver gave up on).
+    Budget(&'static str),
+    /// The analysis panicked (a bug).
+    InternalError(String),
 }
 
 /// Analyzes every function of the module.
@@ -155,6 +187,7 @@ fn analyze_inner(
     let mut results = Vec::new();
     let mut loop_invariants = Vec::new();
     let mut cut_invariants = Vec::new();
+    let mut functions = Vec::new();
     // Functions in parallel (issue 8); results are assembled in function order below.
     let runs = parallel::map(
         &module.functions,
@@ -163,6 +196,7 @@ fn analyze_inner(
         |func| {
             let checks = func.checks();
             let start = std::time::Instant::now();
+            let heap = crate::budget::HeapMeter::start();
             let mut run = catch_unwind(AssertUnwindSafe(|| analyze_function(func, config)));
             if let (Ok(outcome), Some(cex)) = (&mut run, cex) {
                 // Counterexamples (issue 6): the rest of the function's budget, minus a
@@ -172,22 +206,33 @@ fn analyze_inner(
                 let verdicts = &mut outcome.verdicts;
                 search_counterexamples(func, module, &checks, verdicts, cex, deadline);
             }
-            run.map_err(|panic| {
+            let run = run.map_err(|panic| {
                 panic
                     .downcast_ref::<String>()
                     .cloned()
                     .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                     .unwrap_or_else(|| "panic".to_string())
-            })
+            });
+            (run, start.elapsed(), heap.peak_bytes())
         },
     );
-    for (func, run) in module.functions.iter().zip(runs) {
+    for (func, (run, elapsed, peak_heap_bytes)) in module.functions.iter().zip(runs) {
         let checks = func.checks();
+        functions.push(FunctionRun {
+            function: func.name.clone(),
+            end: match &run {
+                Ok(o) => run_end(o.outcome),
+                Err(what) => RunEnd::InternalError(what.clone()),
+            },
+            elapsed,
+            peak_heap_bytes,
+        });
         match run {
             Ok(FunctionOutcome {
                 verdicts,
                 invariants,
                 at_cut_points,
+                ..
             }) => {
                 cut_invariants.extend(at_cut_points);
                 for (check, verdict) in checks.iter().zip(verdicts) {
@@ -218,6 +263,16 @@ fn analyze_inner(
         results,
         loop_invariants,
         cut_invariants,
+        functions,
+    }
+}
+
+fn run_end(outcome: Outcome) -> RunEnd {
+    match outcome {
+        Outcome::Complete => RunEnd::Finished,
+        Outcome::Timeout => RunEnd::Timeout,
+        Outcome::Budget => RunEnd::Budget("analysis"),
+        Outcome::Memory => RunEnd::Budget("memory"),
     }
 }
 
@@ -236,6 +291,7 @@ struct FunctionOutcome {
     verdicts: Vec<Verdict>,
     invariants: Vec<LoopInvariant>,
     at_cut_points: Option<CutInvariants>,
+    outcome: Outcome,
 }
 
 fn analyze_function(func: &Function, config: &AnalysisConfig) -> FunctionOutcome {
@@ -261,11 +317,13 @@ fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> Fun
     let lowering = Lowering::new(func);
     let graph = ReducedGraph::new(func);
     let live_in = crate::analysis::focus::liveness(&lowering);
-    let deadline = Deadline::after(config.timeout);
+    let deadline = Deadline::after(config.timeout)
+        .with_memory(crate::budget::MemoryBudget::from_now(config.memory_per_function));
     let (invariants, outcome): (Invariants<D>, Outcome) = match config.engine {
         Engine::Classic => classic::analyze(&lowering, &graph, &deadline),
         Engine::Focus => crate::analysis::focus::analyze(&lowering, &graph, &deadline),
     };
+    let outcome = deadline.blame(outcome);
     let verdicts = func
         .blocks
         .iter()
@@ -279,6 +337,7 @@ fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> Fun
             Outcome::Complete => Verdict::Unknown(UnknownReason::Imprecise),
             Outcome::Timeout => Verdict::Unknown(UnknownReason::Timeout),
             Outcome::Budget => Verdict::Unknown(UnknownReason::Budget("analysis".into())),
+            Outcome::Memory => Verdict::Unknown(UnknownReason::Budget("memory".into())),
         })
         .collect();
     let mut loop_invariants = Vec::new();
@@ -336,6 +395,7 @@ fn analyze_in<D: NumericDomain>(func: &Function, config: &AnalysisConfig) -> Fun
         verdicts,
         invariants: loop_invariants,
         at_cut_points,
+        outcome,
     }
 }
 

@@ -176,6 +176,7 @@ fn unknown_results(n: u32) -> ProgramReport {
                 .collect(),
             loop_invariants: vec![],
             cut_invariants: vec![],
+            functions: vec![],
         },
         warnings: vec![],
         error: None,

@@ -55,7 +55,17 @@ pub fn analyze<D: NumericDomain>(
         );
     }
     engine.narrow(deadline);
-    (engine.block_invariants(), Outcome::Complete)
+    let invariants = engine.block_invariants(deadline);
+    if deadline.expired() {
+        // The forward pass stopped part way: some blocks lack their states.
+        return (
+            Invariants {
+                at_block: vec![None; lowering.func().blocks.len()],
+            },
+            Outcome::Timeout,
+        );
+    }
+    (invariants, Outcome::Complete)
 }
 
 struct Focus<'a, 'f, D> {
@@ -136,7 +146,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 let is_self_loop = p1 == p2;
                 let y = if is_self_loop {
                     let start = self.accelerate(&path, &x1).unwrap_or_else(|| x1.clone());
-                    self.loopiter(&path, &start)
+                    self.loopiter(&path, &start, deadline)
                 } else {
                     self.post(&path, x1.clone())
                 };
@@ -299,10 +309,14 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
     }
 
     /// `loopiter`: a post-fixpoint of `Z ↦ X ⊔ τ(Z)` above `X`, by local widening with
-    /// thresholds, then narrowing that keeps it a post-fixpoint.
-    fn loopiter(&self, path: &FocusPath, x: &D) -> D {
+    /// thresholds, then narrowing that keeps it a post-fixpoint. Past the deadline it
+    /// returns early with a state that is no post-fixpoint: the caller must then stop.
+    fn loopiter(&self, path: &FocusPath, x: &D, deadline: &Deadline) -> D {
         let mut z = x.clone();
         for i in 0.. {
+            if deadline.expired() {
+                return z;
+            }
             let next = z.clone().join(&self.post(path, z.clone()));
             if next.is_leq(&z) {
                 break;
@@ -387,8 +401,9 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
     }
 
     /// The state at every block: cut points keep their invariants; other blocks get the join
-    /// of what flows into them from the cut points of the regions they belong to.
-    fn block_invariants(&self) -> Invariants<D> {
+    /// of what flows into them from the cut points of the regions they belong to. Past the
+    /// deadline it stops part way: the caller must then discard the result.
+    fn block_invariants(&self, deadline: &Deadline) -> Invariants<D> {
         let func = self.lowering.func();
         let mut at_block: Vec<Option<D>> = vec![None; func.blocks.len()];
         for id in self.graph.ids() {
@@ -401,6 +416,9 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             let mut local: BTreeMap<BlockId, D> = BTreeMap::new();
             local.insert(self.graph.cut_point(id).block, start);
             for b in self.graph.region(id) {
+                if deadline.expired() {
+                    break;
+                }
                 let Some(state) = local.remove(b) else {
                     continue;
                 };
@@ -470,77 +488,9 @@ pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, s
     }
 }
 
-/// Values live at the entry of each block: used later without being redefined first.
-/// Phi destinations count as live at their block (the edge defines them on the way in);
-/// phi sources count as used at the end of the predecessor.
+/// Values live at the entry of each block (see [`super::liveness`]).
 pub fn liveness(lowering: &Lowering<'_>) -> Vec<BTreeSet<ValueId>> {
-    let func = lowering.func();
-    let n = func.blocks.len();
-    let mut uses: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
-    let mut defs: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
-    let mut phi_dests: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
-    for (i, b) in func.blocks.iter().enumerate() {
-        let use_op = |op: &Operand, defs: &BTreeSet<ValueId>, uses: &mut BTreeSet<ValueId>| {
-            if let Operand::Value(v) = op {
-                if !defs.contains(v) {
-                    uses.insert(*v);
-                }
-            }
-        };
-        for inst in &b.insts {
-            let ops: Vec<&Operand> = inst.operands();
-            for op in ops {
-                use_op(op, &defs[i], &mut uses[i]);
-            }
-            // Guards look through boolean definitions to comparisons, so the operands of
-            // a comparison stay live as long as the comparison does (handled by keeping
-            // every operand of a used definition: see below).
-            if let Some(d) = inst.dest() {
-                defs[i].insert(d);
-            }
-        }
-        let term_ops: Vec<&Operand> = match &b.term {
-            Terminator::Branch { cond, .. } => vec![cond],
-            Terminator::Switch { on, .. } => vec![on],
-            _ => vec![],
-        };
-        for op in term_ops {
-            use_op(op, &defs[i], &mut uses[i]);
-        }
-        for e in b.term.edges() {
-            for (d, s) in &e.moves {
-                use_op(s, &defs[i], &mut uses[i]);
-                phi_dests[e.target.index()].insert(*d);
-            }
-        }
-    }
-    let mut live_in: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in (0..n).rev() {
-            let mut out: BTreeSet<ValueId> = BTreeSet::new();
-            for s in func.blocks[i].term.successors() {
-                for v in &live_in[s.index()] {
-                    if !phi_dests[s.index()].contains(v) {
-                        out.insert(*v);
-                    }
-                }
-            }
-            let mut inn: BTreeSet<ValueId> = uses[i].clone();
-            for v in out {
-                if !defs[i].contains(&v) {
-                    inn.insert(v);
-                }
-            }
-            inn.extend(phi_dests[i].iter().copied());
-            if inn != live_in[i] {
-                live_in[i] = inn;
-                changed = true;
-            }
-        }
-    }
-    live_in
+    super::liveness::live_in(lowering)
 }
 
 /// Widening thresholds: `x ≤ c` and `x ≥ c` for each live integer value `x` and each

@@ -30,6 +30,7 @@ impl ProgramReport {
                 results: vec![],
                 loop_invariants: vec![],
                 cut_invariants: vec![],
+                functions: vec![],
             },
             warnings: vec![],
             error: Some(error),
