@@ -52,6 +52,9 @@ pub struct AnalysisConfig {
     pub domain: DomainKind,
     /// Time budget per function.
     pub timeout: Duration,
+    /// Heap budget per function, in bytes (memory the Rust code allocates; see
+    /// [`crate::budget`]).
+    pub memory_per_function: usize,
     /// Functions analyzed at once, each on its own thread (1: on the calling thread). The
     /// report is the same whatever the number.
     pub jobs: usize,
@@ -84,6 +87,35 @@ pub struct AnalysisReport {
     pub cut_invariants: Vec<CutInvariants>,
     /// What predicate refinement did, per function where it ran.
     pub refinement: Vec<RefinementStats>,
+    /// How the analysis of each function ended, in function order.
+    pub functions: Vec<FunctionRun>,
+}
+
+/// How the analysis of one function ended, with what it cost.
+#[derive(Clone, Debug)]
+pub struct FunctionRun {
+    /// The function.
+    pub function: String,
+    /// Finished, or the budget it ran out of.
+    pub end: RunEnd,
+    /// Wall time, counterexample search included.
+    pub elapsed: Duration,
+    /// The most heap the analysis held at once, in bytes (see [`crate::budget`]).
+    pub peak_heap_bytes: usize,
+}
+
+/// How the analysis of a function ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The fixpoint was reached: its invariants decided the verdicts.
+    Finished,
+    /// The time budget ran out.
+    Timeout,
+    /// A resource budget ran out (`"memory"`, `"analysis"`: solver queries or a query
+    /// the solver gave up on).
+    Budget(&'static str),
+    /// The analysis panicked (a bug).
+    InternalError(String),
 }
 
 /// Analyzes every function of the module.
@@ -161,6 +193,7 @@ fn analyze_inner(
     let mut loop_invariants = Vec::new();
     let mut cut_invariants = Vec::new();
     let mut refinement_stats = Vec::new();
+    let mut functions = Vec::new();
     // Functions in parallel (issue 8); results are assembled in function order below.
     let runs = parallel::map(
         &module.functions,
@@ -169,6 +202,7 @@ fn analyze_inner(
         |func| {
             let checks = func.checks();
             let start = std::time::Instant::now();
+            let heap = crate::budget::HeapMeter::start();
             // A short counterexample search before refinement (issue 7), so that refinement,
             // which cannot help with a real bug, does not use up the budget of one.
             let mut quick_search = |verdicts: &mut [Verdict]| {
@@ -191,23 +225,34 @@ fn analyze_inner(
                 let verdicts = &mut outcome.verdicts;
                 search_counterexamples(func, module, &checks, verdicts, cex, deadline);
             }
-            run.map_err(|panic| {
+            let run = run.map_err(|panic| {
                 panic
                     .downcast_ref::<String>()
                     .cloned()
                     .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                     .unwrap_or_else(|| "panic".to_string())
-            })
+            });
+            (run, start.elapsed(), heap.peak_bytes())
         },
     );
-    for (func, run) in module.functions.iter().zip(runs) {
+    for (func, (run, elapsed, peak_heap_bytes)) in module.functions.iter().zip(runs) {
         let checks = func.checks();
+        functions.push(FunctionRun {
+            function: func.name.clone(),
+            end: match &run {
+                Ok(o) => run_end(o.outcome),
+                Err(what) => RunEnd::InternalError(what.clone()),
+            },
+            elapsed,
+            peak_heap_bytes,
+        });
         match run {
             Ok(FunctionOutcome {
                 verdicts,
                 invariants,
                 at_cut_points,
                 refinement,
+                outcome: _,
             }) => {
                 cut_invariants.extend(at_cut_points);
                 refinement_stats.extend(refinement);
@@ -240,6 +285,16 @@ fn analyze_inner(
         loop_invariants,
         cut_invariants,
         refinement: refinement_stats,
+        functions,
+    }
+}
+
+fn run_end(outcome: Outcome) -> RunEnd {
+    match outcome {
+        Outcome::Complete => RunEnd::Finished,
+        Outcome::Timeout => RunEnd::Timeout,
+        Outcome::Budget => RunEnd::Budget("analysis"),
+        Outcome::Memory => RunEnd::Budget("memory"),
     }
 }
 
@@ -259,6 +314,7 @@ struct FunctionOutcome {
     invariants: Vec<LoopInvariant>,
     at_cut_points: Option<CutInvariants>,
     refinement: Option<RefinementStats>,
+    outcome: Outcome,
 }
 
 /// Verdicts in, verdicts out: a counterexample search run between the first analysis and
@@ -399,8 +455,10 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
     let lowering = Lowering::new(func);
     let graph = ReducedGraph::new(func);
     let live_in = crate::analysis::focus::liveness(&lowering);
-    let deadline = Deadline::after(config.timeout);
-    let first: Run<D> = run_engine(
+    let deadline = Deadline::after(config.timeout).with_memory(
+        crate::budget::MemoryBudget::from_now(config.memory_per_function),
+    );
+    let mut first: Run<D> = run_engine(
         &lowering,
         &graph,
         &live_in,
@@ -408,6 +466,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
         &SlotAssignment::default(),
         &deadline,
     );
+    first.outcome = deadline.blame(first.outcome);
     let error_blocks: Vec<crate::ir::BlockId> = func
         .blocks
         .iter()
@@ -424,6 +483,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
             Outcome::Complete => Verdict::Unknown(UnknownReason::Imprecise),
             Outcome::Timeout => Verdict::Unknown(UnknownReason::Timeout),
             Outcome::Budget => Verdict::Unknown(UnknownReason::Budget("analysis".into())),
+            Outcome::Memory => Verdict::Unknown(UnknownReason::Budget("memory".into())),
         })
         .collect();
     let mut at_cut_points = first.at_cut_points.clone();
@@ -439,7 +499,10 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
     }
     if refine && first.outcome == Outcome::Complete && unknown(&verdicts) {
         let budget = config.timeout.mul_f64(REFINEMENT_SHARE);
-        let refine_deadline = Deadline::after(budget.saturating_sub(started.elapsed()));
+        let refine_deadline = Deadline::after(budget.saturating_sub(started.elapsed()))
+            .with_memory(crate::budget::MemoryBudget::from_now(
+                config.memory_per_function,
+            ));
         let mut stats = RefinementStats {
             function: func.name.clone(),
             ..RefinementStats::default()
@@ -511,6 +574,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
         invariants: loop_invariants,
         at_cut_points,
         refinement,
+        outcome: first.outcome,
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod budget;
 pub mod cex;
 pub mod check;
 pub mod cli;

@@ -15,6 +15,7 @@ fn configs() -> Vec<(&'static str, AnalysisConfig)> {
         engine,
         domain,
         timeout: Duration::from_secs(5),
+        memory_per_function: 4 << 30,
         jobs: 1,
         refine: true,
     };

@@ -377,3 +377,41 @@ fn several_entry_points() {
     assert_eq!(code(&out), 3, "{}", stderr(&out));
     assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
 }
+
+/// See: issue 8, "per-function time and memory budgets". A budget stop is reported per
+/// function with the budget it ran out of, and never yields a proof.
+#[test]
+fn a_function_over_its_memory_budget_reports_the_budget_not_a_proof() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "lib.c", LIBRARY);
+    for engine in ["focus", "classic"] {
+        let out = polyfocus(
+            dir.path(),
+            &[
+                "check",
+                "lib.c",
+                "--engine",
+                engine,
+                "--memory-per-function",
+                "0",
+                "--format",
+                "json",
+                "--no-counterexamples",
+            ],
+        );
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        let report = json(&stdout(&out));
+        let checks = report["checks"].as_array().expect("checks");
+        assert!(checks.len() >= 5, "{report}");
+        // The front end alone proves `down`'s assertion (the loop's exit condition).
+        for c in checks.iter().filter(|c| c["function"] != "down") {
+            assert_eq!(c["verdict"], "unknown", "{c}");
+            assert_eq!(c["reason"], "budget: memory", "{c}");
+        }
+        let functions = report["functions"].as_array().expect("functions");
+        assert!(functions.len() >= 2, "{report}");
+        for f in functions {
+            assert_eq!(f["end"], "budget: memory", "{f}");
+        }
+    }
+}

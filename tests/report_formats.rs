@@ -177,6 +177,7 @@ fn unknown_results(n: u32) -> ProgramReport {
             loop_invariants: vec![],
             cut_invariants: vec![],
             refinement: vec![],
+            functions: vec![],
         },
         warnings: vec![],
         error: None,

@@ -67,7 +67,7 @@ pub fn analyze<D: NumericDomain>(
     }
 
     if outcome == Outcome::Complete {
-        narrow_once(lowering, graph, &mut states);
+        narrow_once(lowering, graph, &mut states, deadline);
     }
     (Invariants { at_block: states }, outcome)
 }
@@ -75,13 +75,21 @@ pub fn analyze<D: NumericDomain>(
 /// One descending pass in reverse post-order: each block's state is recomputed from its
 /// predecessors; loop heads are narrowed, other blocks take the new state (which is
 /// smaller, since the ascending phase ended at a post-fixpoint).
+///
+/// Each step keeps the states a post-fixpoint (the new state of a block is below the old
+/// one and above the image of its predecessors' states), so the pass may stop at the
+/// deadline with sound states.
 fn narrow_once<D: NumericDomain>(
     lowering: &Lowering<'_>,
     graph: &ReducedGraph,
     states: &mut [Option<D>],
+    deadline: &Deadline,
 ) {
     let func = lowering.func();
     for b in graph.rpo() {
+        if deadline.expired() {
+            return;
+        }
         if *b == func.entry {
             continue;
         }

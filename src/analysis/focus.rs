@@ -648,77 +648,9 @@ pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, s
     }
 }
 
-/// Values live at the entry of each block: used later without being redefined first.
-/// Phi destinations count as live at their block (the edge defines them on the way in);
-/// phi sources count as used at the end of the predecessor.
+/// Values live at the entry of each block (see [`super::liveness`]).
 pub fn liveness(lowering: &Lowering<'_>) -> Vec<BTreeSet<ValueId>> {
-    let func = lowering.func();
-    let n = func.blocks.len();
-    let mut uses: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
-    let mut defs: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
-    let mut phi_dests: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
-    for (i, b) in func.blocks.iter().enumerate() {
-        let use_op = |op: &Operand, defs: &BTreeSet<ValueId>, uses: &mut BTreeSet<ValueId>| {
-            if let Operand::Value(v) = op {
-                if !defs.contains(v) {
-                    uses.insert(*v);
-                }
-            }
-        };
-        for inst in &b.insts {
-            let ops: Vec<&Operand> = inst.operands();
-            for op in ops {
-                use_op(op, &defs[i], &mut uses[i]);
-            }
-            // Guards look through boolean definitions to comparisons, so the operands of
-            // a comparison stay live as long as the comparison does (handled by keeping
-            // every operand of a used definition: see below).
-            if let Some(d) = inst.dest() {
-                defs[i].insert(d);
-            }
-        }
-        let term_ops: Vec<&Operand> = match &b.term {
-            Terminator::Branch { cond, .. } => vec![cond],
-            Terminator::Switch { on, .. } => vec![on],
-            _ => vec![],
-        };
-        for op in term_ops {
-            use_op(op, &defs[i], &mut uses[i]);
-        }
-        for e in b.term.edges() {
-            for (d, s) in &e.moves {
-                use_op(s, &defs[i], &mut uses[i]);
-                phi_dests[e.target.index()].insert(*d);
-            }
-        }
-    }
-    let mut live_in: Vec<BTreeSet<ValueId>> = vec![BTreeSet::new(); n];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in (0..n).rev() {
-            let mut out: BTreeSet<ValueId> = BTreeSet::new();
-            for s in func.blocks[i].term.successors() {
-                for v in &live_in[s.index()] {
-                    if !phi_dests[s.index()].contains(v) {
-                        out.insert(*v);
-                    }
-                }
-            }
-            let mut inn: BTreeSet<ValueId> = uses[i].clone();
-            for v in out {
-                if !defs[i].contains(&v) {
-                    inn.insert(v);
-                }
-            }
-            inn.extend(phi_dests[i].iter().copied());
-            if inn != live_in[i] {
-                live_in[i] = inn;
-                changed = true;
-            }
-        }
-    }
-    live_in
+    super::liveness::live_in(lowering)
 }
 
 /// Widening thresholds: `x ≤ c` and `x ≥ c` for each live integer value `x` and each

@@ -7,17 +7,36 @@
 pub mod certify;
 pub mod classic;
 pub mod focus;
+pub mod liveness;
 pub mod lower;
 pub mod refine;
 
+use crate::budget::MemoryBudget;
 use crate::domain::NumericDomain;
 use crate::ir::BlockId;
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
-/// The point in time when an analysis must stop.
-#[derive(Clone, Copy, Debug)]
+/// When an analysis must stop: a point in time, and optionally a memory budget.
+///
+/// The engines ask [`Deadline::expired`] between steps and stop with
+/// [`Outcome::Timeout`]; [`Deadline::blame`] then tells which limit it was.
+#[derive(Clone, Debug)]
 pub struct Deadline {
     end: Instant,
+    memory: Option<MemoryBudget>,
+    /// The first limit found exhausted; kept, because memory goes down again once the
+    /// engine drops its states.
+    hit: Cell<Option<Limit>>,
+}
+
+/// A resource an analysis can run out of.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Limit {
+    /// The time budget.
+    Time,
+    /// The memory budget.
+    Memory,
 }
 
 impl Deadline {
@@ -25,17 +44,60 @@ impl Deadline {
     pub fn after(budget: Duration) -> Deadline {
         Deadline {
             end: Instant::now() + budget,
+            memory: None,
+            hit: Cell::new(None),
         }
     }
 
-    /// True once the deadline has passed.
-    pub fn expired(&self) -> bool {
-        Instant::now() >= self.end
+    /// The same deadline that also expires when the thread's heap exceeds `memory`.
+    pub fn with_memory(self, memory: MemoryBudget) -> Deadline {
+        Deadline {
+            memory: Some(memory),
+            ..self
+        }
     }
 
-    /// Time left (zero when expired).
+    /// True once the time has passed or the memory budget is exceeded.
+    pub fn expired(&self) -> bool {
+        if self.hit.get().is_some() {
+            return true;
+        }
+        let hit = if Instant::now() >= self.end {
+            Some(Limit::Time)
+        } else if self.memory.is_some_and(|m| m.exceeded()) {
+            Some(Limit::Memory)
+        } else {
+            None
+        };
+        self.hit.set(hit);
+        hit.is_some()
+    }
+
+    /// Time left (zero when expired, whichever limit it was).
     pub fn remaining(&self) -> Duration {
+        if self.expired() {
+            return Duration::ZERO;
+        }
         self.end.saturating_duration_since(Instant::now())
+    }
+
+    /// The limit that made the deadline expire, if any.
+    pub fn exhausted(&self) -> Option<Limit> {
+        self.hit.get()
+    }
+
+    /// An engine's outcome, with the limit that stopped it named: a stop caused by the
+    /// memory budget becomes [`Outcome::Memory`], and a resource stop (a solver query
+    /// that gave up) after the time ran out becomes [`Outcome::Timeout`].
+    pub fn blame(&self, outcome: Outcome) -> Outcome {
+        if !matches!(outcome, Outcome::Timeout | Outcome::Budget) || !self.expired() {
+            return outcome;
+        }
+        match self.exhausted() {
+            Some(Limit::Memory) => Outcome::Memory,
+            Some(Limit::Time) => Outcome::Timeout,
+            None => outcome,
+        }
     }
 }
 
@@ -48,6 +110,8 @@ pub enum Outcome {
     Timeout,
     /// A resource budget ran out.
     Budget,
+    /// The memory budget ran out: the invariants must not be used.
+    Memory,
 }
 
 /// The state at each block entry (`None`: unreachable).

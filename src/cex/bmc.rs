@@ -221,9 +221,13 @@ impl<'a> Bmc<'a> {
         let mut params = Params::new();
         params.set_u32("timeout", timeout_ms.max(1));
         self.solver.set_params(&params);
+        // The goal holds under an assumption rather than in a pushed scope: z3 4.8 takes in
+        // pending assertions (every unrolled layer) at `push` with cancellation suspended,
+        // which no timeout bounds, while `check` does that work under the timeout and the
+        // interrupt below. Once answered, the assumption is retracted for good.
         let goal = Bool::or(&self.pending);
-        self.solver.push();
-        self.solver.assert(&goal);
+        let assumption = Bool::fresh_const("goal");
+        self.solver.assert(&assumption.implies(&goal));
         let ctx = z3::Context::thread_local();
         let handle = ctx.handle();
         let (done, wait) = std::sync::mpsc::channel::<()>();
@@ -234,7 +238,9 @@ impl<'a> Bmc<'a> {
                     handle.interrupt();
                 }
             });
-            let answer = self.solver.check();
+            let answer = self
+                .solver
+                .check_assumptions(std::slice::from_ref(&assumption));
             let _ = done.send(());
             answer
         });
@@ -256,7 +262,7 @@ impl<'a> Bmc<'a> {
                     .unwrap_or_else(|| "unknown".into()),
             ),
         };
-        self.solver.pop(1);
+        self.solver.assert(&assumption.not());
         res
     }
 

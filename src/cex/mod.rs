@@ -136,8 +136,11 @@ pub fn find_any_counterexample(
         );
     }
     let spec = build_spec(func);
-    let program = match NativeProgram::build(&config.frontend, &spec) {
+    let program = match NativeProgram::build(&config.frontend, &spec, deadline) {
         Ok(p) => p,
+        // Out of time, not a program the replay cannot build: the verdict stays as the
+        // analysis left it.
+        Err(e) if Instant::now() >= deadline => return (None, CexOutcome::NotFound(e)),
         Err(e) => {
             return (
                 None,

@@ -235,14 +235,44 @@ fn objcopy_program() -> String {
 
 /// Runs a build tool in the current directory (paths in the inputs and flags are relative
 /// to it); outputs go to absolute paths in the temporary directory.
-fn run_tool(program: &str, args: &[String], _tmp: &Path) -> Result<String, String> {
-    let out = Command::new(program)
+/// Runs a tool to completion, or kills it at `deadline`: the native build runs within the
+/// analyzed function's budget, and compiling a whole library (one clang run per
+/// translation unit, for every entry function) takes longer than a budget of seconds.
+/// Its standard error goes to a file in `tmp`, so that a chatty compiler cannot block on a
+/// full pipe while it is waited for.
+fn run_tool(
+    program: &str,
+    args: &[String],
+    tmp: &Path,
+    deadline: Instant,
+) -> Result<String, String> {
+    if Instant::now() >= deadline {
+        return Err(format!("no time left in the budget to run {program}"));
+    }
+    let log_path = tmp.join(format!("tool-{}.stderr", std::process::id()));
+    let log = std::fs::File::create(&log_path)
+        .map_err(|e| format!("creating {}: {e}", log_path.display()))?;
+    let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
         .map_err(|e| format!("running {program}: {e}"))?;
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    if out.status.success() {
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("{program} did not finish within the budget"));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("waiting for {program}: {e}")),
+        }
+    };
+    let stderr = std::fs::read_to_string(&log_path).unwrap_or_default();
+    if status.success() {
         Ok(stderr)
     } else {
         let mut s = stderr;
@@ -253,7 +283,12 @@ fn run_tool(program: &str, args: &[String], _tmp: &Path) -> Result<String, Strin
 
 /// The parameter widths of `entry` as clang compiles it, from the textual IR of the inputs;
 /// `Err` when a parameter is not an integer.
-fn entry_params(config: &FrontendConfig, entry: &str, dir: &Path) -> Result<Vec<u32>, String> {
+fn entry_params(
+    config: &FrontendConfig,
+    entry: &str,
+    dir: &Path,
+    deadline: Instant,
+) -> Result<Vec<u32>, String> {
     for (i, input) in config.inputs.iter().enumerate() {
         let ll = dir.join(format!("entry{i}.ll"));
         let mut args = compile_flags(config);
@@ -265,7 +300,7 @@ fn entry_params(config: &FrontendConfig, entry: &str, dir: &Path) -> Result<Vec<
             "-o".to_string(),
             ll.display().to_string(),
         ]);
-        if run_tool(&clang_program(), &args, dir).is_err() {
+        if run_tool(&clang_program(), &args, dir, deadline).is_err() {
             continue;
         }
         let text = std::fs::read_to_string(&ll).unwrap_or_default();
@@ -319,7 +354,11 @@ fn compile_flags(config: &FrontendConfig) -> Vec<String> {
 
 impl NativeProgram {
     /// Compiles and links the program of `config` for replays of `spec.entry`.
-    pub fn build(config: &FrontendConfig, spec: &BuildSpec) -> Result<NativeProgram, String> {
+    pub fn build(
+        config: &FrontendConfig,
+        spec: &BuildSpec,
+        deadline: Instant,
+    ) -> Result<NativeProgram, String> {
         let dir = tempfile::Builder::new()
             .prefix("polyfocus-replay-")
             .tempdir()
@@ -336,7 +375,7 @@ impl NativeProgram {
             }
         }
         let driver = if spec.entry != "main" {
-            let params = entry_params(config, &spec.entry, dir.path())?;
+            let params = entry_params(config, &spec.entry, dir.path(), deadline)?;
             Some(driver_text(&spec.entry, &params))
         } else {
             None
@@ -359,7 +398,7 @@ impl NativeProgram {
                 "-o".to_string(),
                 obj.display().to_string(),
             ]);
-            run_tool(&clang, &args, dir.path())?;
+            run_tool(&clang, &args, dir.path(), deadline)?;
             let mut oc: Vec<String> = weaken
                 .iter()
                 .map(|s| format!("--weaken-symbol={s}"))
@@ -368,7 +407,7 @@ impl NativeProgram {
                 oc.push("--redefine-sym=main=__polyfocus_user_main".into());
             }
             oc.push(obj.display().to_string());
-            run_tool(&objcopy_program(), &oc, dir.path())?;
+            run_tool(&objcopy_program(), &oc, dir.path(), deadline)?;
             objects.push(obj);
         }
         let runtime = runtime_source()?;
@@ -395,7 +434,7 @@ impl NativeProgram {
                 "-o".to_string(),
                 rt_o.display().to_string(),
             ]);
-            run_tool(&clang, &args, dir.path())?;
+            run_tool(&clang, &args, dir.path(), deadline)?;
             let binary = dir.path().join("replay");
             let mut args = Vec::new();
             if config.data_model == DataModel::Ilp32 {
@@ -411,7 +450,7 @@ impl NativeProgram {
                 "-o".to_string(),
                 binary.display().to_string(),
             ]);
-            match run_tool(&clang, &args, dir.path()) {
+            match run_tool(&clang, &args, dir.path(), deadline) {
                 Ok(_) => {
                     return Ok(NativeProgram {
                         dir,

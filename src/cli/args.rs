@@ -108,6 +108,10 @@ pub struct AnalysisArgs {
     /// Time budget per analyzed function, in seconds.
     #[arg(long, default_value_t = 60.0)]
     pub timeout: f64,
+    /// Heap budget per analyzed function, in MB (default: 1500 divided by the number of
+    /// functions analyzed at once).
+    #[arg(long, value_name = "MB")]
+    pub memory_per_function: Option<f64>,
 }
 
 /// Fixpoint engines.

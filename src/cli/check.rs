@@ -54,7 +54,15 @@ pub struct InvariantsArgs {
     analysis: AnalysisArgs,
 }
 
-pub(super) fn analysis_config(a: &AnalysisArgs) -> AnalysisConfig {
+/// Heap, in MB, that the functions analyzed at once share by default: a run on 2 workers
+/// stays under 2 GB with room for what Z3 and LLVM allocate outside the count.
+const DEFAULT_MEMORY_MB: f64 = 1500.0;
+
+/// The analysis configuration of the flags, for `jobs` functions at once.
+pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
+    let memory_mb = a
+        .memory_per_function
+        .unwrap_or(DEFAULT_MEMORY_MB / jobs.max(1) as f64);
     AnalysisConfig {
         engine: match a.engine {
             EngineArg::Focus => Engine::Focus,
@@ -62,7 +70,8 @@ pub(super) fn analysis_config(a: &AnalysisArgs) -> AnalysisConfig {
         },
         domain: a.domain_kind(),
         timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
-        jobs: 1,
+        memory_per_function: (memory_mb.max(0.0) * 1048576.0) as usize,
+        jobs,
         refine: a.refine == super::args::OnOff::On,
     }
 }
@@ -99,8 +108,7 @@ pub fn run_check(args: CheckArgs) -> Result<i32> {
 fn check(args: CheckArgs) -> Result<i32> {
     let start = Instant::now();
     let fe = args.input.frontend_config()?;
-    let mut config = analysis_config(&args.analysis);
-    config.jobs = args.report.jobs();
+    let config = analysis_config(&args.analysis, args.report.jobs());
     let (engine, domain) = names(&config);
     let info = |start: Instant| RunInfo {
         engine,
@@ -217,7 +225,7 @@ pub fn run_ir(args: IrArgs) -> Result<i32> {
 pub fn run_invariants(args: InvariantsArgs) -> Result<i32> {
     let fe = args.input.frontend_config()?;
     let module = crate::frontend::load(&fe)?;
-    let config = analysis_config(&args.analysis);
+    let config = analysis_config(&args.analysis, 1);
     let analysis = driver::analyze(&module, &config);
     print!("{}", report::invariants_text(&analysis));
     Ok(EXIT_PROVED)

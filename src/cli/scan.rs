@@ -107,8 +107,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
             },
         })
         .collect();
-    let mut config = analysis_config(&args.analysis);
-    config.jobs = args.report.jobs();
+    let config = analysis_config(&args.analysis, args.report.jobs());
     let mut reports = project::analyze_programs(&inputs, &config, !args.no_counterexamples);
     for (source, message) in &log.errors {
         reports.push(crate::report::ProgramReport::failed(

@@ -3,8 +3,9 @@
 //! Steps, in order:
 //! 1. drop `optnone`/`noinline` from every defined function (clang puts them on at `-O0`);
 //! 2. mark `alwaysinline` every defined function that is not recursive (its call-graph SCC
-//!    is trivial), not larger than `inline_limit` instructions, and has no role in
-//!    [`conventions`] (error, nondet, assume, ... functions are interpreted, not inlined);
+//!    is trivial), not larger than `inline_limit` instructions once its own inlinable
+//!    callees are inlined into it, and has no role in [`conventions`] (error, nondet,
+//!    assume, ... functions are interpreted, not inlined);
 //! 3. when execution starts in a single root (`main` or the named entry), give every other
 //!    defined function internal linkage, so that `globaldce` deletes those that are
 //!    inlined everywhere or never called (and their uses of globals disappear);
@@ -282,18 +283,58 @@ unsafe fn mark_inlinable(m: LLVMModuleRef, inline_limit: usize) {
             recursive.insert(g[scc[0]]);
         }
     }
+    // The size of each function once its inlinable callees are inlined, callees first
+    // (Tarjan's order): the limit applies to that size, not to the function's own, or a
+    // chain of callees each under the limit grows without bound as it is inlined level by
+    // level (whole-library builds such as zstd's amalgamation reach gigabytes of IR).
+    let mut inlined_size: HashMap<LLVMValueRef, usize> = HashMap::new();
+    let mut inlinable: HashSet<LLVMValueRef> = HashSet::new();
+    for scc in petgraph::algo::tarjan_scc(&g) {
+        for node in scc {
+            let func = g[node];
+            let mut size = raw::instruction_count(func);
+            for callee in call_sites(func) {
+                if inlinable.contains(&callee) {
+                    size = size.saturating_add(inlined_size[&callee]);
+                }
+            }
+            inlined_size.insert(func, size);
+            if !recursive.contains(&func)
+                && conventions::role(&raw::name(func), true).is_none()
+                && size <= inline_limit
+            {
+                inlinable.insert(func);
+            }
+        }
+    }
     let ctx = LLVMGetModuleContext(m);
     let always = LLVMCreateEnumAttribute(ctx, enum_kind("alwaysinline"), 0);
     for func in funcs {
-        let name = raw::name(func);
-        if recursive.contains(&func)
-            || conventions::role(&name, true).is_some()
-            || raw::instruction_count(func) > inline_limit
-        {
-            continue;
+        if inlinable.contains(&func) {
+            LLVMAddAttributeAtIndex(func, inkwell::llvm_sys::LLVMAttributeFunctionIndex, always);
         }
-        LLVMAddAttributeAtIndex(func, inkwell::llvm_sys::LLVMAttributeFunctionIndex, always);
     }
+}
+
+/// The defined function each call of `func` calls, once per call site.
+fn call_sites(func: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let mut res = Vec::new();
+    for block in raw::blocks(func) {
+        for inst in raw::instructions(block) {
+            if !matches!(
+                raw::opcode(inst),
+                LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
+            ) {
+                continue;
+            }
+            if let Some(callee) = raw::called_function(inst) {
+                if raw::is_defined(callee) {
+                    res.push(callee);
+                }
+            }
+        }
+    }
+    res
 }
 
 /// Replaces each integer global whose every use is a plain load or store in `root` by an

@@ -14,7 +14,7 @@ pub use project::{all_results, project_json, project_text, ProgramReport};
 pub use sarif::{sarif, SarifOptions};
 
 use crate::check::{CheckResult, ProgramVerdict, Verdict};
-use crate::driver::{AnalysisReport, LoopInvariant};
+use crate::driver::{AnalysisReport, FunctionRun, LoopInvariant, RunEnd};
 use crate::ir::LiftWarning;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -45,6 +45,32 @@ struct JsonReport<'a> {
     /// What predicate refinement did, per function where it ran (issue 7).
     refinement: Vec<JsonRefinement<'a>>,
     warnings: Vec<String>,
+    functions: Vec<JsonFunction<'a>>,
+}
+
+/// How the analysis of one function ended (issue 8: every function finished or reported
+/// with the budget it ran out of).
+#[derive(Serialize)]
+struct JsonFunction<'a> {
+    function: &'a str,
+    /// `finished`, `timeout`, `budget: WHAT` or `internal error: WHAT`.
+    end: String,
+    time_ms: u64,
+    peak_heap_mb: u64,
+}
+
+fn json_function(run: &FunctionRun) -> JsonFunction<'_> {
+    JsonFunction {
+        function: &run.function,
+        end: match &run.end {
+            RunEnd::Finished => "finished".to_string(),
+            RunEnd::Timeout => "timeout".to_string(),
+            RunEnd::Budget(what) => format!("budget: {what}"),
+            RunEnd::InternalError(what) => format!("internal error: {what}"),
+        },
+        time_ms: run.elapsed.as_millis() as u64,
+        peak_heap_mb: (run.peak_heap_bytes >> 20) as u64,
+    }
 }
 
 #[derive(Serialize)]
@@ -165,6 +191,7 @@ pub fn json(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
         invariants: report.loop_invariants.iter().map(json_invariant).collect(),
         refinement: report.refinement.iter().map(json_refinement).collect(),
         warnings: warnings.iter().map(warning_text).collect(),
+        functions: report.functions.iter().map(json_function).collect(),
     };
     serde_json::to_string_pretty(&out).expect("report records always serialize")
 }

@@ -31,6 +31,7 @@ impl ProgramReport {
                 loop_invariants: vec![],
                 cut_invariants: vec![],
                 refinement: vec![],
+                functions: vec![],
             },
             warnings: vec![],
             error: Some(error),

@@ -73,7 +73,20 @@ pub struct RegionFormula {
     /// Source copies of values the region redefines.
     inputs: BTreeMap<ValueId, Int>,
     fresh: u32,
+    /// Whether the solver has taken in the region's own assertions (see [`Self::load`]).
+    loaded: bool,
+    /// What is left of [`MAX_EXACT_COST`].
+    exact_cost_left: u32,
 }
+
+/// How much exact encoding of bit-level operations a region may have, in units: one per
+/// shift, division or remainder by a constant, and per product by a constant (each adds
+/// integer variables besides the wrap-around), one per 8 bits of an `and`, `or`, `xor`
+/// (decomposed into three 0/1 integers per bit). Past it those results are free values
+/// of their range (an over-approximation, as for products of variables). Hash, checksum
+/// and byte-swapping code chains hundreds of such operations: exact, the solver neither
+/// answers within its timeout nor honours the timeout promptly, while gigabytes build up.
+const MAX_EXACT_COST: u32 = 4;
 
 #[derive(Clone, Copy, Debug)]
 enum EdgeTarget {
@@ -116,6 +129,8 @@ impl RegionFormula {
             defined: vec![false; func.values.len()],
             inputs: BTreeMap::new(),
             fresh: 0,
+            loaded: false,
+            exact_cost_left: MAX_EXACT_COST,
         };
         let region = graph.region(source).to_vec();
         let in_region = |b: BlockId| region.contains(&b);
@@ -233,6 +248,9 @@ impl RegionFormula {
             timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
         );
         self.solver.set_params(&params);
+        if let Err(reason) = self.load() {
+            return QueryResult::Unknown(reason);
+        }
         self.solver.push();
         let starts: Vec<Bool> = from
             .iter()
@@ -296,6 +314,32 @@ impl RegionFormula {
         res
     }
 
+    /// Makes the solver take in the region's assertions under the query timeout set in its
+    /// parameters.
+    ///
+    /// z3 4.8 preprocesses and internalizes pending assertions at the first `push`, with
+    /// cancellation suspended, so on a large region (thousands of blocks inlined into one
+    /// function) that `push` ignores every timeout. A `check` runs the same work under the
+    /// timeout: with an assumption `l` and `¬l` asserted, it ends as soon as the assertions
+    /// are in, without a search.
+    fn load(&mut self) -> Result<(), String> {
+        if self.loaded {
+            return Ok(());
+        }
+        let probe = Bool::fresh_const("load");
+        self.solver.assert(&probe.not());
+        match self.solver.check_assumptions(&[probe]) {
+            SatResult::Unknown => Err(self
+                .solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "loading the region formula".into())),
+            SatResult::Sat | SatResult::Unsat => {
+                self.loaded = true;
+                Ok(())
+            }
+        }
+    }
+
     /// Follows the taken edges of a model from the source to a target cut point.
     fn extract_path(
         &self,
@@ -347,6 +391,16 @@ impl RegionFormula {
     fn fresh_int(&mut self, prefix: &str) -> Int {
         self.fresh += 1;
         Int::new_const(format!("{prefix}!{}", self.fresh))
+    }
+
+    /// Takes `cost` from the budget of exact encodings; false (and nothing taken) when
+    /// it is spent.
+    fn spend_exact(&mut self, cost: u32) -> bool {
+        if self.exact_cost_left < cost {
+            return false;
+        }
+        self.exact_cost_left -= cost;
+        true
     }
 
     /// A fresh value in the range of a reading.
@@ -541,6 +595,12 @@ impl RegionFormula {
                             // exclude nothing we could express linearly.
                             return self.fresh_in_range(ty, di, "mul");
                         }
+                        if *op == BinOp::Mul
+                            && self.products == Products::Free
+                            && !self.spend_exact(1)
+                        {
+                            return self.fresh_in_range(ty, di, "mul");
+                        }
                         for (promised, reading) in
                             [(flags.nsw, Interp::Signed), (flags.nuw, Interp::Unsigned)]
                         {
@@ -560,7 +620,7 @@ impl RegionFormula {
                         self.wrap(e, ty, di)
                     }
                     BinOp::Shl => match rhs_const {
-                        Some(c) if c.unsigned() < ty.width as u128 => {
+                        Some(c) if c.unsigned() < ty.width as u128 && self.spend_exact(1) => {
                             let a = self.operand_in(func, interp, lhs, di);
                             let e = a * big(&pow2(c.unsigned() as u32));
                             self.wrap(e, ty, di)
@@ -593,7 +653,7 @@ impl RegionFormula {
                             }
                             _ => None,
                         };
-                        let Some(c) = divisor else {
+                        let Some(c) = divisor.filter(|_| self.spend_exact(1)) else {
                             return self.fresh_in_range(ty, di, "div");
                         };
                         let a = self.reading(func, interp, lhs, reading);
@@ -633,6 +693,9 @@ impl RegionFormula {
                             _ => a.xor(&b),
                         };
                         r.ite(&one, &zero)
+                    }
+                    BinOp::And | BinOp::Or | BinOp::Xor if !self.spend_exact(ty.width / 8) => {
+                        self.fresh_in_range(ty, di, "bitwise")
                     }
                     BinOp::And | BinOp::Or | BinOp::Xor => {
                         // Exact, and still linear: both operands decomposed into bits.

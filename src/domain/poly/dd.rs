@@ -19,6 +19,10 @@ pub struct Budget {
     pub max_rows: usize,
     /// Largest coefficient size, in bits.
     pub max_bits: u64,
+    /// Most adjacency tests one conversion may make (a pair of rays examined counts one,
+    /// plus one per third ray tested against it): the conversion's time grows with them
+    /// long before the number of rows shows it.
+    pub max_work: u64,
 }
 
 impl Budget {
@@ -27,6 +31,7 @@ impl Budget {
         Budget {
             max_rows: usize::MAX,
             max_bits: u64::MAX,
+            max_work: u64::MAX,
         }
     }
 }
@@ -78,8 +83,9 @@ impl Converted {
         cols: usize,
         budget: &Budget,
     ) -> Result<(), BudgetExceeded> {
+        let mut work_left = budget.max_work;
         for (k, (row, &eq)) in rows.iter().zip(is_eq).enumerate() {
-            self.add_row(row, eq, first + k, cols, budget)?;
+            self.add_row(row, eq, first + k, cols, budget, &mut work_left)?;
         }
         Ok(())
     }
@@ -91,6 +97,7 @@ impl Converted {
         idx: usize,
         cols: usize,
         budget: &Budget,
+        work_left: &mut u64,
     ) -> Result<(), BudgetExceeded> {
         // A line not saturating `c` absorbs it.
         let sl: Vec<Coef> = self.lines.iter().map(|l| dot(c, l)).collect();
@@ -150,6 +157,14 @@ impl Converted {
                     continue;
                 }
                 let common = self.sat[p].and(&self.sat[n]);
+                let work = if (common.count() as isize) < min_common {
+                    1
+                } else {
+                    1 + self.rays.len() as u64
+                };
+                *work_left = work_left.checked_sub(work).ok_or_else(|| BudgetExceeded {
+                    what: format!("adjacency tests over {} rays", self.rays.len()),
+                })?;
                 if (common.count() as isize) < min_common {
                     continue;
                 }

@@ -42,6 +42,7 @@ impl Budget {
         Budget {
             max_rows: 20_000,
             max_bits: 2048,
+            max_work: 20_000_000,
         }
     }
 }

@@ -1,0 +1,161 @@
+//! Per-function memory budgets: the heap bytes each thread holds, counted by a wrapper
+//! around the system allocator.
+//!
+//! Each function is analyzed on one worker thread from start to end (see
+//! `driver::parallel`), so the bytes a thread allocated since the function started, minus
+//! those it freed, are the function's heap. The counters are thread-local cells: counting
+//! costs one add per allocation, no lock and no atomic.
+//!
+//! What is not counted: memory that C and C++ libraries allocate themselves (Z3, LLVM);
+//! the Z3 queries have their own time limits, and the front end runs before any budget.
+//! Memory freed on another thread than the one that allocated it makes that thread's count
+//! drift down; a budget only ever compares two readings on the same thread during one
+//! function, where that does not happen.
+//!
+//! **Architecture Invariant:** a budget only stops an analysis. A stopped analysis has no
+//! invariants, so it can never produce a proof (see `analysis::Outcome`).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// The process's allocator: the system allocator, with per-thread counts.
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// The system allocator plus a per-thread count of live bytes and of their peak.
+pub struct CountingAllocator;
+
+thread_local! {
+    /// Bytes allocated minus bytes freed by this thread (negative when it freed memory
+    /// another thread allocated).
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    /// The highest `LIVE` since the last `reset_peak`.
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn grow(bytes: usize) {
+    // `try_with` and no destructor: safe to call while the thread is being torn down.
+    let _ = LIVE.try_with(|live| {
+        let now = live.get().wrapping_add(bytes as isize);
+        live.set(now);
+        let _ = PEAK.try_with(|peak| {
+            if now > peak.get() {
+                peak.set(now);
+            }
+        });
+    });
+}
+
+fn shrink(bytes: usize) {
+    let _ = LIVE.try_with(|live| live.set(live.get().wrapping_sub(bytes as isize)));
+}
+
+// SAFETY: every method forwards to `System` with the caller's arguments unchanged; the
+// counting touches only const-initialized thread-local cells, which never allocate.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            grow(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            grow(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        shrink(layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            shrink(layout.size());
+            grow(new_size);
+        }
+        p
+    }
+}
+
+/// Heap bytes this thread holds (allocated minus freed).
+fn thread_live_bytes() -> isize {
+    LIVE.try_with(Cell::get).unwrap_or(0)
+}
+
+/// A limit on the heap a thread may add from now on.
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryBudget {
+    baseline: isize,
+    max_bytes: isize,
+}
+
+impl MemoryBudget {
+    /// At most `max_bytes` more than this thread holds now.
+    pub fn from_now(max_bytes: usize) -> MemoryBudget {
+        MemoryBudget {
+            baseline: thread_live_bytes(),
+            max_bytes: max_bytes.min(isize::MAX as usize) as isize,
+        }
+    }
+
+    /// True while the thread holds more than its budget.
+    pub fn exceeded(&self) -> bool {
+        thread_live_bytes().saturating_sub(self.baseline) > self.max_bytes
+    }
+}
+
+/// The highest heap a thread held during a stretch of work, for reports.
+#[derive(Clone, Copy, Debug)]
+pub struct HeapMeter {
+    baseline: isize,
+}
+
+impl HeapMeter {
+    /// Starts measuring on this thread (forgets the thread's earlier peak).
+    pub fn start() -> HeapMeter {
+        let baseline = thread_live_bytes();
+        let _ = PEAK.try_with(|peak| peak.set(baseline));
+        HeapMeter { baseline }
+    }
+
+    /// The most this thread held above what it held at the start, in bytes.
+    pub fn peak_bytes(&self) -> usize {
+        let peak = PEAK.try_with(Cell::get).unwrap_or(0);
+        peak.saturating_sub(self.baseline).max(0) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HeapMeter, MemoryBudget};
+
+    #[test]
+    fn a_large_allocation_exceeds_a_small_budget_and_freeing_restores_it() {
+        let meter = HeapMeter::start();
+        let budget = MemoryBudget::from_now(1 << 20);
+        assert!(!budget.exceeded());
+        let big: Vec<u8> = vec![1; 4 << 20];
+        assert!(budget.exceeded(), "4 MiB held against a 1 MiB budget");
+        drop(big);
+        assert!(!budget.exceeded());
+        assert!(meter.peak_bytes() >= 4 << 20);
+    }
+
+    #[test]
+    fn memory_held_by_another_thread_does_not_count() {
+        let budget = MemoryBudget::from_now(1 << 20);
+        let other = std::thread::spawn(|| {
+            let v: Vec<u8> = vec![1; 4 << 20];
+            v.len()
+        });
+        assert_eq!(other.join().ok(), Some(4 << 20));
+        assert!(!budget.exceeded());
+    }
+}
