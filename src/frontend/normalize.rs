@@ -243,19 +243,9 @@ pub fn call_graph(m: LLVMModuleRef) -> HashMap<LLVMValueRef, Vec<LLVMValueRef>> 
             continue;
         }
         let callees = res.entry(func).or_default();
-        for block in raw::blocks(func) {
-            for inst in raw::instructions(block) {
-                if !matches!(
-                    raw::opcode(inst),
-                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
-                ) {
-                    continue;
-                }
-                if let Some(callee) = raw::called_function(inst) {
-                    if raw::is_defined(callee) && !callees.contains(&callee) {
-                        callees.push(callee);
-                    }
-                }
+        for callee in call_sites(func) {
+            if !callees.contains(&callee) {
+                callees.push(callee);
             }
         }
     }
