@@ -83,9 +83,10 @@ pub struct RegionFormula {
 /// shift, division or remainder by a constant, and per product by a constant (each adds
 /// integer variables besides the wrap-around), one per 8 bits of an `and`, `or`, `xor`
 /// (decomposed into three 0/1 integers per bit). Past it those results are free values
-/// of their range (an over-approximation, as for products of variables). Hash, checksum
-/// and byte-swapping code chains hundreds of such operations: exact, the solver neither
-/// answers within its timeout nor honours the timeout promptly, while gigabytes build up.
+/// of their range (an over-approximation, as for products of variables; path focusing
+/// only, [`Products::Free`]). Hash, checksum and byte-swapping code chains hundreds of
+/// such operations: exact, the solver neither answers within its timeout nor honours the
+/// timeout promptly, while gigabytes build up.
 const MAX_EXACT_COST: u32 = 4;
 
 #[derive(Clone, Copy, Debug)]
@@ -130,7 +131,11 @@ impl RegionFormula {
             inputs: BTreeMap::new(),
             fresh: 0,
             loaded: false,
-            exact_cost_left: MAX_EXACT_COST,
+            // Certification checks invariants against the exact program: no budget there.
+            exact_cost_left: match products {
+                Products::Free => MAX_EXACT_COST,
+                Products::Exact => u32::MAX,
+            },
         };
         let region = graph.region(source).to_vec();
         let in_region = |b: BlockId| region.contains(&b);
