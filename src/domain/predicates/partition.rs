@@ -282,6 +282,21 @@ impl<N: NumericDomain, P: PartPolicy> Partitioned<N, P> {
         res
     }
 
+    /// Each part cut by every valuation of the booleans `bs`: the non-empty cells, as
+    /// (region of the cell, the part's numeric state, the valuation as a bit mask).
+    fn cells(&self, bs: &[Var]) -> Vec<(Bdd, &N, u32)> {
+        let mut out = Vec::new();
+        for (p, n) in &self.parts {
+            for mask in 0..(1u32 << bs.len()) {
+                let q = p.and(&self.info.cube(bs, mask));
+                if !q.is_false() {
+                    out.push((q, n, mask));
+                }
+            }
+        }
+        out
+    }
+
     /// The BDD of a constraint over boolean dimensions only (exact over 0/1 values).
     fn bool_cons_bdd(&self, c: &LinCons, bs: &[Var]) -> Bdd {
         let mut f = Bdd::f();
@@ -449,46 +464,40 @@ impl<N: NumericDomain, P: PartPolicy> NumericDomain for Partitioned<N, P> {
         }
         let targets: Vec<u32> = bool_as.iter().map(|(v, _)| info.bvar(*v)).collect();
         let mut out = Vec::new();
-        for (p, n) in &self.parts {
-            for mask in 0..(1u32 << bs.len()) {
-                let q = p.and(&info.cube(&bs, mask));
-                if q.is_false() {
-                    continue;
-                }
-                // Boolean targets, read in the pre-state.
-                let mut lits = Vec::new();
-                for (b, e) in &bool_as {
-                    let e = subst(e, &bs, mask);
-                    let value = if e.is_constant() {
-                        Interval::point(Rat::from_integer(e.constant_part().clone()))
-                    } else {
-                        n.bound(&e)
-                    };
-                    match value.as_point() {
-                        Some(c) if c.is_zero() => lits.push((info.bvar(*b), false)),
-                        Some(c) if *c == Rat::from_integer(1.into()) => {
-                            lits.push((info.bvar(*b), true))
-                        }
-                        _ => {}
+        for (q, n, mask) in self.cells(&bs) {
+            // Boolean targets, read in the pre-state.
+            let mut lits = Vec::new();
+            for (b, e) in &bool_as {
+                let e = subst(e, &bs, mask);
+                let value = if e.is_constant() {
+                    Interval::point(Rat::from_integer(e.constant_part().clone()))
+                } else {
+                    n.bound(&e)
+                };
+                match value.as_point() {
+                    Some(c) if c.is_zero() => lits.push((info.bvar(*b), false)),
+                    Some(c) if *c == Rat::from_integer(1.into()) => {
+                        lits.push((info.bvar(*b), true))
                     }
+                    _ => {}
                 }
-                let mut n2 = n.clone();
-                let ints: Vec<(Var, LinExpr)> = int_as
-                    .iter()
-                    .map(|(v, e)| (*v, subst(e, &bs, mask)))
-                    .collect();
-                if !ints.is_empty() {
-                    n2.assign_parallel(&ints);
-                }
-                if n2.is_bottom() {
-                    continue;
-                }
-                let mut q2 = q.exists(&targets);
-                for (b, val) in lits {
-                    q2 = q2.and(&Bdd::lit(b, val));
-                }
-                out.push((q2, n2));
             }
+            let mut n2 = n.clone();
+            let ints: Vec<(Var, LinExpr)> = int_as
+                .iter()
+                .map(|(v, e)| (*v, subst(e, &bs, mask)))
+                .collect();
+            if !ints.is_empty() {
+                n2.assign_parallel(&ints);
+            }
+            if n2.is_bottom() {
+                continue;
+            }
+            let mut q2 = q.exists(&targets);
+            for (b, val) in lits {
+                q2 = q2.and(&Bdd::lit(b, val));
+            }
+            out.push((q2, n2));
         }
         if bool_as.is_empty() {
             self.parts = out;
@@ -535,18 +544,15 @@ impl<N: NumericDomain, P: PartPolicy> NumericDomain for Partitioned<N, P> {
             self.forget(&[var]);
             return;
         }
-        let mut out = Vec::new();
-        for (p, n) in &self.parts {
-            for mask in 0..(1u32 << bs.len()) {
-                let q = p.and(&info.cube(&bs, mask));
-                if q.is_false() {
-                    continue;
-                }
+        let out = self
+            .cells(&bs)
+            .into_iter()
+            .map(|(q, n, mask)| {
                 let mut n2 = n.clone();
                 n2.substitute(var, &subst(expr, &bs, mask));
-                out.push((q, n2));
-            }
-        }
+                (q, n2)
+            })
+            .collect();
         self.parts = out;
         self.normalize();
     }
@@ -655,29 +661,20 @@ impl<N: NumericDomain, P: PartPolicy> NumericDomain for Partitioned<N, P> {
             return;
         }
         let mut out = Vec::new();
-        for (p, n) in &self.parts {
-            if p.is_false() {
-                continue;
+        'cells: for (q, n, mask) in self.cells(&bs) {
+            let mut all = ints.clone();
+            for c in &kept {
+                let c = subst_cons(c, &bs, mask);
+                match c.constant_truth() {
+                    Some(false) => continue 'cells,
+                    Some(true) => {}
+                    None => all.push(c),
+                }
             }
-            'masks: for mask in 0..(1u32 << bs.len()) {
-                let q = p.and(&info.cube(&bs, mask));
-                if q.is_false() {
-                    continue;
-                }
-                let mut all = ints.clone();
-                for c in &kept {
-                    let c = subst_cons(c, &bs, mask);
-                    match c.constant_truth() {
-                        Some(false) => continue 'masks,
-                        Some(true) => {}
-                        None => all.push(c),
-                    }
-                }
-                let mut n2 = n.clone();
-                n2.meet_cons(&all);
-                if !n2.is_bottom() {
-                    out.push((q, n2));
-                }
+            let mut n2 = n.clone();
+            n2.meet_cons(&all);
+            if !n2.is_bottom() {
+                out.push((q, n2));
             }
         }
         self.parts = out;
