@@ -14,6 +14,7 @@ pub mod domain;
 pub mod driver;
 pub mod frontend;
 pub mod graph;
+pub mod interrupt;
 pub mod ir;
 pub mod report;
 pub mod smt;

@@ -235,6 +235,29 @@ int main(void) {
     assert!(run.stdout().contains("= 5 (i32)"), "{}", run.stdout());
 }
 
+/// 32-bit programs are replayed with `-m32`: `scripts/setup` must install the 32-bit C
+/// library and libgcc (`libc6-dev-i386`, `lib32gcc-12-dev`), or the native link fails
+/// and every ILP32 counterexample is lost.
+#[test]
+fn bug_in_an_ilp32_program() {
+    let program = format!(
+        "{PRELUDE}
+extern long __VERIFIER_nondet_long(void);
+int main(void) {{
+  long x = __VERIFIER_nondet_long();
+  unsigned long y = (unsigned long)x + 1ul;
+  if (x > 0 && y == 2147483648ul && sizeof(long) == 4)
+    reach_error();
+  return 0;
+}}
+"
+    );
+    let run = check("ilp32", &program, &["--data-model", "ILP32"]);
+    assert_violated(&run);
+    assert!(run.stdout().contains("= 2147483647"), "{}", run.stdout());
+    assert_harness_fails(&run);
+}
+
 #[test]
 fn bug_behind_unsigned_wraparound() {
     let program = format!(

@@ -80,12 +80,14 @@ pub fn run_limited(
                 set_limit(libc::RLIMIT_AS, bytes)?;
             }
             set_limit(libc::RLIMIT_CPU, cpu_seconds)?;
-            Ok(())
+            crate::interrupt::die_with_parent()
         });
     }
     let start = Instant::now();
     let child = command.spawn()?;
     let pid = child.id() as libc::pid_t;
+    // Killed with the rest of its group if the harness is interrupted.
+    let group = crate::interrupt::ChildGroup::register(child.id());
     let deadline = start + limits.wall;
     let mut timed_out = false;
     let mut pause = Duration::from_millis(1);
@@ -108,6 +110,7 @@ pub fn run_limited(
         libc::kill(-pid, libc::SIGKILL);
     }
     let (status, usage) = reap(pid)?;
+    drop(group);
     drop(child);
     let termination = if libc::WIFSIGNALED(status) {
         Termination::Signaled(libc::WTERMSIG(status))

@@ -15,6 +15,7 @@
 //! reaches the error yields the exact input sequence to confirm in strict mode.
 
 use crate::frontend::{clang_program, runtime_dir, DataModel, FrontendConfig};
+use crate::interrupt::{die_with_parent, ChildGroup, ScratchDir};
 use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::os::unix::process::CommandExt;
@@ -157,7 +158,7 @@ pub struct BuildSpec {
 
 /// A natively compiled program, ready to run.
 pub struct NativeProgram {
-    dir: tempfile::TempDir,
+    dir: ScratchDir,
     binary: PathBuf,
     /// Functions served as inputs by generated stubs (undefined external functions).
     pub stubbed: BTreeMap<String, u32>,
@@ -252,11 +253,15 @@ fn run_tool(
     let log_path = tmp.join(format!("tool-{}.stderr", std::process::id()));
     let log = std::fs::File::create(&log_path)
         .map_err(|e| format!("creating {}: {e}", log_path.display()))?;
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(log)
+        .stderr(log);
+    // SAFETY: `die_with_parent` is async-signal-safe and allocates nothing.
+    unsafe { command.pre_exec(die_with_parent) };
+    let mut child = command
         .spawn()
         .map_err(|e| format!("running {program}: {e}"))?;
     let status = loop {
@@ -359,9 +364,7 @@ impl NativeProgram {
         spec: &BuildSpec,
         deadline: Instant,
     ) -> Result<NativeProgram, String> {
-        let dir = tempfile::Builder::new()
-            .prefix("polyfocus-replay-")
-            .tempdir()
+        let dir = ScratchDir::new("polyfocus-replay-")
             .map_err(|e| format!("creating a temporary directory: {e}"))?;
         let clang = clang_program();
         let mut objects = Vec::new();
@@ -587,7 +590,7 @@ impl NativeProgram {
                     rlim_max: 2 << 30,
                 };
                 libc::setrlimit(libc::RLIMIT_AS, &lim);
-                Ok(())
+                die_with_parent()
             });
         }
         let start = Instant::now();
@@ -600,38 +603,42 @@ impl NativeProgram {
                     elapsed: start.elapsed(),
                 }
             }
-            Ok(mut child) => loop {
-                match child.try_wait() {
-                    Ok(Some(st)) => {
-                        use std::os::unix::process::ExitStatusExt;
-                        break match (st.code(), st.signal()) {
-                            (Some(EXIT_ERROR_REACHED), _) => RunStatus::ErrorReached,
-                            (Some(EXIT_EXTRA_INPUT), _) => RunStatus::ExtraInput,
-                            (Some(c), _) => RunStatus::Exited(c),
-                            (None, Some(s)) => RunStatus::Signaled(s),
-                            (None, None) => RunStatus::Exited(-1),
-                        };
-                    }
-                    Ok(None) => {
-                        if start.elapsed() >= timeout {
-                            unsafe {
-                                libc::kill(-(child.id() as i32), libc::SIGKILL);
-                            }
-                            let _ = child.kill();
-                            let _ = child.wait();
-                            break RunStatus::Timeout;
+            Ok(mut child) => {
+                // Killed with the rest of its group if polyfocus is interrupted.
+                let _group = ChildGroup::register(child.id());
+                loop {
+                    match child.try_wait() {
+                        Ok(Some(st)) => {
+                            use std::os::unix::process::ExitStatusExt;
+                            break match (st.code(), st.signal()) {
+                                (Some(EXIT_ERROR_REACHED), _) => RunStatus::ErrorReached,
+                                (Some(EXIT_EXTRA_INPUT), _) => RunStatus::ExtraInput,
+                                (Some(c), _) => RunStatus::Exited(c),
+                                (None, Some(s)) => RunStatus::Signaled(s),
+                                (None, None) => RunStatus::Exited(-1),
+                            };
                         }
-                        let waited = start.elapsed();
-                        let pause = if waited < Duration::from_millis(20) {
-                            Duration::from_millis(1)
-                        } else {
-                            Duration::from_millis(10)
-                        };
-                        std::thread::sleep(pause);
+                        Ok(None) => {
+                            if start.elapsed() >= timeout {
+                                unsafe {
+                                    libc::kill(-(child.id() as i32), libc::SIGKILL);
+                                }
+                                let _ = child.kill();
+                                let _ = child.wait();
+                                break RunStatus::Timeout;
+                            }
+                            let waited = start.elapsed();
+                            let pause = if waited < Duration::from_millis(20) {
+                                Duration::from_millis(1)
+                            } else {
+                                Duration::from_millis(10)
+                            };
+                            std::thread::sleep(pause);
+                        }
+                        Err(_) => break RunStatus::Exited(-1),
                     }
-                    Err(_) => break RunStatus::Exited(-1),
                 }
-            },
+            }
         };
         let elapsed = start.elapsed();
         let mut stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();

@@ -105,12 +105,12 @@ pub struct AnalysisArgs {
     /// need them, then the analysis re-run with them (issue 7).
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     pub refine: OnOff,
-    /// Time budget per analyzed function, in seconds.
-    #[arg(long, default_value_t = 60.0)]
+    /// Time budget per analyzed function, in seconds (a positive number, at most a year).
+    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,
     /// Heap budget per analyzed function, in MB (default: 1500 divided by the number of
     /// functions analyzed at once).
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MB", value_parser = parse_megabytes)]
     pub memory_per_function: Option<f64>,
 }
 
@@ -173,5 +173,62 @@ impl AnalysisArgs {
             (false, true, false) => K::IntervalPred,
             (false, true, true) => K::IntervalPredProduct,
         }
+    }
+}
+
+/// The longest time budget accepted: a year. Budgets become `Duration`s and deadlines
+/// `Instant + Duration`, which overflow (and panic) on values like `1e20` or `inf`.
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A time budget in seconds: a positive finite number, at most [`MAX_SECONDS`].
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    let value = positive_number(text, "seconds")?;
+    if value > MAX_SECONDS {
+        return Err(format!(
+            "{text} seconds is more than a year ({MAX_SECONDS} s); give a shorter budget"
+        ));
+    }
+    Ok(value)
+}
+
+/// A size in MB: a positive finite number, at most a petabyte.
+fn parse_megabytes(text: &str) -> Result<f64, String> {
+    let value = positive_number(text, "MB")?;
+    if value > 1e9 {
+        return Err(format!("{text} MB is more than a petabyte"));
+    }
+    Ok(value)
+}
+
+fn positive_number(text: &str, unit: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of {unit}"))?;
+    // `nan` parses, and compares false with everything: reject it explicitly.
+    if !value.is_finite() || value <= 0.0 {
+        return Err(format!(
+            "`{text}` is not a positive, finite number of {unit}"
+        ));
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_reject_what_would_overflow_or_mean_nothing() {
+        assert_eq!(parse_seconds("10"), Ok(10.0));
+        assert_eq!(parse_seconds("0.5"), Ok(0.5));
+        for bad in [
+            "0", "-1", "nan", "NaN", "inf", "-inf", "1e20", "infinity", "ten", "",
+        ] {
+            assert!(parse_seconds(bad).is_err(), "{bad} accepted");
+        }
+        assert!(parse_megabytes("nan").is_err());
+        assert!(parse_megabytes("-5").is_err());
+        assert_eq!(parse_megabytes("750"), Ok(750.0));
     }
 }

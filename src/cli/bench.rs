@@ -29,7 +29,7 @@ pub struct BenchArgs {
     pub jobs: Option<usize>,
     /// Time budget per run in seconds, passed to the analyzer as --timeout; the run is
     /// killed one second later.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = super::args::parse_seconds)]
     pub timeout: f64,
     /// Address-space limit per run in MiB (0: none).
     #[arg(long, default_value_t = 4096)]
@@ -60,9 +60,6 @@ pub struct BenchArgs {
 
 /// Runs the harness; exit code 1 when some verdict is wrong, 0 otherwise.
 pub fn run(args: BenchArgs) -> Result<i32> {
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        bail!("--timeout must be a positive number of seconds");
-    }
     if args.jobs == Some(0) {
         bail!("--jobs must be at least 1");
     }

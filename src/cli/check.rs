@@ -69,8 +69,8 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
             EngineArg::Classic => Engine::Classic,
         },
         domain: a.domain_kind(),
-        timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
-        memory_per_function: (memory_mb.max(0.0) * 1048576.0) as usize,
+        timeout: Duration::from_secs_f64(a.timeout),
+        memory_per_function: (memory_mb * 1048576.0) as usize,
         jobs,
         refine: a.refine == super::args::OnOff::On,
     }

@@ -29,7 +29,7 @@ pub struct SvcompArgs {
     #[arg(long, value_name = "PATH")]
     pub analyzer: Option<PathBuf>,
     /// Time budget in seconds, passed to the analyzer (which is killed one second later).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::parse_seconds)]
     pub timeout: Option<f64>,
     /// Address-space limit in MiB (default: none).
     #[arg(long)]
@@ -90,12 +90,12 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
         "--format".to_string(),
         "json".to_string(),
     ]);
+    // `parse_seconds` admits only positive finite budgets of at most a year.
     let wall = match args.timeout {
-        Some(t) if t > 0.0 && t.is_finite() => {
+        Some(t) => {
             check_args.extend(["--timeout".to_string(), t.to_string()]);
             Duration::from_secs_f64(t) + crate::bench::KILL_GRACE
         }
-        Some(_) => bail!("--timeout must be a positive number of seconds"),
         None => Duration::from_secs(365 * 24 * 3600),
     };
     let memory_bytes = args.memory.filter(|m| *m > 0).map(|m| m << 20);
