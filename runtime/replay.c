@@ -22,10 +22,11 @@
  *     POLYFOCUS_REPLAY_DICT is a file of interesting values for the random policy;
  *     POLYFOCUS_REPLAY_LOG names a file that receives "name width value" per served value.
  *
- * When a definition in the program has the same name as one here (SV-COMP tasks usually
+ * When a definition in the program has the name of an error function (SV-COMP tasks usually
  * define reach_error themselves), polyfocus weakens the program's symbol with objcopy so
- * that this one is used. Functions that are conventions only when the program does not
- * define them (__VERIFIER_assert, assume, ...) are weak here.
+ * that this one is used: calling it is the event. Every other function here is a convention
+ * only when the program does not define it (nondet, assertion and assumption functions), so
+ * it is weak here: the program's own definition is the program's function and wins.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,11 +231,11 @@ void __assert_rtn(const char *function, const char *file, int line, const char *
 }
 
 /* Assertion functions. */
-void polyfocus_assert(int cond) {
+__attribute__((weak)) void polyfocus_assert(int cond) {
     if (!cond)
         polyfocus_replay_error("polyfocus_assert");
 }
-void __ikos_assert(int cond) {
+__attribute__((weak)) void __ikos_assert(int cond) {
     if (!cond)
         polyfocus_replay_error("__ikos_assert");
 }
@@ -248,11 +249,11 @@ __attribute__((weak)) void assert(int cond) {
 }
 
 /* Assumption functions. */
-void __VERIFIER_assume(int cond) {
+__attribute__((weak)) void __VERIFIER_assume(int cond) {
     if (!cond)
         polyfocus_replay_stop();
 }
-void polyfocus_assume(int cond) {
+__attribute__((weak)) void polyfocus_assume(int cond) {
     if (!cond)
         polyfocus_replay_stop();
 }
@@ -278,9 +279,9 @@ __attribute__((weak)) void __assumption_declared(void) { polyfocus_replay_stop()
 
 /* Nondet functions of integer types. */
 #define POLYFOCUS_NONDET(type, name) \
-    type name(void) { return (type)polyfocus_replay_next(#name, 8 * sizeof(type)); }
+    __attribute__((weak)) type name(void) { return (type)polyfocus_replay_next(#name, 8 * sizeof(type)); }
 #define POLYFOCUS_NONDET_BOOL(name) \
-    _Bool name(void) { return (_Bool)polyfocus_replay_next(#name, 1); }
+    __attribute__((weak)) _Bool name(void) { return (_Bool)polyfocus_replay_next(#name, 1); }
 
 POLYFOCUS_NONDET(int, __VERIFIER_nondet_int)
 POLYFOCUS_NONDET(unsigned int, __VERIFIER_nondet_uint)

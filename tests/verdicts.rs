@@ -163,6 +163,11 @@ fn library_without_main() {
 }
 
 #[test]
+fn conventions_the_program_defines() {
+    check_program("own_conventions.c");
+}
+
+#[test]
 fn reachable_bug_is_never_proved() {
     check_program("bug.c");
 }

@@ -28,8 +28,9 @@ pub const EXIT_ERROR_REACHED: i32 = 97;
 /// Exit status of an input request beyond the recorded ones (strict mode).
 pub const EXIT_EXTRA_INPUT: i32 = 98;
 
-/// Functions with a strong definition in `runtime/replay.c`: the program's own definitions
-/// of these are weakened.
+/// The error functions, with a strong definition in `runtime/replay.c`: the program's own
+/// definitions of these are weakened, since calling them is the event the replay detects,
+/// whatever their body does.
 pub const RUNTIME_STRONG: &[&str] = &[
     "reach_error",
     "__VERIFIER_error",
@@ -37,6 +38,11 @@ pub const RUNTIME_STRONG: &[&str] = &[
     "__assert_perror_fail",
     "__assert",
     "__assert_rtn",
+];
+
+/// Functions with a weak definition in the runtime: a definition of the program's own is
+/// the program's function and wins (see `frontend::conventions`).
+pub const RUNTIME_WEAK: &[&str] = &[
     "polyfocus_assert",
     "__ikos_assert",
     "__VERIFIER_assume",
@@ -69,10 +75,6 @@ pub const RUNTIME_STRONG: &[&str] = &[
     "polyfocus_nondet_bool",
     "__ikos_nondet_int",
     "__ikos_nondet_uint",
-];
-
-/// Functions with a weak definition in the runtime (the program's own wins).
-pub const RUNTIME_WEAK: &[&str] = &[
     "__VERIFIER_assert",
     "assert",
     "assume",

@@ -2,13 +2,18 @@
 //!
 //! | role | names | defined in the input? |
 //! |---|---|---|
-//! | nondet input ([`Role::Nondet`]) | `__VERIFIER_nondet_*`, `polyfocus_nondet_*`, `__ikos_nondet_*`, `nondet_*`, `nondet`; `unknown*` | always / only when declared (`nondet*`, `unknown*`) |
-//! | error site ([`Role::Error`]) | `reach_error`, `__VERIFIER_error`, `__assert_fail`, `__assert`, `__assert_rtn`, `__assert_perror_fail` | always (their body is not analyzed) |
-//! | assertion ([`Role::Assert`]) | `__ikos_assert`, `polyfocus_assert`; `__VERIFIER_assert`, `assert` | always / only when declared (a defined one is inlined) |
-//! | assumption ([`Role::Assume`]) | `__VERIFIER_assume`, `polyfocus_assume`; `assume`, `assume_abort_if_not`, `__VERIFIER_assume_abort_if_not` | always / only when declared |
-//! | end of path ([`Role::Stop`]) | `abort`, `exit`, `_exit`, `_Exit`, `__assumption_declared` (PAGAI), `__VERIFIER_silent_exit`, `llvm.trap` | always |
+//! | error site ([`Role::Error`]) | `reach_error`, `__VERIFIER_error`, `__assert_fail`, `__assert`, `__assert_rtn`, `__assert_perror_fail` | always (the call is the event; their body is not analyzed) |
+//! | end of path ([`Role::Stop`]) | `abort`, `exit`, `_exit`, `_Exit`, `llvm.trap`; `__assumption_declared` (PAGAI), `__VERIFIER_silent_exit` | always / only when declared |
+//! | nondet input ([`Role::Nondet`]) | `__VERIFIER_nondet_*`, `polyfocus_nondet_*`, `__ikos_nondet_*`, `nondet_*`, `nondet`, `unknown*` | only when declared |
+//! | assertion ([`Role::Assert`]) | `__ikos_assert`, `polyfocus_assert`, `__VERIFIER_assert`, `assert` | only when declared |
+//! | assumption ([`Role::Assume`]) | `__VERIFIER_assume`, `polyfocus_assume`, `assume`, `assume_abort_if_not`, `__VERIFIER_assume_abort_if_not` | only when declared |
 //!
 //! A function with a role is never inlined and never an entry: its calls are interpreted.
+//! Only the error functions (whose call is what the property forbids) and the C library's
+//! ends of execution keep their role when the input defines them: any other convention
+//! function with a body is the program's own function, analyzed (inlined) and replayed as
+//! written. A program that defines `__VERIFIER_nondet_int` to return 5 gets 5, both in the
+//! analysis and in the native replay.
 
 /// What a call of a function means.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -34,49 +39,44 @@ pub fn role(name: &str, defined: bool) -> Option<Role> {
         | "__assert"
         | "__assert_rtn"
         | "__assert_perror_fail" => return Some(Role::Error),
-        "__ikos_assert" | "polyfocus_assert" => return Some(Role::Assert),
-        "__VERIFIER_assume" | "polyfocus_assume" => return Some(Role::Assume),
-        "abort"
-        | "exit"
-        | "_exit"
-        | "_Exit"
-        | "__assumption_declared"
-        | "__VERIFIER_silent_exit"
-        | "llvm.trap" => return Some(Role::Stop),
+        "abort" | "exit" | "_exit" | "_Exit" | "llvm.trap" => return Some(Role::Stop),
         _ => {}
-    }
-    if name.starts_with("__VERIFIER_nondet")
-        || name.starts_with("polyfocus_nondet")
-        || name.starts_with("__ikos_nondet")
-    {
-        return Some(Role::Nondet);
     }
     if defined {
         return None;
     }
+    declared_role(name)
+}
+
+/// The role of a convention function the input only declares.
+fn declared_role(name: &str) -> Option<Role> {
     match name {
-        "__VERIFIER_assert" | "assert" => Some(Role::Assert),
-        "assume" | "assume_abort_if_not" | "__VERIFIER_assume_abort_if_not" => Some(Role::Assume),
-        _ if name == "nondet" || name.starts_with("nondet_") || name.starts_with("unknown") => {
+        "__ikos_assert" | "polyfocus_assert" | "__VERIFIER_assert" | "assert" => Some(Role::Assert),
+        "__VERIFIER_assume"
+        | "polyfocus_assume"
+        | "assume"
+        | "assume_abort_if_not"
+        | "__VERIFIER_assume_abort_if_not" => Some(Role::Assume),
+        "__assumption_declared" | "__VERIFIER_silent_exit" => Some(Role::Stop),
+        _ if name.starts_with("__VERIFIER_nondet")
+            || name.starts_with("polyfocus_nondet")
+            || name.starts_with("__ikos_nondet")
+            || name == "nondet"
+            || name.starts_with("nondet_")
+            || name.starts_with("unknown") =>
+        {
             Some(Role::Nondet)
         }
         _ => None,
     }
 }
 
-/// Functions that only wrap a convention (`__VERIFIER_assert`, `assume`, ...): inlined
-/// when defined, never an entry of their own, and skipped when locating a check (the
-/// location of an assertion is the call of the wrapper, not the error call inside it).
+/// Assertion and assumption functions the input defines itself (`__VERIFIER_assert`,
+/// `assume`, `polyfocus_assert`, ...), and `unknown`: inlined, never an entry of their own,
+/// and skipped when locating a check (the location of an assertion is the call of the
+/// wrapper, not the error call inside it).
 pub fn is_wrapper(name: &str) -> bool {
-    matches!(
-        name,
-        "__VERIFIER_assert"
-            | "assert"
-            | "assume"
-            | "assume_abort_if_not"
-            | "__VERIFIER_assume_abort_if_not"
-            | "unknown"
-    )
+    name == "unknown" || matches!(declared_role(name), Some(Role::Assert | Role::Assume))
 }
 
 #[cfg(test)]
@@ -89,6 +89,13 @@ mod tests {
         assert_eq!(role("__VERIFIER_assert", true), None);
         assert_eq!(role("__VERIFIER_assert", false), Some(Role::Assert));
         assert_eq!(role("__VERIFIER_nondet_uchar", false), Some(Role::Nondet));
+        assert_eq!(role("__VERIFIER_nondet_int", true), None);
+        assert_eq!(role("polyfocus_assume", true), None);
+        assert_eq!(role("polyfocus_assert", false), Some(Role::Assert));
+        assert_eq!(role("reach_error", false), Some(Role::Error));
+        assert_eq!(role("exit", true), Some(Role::Stop));
+        assert!(is_wrapper("polyfocus_assert"));
+        assert!(!is_wrapper("reach_error"));
         assert_eq!(role("unknown", true), None);
         assert_eq!(role("unknown", false), Some(Role::Nondet));
         assert_eq!(role("abort", false), Some(Role::Stop));
