@@ -51,7 +51,10 @@ pub fn install() {
             // SAFETY: `set` is a valid signal set; `sig` is written by sigwait.
             if unsafe { libc::sigwait(&set, &mut sig) } == 0 {
                 clean_up();
-                std::process::exit(128 + sig);
+                // `_exit`, not `exit`: the C library's exit handlers (LLVM's static
+                // destructors among them) would run while worker threads still use them.
+                // SAFETY: ends the process; nothing after it runs.
+                unsafe { libc::_exit(128 + sig) };
             }
         });
     if spawned.is_err() {

@@ -129,3 +129,47 @@ fn a_killed_run_leaves_no_replay_running() {
     // SIGKILL runs no handler: the folder stays, but the kernel ends the replay.
     interrupt_during_replay(libc::SIGKILL);
 }
+
+#[test]
+fn unwritable_outputs_fail_before_the_analysis() {
+    let dir = tempfile::tempdir().unwrap();
+    // A program that would not even compile: the output error must come first.
+    let program = write_program(dir.path(), "broken.c", "int main(void) { return }\n");
+    for flag in ["-o", "--harness", "--witness"] {
+        let out = polyfocus()
+            .arg("check")
+            .arg(&program)
+            .args([flag, "/nonexistent-dir/out"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{flag}: {stderr}");
+        assert!(
+            stderr.contains("cannot write /nonexistent-dir/out"),
+            "{flag}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn no_counterexample_to_write_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = write_program(
+        dir.path(),
+        "ok.c",
+        "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
+         int main(void){ int x = __VERIFIER_nondet_int(); if (x > 0 && x < 0) reach_error(); return 0; }\n",
+    );
+    let harness = dir.path().join("cex.c");
+    let out = polyfocus()
+        .arg("check")
+        .arg(&program)
+        .arg("--harness")
+        .arg(&harness)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!harness.exists());
+    assert!(stderr.contains("no counterexample to write to"), "{stderr}");
+}

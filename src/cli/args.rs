@@ -92,7 +92,7 @@ pub struct AnalysisArgs {
     #[arg(long, value_enum, default_value_t = DomainArg::Poly)]
     pub domain: DomainArg,
     /// Track the program's booleans as predicates in BDDs, combined with the numeric
-    /// domain (issue 7); `--domain poly-pred` implies `on`.
+    /// domain; `--domain poly-pred` implies `on`.
     #[arg(long, value_enum)]
     pub predicates: Option<OnOff>,
     /// How predicates combine with the numeric domain: one numeric state per predicate
@@ -102,7 +102,7 @@ pub struct AnalysisArgs {
     pub pred_domain: PredDomainArg,
     /// Predicate refinement for assertions path focusing leaves unknown: predicates from
     /// weakest preconditions along abstract error paths, localized to the cut points that
-    /// need them, then the analysis re-run with them (issue 7).
+    /// need them, then the analysis re-run with them.
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     pub refine: OnOff,
     /// Time budget per analyzed function, in seconds (a positive number, at most a year).

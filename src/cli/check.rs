@@ -107,6 +107,13 @@ pub fn run_check(args: CheckArgs) -> Result<i32> {
 
 fn check(args: CheckArgs) -> Result<i32> {
     let start = Instant::now();
+    // An unwritable output should fail now, not after minutes of analysis.
+    for path in [&args.report.output, &args.harness, &args.witness]
+        .into_iter()
+        .flatten()
+    {
+        project::ensure_writable(path)?;
+    }
     let fe = args.input.frontend_config()?;
     let config = analysis_config(&args.analysis, args.report.jobs());
     let (engine, domain) = names(&config);
@@ -156,6 +163,12 @@ fn write_counterexample_files(
         _ => None,
     });
     let Some((r, cex)) = violated else {
+        for path in [&args.harness, &args.witness].into_iter().flatten() {
+            eprintln!(
+                "polyfocus: no assertion is violated, so there is no counterexample to write to {}",
+                path.display()
+            );
+        }
         return Ok(());
     };
     let Some(func) = module.functions.iter().find(|f| f.name == r.function) else {

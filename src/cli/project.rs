@@ -129,6 +129,21 @@ pub fn write_report(programs: &[ProgramReport], out: &OutputArgs, info: &RunInfo
     Ok(exit_code(programs, out.fail_on))
 }
 
+/// Fails when `path` cannot be written, before any work is done: opens it for appending
+/// (which changes nothing in an existing file) and removes it again if it did not exist.
+pub fn ensure_writable(path: &std::path::Path) -> Result<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// The exit code of a run: 1 when an assertion is violated; otherwise, with
 /// `--fail-on unknown`, 2 when an assertion is unknown or a program could not be loaded.
 pub fn exit_code(programs: &[ProgramReport], fail_on: FailOn) -> i32 {

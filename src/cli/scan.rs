@@ -70,6 +70,10 @@ pub struct ScanArgs {
 /// Runs `polyfocus scan`.
 pub fn run(args: ScanArgs) -> Result<i32> {
     let start = Instant::now();
+    // An unwritable report should fail now, not after the build and the analysis.
+    if let Some(path) = &args.report.output {
+        project::ensure_writable(path)?;
+    }
     std::fs::create_dir_all(&args.out_dir)
         .with_context(|| format!("creating {}", args.out_dir.display()))?;
     let out = std::fs::canonicalize(&args.out_dir)
