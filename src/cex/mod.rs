@@ -284,6 +284,18 @@ struct Search<'a> {
     module_checks: Vec<Option<ir::SourceLoc>>,
 }
 
+/// Where the native stack says a run that reached the error hook stopped.
+enum NativeSite {
+    /// At this target, and no other target, of the search.
+    Target(CheckId),
+    /// At checks that are not targets of the search only.
+    Other,
+    /// Frames matching several targets, or no check.
+    Unknown,
+    /// No frames (no backtrace, or no `addr2line`).
+    NoFrames,
+}
+
 /// Whether the entry's arguments come from the input stream (a generated driver `main`).
 fn args_are_inputs(func: &ir::Function) -> bool {
     func.name != "main"
@@ -459,19 +471,20 @@ impl Search<'_> {
         (None, CexOutcome::NotFound(why))
     }
 
-    /// The target whose source location is on the native stack at the error, when exactly
-    /// one is.
-    fn check_on_stack(&self, run: &RunResult) -> Option<CheckId> {
+    /// Which check the native stack at the error hook points at: the checks of the module
+    /// whose source line is the line of one of its frames.
+    fn native_site(&self, run: &RunResult) -> NativeSite {
         let lines = self.program.error_lines(run);
+        if lines.is_empty() {
+            return NativeSite::NoFrames;
+        }
         let base = |f: &str| {
             std::path::Path::new(f)
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
         };
-        let matching: Vec<CheckId> = self
-            .targets
-            .iter()
-            .copied()
+        let matching: Vec<CheckId> = (0..self.module_checks.len())
+            .map(|i| CheckId(i as u32))
             .filter(|c| {
                 let Some(loc) = &self.module_checks[c.index()] else {
                     return false;
@@ -481,9 +494,15 @@ impl Search<'_> {
                     .any(|(f, l)| *l == loc.line && base(f) == base(&loc.file))
             })
             .collect();
-        match matching.as_slice() {
-            [c] => Some(*c),
-            _ => None,
+        let targets: Vec<CheckId> = matching
+            .iter()
+            .copied()
+            .filter(|c| self.targets.contains(c))
+            .collect();
+        match (targets.as_slice(), matching.is_empty()) {
+            ([c], _) => NativeSite::Target(*c),
+            ([], false) => NativeSite::Other,
+            _ => NativeSite::Unknown,
         }
     }
 
@@ -643,19 +662,39 @@ impl Search<'_> {
             return None;
         }
         let (_, inputs) = self.split_served(&run.served);
-        let check = match (&execution.end, cand.check) {
-            (exec::ExecEnd::Error(c), _) => *c,
-            (_, Some(c)) => c,
-            // The interpretation did not get there (too long, or it diverged): the calls on
-            // the native stack tell, or a program with a single error site.
-            _ => match self.check_on_stack(&run) {
-                Some(c) => c,
-                None if self.single_site => self.targets[0],
-                None => {
-                    self.unattributed = true;
-                    return None;
-                }
-            },
+        // Which error site the native run reached. The native stack is the program as
+        // written, so it decides when it names one; the lifted program reproduces the native
+        // run only when it read no value the native program does not reproduce (a load from
+        // memory, an unknown call): two assertions on different lines must never be mixed up.
+        let check = match (self.native_site(&run), &execution.end, cand.check) {
+            (NativeSite::Target(c), _, _) => c,
+            (NativeSite::Other, _, _) => {
+                self.unconfirmed = Some(
+                    "the replayed execution reaches another error site than the one searched"
+                        .to_string(),
+                );
+                return None;
+            }
+            (NativeSite::Unknown | NativeSite::NoFrames, exec::ExecEnd::Error(c), _)
+                if !execution.approximate =>
+            {
+                *c
+            }
+            (NativeSite::Unknown | NativeSite::NoFrames, exec::ExecEnd::Error(_), _) => {
+                self.unattributed = true;
+                return None;
+            }
+            // The interpretation did not get there (too long, or it diverged).
+            (NativeSite::Unknown | NativeSite::NoFrames, _, Some(c))
+                if !self.has_approximations() =>
+            {
+                c
+            }
+            (NativeSite::NoFrames, _, _) if self.single_site => self.targets[0],
+            (NativeSite::Unknown | NativeSite::NoFrames, _, _) => {
+                self.unattributed = true;
+                return None;
+            }
         };
         if !self.targets.contains(&check) {
             self.unconfirmed = Some(format!(
