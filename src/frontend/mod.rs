@@ -82,10 +82,12 @@ mod compile;
 mod conventions;
 mod debuginfo;
 mod error;
+mod library;
 mod lift;
 mod load;
 mod normalize;
 mod raw;
+mod reach;
 
 pub use compdb::{
     compile_to_bitcode, defines_main, parse_invocation, read_compile_commands, split_command,
@@ -121,7 +123,8 @@ pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
     let (module, sites) = prepare(&ctx, config)?;
     let entries = select_entries(&module, &config.entry)?;
-    Ok(lift_entries(&entries, &sites))
+    let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
+    Ok(lift_entries(&entries, &sites, escaped_error.as_deref()))
 }
 
 /// The normalized LLVM module as text, as the lifter sees it (for debugging).
@@ -158,9 +161,10 @@ fn prepare<'ctx>(
             });
         }
     }
-    // One root: its globals can become locals. Several entries are a library: globals
-    // stay shared, so none is localized.
-    let root = match &config.entry {
+    // One root: the other functions run only when called (in a closed program), and when
+    // the root is `main`, its globals can become locals. Several entries are a library:
+    // globals stay shared, so none is localized.
+    let root_name = match &config.entry {
         EntrySelection::Named(name) => Some(name.clone()),
         EntrySelection::List(_) => None,
         EntrySelection::Default => defined
@@ -168,7 +172,12 @@ fn prepare<'ctx>(
             .any(|f| raw::name(*f) == "main")
             .then(|| "main".to_string()),
     };
-    let sites = normalize::normalize(&module, root.as_deref(), config.inline_limit)?;
+    let root = root_name.as_deref().map(|name| normalize::Root {
+        name,
+        starts_program: name == "main",
+        closed: reach::foreign_functions(m).is_empty(),
+    });
+    let sites = normalize::normalize(&module, root, config.inline_limit)?;
     Ok((module, sites))
 }
 
@@ -230,24 +239,29 @@ fn select_entries(
             });
         }
     }
-    // Functions still called (directly, or through a pointer) from the roots.
+    // Code that runs besides the roots and their callees (issue 12): functions whose
+    // address escapes (handlers, comparators, thread routines, constructors, tables), those
+    // the library calls by name, and, when foreign code may call them, every externally
+    // visible function. Each runs with arbitrary arguments and globals.
+    let open = !reach::foreign_functions(m).is_empty();
+    let may_run = |f: LLVMValueRef| {
+        conventions::role(&raw::name(f), true).is_none()
+            && (reach::escapes(f) || reach::is_interposed(f) || (open && is_externally_visible(f)))
+    };
     let graph = normalize::call_graph(m);
-    let address_taken: Vec<LLVMValueRef> = defined
-        .iter()
-        .copied()
-        .filter(|f| is_address_taken(*f))
-        .collect();
     let mut reached: Vec<LLVMValueRef> = roots.clone();
-    let mut seen: HashSet<LLVMValueRef> = roots.iter().copied().collect();
+    reached.extend(
+        defined
+            .iter()
+            .copied()
+            .filter(|f| !roots.contains(f) && may_run(*f)),
+    );
+    let mut seen: HashSet<LLVMValueRef> = reached.iter().copied().collect();
     let mut idx = 0;
     while idx < reached.len() {
         let func = reached[idx];
         idx += 1;
-        let mut next: Vec<LLVMValueRef> = graph.get(&func).cloned().unwrap_or_default();
-        if has_indirect_call(func) {
-            next.extend(address_taken.iter().copied());
-        }
-        for callee in next {
+        for callee in graph.get(&func).cloned().unwrap_or_default() {
             if conventions::role(&raw::name(callee), true).is_some() {
                 continue;
             }
@@ -256,31 +270,24 @@ fn select_entries(
             }
         }
     }
+    let escaped_error = reach::escaped_error_function(m).is_some();
     let root_set: HashSet<LLVMValueRef> = roots.iter().copied().collect();
     let mut res = roots;
     // Extra entries in module order, for determinism.
     let extra: BTreeSet<usize> = reached
         .iter()
-        .filter(|f| !root_set.contains(f) && has_error_site(**f))
+        .filter(|f| !root_set.contains(f) && has_error_site(**f, escaped_error))
         .filter_map(|f| defined.iter().position(|g| g == f))
         .collect();
     res.extend(extra.into_iter().map(|i| defined[i]));
     Ok(res)
 }
 
-fn is_address_taken(func: LLVMValueRef) -> bool {
-    unsafe {
-        let mut u = LLVMGetFirstUse(func);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
-            let is_callee = !LLVMIsACallInst(user).is_null() && LLVMGetCalledValue(user) == func;
-            if !is_callee {
-                return true;
-            }
-            u = LLVMGetNextUse(u);
-        }
-        false
-    }
+fn is_externally_visible(func: LLVMValueRef) -> bool {
+    !matches!(
+        unsafe { LLVMGetLinkage(func) },
+        LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
+    )
 }
 
 fn calls(func: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
@@ -290,31 +297,48 @@ fn calls(func: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
         .filter(|i| raw::opcode(*i) == LLVMOpcode::LLVMCall)
 }
 
-fn has_indirect_call(func: LLVMValueRef) -> bool {
-    calls(func).any(|c| raw::called_function(c).is_none())
-}
-
-fn has_error_site(func: LLVMValueRef) -> bool {
+/// Whether `func` has an error site: a call of an error or assertion function, or, when an
+/// error function's address escaped, a call that may call it.
+fn has_error_site(func: LLVMValueRef, escaped_error: bool) -> bool {
     calls(func).any(|c| match raw::called_function(c) {
-        Some(callee) => matches!(
-            conventions::role(&raw::name(callee), raw::is_defined(callee)),
-            Some(Role::Error) | Some(Role::Assert)
-        ),
-        None => false,
+        Some(callee)
+            if matches!(
+                conventions::role(&raw::name(callee), raw::is_defined(callee)),
+                Some(Role::Error) | Some(Role::Assert)
+            ) =>
+        {
+            true
+        }
+        _ => escaped_error && reach::may_call_escaped_error(c),
     })
 }
 
 /// Lifts every entry, each under `catch_unwind`: a panic becomes a warning and an
-/// over-approximated function.
-fn lift_entries(entries: &[LLVMValueRef], sites_before: &SitesBefore) -> ir::Module {
+/// over-approximated function. `escaped_error` is the error function whose address escapes.
+fn lift_entries(
+    entries: &[LLVMValueRef],
+    sites_before: &SitesBefore,
+    escaped_error: Option<&str>,
+) -> ir::Module {
     let mut res = ir::Module {
         functions: vec![],
         checks: vec![],
         warnings: vec![],
+        unanalyzable: vec![],
     };
     for &func in entries {
         let first_check = res.checks.len() as u32;
-        let lifted = catch_unwind(AssertUnwindSafe(|| lift::lift_function(func, first_check)));
+        if let Some(callee) = reach::returns_twice_callee(func) {
+            res.unanalyzable.push(ir::Unanalyzable {
+                function: raw::name(func),
+                reason: format!(
+                    "calls `{callee}`, which returns twice: the values after its second return are not modeled"
+                ),
+            });
+        }
+        let lifted = catch_unwind(AssertUnwindSafe(|| {
+            lift::lift_function(func, first_check, escaped_error)
+        }));
         let lifted = match lifted {
             Ok(lifted) => lifted,
             Err(payload) => {
