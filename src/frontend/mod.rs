@@ -12,6 +12,9 @@
 //! - `normalize`: inlining, global localization and LLVM passes (see its docs for the why);
 //! - `conventions`: which function names are nondet inputs, assumptions, error sites,
 //!   assertions or ends of paths (the table is in its docs);
+//! - `reach`: which code runs besides the entry (functions whose address escapes, foreign
+//!   code, error functions called through pointers, `setjmp`); `library`: the names of the
+//!   C library, which are not foreign code;
 //! - `lift`: one LLVM function → one [`ir::Function`]; `debuginfo`: locations and names;
 //! - `error`: [`FrontendError`], one user-facing message per failure;
 //! - `compdb`: compilation databases and compiler command lines (whole projects, issue 8).
@@ -112,9 +115,13 @@ use crate::ir;
 /// Loads, links, normalizes and lifts the inputs of `config`.
 ///
 /// The result holds one [`ir::Function`] per entry: the selected entries (see
-/// [`EntrySelection`]) and every defined function that is still called from them (not
-/// inlined: recursive or too large) and contains an error site, so that its assertions are
-/// analyzed too (with arbitrary arguments).
+/// [`EntrySelection`]) and every defined function that contains an error site and may run
+/// otherwise than inlined into them, so that its assertions are analyzed too (with
+/// arbitrary arguments and globals): those still called (recursive or too large to
+/// inline), those whose address escapes (handlers, comparators, thread routines,
+/// constructors and destructors, tables of functions) and what they call, and, when the
+/// program calls foreign code, every externally visible function (see [`reach`]).
+/// A function that calls `setjmp` is listed in [`ir::Module::unanalyzable`].
 ///
 /// A check may have no error site in any function: LLVM's CFG simplification proved its
 /// error site unreachable (e.g. `if (c < 0) if (c > 4) assert(0);`) and deleted it. Such a
