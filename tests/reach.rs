@@ -12,7 +12,7 @@
 //! `// reason: TEXT` (every unknown verdict's reason contains it).
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 /// The exit status of the native `reach_error`.
@@ -95,8 +95,8 @@ fn reaches_error_natively(program: &Program) -> bool {
         program.path.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    let status = Command::new(&exe).status().expect("native program runs");
-    status.code() == Some(ERROR_STATUS)
+    let run = Command::new(&exe).output().expect("native program runs");
+    run.status.code() == Some(ERROR_STATUS)
 }
 
 fn analyze(program: &Program) -> Value {

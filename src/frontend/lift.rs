@@ -46,11 +46,17 @@ pub fn lift_function(func: LLVMValueRef, first_check: u32, escaped_error: Option
 
 /// The over-approximation used when lifting panicked: every error site of `func` is
 /// reachable from the entry (each check gets its own error block behind a nondeterministic
-/// switch).
-pub fn fallback_function(func: LLVMValueRef, first_check: u32, message: &str) -> Lifted {
+/// switch), the calls that may call `escaped_error` included.
+pub fn fallback_function(
+    func: LLVMValueRef,
+    first_check: u32,
+    message: &str,
+    escaped_error: Option<&str>,
+) -> Lifted {
     let name = raw::name(func);
     let checks: Vec<Check> = error_sites(func)
         .into_iter()
+        .chain(may_call_error_sites(func, escaped_error))
         .enumerate()
         .map(|(i, (kind, loc))| Check {
             id: CheckId(first_check + i as u32),
@@ -140,6 +146,24 @@ pub fn error_sites(func: LLVMValueRef) -> Vec<ErrorSite> {
         }
     }
     res
+}
+
+/// The calls of `func` that may call `escaped_error` (see [`super::reach`]).
+fn may_call_error_sites(func: LLVMValueRef, escaped_error: Option<&str>) -> Vec<ErrorSite> {
+    let Some(function) = escaped_error else {
+        return vec![];
+    };
+    raw::blocks(func)
+        .into_iter()
+        .flat_map(raw::instructions)
+        .filter(|inst| super::reach::may_call_escaped_error(*inst))
+        .map(|inst| {
+            let kind = CheckKind::MayCallError {
+                function: function.to_string(),
+            };
+            (kind, debuginfo::location(inst))
+        })
+        .collect()
 }
 
 /// A block under construction; edge targets are temporary ids (see [`Lifter::pieces`]).

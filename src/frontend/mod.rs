@@ -354,7 +354,7 @@ fn lift_entries(
                     .map(|s| s.to_string())
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "panic".to_string());
-                lift::fallback_function(func, first_check, &message)
+                lift::fallback_function(func, first_check, &message, escaped_error)
             }
         };
         let name = lifted.function.name.clone();
