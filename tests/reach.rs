@@ -199,5 +199,6 @@ programs! {
     foreign_code_calls_external_functions => "static_global_setter.c",
     global_the_library_writes_is_not_local => "library_global.c",
     setjmp_makes_assertions_unknown => "setjmp_longjmp.c",
+    foreign_code_may_call_main_again => "main_reentered.c",
     library_calls_keep_globals_local => "globals_with_library_calls.c",
 }

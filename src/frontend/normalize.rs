@@ -12,11 +12,12 @@
 //!    `globaldce` deletes those that are inlined everywhere or never called (and their uses
 //!    of globals disappear); run `always-inline,globaldce`;
 //! 4. when the root starts the program (`main`, not a library function that may be called
-//!    any number of times), localize integer globals used only by it: each becomes an
-//!    `alloca` initialized with the global's initial value, so that SROA promotes it to SSA
-//!    (LLVM's `globalopt` does this only when the initial value is dead, which it rarely is
-//!    in the benchmarks). Globals the library writes by name (`optind`) stay; in an open
-//!    program, so do globals with external linkage (foreign code may write them);
+//!    any number of times) and the program is closed (foreign code may write globals with
+//!    external linkage, and call `main` again), localize integer globals used only by it:
+//!    each becomes an `alloca` initialized with the global's initial value, so that SROA
+//!    promotes it to SSA (LLVM's `globalopt` does this only when the initial value is dead,
+//!    which it rarely is in the benchmarks). Globals the library writes by name (`optind`)
+//!    stay;
 //! 5. run [`PIPELINE`]: `sroa` (promote locals, like mem2reg but also splits aggregates),
 //!    `simplifycfg` with speculation and bonus instructions turned off (so that `a || b` stays
 //!    two branches instead of becoming `or`/`select`), `loop-simplify` (preheaders, one
@@ -68,7 +69,7 @@ pub struct Root<'a> {
 
 /// Normalizes `module` in place. `root` is the single function where execution starts,
 /// when there is one (`main` or the named entry); globals are localized only when it
-/// starts the program.
+/// starts a closed program.
 ///
 /// Returns the error sites of each defined function as they were after inlining, before
 /// simplification: `simplifycfg` deletes error sites it proves unreachable (a branch whose
@@ -96,12 +97,12 @@ pub fn normalize(
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
-    if let Some(root) = root.filter(|r| r.starts_program) {
+    if let Some(root) = root.filter(|r| r.starts_program && r.closed) {
         let func = raw::functions(m)
             .into_iter()
             .find(|f| raw::name(*f) == root.name && raw::is_defined(*f));
         if let Some(func) = func {
-            unsafe { localize_globals(m, func, root.closed) };
+            unsafe { localize_globals(m, func) };
         }
     }
     for func in raw::functions(m) {
@@ -350,11 +351,10 @@ fn call_sites(func: LLVMValueRef) -> Vec<LLVMValueRef> {
 /// Replaces each integer global whose every use is a plain load or store in `root` by an
 /// `alloca` in `root`'s entry block, initialized with the global's initial value.
 ///
-/// Sound for a whole program whose execution starts in `root` (which nothing calls): the
-/// global's address does not escape, so no other code of the module can read or write it;
-/// the library writes none but its own (`optind`), and foreign code, when the program is
-/// not `closed`, may write those with external linkage.
-unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef, closed: bool) {
+/// Sound for a whole, closed program whose execution starts in `root` (which nothing
+/// calls): the global's address does not escape, so no other code of the module can read or
+/// write it, and the library writes none but its own (`optind`).
+unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef) {
     if !LLVMGetFirstUse(root).is_null() {
         return; // root is called (recursively or from elsewhere): globals persist across calls
     }
@@ -370,7 +370,6 @@ unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef, closed: bool) {
             || LLVMIsThreadLocal(global) != 0
             || LLVMIsExternallyInitialized(global) != 0
             || library::is_library_global(&raw::name(global))
-            || (!closed && !has_internal_linkage(global))
         {
             continue;
         }
@@ -394,13 +393,6 @@ unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef, closed: bool) {
         LLVMReplaceAllUsesWith(global, slot);
     }
     LLVMDisposeBuilder(builder);
-}
-
-unsafe fn has_internal_linkage(global: LLVMValueRef) -> bool {
-    matches!(
-        LLVMGetLinkage(global),
-        LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
-    )
 }
 
 unsafe fn only_loaded_and_stored_in(
