@@ -201,4 +201,5 @@ programs! {
     setjmp_makes_assertions_unknown => "setjmp_longjmp.c",
     foreign_code_may_call_main_again => "main_reentered.c",
     library_calls_keep_globals_local => "globals_with_library_calls.c",
+    assertions_of_functions_never_called_are_reported => "never_called.c",
 }

@@ -128,27 +128,33 @@ use crate::ir;
 /// check holds; it is listed so that every assertion of the source gets a verdict.
 pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
-    let (module, sites) = prepare(&ctx, config)?;
+    let (module, sites, never_called) = prepare(&ctx, config)?;
     let entries = select_entries(&module, &config.entry)?;
     let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
-    Ok(lift_entries(&entries, &sites, escaped_error.as_deref()))
+    let mut res = lift_entries(&entries, &sites, escaped_error.as_deref());
+    add_never_called(&mut res, &module, never_called);
+    Ok(res)
 }
 
 /// The normalized LLVM module as text, as the lifter sees it (for debugging).
 pub fn to_llvm_ir_text(config: &FrontendConfig) -> Result<String, FrontendError> {
     let ctx = Context::create();
-    let (module, _) = prepare(&ctx, config)?;
+    let (module, _, _) = prepare(&ctx, config)?;
     Ok(module.print_to_string().to_string())
 }
 
 /// The error sites of each function before CFG simplification.
 type SitesBefore = HashMap<String, Vec<lift::ErrorSite>>;
 
+/// The error sites of each defined function as the input has them, before inlining and the
+/// removal of functions nothing calls.
+type SitesAtStart = Vec<(String, lift::ErrorSite)>;
+
 /// Loads, links, checks the entry and normalizes.
 fn prepare<'ctx>(
     ctx: &'ctx Context,
     config: &FrontendConfig,
-) -> Result<(Module<'ctx>, SitesBefore), FrontendError> {
+) -> Result<(Module<'ctx>, SitesBefore, SitesAtStart), FrontendError> {
     let module = load::load_module(ctx, config)?;
     if let Err(e) = module.verify() {
         return Err(FrontendError::BadIr {
@@ -184,8 +190,14 @@ fn prepare<'ctx>(
         starts_program: name == "main",
         closed: reach::foreign_functions(m).is_empty(),
     });
+    // In a closed program that starts in `main`, a function that normalization deletes is
+    // never called: its assertions hold, and are listed so that none is silently skipped.
+    let never_called = match root {
+        Some(r) if r.starts_program && r.closed => sites_at_start(&defined),
+        _ => vec![],
+    };
     let sites = normalize::normalize(&module, root, config.inline_limit)?;
-    Ok((module, sites))
+    Ok((module, sites, never_called))
 }
 
 fn defined_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
@@ -193,6 +205,43 @@ fn defined_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
         .into_iter()
         .filter(|f| raw::is_defined(*f))
         .collect()
+}
+
+fn sites_at_start(defined: &[LLVMValueRef]) -> SitesAtStart {
+    defined
+        .iter()
+        .filter(|f| {
+            let name = raw::name(**f);
+            conventions::role(&name, true).is_none() && !conventions::is_wrapper(&name)
+        })
+        .flat_map(|f| {
+            let name = raw::name(*f);
+            lift::error_sites(*f)
+                .into_iter()
+                .map(move |site| (name.clone(), site))
+        })
+        .collect()
+}
+
+/// Adds the checks of functions normalization deleted (see [`prepare`]) that no lifted
+/// function holds (inlined copies keep the location of the original): their error sites
+/// are never reached, so the driver reports them as holding.
+fn add_never_called(res: &mut ir::Module, module: &Module<'_>, at_start: SitesAtStart) {
+    let m = module.as_mut_ptr();
+    let remaining: HashSet<String> = defined_functions(m).into_iter().map(raw::name).collect();
+    for (function, (kind, loc)) in at_start {
+        let lifted = res.checks.iter().any(|c| c.kind == kind && c.loc == loc);
+        if remaining.contains(&function) || lifted {
+            continue;
+        }
+        let id = ir::CheckId(res.checks.len() as u32);
+        res.checks.push(ir::Check {
+            id,
+            kind,
+            loc,
+            function,
+        });
+    }
 }
 
 /// The functions to lift, in order: the selected entries, then the extra entries.
