@@ -152,10 +152,18 @@ fn search_counterexamples(
             Verdict::Unknown(UnknownReason::Imprecise) | Verdict::Unknown(UnknownReason::Budget(_))
         )
     };
+    // An error site at a call that may call an escaped error function branches on an
+    // arbitrary condition, which the search cannot drive: it is left out.
+    let may_call = |c: &crate::ir::CheckId| {
+        matches!(
+            module.check(*c).kind,
+            crate::ir::CheckKind::MayCallError { .. }
+        )
+    };
     let targets: Vec<crate::ir::CheckId> = checks
         .iter()
         .zip(verdicts.iter())
-        .filter(|(_, v)| searchable(v))
+        .filter(|(c, v)| searchable(v) && !may_call(c))
         .map(|(c, _)| *c)
         .collect();
     if targets.is_empty() || std::time::Instant::now() + Duration::from_millis(200) >= deadline {
@@ -215,7 +223,10 @@ fn analyze_inner(
                 }
             };
             let mut run = catch_unwind(AssertUnwindSafe(|| {
-                analyze_function(func, config, &mut quick_search)
+                match unanalyzable(module, &func.name) {
+                    Some(reason) => not_analyzed(checks.len(), reason),
+                    None => analyze_function(func, config, &mut quick_search),
+                }
             }));
             if let (Ok(outcome), Some(cex)) = (&mut run, cex) {
                 // Counterexamples (issue 6): the rest of the function's budget, minus a
@@ -274,10 +285,18 @@ fn analyze_inner(
     }
     // Checks whose error site the front end's CFG simplification removed: LLVM proved them
     // unreachable (contradictory guards), under the same no-undefined-behaviour assumption.
+    // Not in a function whose lifted form is unsound, though.
     for check in &module.checks {
         if !results.iter().any(|r| r.check == check.id) {
-            results.push(result(module, check.id, Verdict::Proved));
+            let verdict = match unanalyzable(module, &check.function) {
+                Some(reason) => Verdict::Unknown(reason),
+                None => Verdict::Proved,
+            };
+            results.push(result(module, check.id, verdict));
         }
+    }
+    for r in &mut results {
+        explain_may_call_error(module, r);
     }
     results.sort_by_key(|r| r.check);
     AnalysisReport {
@@ -286,6 +305,41 @@ fn analyze_inner(
         cut_invariants,
         refinement: refinement_stats,
         functions,
+    }
+}
+
+/// Why the assertions of `function` are not decided, when its lifted form does not have the
+/// semantics of the source (issue 12).
+fn unanalyzable(module: &Module, function: &str) -> Option<UnknownReason> {
+    module
+        .unanalyzable
+        .iter()
+        .find(|u| u.function == function)
+        .map(|u| UnknownReason::Unsupported(u.reason.clone()))
+}
+
+/// The outcome of a function that is not analyzed: every assertion unknown, for `reason`.
+fn not_analyzed(n_checks: usize, reason: UnknownReason) -> FunctionOutcome {
+    FunctionOutcome {
+        verdicts: vec![Verdict::Unknown(reason); n_checks],
+        invariants: vec![],
+        at_cut_points: None,
+        refinement: None,
+        outcome: Outcome::Complete,
+    }
+}
+
+/// An error site at a call that may call an escaped error function is not a program bug
+/// the invariants missed: say what it stands for when it stays unknown.
+fn explain_may_call_error(module: &Module, r: &mut CheckResult) {
+    if let (
+        crate::ir::CheckKind::MayCallError { function },
+        Verdict::Unknown(UnknownReason::Imprecise),
+    ) = (&module.check(r.check).kind, &r.verdict)
+    {
+        r.verdict = Verdict::Unknown(UnknownReason::Unsupported(format!(
+            "the call may call `{function}`, whose address escapes; indirect calls and code that is not analyzed are not followed"
+        )));
     }
 }
 

@@ -34,20 +34,29 @@ pub struct Lifted {
     pub warnings: Vec<LiftWarning>,
 }
 
-/// Lifts `func` (defined). Checks are numbered from `first_check`.
-pub fn lift_function(func: LLVMValueRef, first_check: u32) -> Lifted {
+/// Lifts `func` (defined). Checks are numbered from `first_check`. `escaped_error` is the
+/// error function whose address escapes, if any: every call that may call it is an error
+/// site.
+pub fn lift_function(func: LLVMValueRef, first_check: u32, escaped_error: Option<&str>) -> Lifted {
     let mut lifter = Lifter::new(func, first_check);
+    lifter.escaped_error = escaped_error.map(str::to_string);
     lifter.run();
     lifter.finish()
 }
 
 /// The over-approximation used when lifting panicked: every error site of `func` is
 /// reachable from the entry (each check gets its own error block behind a nondeterministic
-/// switch).
-pub fn fallback_function(func: LLVMValueRef, first_check: u32, message: &str) -> Lifted {
+/// switch), the calls that may call `escaped_error` included.
+pub fn fallback_function(
+    func: LLVMValueRef,
+    first_check: u32,
+    message: &str,
+    escaped_error: Option<&str>,
+) -> Lifted {
     let name = raw::name(func);
     let checks: Vec<Check> = error_sites(func)
         .into_iter()
+        .chain(may_call_error_sites(func, escaped_error))
         .enumerate()
         .map(|(i, (kind, loc))| Check {
             id: CheckId(first_check + i as u32),
@@ -139,6 +148,24 @@ pub fn error_sites(func: LLVMValueRef) -> Vec<ErrorSite> {
     res
 }
 
+/// The calls of `func` that may call `escaped_error` (see [`super::reach`]).
+fn may_call_error_sites(func: LLVMValueRef, escaped_error: Option<&str>) -> Vec<ErrorSite> {
+    let Some(function) = escaped_error else {
+        return vec![];
+    };
+    raw::blocks(func)
+        .into_iter()
+        .flat_map(raw::instructions)
+        .filter(|inst| super::reach::may_call_escaped_error(*inst))
+        .map(|inst| {
+            let kind = CheckKind::MayCallError {
+                function: function.to_string(),
+            };
+            (kind, debuginfo::location(inst))
+        })
+        .collect()
+}
+
 /// A block under construction; edge targets are temporary ids (see [`Lifter::pieces`]).
 struct Piece {
     name: String,
@@ -167,6 +194,8 @@ struct Lifter {
     warned: HashSet<String>,
     source_names: HashMap<LLVMValueRef, String>,
     n_synthetic: usize,
+    /// The error function whose address escapes (see [`super::reach`]).
+    escaped_error: Option<String>,
 }
 
 /// What the lifter does with the rest of a block after an instruction.
@@ -244,6 +273,7 @@ impl Lifter {
             warned: HashSet::new(),
             source_names: debuginfo::source_names(func),
             n_synthetic: 0,
+            escaped_error: None,
         }
     }
 
@@ -758,6 +788,7 @@ impl Lifter {
         inst: LLVMValueRef,
         loc: &Option<SourceLoc>,
     ) -> Flow {
+        self.may_call_error_site(current, inst, loc);
         let piece = *current;
         let Some(callee) = raw::called_function(inst) else {
             self.warn("indirect call: result arbitrary".into(), loc.clone());
@@ -834,29 +865,7 @@ impl Lifter {
                     },
                     check_loc.clone(),
                 );
-                let k = self
-                    .layout
-                    .iter()
-                    .position(|pieces| pieces.contains(&piece))
-                    .expect("piece in layout");
-                let base = self.pieces[k].name.clone();
-                let n = self.layout[k].len();
-                let error_piece = self.new_piece(k, format!("{base}.assert{n}.fail"));
-                self.pieces[error_piece].term = Some((Terminator::Error(check), check_loc));
-                let cont = self.new_piece(k, format!("{base}.assert{n}.ok"));
-                let term = Terminator::Branch {
-                    cond,
-                    then_edge: Edge {
-                        target: BlockId(cont as u32),
-                        moves: vec![],
-                    },
-                    else_edge: Edge {
-                        target: BlockId(error_piece as u32),
-                        moves: vec![],
-                    },
-                };
-                self.pieces[piece].term = Some((term, loc.clone()));
-                *current = cont;
+                let cont = self.split_on_check(current, cond, check, check_loc, loc, "assert");
                 self.havoc(cont, inst, HavocReason::UnknownCall { function: name }, loc);
             }
             None => {
@@ -880,6 +889,63 @@ impl Lifter {
             }
         }
         Flow::Continue
+    }
+
+    /// Ends the current piece with a branch to the error site of `check` when `cond` is
+    /// false; the rest of the block continues in the returned piece, now `current`.
+    fn split_on_check(
+        &mut self,
+        current: &mut usize,
+        cond: Operand,
+        check: CheckId,
+        check_loc: Option<SourceLoc>,
+        loc: &Option<SourceLoc>,
+        what: &str,
+    ) -> usize {
+        let piece = *current;
+        let k = self
+            .layout
+            .iter()
+            .position(|pieces| pieces.contains(&piece))
+            .expect("piece in layout");
+        let base = self.pieces[k].name.clone();
+        let n = self.layout[k].len();
+        let error_piece = self.new_piece(k, format!("{base}.{what}{n}.fail"));
+        self.pieces[error_piece].term = Some((Terminator::Error(check), check_loc));
+        let cont = self.new_piece(k, format!("{base}.{what}{n}.ok"));
+        let term = Terminator::Branch {
+            cond,
+            then_edge: Edge {
+                target: BlockId(cont as u32),
+                moves: vec![],
+            },
+            else_edge: Edge {
+                target: BlockId(error_piece as u32),
+                moves: vec![],
+            },
+        };
+        self.pieces[piece].term = Some((term, loc.clone()));
+        *current = cont;
+        cont
+    }
+
+    /// An error site at a call that may call the error function whose address escaped
+    /// (issue 12): reached whenever the call is, since the call may or may not call it.
+    fn may_call_error_site(
+        &mut self,
+        current: &mut usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) {
+        let Some(function) = self.escaped_error.clone() else {
+            return;
+        };
+        if !super::reach::may_call_escaped_error(inst) {
+            return;
+        }
+        let check = self.new_check(CheckKind::MayCallError { function }, loc.clone());
+        let cond = Operand::Undef(Ty::BOOL);
+        self.split_on_check(current, cond, check, loc.clone(), loc, "maycall");
     }
 
     fn lift_intrinsic(

@@ -12,6 +12,9 @@
 //! - `normalize`: inlining, global localization and LLVM passes (see its docs for the why);
 //! - `conventions`: which function names are nondet inputs, assumptions, error sites,
 //!   assertions or ends of paths (the table is in its docs);
+//! - `reach`: which code runs besides the entry (functions whose address escapes, foreign
+//!   code, error functions called through pointers, `setjmp`); `library`: the names of the
+//!   C library, which are not foreign code;
 //! - `lift`: one LLVM function → one [`ir::Function`]; `debuginfo`: locations and names;
 //! - `error`: [`FrontendError`], one user-facing message per failure;
 //! - `compdb`: compilation databases and compiler command lines (whole projects, issue 8).
@@ -82,10 +85,12 @@ mod compile;
 mod conventions;
 mod debuginfo;
 mod error;
+mod library;
 mod lift;
 mod load;
 mod normalize;
 mod raw;
+mod reach;
 
 pub use compdb::{
     compile_to_bitcode, defines_main, parse_invocation, read_compile_commands, split_command,
@@ -110,35 +115,46 @@ use crate::ir;
 /// Loads, links, normalizes and lifts the inputs of `config`.
 ///
 /// The result holds one [`ir::Function`] per entry: the selected entries (see
-/// [`EntrySelection`]) and every defined function that is still called from them (not
-/// inlined: recursive or too large) and contains an error site, so that its assertions are
-/// analyzed too (with arbitrary arguments).
+/// [`EntrySelection`]) and every defined function that contains an error site and may run
+/// otherwise than inlined into them, so that its assertions are analyzed too (with
+/// arbitrary arguments and globals): those still called (recursive or too large to
+/// inline), those whose address escapes (handlers, comparators, thread routines,
+/// constructors and destructors, tables of functions) and what they call, and, when the
+/// program calls foreign code, every externally visible function (see [`reach`]).
+/// A function that calls `setjmp` is listed in [`ir::Module::unanalyzable`].
 ///
 /// A check may have no error site in any function: LLVM's CFG simplification proved its
 /// error site unreachable (e.g. `if (c < 0) if (c > 4) assert(0);`) and deleted it. Such a
 /// check holds; it is listed so that every assertion of the source gets a verdict.
 pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
-    let (module, sites) = prepare(&ctx, config)?;
+    let (module, sites, never_called) = prepare(&ctx, config)?;
     let entries = select_entries(&module, &config.entry)?;
-    Ok(lift_entries(&entries, &sites))
+    let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
+    let mut res = lift_entries(&entries, &sites, escaped_error.as_deref());
+    add_never_called(&mut res, &module, never_called);
+    Ok(res)
 }
 
 /// The normalized LLVM module as text, as the lifter sees it (for debugging).
 pub fn to_llvm_ir_text(config: &FrontendConfig) -> Result<String, FrontendError> {
     let ctx = Context::create();
-    let (module, _) = prepare(&ctx, config)?;
+    let (module, _, _) = prepare(&ctx, config)?;
     Ok(module.print_to_string().to_string())
 }
 
 /// The error sites of each function before CFG simplification.
 type SitesBefore = HashMap<String, Vec<lift::ErrorSite>>;
 
+/// The error sites of each defined function as the input has them, before inlining and the
+/// removal of functions nothing calls.
+type SitesAtStart = Vec<(String, lift::ErrorSite)>;
+
 /// Loads, links, checks the entry and normalizes.
 fn prepare<'ctx>(
     ctx: &'ctx Context,
     config: &FrontendConfig,
-) -> Result<(Module<'ctx>, SitesBefore), FrontendError> {
+) -> Result<(Module<'ctx>, SitesBefore, SitesAtStart), FrontendError> {
     let module = load::load_module(ctx, config)?;
     if let Err(e) = module.verify() {
         return Err(FrontendError::BadIr {
@@ -158,9 +174,10 @@ fn prepare<'ctx>(
             });
         }
     }
-    // One root: its globals can become locals. Several entries are a library: globals
-    // stay shared, so none is localized.
-    let root = match &config.entry {
+    // One root: the other functions run only when called (in a closed program), and when
+    // the root is `main`, its globals can become locals. Several entries are a library:
+    // globals stay shared, so none is localized.
+    let root_name = match &config.entry {
         EntrySelection::Named(name) => Some(name.clone()),
         EntrySelection::List(_) => None,
         EntrySelection::Default => defined
@@ -168,8 +185,19 @@ fn prepare<'ctx>(
             .any(|f| raw::name(*f) == "main")
             .then(|| "main".to_string()),
     };
-    let sites = normalize::normalize(&module, root.as_deref(), config.inline_limit)?;
-    Ok((module, sites))
+    let root = root_name.as_deref().map(|name| normalize::Root {
+        name,
+        starts_program: name == "main",
+        closed: reach::foreign_functions(m).is_empty(),
+    });
+    // In a closed program that starts in `main`, a function that normalization deletes is
+    // never called: its assertions hold, and are listed so that none is silently skipped.
+    let never_called = match root {
+        Some(r) if r.starts_program && r.closed => sites_at_start(&defined),
+        _ => vec![],
+    };
+    let sites = normalize::normalize(&module, root, config.inline_limit)?;
+    Ok((module, sites, never_called))
 }
 
 fn defined_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
@@ -177,6 +205,43 @@ fn defined_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
         .into_iter()
         .filter(|f| raw::is_defined(*f))
         .collect()
+}
+
+fn sites_at_start(defined: &[LLVMValueRef]) -> SitesAtStart {
+    defined
+        .iter()
+        .filter(|f| {
+            let name = raw::name(**f);
+            conventions::role(&name, true).is_none() && !conventions::is_wrapper(&name)
+        })
+        .flat_map(|f| {
+            let name = raw::name(*f);
+            lift::error_sites(*f)
+                .into_iter()
+                .map(move |site| (name.clone(), site))
+        })
+        .collect()
+}
+
+/// Adds the checks of functions normalization deleted (see [`prepare`]) that no lifted
+/// function holds (inlined copies keep the location of the original): their error sites
+/// are never reached, so the driver reports them as holding.
+fn add_never_called(res: &mut ir::Module, module: &Module<'_>, at_start: SitesAtStart) {
+    let m = module.as_mut_ptr();
+    let remaining: HashSet<String> = defined_functions(m).into_iter().map(raw::name).collect();
+    for (function, (kind, loc)) in at_start {
+        let lifted = res.checks.iter().any(|c| c.kind == kind && c.loc == loc);
+        if remaining.contains(&function) || lifted {
+            continue;
+        }
+        let id = ir::CheckId(res.checks.len() as u32);
+        res.checks.push(ir::Check {
+            id,
+            kind,
+            loc,
+            function,
+        });
+    }
 }
 
 /// The functions to lift, in order: the selected entries, then the extra entries.
@@ -230,24 +295,29 @@ fn select_entries(
             });
         }
     }
-    // Functions still called (directly, or through a pointer) from the roots.
+    // Code that runs besides the roots and their callees (issue 12): functions whose
+    // address escapes (handlers, comparators, thread routines, constructors, tables), those
+    // the library calls by name, and, when foreign code may call them, every externally
+    // visible function. Each runs with arbitrary arguments and globals.
+    let open = !reach::foreign_functions(m).is_empty();
+    let may_run = |f: LLVMValueRef| {
+        conventions::role(&raw::name(f), true).is_none()
+            && (reach::escapes(f) || reach::is_interposed(f) || (open && is_externally_visible(f)))
+    };
     let graph = normalize::call_graph(m);
-    let address_taken: Vec<LLVMValueRef> = defined
-        .iter()
-        .copied()
-        .filter(|f| is_address_taken(*f))
-        .collect();
     let mut reached: Vec<LLVMValueRef> = roots.clone();
-    let mut seen: HashSet<LLVMValueRef> = roots.iter().copied().collect();
+    reached.extend(
+        defined
+            .iter()
+            .copied()
+            .filter(|f| !roots.contains(f) && may_run(*f)),
+    );
+    let mut seen: HashSet<LLVMValueRef> = reached.iter().copied().collect();
     let mut idx = 0;
     while idx < reached.len() {
         let func = reached[idx];
         idx += 1;
-        let mut next: Vec<LLVMValueRef> = graph.get(&func).cloned().unwrap_or_default();
-        if has_indirect_call(func) {
-            next.extend(address_taken.iter().copied());
-        }
-        for callee in next {
+        for callee in graph.get(&func).cloned().unwrap_or_default() {
             if conventions::role(&raw::name(callee), true).is_some() {
                 continue;
             }
@@ -256,31 +326,24 @@ fn select_entries(
             }
         }
     }
+    let escaped_error = reach::escaped_error_function(m).is_some();
     let root_set: HashSet<LLVMValueRef> = roots.iter().copied().collect();
     let mut res = roots;
     // Extra entries in module order, for determinism.
     let extra: BTreeSet<usize> = reached
         .iter()
-        .filter(|f| !root_set.contains(f) && has_error_site(**f))
+        .filter(|f| !root_set.contains(f) && has_error_site(**f, escaped_error))
         .filter_map(|f| defined.iter().position(|g| g == f))
         .collect();
     res.extend(extra.into_iter().map(|i| defined[i]));
     Ok(res)
 }
 
-fn is_address_taken(func: LLVMValueRef) -> bool {
-    unsafe {
-        let mut u = LLVMGetFirstUse(func);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
-            let is_callee = !LLVMIsACallInst(user).is_null() && LLVMGetCalledValue(user) == func;
-            if !is_callee {
-                return true;
-            }
-            u = LLVMGetNextUse(u);
-        }
-        false
-    }
+fn is_externally_visible(func: LLVMValueRef) -> bool {
+    !matches!(
+        unsafe { LLVMGetLinkage(func) },
+        LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
+    )
 }
 
 fn calls(func: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
@@ -290,31 +353,48 @@ fn calls(func: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
         .filter(|i| raw::opcode(*i) == LLVMOpcode::LLVMCall)
 }
 
-fn has_indirect_call(func: LLVMValueRef) -> bool {
-    calls(func).any(|c| raw::called_function(c).is_none())
-}
-
-fn has_error_site(func: LLVMValueRef) -> bool {
+/// Whether `func` has an error site: a call of an error or assertion function, or, when an
+/// error function's address escaped, a call that may call it.
+fn has_error_site(func: LLVMValueRef, escaped_error: bool) -> bool {
     calls(func).any(|c| match raw::called_function(c) {
-        Some(callee) => matches!(
-            conventions::role(&raw::name(callee), raw::is_defined(callee)),
-            Some(Role::Error) | Some(Role::Assert)
-        ),
-        None => false,
+        Some(callee)
+            if matches!(
+                conventions::role(&raw::name(callee), raw::is_defined(callee)),
+                Some(Role::Error) | Some(Role::Assert)
+            ) =>
+        {
+            true
+        }
+        _ => escaped_error && reach::may_call_escaped_error(c),
     })
 }
 
 /// Lifts every entry, each under `catch_unwind`: a panic becomes a warning and an
-/// over-approximated function.
-fn lift_entries(entries: &[LLVMValueRef], sites_before: &SitesBefore) -> ir::Module {
+/// over-approximated function. `escaped_error` is the error function whose address escapes.
+fn lift_entries(
+    entries: &[LLVMValueRef],
+    sites_before: &SitesBefore,
+    escaped_error: Option<&str>,
+) -> ir::Module {
     let mut res = ir::Module {
         functions: vec![],
         checks: vec![],
         warnings: vec![],
+        unanalyzable: vec![],
     };
     for &func in entries {
         let first_check = res.checks.len() as u32;
-        let lifted = catch_unwind(AssertUnwindSafe(|| lift::lift_function(func, first_check)));
+        if let Some(callee) = reach::returns_twice_callee(func) {
+            res.unanalyzable.push(ir::Unanalyzable {
+                function: raw::name(func),
+                reason: format!(
+                    "calls `{callee}`, which returns twice: the values after its second return are not modeled"
+                ),
+            });
+        }
+        let lifted = catch_unwind(AssertUnwindSafe(|| {
+            lift::lift_function(func, first_check, escaped_error)
+        }));
         let lifted = match lifted {
             Ok(lifted) => lifted,
             Err(payload) => {
@@ -323,7 +403,7 @@ fn lift_entries(entries: &[LLVMValueRef], sites_before: &SitesBefore) -> ir::Mod
                     .map(|s| s.to_string())
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "panic".to_string());
-                lift::fallback_function(func, first_check, &message)
+                lift::fallback_function(func, first_check, &message, escaped_error)
             }
         };
         let name = lifted.function.name.clone();

@@ -6,14 +6,18 @@
 //!    is trivial), not larger than `inline_limit` instructions once its own inlinable
 //!    callees are inlined into it, and has no role in [`conventions`] (error, nondet,
 //!    assume, ... functions are interpreted, not inlined);
-//! 3. when execution starts in a single root (`main` or the named entry), give every other
-//!    defined function internal linkage, so that `globaldce` deletes those that are
-//!    inlined everywhere or never called (and their uses of globals disappear);
-//!    run `always-inline,globaldce`;
-//! 4. localize integer globals used only by the single analysis root (`main` or the named
-//!    entry): each becomes an `alloca` initialized with the global's initial value, so that
-//!    SROA promotes it to SSA (LLVM's `globalopt` does this only when the initial value is
-//!    dead, which it rarely is in the benchmarks);
+//! 3. when execution starts in a single root (`main` or the named entry) and the program is
+//!    closed (it calls no foreign code, see [`super::reach`]), give every other defined
+//!    function internal linkage, except those the library may call by name, so that
+//!    `globaldce` deletes those that are inlined everywhere or never called (and their uses
+//!    of globals disappear); run `always-inline,globaldce`;
+//! 4. when the root starts the program (`main`, not a library function that may be called
+//!    any number of times) and the program is closed (foreign code may write globals with
+//!    external linkage, and call `main` again), localize integer globals used only by it:
+//!    each becomes an `alloca` initialized with the global's initial value, so that SROA
+//!    promotes it to SSA (LLVM's `globalopt` does this only when the initial value is dead,
+//!    which it rarely is in the benchmarks). Globals the library writes by name (`optind`)
+//!    stay;
 //! 5. run [`PIPELINE`]: `sroa` (promote locals, like mem2reg but also splits aggregates),
 //!    `simplifycfg` with speculation and bonus instructions turned off (so that `a || b` stays
 //!    two branches instead of becoming `or`/`select`), `loop-simplify` (preheaders, one
@@ -36,6 +40,7 @@ use inkwell::OptimizationLevel;
 use petgraph::graph::DiGraph;
 
 use super::conventions;
+use super::library;
 use super::lift::{self, ErrorSite};
 use super::raw;
 use super::FrontendError;
@@ -48,15 +53,30 @@ pub const PIPELINE: &str =
 /// value (`polyfocus.uninit.i32`, ...); not a C identifier, so no clash with user code.
 pub const UNINIT_PREFIX: &str = "polyfocus.uninit.";
 
+/// The single function where executions start, and how much of the world the module shows.
+#[derive(Clone, Copy, Debug)]
+pub struct Root<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// Whether it starts the program (`main`): globals hold their initial values when it
+    /// starts and nothing calls it again. A library function (`--entry f`) may be called any
+    /// number of times, so it starts from arbitrary globals.
+    pub starts_program: bool,
+    /// Whether the program refers to no foreign code (see [`super::reach`]): only the
+    /// module's functions run, when the module calls them, and only they write its globals.
+    pub closed: bool,
+}
+
 /// Normalizes `module` in place. `root` is the single function where execution starts,
-/// when there is one (`main` or the named entry); globals are localized only then.
+/// when there is one (`main` or the named entry); globals are localized only when it
+/// starts a closed program.
 ///
 /// Returns the error sites of each defined function as they were after inlining, before
 /// simplification: `simplifycfg` deletes error sites it proves unreachable (a branch whose
 /// condition is implied by a dominating one), and the caller reports those checks as holding.
 pub fn normalize(
     module: &Module<'_>,
-    root: Option<&str>,
+    root: Option<Root<'_>>,
     inline_limit: usize,
 ) -> Result<HashMap<String, Vec<ErrorSite>>, FrontendError> {
     let m = module.as_mut_ptr();
@@ -64,8 +84,8 @@ pub fn normalize(
     unsafe {
         strip_attributes(m);
         mark_inlinable(m, inline_limit);
-        if let Some(root) = root {
-            internalize_all_but(m, root);
+        if let Some(root) = root.filter(|r| r.closed) {
+            internalize_all_but(m, root.name);
         }
     }
     module
@@ -77,10 +97,10 @@ pub fn normalize(
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
-    if let Some(root) = root {
+    if let Some(root) = root.filter(|r| r.starts_program && r.closed) {
         let func = raw::functions(m)
             .into_iter()
-            .find(|f| raw::name(*f) == root && raw::is_defined(*f));
+            .find(|f| raw::name(*f) == root.name && raw::is_defined(*f));
         if let Some(func) = func {
             unsafe { localize_globals(m, func) };
         }
@@ -214,10 +234,11 @@ unsafe fn initialize_locals(m: LLVMModuleRef, func: LLVMValueRef) {
 }
 
 /// Gives internal linkage to every defined function except `root` (a whole program that
-/// starts in `root`: nothing outside the module calls them).
+/// starts in `root`: nothing outside the module calls them) and those the library may call
+/// by name (the program's own `malloc`).
 unsafe fn internalize_all_but(m: LLVMModuleRef, root: &str) {
     for func in raw::functions(m) {
-        if !raw::is_defined(func) || raw::name(func) == root {
+        if !raw::is_defined(func) || raw::name(func) == root || super::reach::is_interposed(func) {
             continue;
         }
         match LLVMGetLinkage(func) {
@@ -330,8 +351,9 @@ fn call_sites(func: LLVMValueRef) -> Vec<LLVMValueRef> {
 /// Replaces each integer global whose every use is a plain load or store in `root` by an
 /// `alloca` in `root`'s entry block, initialized with the global's initial value.
 ///
-/// Sound for a whole program whose execution starts in `root` (which nothing calls): the
-/// global's address does not escape, so no other code can read or write it.
+/// Sound for a whole, closed program whose execution starts in `root` (which nothing
+/// calls): the global's address does not escape, so no other code of the module can read or
+/// write it, and the library writes none but its own (`optind`).
 unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef) {
     if !LLVMGetFirstUse(root).is_null() {
         return; // root is called (recursively or from elsewhere): globals persist across calls
@@ -347,6 +369,7 @@ unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef) {
         if LLVMIsDeclaration(global) != 0
             || LLVMIsThreadLocal(global) != 0
             || LLVMIsExternallyInitialized(global) != 0
+            || library::is_library_global(&raw::name(global))
         {
             continue;
         }

@@ -583,6 +583,13 @@ pub enum CheckKind {
         /// The called function.
         function: String,
     },
+    /// A call that may call an error function whose address escapes (an indirect call, or
+    /// a call of code that is not analyzed and may call back): an error site wherever the
+    /// call is reached.
+    MayCallError {
+        /// The error function.
+        function: String,
+    },
 }
 
 /// An assertion: a property whose error site must be unreachable.
@@ -618,6 +625,18 @@ pub struct Module {
     pub checks: Vec<Check>,
     /// What lifting over-approximated.
     pub warnings: Vec<LiftWarning>,
+    /// Functions whose assertions the analysis cannot decide soundly: they are unknown.
+    pub unanalyzable: Vec<Unanalyzable>,
+}
+
+/// A function whose lifted form does not have the semantics of the source (it calls
+/// `setjmp`, which returns twice): its assertions are reported unknown with the reason.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Unanalyzable {
+    /// The function.
+    pub function: String,
+    /// Why, for the report.
+    pub reason: String,
 }
 
 impl Module {
