@@ -17,3 +17,4 @@ pub mod graph;
 pub mod ir;
 pub mod report;
 pub mod smt;
+pub mod soundness;
