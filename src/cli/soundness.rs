@@ -1,6 +1,6 @@
 //! `polyfocus soundness`: the differential soundness harness ([`crate::soundness`]).
 
-use crate::soundness::run::{run_many, AnalyzerSetup, Status, Summary};
+use crate::soundness::run::{run_many, AnalyzerSetup, ProgramResult, Status, Summary};
 use crate::soundness::Generator;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -32,6 +32,9 @@ pub struct SoundnessArgs {
     /// Extra flags of `polyfocus check`, as one string.
     #[arg(long, allow_hyphen_values = true, default_value = "")]
     pub check_flags: String,
+    /// Write the counts per generator and every wrong verdict as JSON to this file.
+    #[arg(long, value_name = "OUT.json")]
+    pub json: Option<PathBuf>,
     /// The analyzer binary (default: this executable).
     #[arg(long, value_name = "PATH")]
     pub analyzer: Option<PathBuf>,
@@ -72,6 +75,7 @@ pub fn run(args: SoundnessArgs) -> Result<i32> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let seeds: Vec<u64> = (0..args.count).map(|k| args.seed + k).collect();
     let mut rows = Vec::new();
+    let mut json_rows = Vec::new();
     let mut any_wrong = false;
     for generator in &args.generators {
         let generator = match generator {
@@ -81,7 +85,7 @@ pub fn run(args: SoundnessArgs) -> Result<i32> {
         let started = Instant::now();
         let mut summary = Summary::default();
         let mut done = 0;
-        run_many(
+        let results = run_many(
             generator,
             &seeds,
             jobs,
@@ -100,6 +104,14 @@ pub fn run(args: SoundnessArgs) -> Result<i32> {
                                 r.classes.join(", ")
                             );
                         }
+                        if let Status::Judged(j) = &r.status {
+                            for line in &j.missed {
+                                eprintln!(
+                                    "{name} seed {seed}: missed line {line}: fails natively, no check for it (the report does not prove the program) [{}]",
+                                    r.classes.join(", ")
+                                );
+                            }
+                        }
                         if let Status::AnalyzerFailed(e) = &r.status {
                             eprintln!("{name} seed {seed}: analyzer failed: {e}");
                         }
@@ -112,10 +124,58 @@ pub fn run(args: SoundnessArgs) -> Result<i32> {
         );
         any_wrong |= summary.wrong > 0;
         rows.push(summary.row(generator, started.elapsed()));
+        json_rows.push(summary_json(
+            generator,
+            &summary,
+            started.elapsed(),
+            &results,
+        ));
     }
     println!("{}", Summary::HEADER);
     for row in rows {
         println!("{row}");
     }
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&serde_json::Value::Array(json_rows))
+            .context("serializing the summary")?;
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
     Ok(if any_wrong { 1 } else { 0 })
+}
+
+fn summary_json(
+    generator: Generator,
+    summary: &Summary,
+    elapsed: std::time::Duration,
+    results: &[Result<ProgramResult>],
+) -> serde_json::Value {
+    let wrong: Vec<serde_json::Value> = results
+        .iter()
+        .flatten()
+        .flat_map(|r| {
+            r.wrong().iter().map(move |w| {
+                serde_json::json!({
+                    "seed": r.seed,
+                    "wrong": w.to_string(),
+                    "classes": r.classes,
+                })
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "generator": generator.name(),
+        "programs": summary.programs,
+        "rejected": summary.rejected,
+        "analyzer_failed": summary.analyzer_failed,
+        "harness_errors": summary.harness_errors,
+        "assertions": summary.assertions,
+        "proved": summary.proved,
+        "violated": summary.violated,
+        "unknown": summary.unknown,
+        "wrong": summary.wrong,
+        "skipped": summary.skipped,
+        "missed": summary.missed,
+        "time_s": elapsed.as_secs_f64(),
+        "wrong_verdicts": wrong,
+    })
 }

@@ -35,8 +35,9 @@ pub enum Wrong {
         /// Its line.
         line: u32,
     },
-    /// Some execution fails the assertion, the analyzer answered, but no check is at its
-    /// line: the assertion was skipped (e.g. code it never analyzed).
+    /// Some execution fails the assertion, no check is at its line, and the report says
+    /// every assertion of the program is proved: the assertion was silently skipped (code
+    /// never analyzed, an error call deleted or not recognized).
     Missed {
         /// Assertion id.
         id: usize,
@@ -67,14 +68,27 @@ impl std::fmt::Display for Wrong {
 /// The comparison of one program.
 #[derive(Clone, Debug, Default)]
 pub struct Judgement {
-    /// Verdicts of the checks located at an assertion of the program.
+    /// The verdict on each assertion of the program that has checks (see [`judge`]).
     pub verdicts: Vec<Verdict>,
     /// Checks located elsewhere (not judged).
     pub unlocated: usize,
     /// Assertions without any check that never fail natively (not wrong).
     pub skipped: usize,
+    /// Lines of the assertions without any check that fail natively, in a report that
+    /// does not prove the program (some other check is violated or unknown: e.g. the
+    /// optimizer merged the error calls into one check).
+    pub missed: Vec<u32>,
     /// Wrong verdicts.
     pub wrong: Vec<Wrong>,
+}
+
+/// What the harness reads of a `polyfocus check --format json` report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Whether the program-level verdict is `true` (every assertion proved, or none found).
+    pub all_proved: bool,
+    /// The checks.
+    pub checks: Vec<Check>,
 }
 
 /// One check of the JSON report.
@@ -86,9 +100,16 @@ pub struct Check {
     pub verdict: Verdict,
 }
 
-/// The checks of a `polyfocus check --format json` report.
-pub fn parse_report(json: &str) -> Result<Vec<Check>> {
+/// Reads a `polyfocus check --format json` report.
+pub fn parse_report(json: &str) -> Result<Report> {
     let report: Value = serde_json::from_str(json).context("the report is not JSON")?;
+    Ok(Report {
+        all_proved: report["verdict"] == "true",
+        checks: parse_checks(&report)?,
+    })
+}
+
+fn parse_checks(report: &Value) -> Result<Vec<Check>> {
     let checks = report["checks"]
         .as_array()
         .context("the report has no `checks`")?;
@@ -127,41 +148,52 @@ fn line_in_program(location: &str) -> Option<u32> {
 /// Judges `checks` against the oracle: `assertion_at` maps lines to assertion ids, `failed`
 /// holds the assertions that fail in some execution; `exhaustive` tells whether the oracle
 /// enumerated every execution the analyzer must consider.
+///
+/// An assertion in a function inlined at several call sites has one check per site, all on
+/// its line, and a site the failing executions never reach may rightly be proved; so the
+/// verdicts of a line combine first: `violated` if some check is violated (it claims an
+/// execution fails the assertion), `proved` if every check is (it claims none does),
+/// `unknown` otherwise.
 pub fn judge(
-    checks: &[Check],
+    report: &Report,
     assertion_at: &BTreeMap<u32, usize>,
     failed: &BTreeSet<usize>,
     exhaustive: bool,
 ) -> Judgement {
     let mut judgement = Judgement::default();
-    let mut checked = BTreeSet::new();
-    for check in checks {
-        let Some((line, &id)) = check
-            .line
-            .and_then(|l| assertion_at.get(&l).map(|id| (l, id)))
-        else {
-            judgement.unlocated += 1;
+    let mut by_line: BTreeMap<u32, Vec<Verdict>> = BTreeMap::new();
+    for check in &report.checks {
+        match check.line.filter(|l| assertion_at.contains_key(l)) {
+            Some(line) => by_line.entry(line).or_default().push(check.verdict),
+            None => judgement.unlocated += 1,
+        }
+    }
+    for (&line, &id) in assertion_at {
+        let fails = failed.contains(&id);
+        let Some(verdicts) = by_line.get(&line) else {
+            if fails && report.all_proved {
+                judgement.wrong.push(Wrong::Missed { id, line });
+            } else if fails {
+                judgement.missed.push(line);
+            } else {
+                judgement.skipped += 1;
+            }
             continue;
         };
-        checked.insert(id);
-        judgement.verdicts.push(check.verdict);
-        let fails = failed.contains(&id);
-        match check.verdict {
+        let verdict = if verdicts.contains(&Verdict::Violated) {
+            Verdict::Violated
+        } else if verdicts.iter().all(|v| *v == Verdict::Proved) {
+            Verdict::Proved
+        } else {
+            Verdict::Unknown
+        };
+        judgement.verdicts.push(verdict);
+        match verdict {
             Verdict::Proved if fails => judgement.wrong.push(Wrong::ProvedButFails { id, line }),
             Verdict::Violated if !fails && exhaustive => {
                 judgement.wrong.push(Wrong::ViolatedButHolds { id, line })
             }
             _ => {}
-        }
-    }
-    for (&line, &id) in assertion_at {
-        if checked.contains(&id) {
-            continue;
-        }
-        if failed.contains(&id) {
-            judgement.wrong.push(Wrong::Missed { id, line });
-        } else {
-            judgement.skipped += 1;
         }
     }
     judgement
@@ -189,13 +221,19 @@ mod tests {
     fn finds_every_kind_of_wrong_verdict() {
         let at: BTreeMap<u32, usize> = [(10, 0), (11, 1), (12, 2), (13, 3)].into();
         let failed: BTreeSet<usize> = [0, 3].into();
+        let report = |checks: &[Check], all_proved| Report {
+            all_proved,
+            checks: checks.to_vec(),
+        };
         let checks = [
             check(10, Verdict::Proved),
             check(11, Verdict::Violated),
             check(12, Verdict::Unknown),
             check(99, Verdict::Proved),
         ];
-        let j = judge(&checks, &at, &failed, true);
+        // (A report with a violated check never proves the program; the flag is forced
+        // here to see every kind at once.)
+        let j = judge(&report(&checks, true), &at, &failed, true);
         assert_eq!(
             j.wrong,
             [
@@ -205,8 +243,18 @@ mod tests {
             ]
         );
         assert_eq!(j.unlocated, 1);
-        // Not exhaustive: a violation the oracle did not see is not judged.
-        let j = judge(&checks, &at, &failed, false);
-        assert_eq!(j.wrong.len(), 2);
+        // Not exhaustive: a violation the oracle did not see is not judged; a report
+        // that does not prove the program only misses the assertion.
+        let j = judge(&report(&checks, false), &at, &failed, false);
+        assert_eq!(j.wrong, [Wrong::ProvedButFails { id: 0, line: 10 }]);
+        assert_eq!(j.missed, [13]);
+        // Inlined at two sites: proved at one, violated at the other.
+        let checks = [check(10, Verdict::Proved), check(10, Verdict::Violated)];
+        let j = judge(&report(&checks, false), &at, &failed, true);
+        assert_eq!(j.verdicts, [Verdict::Violated]);
+        assert!(j.wrong.is_empty());
+        let checks = [check(10, Verdict::Proved), check(10, Verdict::Unknown)];
+        let j = judge(&report(&checks, false), &at, &failed, true);
+        assert_eq!(j.verdicts, [Verdict::Unknown]);
     }
 }

@@ -40,6 +40,8 @@ pub enum Rejection {
     TooManyRuns,
     /// The whole enumeration overran its time.
     Timeout,
+    /// The program has nothing to assert (a csmith program without globals).
+    NoAssertion,
 }
 
 impl std::fmt::Display for Rejection {
@@ -53,6 +55,7 @@ impl std::fmt::Display for Rejection {
             Rejection::Signal(s) => write!(f, "an execution died of signal {s}"),
             Rejection::TooManyRuns => write!(f, "too many input valuations"),
             Rejection::Timeout => write!(f, "the enumeration ran too long"),
+            Rejection::NoAssertion => write!(f, "nothing to assert"),
         }
     }
 }

@@ -109,6 +109,9 @@ fn pipeline(
     dir: &Path,
     analyzer: &AnalyzerSetup,
 ) -> Result<(Status, Option<Files>)> {
+    if skeleton.n_probes() == 0 {
+        return Ok((Status::Rejected(Rejection::NoAssertion), None));
+    }
     let probe_text = render::oracle_text(skeleton, OracleMode::Probe);
     let observed = match oracle::observe(dir, "probe", &probe_text, &skeleton.cflags)? {
         Ok(o) => o,
@@ -160,8 +163,8 @@ fn pipeline(
     } else {
         match outcome.termination {
             Termination::Exited(0..=2) => match judge::parse_report(&outcome.stdout) {
-                Ok(checks) => Status::Judged(judge::judge(
-                    &checks,
+                Ok(report) => Status::Judged(judge::judge(
+                    &report,
                     &assertion_at,
                     &verdicts.failed,
                     skeleton.exhaustive(),
@@ -274,6 +277,9 @@ pub struct Summary {
     pub wrong: usize,
     /// Assertions without a check that never fail natively.
     pub skipped: usize,
+    /// Assertions without a check that fail natively, in reports that do not prove the
+    /// program (not wrong verdicts, but assertions the report does not show).
+    pub missed: usize,
 }
 
 impl Summary {
@@ -298,17 +304,18 @@ impl Summary {
                 }
                 self.wrong += j.wrong.len();
                 self.skipped += j.skipped;
+                self.missed += j.missed.len();
             }
         }
     }
 
     /// The table header.
-    pub const HEADER: &'static str = "generator  programs  rejected  failed  assertions  proved  violated  unknown  wrong  skipped  time";
+    pub const HEADER: &'static str = "generator  programs  rejected  failed  assertions  proved  violated  unknown  wrong  skipped  missed  time";
 
     /// One table row.
     pub fn row(&self, generator: Generator, elapsed: Duration) -> String {
         format!(
-            "{:<9}  {:>8}  {:>8}  {:>6}  {:>10}  {:>6}  {:>8}  {:>7}  {:>5}  {:>7}  {:.1}s",
+            "{:<9}  {:>8}  {:>8}  {:>6}  {:>10}  {:>6}  {:>8}  {:>7}  {:>5}  {:>7}  {:>6}  {:.1}s",
             generator.name(),
             self.programs,
             self.rejected,
@@ -319,6 +326,7 @@ impl Summary {
             self.unknown,
             self.wrong,
             self.skipped,
+            self.missed,
             elapsed.as_secs_f64()
         )
     }
