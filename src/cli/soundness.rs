@@ -29,6 +29,9 @@ pub struct SoundnessArgs {
     /// GEN-SEED.c (the analyzed program), .oracle.c, .json (the report).
     #[arg(long, value_name = "DIR")]
     pub keep_failures: Option<PathBuf>,
+    /// With --keep-failures: keep every judged program, not only the failures.
+    #[arg(long, requires = "keep_failures")]
+    pub keep_all: bool,
     /// Extra flags of `polyfocus check`, as one string.
     #[arg(long, allow_hyphen_values = true, default_value = "")]
     pub check_flags: String,
@@ -69,6 +72,7 @@ pub fn run(args: SoundnessArgs) -> Result<i32> {
             .split_whitespace()
             .map(str::to_string)
             .collect(),
+        keep_all: args.keep_all,
     };
     let jobs = args
         .jobs
@@ -166,6 +170,7 @@ fn summary_json(
         "generator": generator.name(),
         "programs": summary.programs,
         "rejected": summary.rejected,
+        "rejections": summary.rejections,
         "analyzer_failed": summary.analyzer_failed,
         "harness_errors": summary.harness_errors,
         "assertions": summary.assertions,

@@ -4,8 +4,8 @@
 //! through function pointers), static and external globals, and the classes of issue 12:
 //! functions whose address escapes (tables, `atexit` handlers with assertions),
 //! uninitialized locals and arrays, `--cflags -O1/-O2`, error functions the optimizer may
-//! delete or that are called through a pointer, and a program's own definition of
-//! `__VERIFIER_nondet_int`.
+//! delete or that are called through a pointer, a program's own definition of
+//! `__VERIFIER_nondet_int`, `qsort` comparators, and `setjmp`/`longjmp`.
 //!
 //! Undefined behaviour is avoided by construction: arithmetic that could overflow is done
 //! in an unsigned type (or on operands promoted to `int` that cannot overflow it, or on
@@ -30,6 +30,7 @@ pub fn generate(seed: u64) -> Skeleton {
         functions: Vec::new(),
         globals: Vec::new(),
         classes: Vec::new(),
+        optimized: false,
     };
     gen.program()
 }
@@ -48,6 +49,8 @@ struct Function {
     params: Vec<CType>,
     /// Called through this expression (a pointer or a table entry) instead of its name.
     callee: Option<String>,
+    /// False for a `void` function.
+    returns_value: bool,
 }
 
 struct Gen {
@@ -57,6 +60,8 @@ struct Gen {
     functions: Vec<Function>,
     globals: Vec<Var>,
     classes: Vec<&'static str>,
+    /// Whether the analyzer compiles the program with -O1/-O2.
+    optimized: bool,
 }
 
 const ARITH: &[&str] = &["+", "-", "*"];
@@ -91,6 +96,7 @@ impl Gen {
             }
             _ => Vec::new(),
         };
+        self.optimized = !analysis_cflags.is_empty();
         let own_nondet = self.rng.chance(10);
         if own_nondet {
             self.classes.push("own-nondet");
@@ -108,10 +114,21 @@ impl Gen {
             self.pointer_targets();
         }
         let handler = self.rng.chance(15).then(|| self.atexit_handler());
-        if handler.is_some() {
+        let comparator = self.rng.chance(12).then(|| self.comparator());
+        if handler.is_some() || comparator.is_some() {
             includes.push("#include <stdlib.h>".to_string());
         }
-        self.main(own_nondet, handler.as_deref());
+        // Last, so that nothing runs it before `main` has called `setjmp`.
+        let jump_buffer = self.rng.chance(12).then(|| self.jumper());
+        if jump_buffer.is_some() {
+            includes.push("#include <setjmp.h>".to_string());
+        }
+        self.main(
+            own_nondet,
+            handler.as_deref(),
+            comparator.as_deref(),
+            jump_buffer.as_deref(),
+        );
         Skeleton {
             lines: std::mem::take(&mut self.lines),
             includes,
@@ -228,6 +245,7 @@ impl Gen {
             name,
             params,
             callee: None,
+            returns_value: true,
         });
     }
 
@@ -263,6 +281,7 @@ impl Gen {
             name: name.clone(),
             params: vec![CType::I32, CType::I32],
             callee: Some(format!("{name}_bounded")),
+            returns_value: true,
         });
         // Callers go through a wrapper that bounds the depth.
         self.text(format!(
@@ -307,6 +326,7 @@ impl Gen {
             name: table.clone(),
             params: vec![CType::U32, CType::I32],
             callee: Some(format!("TABLE:{table}")),
+            returns_value: true,
         });
     }
 
@@ -323,7 +343,66 @@ impl Gen {
         name
     }
 
-    fn main(&mut self, own_nondet: bool, handler: Option<&str>) {
+    /// A `qsort` comparator of `int`s, with probes (issue 12, class 2: code called only by
+    /// the C library).
+    fn comparator(&mut self) -> String {
+        self.classes.push("qsort-comparator");
+        let name = self.fresh("cmp");
+        self.text(format!(
+            "static int {name}(const void *a, const void *b) {{"
+        ));
+        self.text("  int x = *(const int *)a, y = *(const int *)b;".to_string());
+        let scope: Vec<Var> = ["x", "y"]
+            .iter()
+            .map(|n| Var {
+                name: n.to_string(),
+                ty: CType::I32,
+                writable: false,
+            })
+            .chain(self.globals.iter().cloned())
+            .collect();
+        self.probe_some(&scope, 2);
+        self.text("  return (x > y) - (x < y);".to_string());
+        self.text("}".to_string());
+        name
+    }
+
+    /// A `void` function that may `longjmp` back to the `setjmp` at the start of `main`
+    /// (issue 12, class 3: a function that returns twice). Only globals are read after the
+    /// jump, so no local's value is indeterminate.
+    fn jumper(&mut self) -> String {
+        self.classes.push("setjmp");
+        let buffer = self.fresh("jb");
+        let name = self.fresh("jump");
+        self.text(format!("static jmp_buf {buffer};"));
+        self.text(format!("static void {name}(int x) {{"));
+        let mut scope = self.globals.clone();
+        scope.push(Var {
+            name: "x".into(),
+            ty: CType::I32,
+            writable: true,
+        });
+        let n = 1 + self.rng.below(2);
+        self.block(&mut scope, 1, n);
+        let cond = self.condition(&scope);
+        self.text(format!("  if ({cond}) longjmp({buffer}, 1);"));
+        self.text("}".to_string());
+        self.functions.push(Function {
+            name,
+            params: vec![CType::I32],
+            callee: None,
+            returns_value: false,
+        });
+        buffer
+    }
+
+    fn main(
+        &mut self,
+        own_nondet: bool,
+        handler: Option<&str>,
+        comparator: Option<&str>,
+        jump_buffer: Option<&str>,
+    ) {
         self.text("int main(void) {".to_string());
         let mut scope = self.globals.clone();
         if let Some(handler) = handler {
@@ -339,11 +418,36 @@ impl Gen {
                 writable: true,
             });
         }
-        if self.rng.chance(20) {
+        // Not with optimization: clang takes a branch on an uninitialized value as
+        // undefined behaviour and deletes what follows, so the program compiled with -O2
+        // no longer does what the -O0 oracle runs.
+        if !self.optimized && self.rng.chance(20) {
             self.uninitialized(&mut scope);
         }
         for _ in 0..1 + self.rng.below(3) {
             self.local(&mut scope, 1);
+        }
+        if let Some(comparator) = comparator {
+            let array = self.fresh("qa");
+            let init: Vec<String> = (0..3).map(|_| self.expr(&scope, CType::I32, 1)).collect();
+            self.text(format!("  int {array}[3] = {{{}}};", init.join(", ")));
+            self.text(format!(
+                "  qsort({array}, 3, sizeof {array}[0], {comparator});"
+            ));
+            for k in 0..3 {
+                scope.push(Var {
+                    name: format!("{array}[{k}]"),
+                    ty: CType::I32,
+                    writable: true,
+                });
+            }
+        }
+        if let Some(buffer) = jump_buffer {
+            self.text(format!("  if (setjmp({buffer}) != 0) {{"));
+            let globals = self.globals.clone();
+            self.probe_some(&globals, 2);
+            self.text("    return 0;".to_string());
+            self.text("  }".to_string());
         }
         let n = 3 + self.rng.below(5);
         self.block(&mut scope, 1, n);
@@ -574,7 +678,9 @@ impl Gen {
             None => format!("{}({})", function.name, args.join(", ")),
         };
         let p = pad(indent);
-        if targets.is_empty() || self.rng.chance(15) {
+        if !function.returns_value {
+            self.text(format!("{p}{call};"));
+        } else if targets.is_empty() || self.rng.chance(15) {
             self.text(format!("{p}(void){call};"));
         } else {
             let target = self.rng.pick(&targets).clone();
@@ -771,4 +877,35 @@ impl Gen {
 
 fn pad(indent: usize) -> String {
     "  ".repeat(indent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(skeleton: &Skeleton) -> String {
+        format!("{:?}", skeleton.lines)
+    }
+
+    #[test]
+    fn is_deterministic_and_varied() {
+        assert_eq!(text(&generate(7)), text(&generate(7)));
+        assert_ne!(text(&generate(7)), text(&generate(8)));
+        // Over a few seeds, every class of issue 12 shows up.
+        let classes: Vec<&str> = (0..200).flat_map(|s| generate(s).classes).collect();
+        for class in [
+            "atexit",
+            "uninitialized",
+            "O2",
+            "own-nondet",
+            "recursion",
+            "escaping-table",
+            "empty-reach-error",
+            "error-through-pointer",
+            "qsort-comparator",
+            "setjmp",
+        ] {
+            assert!(classes.contains(&class), "no program of class {class}");
+        }
+    }
 }

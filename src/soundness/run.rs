@@ -22,6 +22,8 @@ pub struct AnalyzerSetup {
     pub timeout: f64,
     /// Extra arguments of `polyfocus check`.
     pub extra: Vec<String>,
+    /// Keep every judged program (not only the failures) where failures are kept.
+    pub keep_all: bool,
 }
 
 /// What became of one program.
@@ -93,7 +95,7 @@ pub fn check_program(
     result.status = status;
     result.elapsed = started.elapsed();
     let keep_it = match &result.status {
-        Status::Judged(j) => !j.wrong.is_empty(),
+        Status::Judged(j) => !j.wrong.is_empty() || analyzer.keep_all,
         Status::AnalyzerFailed(_) => true,
         Status::Rejected(_) => false,
     };
@@ -261,6 +263,8 @@ pub struct Summary {
     pub programs: usize,
     /// Programs the oracle rejected (undefined behaviour, too many valuations, ...).
     pub rejected: usize,
+    /// How many of them for each reason.
+    pub rejections: std::collections::BTreeMap<String, usize>,
     /// Programs the analyzer failed on.
     pub analyzer_failed: usize,
     /// Programs the harness itself failed on (csmith missing, ...).
@@ -291,7 +295,10 @@ impl Summary {
             return;
         };
         match &result.status {
-            Status::Rejected(_) => self.rejected += 1,
+            Status::Rejected(why) => {
+                self.rejected += 1;
+                *self.rejections.entry(why.to_string()).or_default() += 1;
+            }
             Status::AnalyzerFailed(_) => self.analyzer_failed += 1,
             Status::Judged(j) => {
                 self.assertions += j.verdicts.len();
