@@ -64,6 +64,13 @@ pub fn generate(seed: u64, dir: &Path) -> Result<Skeleton> {
 /// The skeleton of a csmith program: its sink stores become probes.
 pub fn skeleton(text: &str, rng: &mut Rng) -> Result<Skeleton> {
     let globals: Vec<(String, CType)> = text.lines().filter_map(global_declaration).collect();
+    // Inputs change globals csmith does not declare `const`.
+    let mutable: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with("static const "))
+        .filter_map(global_declaration)
+        .map(|(name, _)| name)
+        .collect();
     let mut lines = Vec::new();
     let mut next_id = 0;
     let mut classes = vec![];
@@ -84,10 +91,10 @@ pub fn skeleton(text: &str, rng: &mut Rng) -> Result<Skeleton> {
             }
         }
         lines.push(Line::Text(line.to_string()));
-        if line.trim() == "platform_main_begin();" && !globals.is_empty() && rng.chance(60) {
+        if line.trim() == "platform_main_begin();" && !mutable.is_empty() && rng.chance(60) {
             classes.push("inputs");
             for k in 0..1 + rng.below(2) {
-                let (global, _) = rng.pick(&globals).clone();
+                let global = rng.pick(&mutable).clone();
                 let name = format!("in_{k}");
                 lines.push(Line::Input {
                     name: name.clone(),
