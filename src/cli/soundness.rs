@@ -1,5 +1,6 @@
 //! `polyfocus soundness`: the differential soundness harness ([`crate::soundness`]).
 
+use crate::soundness::judge::Verdict;
 use crate::soundness::run::{run_many, AnalyzerSetup, ProgramResult, Status, Summary};
 use crate::soundness::Generator;
 use anyhow::{bail, Context, Result};
@@ -166,6 +167,34 @@ fn summary_json(
             })
         })
         .collect();
+    let programs: Vec<serde_json::Value> = results
+        .iter()
+        .flatten()
+        .map(|r| {
+            let (status, verdicts, wrong, missed) = match &r.status {
+                Status::Judged(j) => (
+                    "judged".to_string(),
+                    j.verdicts.clone(),
+                    j.wrong.len(),
+                    j.missed.len(),
+                ),
+                Status::Rejected(why) => (format!("rejected: {why}"), Vec::new(), 0, 0),
+                Status::AnalyzerFailed(e) => (format!("analyzer failed: {e}"), Vec::new(), 0, 0),
+            };
+            let n = |v: Verdict| verdicts.iter().filter(|x| **x == v).count();
+            serde_json::json!({
+                "seed": r.seed,
+                "classes": r.classes,
+                "status": status,
+                "proved": n(Verdict::Proved),
+                "violated": n(Verdict::Violated),
+                "unknown": n(Verdict::Unknown),
+                "wrong": wrong,
+                "missed": missed,
+                "time_s": r.elapsed.as_secs_f64(),
+            })
+        })
+        .collect();
     serde_json::json!({
         "generator": generator.name(),
         "programs": summary.programs,
@@ -182,5 +211,6 @@ fn summary_json(
         "missed": summary.missed,
         "time_s": elapsed.as_secs_f64(),
         "wrong_verdicts": wrong,
+        "programs": programs,
     })
 }
