@@ -18,3 +18,4 @@ pub mod interrupt;
 pub mod ir;
 pub mod report;
 pub mod smt;
+pub mod soundness;

@@ -14,6 +14,7 @@ mod bench;
 mod check;
 mod project;
 mod scan;
+mod soundness;
 mod svcomp;
 
 pub use args::{AnalysisArgs, InputArgs};
@@ -56,6 +57,9 @@ enum Command {
     /// Run a build command (`-- make ...`) through a compiler wrapper, then analyze each
     /// linked program.
     Scan(scan::ScanArgs),
+    /// Differential soundness harness: random UB-free programs, native execution as the
+    /// oracle, every verdict checked (exit 1 on a wrong verdict).
+    Soundness(soundness::SoundnessArgs),
 }
 
 /// Parses the process arguments, runs the command and returns the exit code.
@@ -79,6 +83,7 @@ pub fn run() -> i32 {
         Command::Bench(a) => bench::run(a),
         Command::Svcomp(a) => svcomp::run(a),
         Command::Scan(a) => scan::run(a),
+        Command::Soundness(a) => soundness::run(a),
     };
     match res {
         Ok(code) => code,

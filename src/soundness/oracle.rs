@@ -1,0 +1,170 @@
+//! The native oracle: a rendering of the program for the oracle, compiled with clang-19 at
+//! `-O0` with every undefined-behaviour sanitizer trapping, linked with
+//! `oracle_runtime.c`, and run for every valuation of its inputs (see that file).
+
+use crate::bench::runner::{run_limited, Limits, Termination};
+use crate::frontend::clang_program;
+use anyhow::{bail, Context, Result};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+/// The runtime linked with every oracle program.
+pub const RUNTIME: &str = include_str!("oracle_runtime.c");
+
+/// Most valuations enumerated for one program (the runtime's default of
+/// `ORACLE_MAX_RUNS`); beyond, the program is rejected.
+pub const MAX_RUNS: u32 = 4096;
+
+/// What every execution of a program did.
+#[derive(Clone, Debug, Default)]
+pub struct Observation {
+    /// Values (64-bit reports) each probe took, by probe id.
+    pub probes: BTreeMap<usize, BTreeSet<u64>>,
+    /// Assertions that failed in some execution.
+    pub failed: BTreeSet<usize>,
+    /// Executions run.
+    pub runs: u64,
+}
+
+/// Why a program cannot be judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// It does not compile natively.
+    Compile(String),
+    /// Some execution ended by a signal: a sanitizer trap (undefined behaviour), a crash,
+    /// or the per-execution alarm.
+    Signal(i32),
+    /// Too many valuations, or too many inputs in one execution.
+    TooManyRuns,
+    /// The whole enumeration overran its time.
+    Timeout,
+    /// The program has nothing to assert (a csmith program without globals).
+    NoAssertion,
+}
+
+impl std::fmt::Display for Rejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rejection::Compile(e) => write!(f, "does not compile natively: {e}"),
+            Rejection::Signal(4) | Rejection::Signal(5) => {
+                write!(f, "undefined behaviour (sanitizer trap)")
+            }
+            Rejection::Signal(14) => write!(f, "an execution ran too long"),
+            Rejection::Signal(s) => write!(f, "an execution died of signal {s}"),
+            Rejection::TooManyRuns => write!(f, "too many input valuations"),
+            Rejection::Timeout => write!(f, "the enumeration ran too long"),
+            Rejection::NoAssertion => write!(f, "nothing to assert"),
+        }
+    }
+}
+
+/// Compiles `source` (a rendering for the oracle) in `dir` as `name` and runs it for every
+/// valuation of its inputs.
+pub fn observe(
+    dir: &Path,
+    name: &str,
+    source: &str,
+    cflags: &[String],
+) -> Result<std::result::Result<Observation, Rejection>> {
+    let c_path = dir.join(format!("{name}.c"));
+    let runtime_path = dir.join("oracle_runtime.c");
+    let binary = dir.join(name);
+    std::fs::write(&c_path, source).with_context(|| format!("writing {}", c_path.display()))?;
+    if !runtime_path.exists() {
+        std::fs::write(&runtime_path, RUNTIME)
+            .with_context(|| format!("writing {}", runtime_path.display()))?;
+    }
+    let out = Command::new(clang_program())
+        .args([
+            "-O0",
+            "-w",
+            "-fsanitize=undefined",
+            "-fsanitize-trap=undefined",
+        ])
+        .args(cflags)
+        .arg(&c_path)
+        .arg(&runtime_path)
+        .arg("-o")
+        .arg(&binary)
+        .output()
+        .with_context(|| format!("running {}", clang_program()))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("");
+        return Ok(Err(Rejection::Compile(first.to_string())));
+    }
+    let limits = Limits {
+        wall: Duration::from_secs(60),
+        memory_bytes: Some(2 << 30),
+    };
+    let outcome = run_limited(&binary, &[], &limits)
+        .with_context(|| format!("running {}", binary.display()))?;
+    if outcome.timed_out {
+        return Ok(Err(Rejection::Timeout));
+    }
+    if outcome.termination != Termination::Exited(0) {
+        bail!(
+            "oracle {} ended with {:?}: {}",
+            binary.display(),
+            outcome.termination,
+            outcome.stderr
+        );
+    }
+    parse(&outcome.stdout)
+}
+
+fn parse(stdout: &str) -> Result<std::result::Result<Observation, Rejection>> {
+    let mut obs = Observation::default();
+    let mut ended = false;
+    for line in stdout.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let number = |i: usize| -> Result<u64> {
+            words
+                .get(i)
+                .and_then(|w| w.parse().ok())
+                .with_context(|| format!("bad oracle line `{line}`"))
+        };
+        match words.first().copied() {
+            Some("P") => {
+                obs.probes
+                    .entry(number(1)? as usize)
+                    .or_default()
+                    .insert(number(2)?);
+            }
+            Some("F") => {
+                obs.failed.insert(number(1)? as usize);
+            }
+            Some("S") => return Ok(Err(Rejection::Signal(number(1)? as i32))),
+            Some("X") | Some("T") => return Ok(Err(Rejection::TooManyRuns)),
+            Some("E") => {
+                obs.runs = number(1)?;
+                ended = true;
+            }
+            _ => bail!("bad oracle line `{line}`"),
+        }
+    }
+    if !ended {
+        bail!("the oracle did not finish its enumeration");
+    }
+    Ok(Ok(obs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_reports() {
+        let obs = parse("P 1 5\nP 1 7\nF 2\nE 12\n").unwrap().unwrap();
+        assert_eq!(obs.probes[&1].len(), 2);
+        assert!(obs.failed.contains(&2));
+        assert_eq!(obs.runs, 12);
+        assert_eq!(
+            parse("P 1 5\nS 4\nE 3\n").unwrap().unwrap_err(),
+            Rejection::Signal(4)
+        );
+        assert!(parse("P 1 5\n").is_err());
+    }
+}

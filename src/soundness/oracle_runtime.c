@@ -1,0 +1,174 @@
+/* The native oracle of `polyfocus soundness` (src/soundness/oracle.rs).
+ *
+ * Linked with a program rendered for the oracle, it runs the program once per valuation of
+ * its inputs: a constructor that runs before main forks a child per valuation; the child
+ * returns from the constructor and runs main (and the atexit handlers) normally; the parent
+ * collects what the child reports through a pipe, picks the next valuation (depth first
+ * over the sequence of input requests, each request with its own domain) and finally exits
+ * without running main itself.
+ *
+ * A child reports, one line each: "I OFFSET DOMAIN" per input served, "P ID BITS" per probe
+ * value, "F ID" when an assertion fails (then it exits). The parent prints on stdout each
+ * distinct "P ID BITS" and "F ID" once, "S SIGNAL" when a child was killed by a signal
+ * (a sanitizer trap, a crash, SIGALRM after ORACLE_RUN_SECONDS), "X" when a child asked for
+ * too many inputs, "T" when the run count reached ORACLE_MAX_RUNS, and "E RUNS" at the end.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ORACLE_MAX_INPUTS 64
+#define ORACLE_RUN_SECONDS 5
+#define ORACLE_SEEN 16384
+
+static int oracle_fd = -1;
+static long long oracle_prefix[ORACLE_MAX_INPUTS];
+static int oracle_prefix_len;
+static int oracle_next;
+
+static void oracle_emit(const char *text) {
+    size_t n = strlen(text);
+    while (n > 0) {
+        ssize_t w = write(oracle_fd, text, n);
+        if (w <= 0)
+            _exit(120);
+        text += w;
+        n -= (size_t)w;
+    }
+}
+
+long long oracle_input(long long lo, long long hi) {
+    char line[80];
+    int i = oracle_next++;
+    long long offset;
+    if (i >= ORACLE_MAX_INPUTS) {
+        oracle_emit("X\n");
+        _exit(121);
+    }
+    offset = i < oracle_prefix_len ? oracle_prefix[i] : 0;
+    snprintf(line, sizeof line, "I %lld %lld\n", offset, hi - lo + 1);
+    oracle_emit(line);
+    return lo + offset;
+}
+
+void oracle_probe(int id, unsigned long long bits) {
+    char line[64];
+    snprintf(line, sizeof line, "P %d %llu\n", id, bits);
+    oracle_emit(line);
+}
+
+void oracle_fail(int id) {
+    char line[32];
+    snprintf(line, sizeof line, "F %d\n", id);
+    oracle_emit(line);
+    _exit(0);
+}
+
+void oracle_assume(int cond) {
+    if (!cond)
+        _exit(0);
+}
+
+/* Lines already printed by the parent (hash set of strings' hashes and texts). */
+static char *oracle_seen[ORACLE_SEEN];
+
+static void oracle_print_once(const char *text, size_t len) {
+    unsigned long long h = 1469598103934665603ULL;
+    size_t k;
+    for (k = 0; k < len; k++)
+        h = (h ^ (unsigned char)text[k]) * 1099511628211ULL;
+    for (k = 0; k < ORACLE_SEEN; k++) {
+        char **slot = &oracle_seen[(h + k) % ORACLE_SEEN];
+        if (*slot == NULL) {
+            *slot = strndup(text, len);
+            break;
+        }
+        if (strlen(*slot) == len && memcmp(*slot, text, len) == 0)
+            return;
+    }
+    fwrite(text, 1, len, stdout);
+    fputc('\n', stdout);
+}
+
+__attribute__((constructor(101))) static void oracle_enumerate(void) {
+    const char *max_text = getenv("ORACLE_MAX_RUNS");
+    long long max_runs = max_text ? atoll(max_text) : 4096;
+    long long runs = 0;
+    static long long offsets[ORACLE_MAX_INPUTS], domains[ORACLE_MAX_INPUTS];
+    for (;;) {
+        int fds[2], status = 0, n_inputs = 0, k;
+        pid_t pid;
+        char *buf = NULL;
+        size_t len = 0, cap = 0;
+        char *line, *end;
+        if (pipe(fds) != 0)
+            _exit(122);
+        fflush(NULL);
+        pid = fork();
+        if (pid < 0)
+            _exit(123);
+        if (pid == 0) {
+            int null_fd = open("/dev/null", O_WRONLY);
+            close(fds[0]);
+            oracle_fd = fds[1];
+            if (null_fd >= 0)
+                dup2(null_fd, 1);
+            alarm(ORACLE_RUN_SECONDS);
+            return; /* on to main */
+        }
+        close(fds[1]);
+        for (;;) {
+            ssize_t r;
+            if (cap - len < 4096) {
+                cap = cap ? 2 * cap : 65536;
+                buf = realloc(buf, cap);
+                if (!buf)
+                    _exit(124);
+            }
+            r = read(fds[0], buf + len, cap - len - 1);
+            if (r <= 0)
+                break;
+            len += (size_t)r;
+        }
+        close(fds[0]);
+        buf[len] = 0;
+        while (waitpid(pid, &status, 0) < 0)
+            ;
+        runs++;
+        for (line = buf; *line; line = end + 1) {
+            end = strchr(line, '\n');
+            if (!end)
+                break;
+            if (line[0] == 'I') {
+                if (n_inputs < ORACLE_MAX_INPUTS &&
+                    sscanf(line, "I %lld %lld", &offsets[n_inputs], &domains[n_inputs]) == 2)
+                    n_inputs++;
+            } else {
+                oracle_print_once(line, (size_t)(end - line));
+            }
+        }
+        free(buf);
+        if (WIFSIGNALED(status))
+            printf("S %d\n", WTERMSIG(status));
+        /* The next valuation: the last request that has a next value gets it, the
+           requests after it start again from their first value. */
+        for (k = n_inputs - 1; k >= 0 && offsets[k] + 1 >= domains[k]; k--)
+            ;
+        if (k < 0)
+            break;
+        if (runs >= max_runs) {
+            printf("T\n");
+            break;
+        }
+        memcpy(oracle_prefix, offsets, sizeof(long long) * (size_t)k);
+        oracle_prefix[k] = offsets[k] + 1;
+        oracle_prefix_len = k + 1;
+    }
+    printf("E %lld\n", runs);
+    fflush(stdout);
+    _exit(0);
+}
