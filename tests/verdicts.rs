@@ -166,3 +166,8 @@ fn library_without_main() {
 fn reachable_bug_is_never_proved() {
     check_program("bug.c");
 }
+
+#[test]
+fn r12_boolean_compared_with_constant_on_the_left() {
+    check_program("bool_const_left.c");
+}
