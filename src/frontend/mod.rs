@@ -5,9 +5,10 @@
 //! lifetime and no LLVM value escapes it. LLVM names become display names, never identity.
 //!
 //! Stages, one module each:
-//! - `compile`: `.c`/`.i` → bitcode with `clang-19` (`$POLYFOCUS_CLANG`), `-g -O0 -Xclang
-//!   -disable-O0-optnone`, `-m32` for [`DataModel::Ilp32`], the runtime header directory
-//!   (`runtime/`, or `$POLYFOCUS_RUNTIME`) on the include path, then the user's cflags;
+//! - `compile`: `.c`/`.i` → bitcode with `clang-19` (`$POLYFOCUS_CLANG`), `-g -O0`, `-m32`
+//!   for [`DataModel::Ilp32`], the runtime header directory (`runtime/`, or
+//!   `$POLYFOCUS_RUNTIME`) on the include path, the user's cflags, then `-O0 -Xclang
+//!   -disable-llvm-passes` (no optimization, whatever the user asks);
 //! - `load`: checks the files, parses `.bc` (any LLVM ≤ 19, e.g. clang-14's) and `.ll`, links;
 //! - `normalize`: inlining, global localization and LLVM passes (see its docs for the why);
 //! - `conventions`: which function names are nondet inputs, assumptions, error sites,
@@ -91,7 +92,9 @@ pub use compdb::{
     compile_to_bitcode, defines_main, parse_invocation, read_compile_commands, split_command,
     CompileCommand, Invocation,
 };
-pub use compile::{clang_args, clang_program, runtime_dir, target_and_user_flags};
+pub use compile::{
+    clang_args, clang_program, runtime_dir, target_and_user_flags, unoptimized_user_flags,
+};
 pub use conventions::{role, Role};
 pub use error::FrontendError;
 pub use normalize::PIPELINE;
@@ -119,26 +122,28 @@ use crate::ir;
 /// check holds; it is listed so that every assertion of the source gets a verdict.
 pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
-    let (module, sites) = prepare(&ctx, config)?;
+    let (module, sites, warnings) = prepare(&ctx, config)?;
     let entries = select_entries(&module, &config.entry)?;
-    Ok(lift_entries(&entries, &sites))
+    let mut res = lift_entries(&entries, &sites);
+    res.warnings.splice(0..0, warnings);
+    Ok(res)
 }
 
 /// The normalized LLVM module as text, as the lifter sees it (for debugging).
 pub fn to_llvm_ir_text(config: &FrontendConfig) -> Result<String, FrontendError> {
     let ctx = Context::create();
-    let (module, _) = prepare(&ctx, config)?;
+    let (module, _, _) = prepare(&ctx, config)?;
     Ok(module.print_to_string().to_string())
 }
 
 /// The error sites of each function before CFG simplification.
 type SitesBefore = HashMap<String, Vec<lift::ErrorSite>>;
 
-/// Loads, links, checks the entry and normalizes.
+/// Loads, links, checks the entry and normalizes; with warnings about the input.
 fn prepare<'ctx>(
     ctx: &'ctx Context,
     config: &FrontendConfig,
-) -> Result<(Module<'ctx>, SitesBefore), FrontendError> {
+) -> Result<(Module<'ctx>, SitesBefore, Vec<ir::LiftWarning>), FrontendError> {
     let module = load::load_module(ctx, config)?;
     if let Err(e) = module.verify() {
         return Err(FrontendError::BadIr {
@@ -168,8 +173,36 @@ fn prepare<'ctx>(
             .any(|f| raw::name(*f) == "main")
             .then(|| "main".to_string()),
     };
+    let warnings = uncalled_error_functions(m);
     let sites = normalize::normalize(&module, root.as_deref(), config.inline_limit)?;
-    Ok((module, sites))
+    Ok((module, sites, warnings))
+}
+
+/// A warning for each error function that has a body, is never called and was optimized:
+/// an optimizer deletes the calls to an empty `reach_error` (they have no effect), taking
+/// the program's assertions with them. Without optimization (C that polyfocus compiles
+/// itself, or bitcode built at `-O0`) the calls are all there.
+fn uncalled_error_functions(m: LLVMModuleRef) -> Vec<ir::LiftWarning> {
+    defined_functions(m)
+        .into_iter()
+        .filter(|f| {
+            matches!(
+                conventions::role(&raw::name(*f), true),
+                Some(Role::Error) | Some(Role::Assert)
+            )
+        })
+        .filter(|f| unsafe { LLVMGetFirstUse(*f).is_null() } && !normalize::is_unoptimized(*f))
+        .map(|f| ir::LiftWarning {
+            function: raw::name(f),
+            message: format!(
+                "`{}` is defined but never called in optimized code: an optimizer may have \
+                 deleted its calls (and the assertions with them); give polyfocus the C \
+                 source, or bitcode built at -O0",
+                raw::name(f)
+            ),
+            loc: None,
+        })
+        .collect()
 }
 
 fn defined_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {

@@ -1,6 +1,8 @@
 //! Normalization with LLVM's own passes, before lifting.
 //!
 //! Steps, in order:
+//! 0. drop `nsw`, `nuw` and `exact` from every function LLVM may have optimized (see
+//!    [`distrust_optimized_flags`]);
 //! 1. drop `optnone`/`noinline` from every defined function (clang puts them on at `-O0`);
 //! 2. mark `alwaysinline` every defined function that is not recursive (its call-graph SCC
 //!    is trivial), not larger than `inline_limit` instructions once its own inlinable
@@ -62,6 +64,7 @@ pub fn normalize(
     let m = module.as_mut_ptr();
     let machine = target_machine(module)?;
     unsafe {
+        distrust_optimized_flags(m);
         strip_attributes(m);
         mark_inlinable(m, inline_limit);
         if let Some(root) = root {
@@ -141,6 +144,52 @@ fn target_machine(module: &Module<'_>) -> Result<TargetMachine, FrontendError> {
 
 unsafe fn enum_kind(name: &str) -> u32 {
     LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len())
+}
+
+/// Whether `func` comes unoptimized out of a front end: clang marks every function
+/// `optnone` at `-O0` (polyfocus compiles C that way, whatever the user's flags), and no
+/// LLVM pass transforms a function with that mark.
+pub fn is_unoptimized(func: LLVMValueRef) -> bool {
+    let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+    unsafe { !LLVMGetEnumAttributeAtIndex(func, index, enum_kind("optnone")).is_null() }
+}
+
+/// Removes the poison-generating flags `nsw`, `nuw` and `exact` from every defined function
+/// that may have been optimized, so that its operations wrap.
+///
+/// The lifter takes these flags as assumptions (an overflow drops the execution). That is
+/// sound only where an overflow is undefined behaviour: in code straight from C, where
+/// clang puts `nsw` exactly on signed arithmetic. An optimizer keeps the flags on operations
+/// it speculates (`c ? x + 1 : 0` becomes `select c, (add nsw x, 1), 0`), where an overflow
+/// yields a poison value that is never used: no undefined behaviour, and the execution is
+/// real. Such code is recognized by the absence of `optnone` (see [`is_unoptimized`]).
+unsafe fn distrust_optimized_flags(m: LLVMModuleRef) {
+    for func in raw::functions(m) {
+        if !raw::is_defined(func) || is_unoptimized(func) {
+            continue;
+        }
+        for block in raw::blocks(func) {
+            for inst in raw::instructions(block) {
+                drop_poison_flags(inst);
+            }
+        }
+    }
+}
+
+unsafe fn drop_poison_flags(inst: LLVMValueRef) {
+    match raw::opcode(inst) {
+        LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMSub | LLVMOpcode::LLVMMul | LLVMOpcode::LLVMShl => {
+            LLVMSetNSW(inst, 0);
+            LLVMSetNUW(inst, 0);
+        }
+        LLVMOpcode::LLVMUDiv
+        | LLVMOpcode::LLVMSDiv
+        | LLVMOpcode::LLVMLShr
+        | LLVMOpcode::LLVMAShr => {
+            LLVMSetExact(inst, 0);
+        }
+        _ => {}
+    }
 }
 
 unsafe fn strip_attributes(m: LLVMModuleRef) {
