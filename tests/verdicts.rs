@@ -44,7 +44,7 @@ fn annotations(path: &Path) -> Vec<(u32, Expect)> {
     res
 }
 
-fn run(program: &Path, engine: &str, domain: &str) -> Value {
+fn run(program: &Path, engine: &str, domain: &str, extra: &[&str]) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
         .args([
             "check",
@@ -57,6 +57,7 @@ fn run(program: &Path, engine: &str, domain: &str) -> Value {
             "--timeout",
             "30",
         ])
+        .args(extra)
         .arg(program)
         .output()
         .expect("polyfocus runs");
@@ -71,13 +72,18 @@ fn run(program: &Path, engine: &str, domain: &str) -> Value {
 }
 
 fn check_program(name: &str) {
+    check_program_with(name, &[]);
+}
+
+/// Like [`check_program`], with extra command-line arguments.
+fn check_program_with(name: &str, extra: &[&str]) {
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs", name]
         .iter()
         .collect();
     let expected = annotations(&path);
     assert!(!expected.is_empty(), "{name} has no annotated assertion");
     for (config, engine, domain) in CONFIGS {
-        let report = run(&path, engine, domain);
+        let report = run(&path, engine, domain, extra);
         let checks = report["checks"].as_array().expect("checks array");
         assert_eq!(
             checks.len(),
@@ -170,4 +176,31 @@ fn conventions_the_program_defines() {
 #[test]
 fn reachable_bug_is_never_proved() {
     check_program("bug.c");
+}
+
+#[test]
+fn r12_boolean_compared_with_constant_on_the_left() {
+    check_program("bool_const_left.c");
+}
+
+/// `-O2` no longer reaches the analysis: the calls to an empty `reach_error` stay.
+#[test]
+fn r12_optimization_flags_keep_empty_error_calls() {
+    check_program_with("optimized_empty_error.c", &["--cflags", "-O2"]);
+}
+
+/// `-O2` would speculate `x + 1` (nsw) into a select, where its overflow is harmless.
+#[test]
+fn r12_optimization_flags_do_not_speculate_nsw() {
+    check_program_with("optimized_nsw_select.c", &["--cflags", "-O2"]);
+}
+
+/// Uninitialized array elements and struct fields are arbitrary values.
+#[test]
+fn r12_uninitialized_aggregates() {
+    check_program_with("uninit_aggregate.c", &["--no-counterexamples"]);
+    check_program_with(
+        "uninit_aggregate.c",
+        &["--no-counterexamples", "--cflags", "-O2"],
+    );
 }

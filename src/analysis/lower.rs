@@ -439,10 +439,11 @@ impl<'f> Lowering<'f> {
         lhs: &Operand,
         rhs: &Operand,
     ) -> Option<(Operand, bool)> {
-        let (x, c) = match (lhs, rhs) {
-            (Operand::Value(x), Operand::Const(c)) | (Operand::Const(c), Operand::Value(x)) => {
-                (*x, *c)
-            }
+        // With the constant on the left, `0 <= ext(b)` is `ext(b) >= 0` (always true), not
+        // `ext(b) <= 0`: read the comparison with its operands in the order value, constant.
+        let (x, c, pred) = match (lhs, rhs) {
+            (Operand::Value(x), Operand::Const(c)) => (*x, *c, pred),
+            (Operand::Const(c), Operand::Value(x)) => (*x, *c, pred.swapped()),
             _ => return None,
         };
         if c.bits != 0 {

@@ -355,7 +355,8 @@ fn compile_flags(config: &FrontendConfig) -> Vec<String> {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    args.extend(crate::frontend::target_and_user_flags(config));
+    // The program the analysis read: no optimizer deletes a call to an empty error function.
+    args.extend(crate::frontend::unoptimized_user_flags(config));
     args
 }
 

@@ -19,14 +19,20 @@ pub fn runtime_dir() -> PathBuf {
 }
 
 /// The clang arguments (without the program) that compile `source` to bitcode `output`.
+///
+/// The analysis sees the program as C's semantics define it, whatever optimization the user
+/// asks for: after the user's flags, `-O0` and `-disable-llvm-passes` keep LLVM's optimizer
+/// away, so error calls to an empty `reach_error` survive, uninitialized memory is not
+/// refined to another path's value, and `nsw` flags sit on the operations C wrote (where an
+/// overflow is undefined behaviour), never on operations speculated into a `select`. Clang
+/// marks every function `optnone` at `-O0`: that mark is how `normalize` tells such code
+/// from optimized bitcode (and `normalize` removes it before its own passes).
 pub fn clang_args(config: &FrontendConfig, source: &Path, output: &Path) -> Vec<String> {
     let mut args: Vec<String> = [
         "-c",
         "-emit-llvm",
         "-g",
         "-O0",
-        "-Xclang",
-        "-disable-O0-optnone",
         "-fno-discard-value-names",
         // C89-isms that clang 16+ rejects by default; benchmark programs use them.
         "-Wno-error=implicit-function-declaration",
@@ -35,10 +41,23 @@ pub fn clang_args(config: &FrontendConfig, source: &Path, output: &Path) -> Vec<
     .iter()
     .map(|s| s.to_string())
     .collect();
-    args.extend(target_and_user_flags(config));
+    args.extend(unoptimized_user_flags(config));
     args.push(source.display().to_string());
     args.push("-o".into());
     args.push(output.display().to_string());
+    args
+}
+
+/// Flags after the user's own: no LLVM pass runs on the bitcode the analysis reads.
+const UNOPTIMIZED: [&str; 3] = ["-O0", "-Xclang", "-disable-llvm-passes"];
+
+/// [`target_and_user_flags`], then flags that undo the user's optimization level: the
+/// program the analysis reads and the one a native replay runs are C at `-O0` (the last
+/// `-O` wins, so `-O2`, `-Os` or `-Ofast` change nothing), where a call to an empty error
+/// function is still there to be reached.
+pub fn unoptimized_user_flags(config: &FrontendConfig) -> Vec<String> {
+    let mut args = target_and_user_flags(config);
+    args.extend(UNOPTIMIZED.iter().map(|s| s.to_string()));
     args
 }
 

@@ -5,9 +5,10 @@
 //! lifetime and no LLVM value escapes it. LLVM names become display names, never identity.
 //!
 //! Stages, one module each:
-//! - `compile`: `.c`/`.i` → bitcode with `clang-19` (`$POLYFOCUS_CLANG`), `-g -O0 -Xclang
-//!   -disable-O0-optnone`, `-m32` for [`DataModel::Ilp32`], the runtime header directory
-//!   (`runtime/`, or `$POLYFOCUS_RUNTIME`) on the include path, then the user's cflags;
+//! - `compile`: `.c`/`.i` → bitcode with `clang-19` (`$POLYFOCUS_CLANG`), `-g -O0`, `-m32`
+//!   for [`DataModel::Ilp32`], the runtime header directory (`runtime/`, or
+//!   `$POLYFOCUS_RUNTIME`) on the include path, the user's cflags, then `-O0 -Xclang
+//!   -disable-llvm-passes` (no optimization, whatever the user asks);
 //! - `load`: checks the files, parses `.bc` (any LLVM ≤ 19, e.g. clang-14's) and `.ll`, links;
 //! - `normalize`: inlining, global localization and LLVM passes (see its docs for the why);
 //! - `conventions`: which function names are nondet inputs, assumptions, error sites,
@@ -96,7 +97,9 @@ pub use compdb::{
     compile_to_bitcode, defines_main, parse_invocation, read_compile_commands, split_command,
     CompileCommand, Invocation,
 };
-pub use compile::{clang_args, clang_program, runtime_dir, target_and_user_flags};
+pub use compile::{
+    clang_args, clang_program, runtime_dir, target_and_user_flags, unoptimized_user_flags,
+};
 pub use conventions::{role, Role};
 pub use error::FrontendError;
 pub use normalize::PIPELINE;
@@ -128,11 +131,18 @@ use crate::ir;
 /// check holds; it is listed so that every assertion of the source gets a verdict.
 pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
+<<<<<<< HEAD
     let (module, sites, never_called) = prepare(&ctx, config)?;
     let entries = select_entries(&module, &config.entry)?;
     let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
     let mut res = lift_entries(&entries, &sites, escaped_error.as_deref());
     add_never_called(&mut res, &module, never_called);
+=======
+    let (module, sites, warnings) = prepare(&ctx, config)?;
+    let entries = select_entries(&module, &config.entry)?;
+    let mut res = lift_entries(&entries, &sites);
+    res.warnings.splice(0..0, warnings);
+>>>>>>> wt-sem
     Ok(res)
 }
 
@@ -146,6 +156,7 @@ pub fn to_llvm_ir_text(config: &FrontendConfig) -> Result<String, FrontendError>
 /// The error sites of each function before CFG simplification.
 type SitesBefore = HashMap<String, Vec<lift::ErrorSite>>;
 
+<<<<<<< HEAD
 /// The error sites of each defined function as the input has them, before inlining and the
 /// removal of functions nothing calls.
 type SitesAtStart = Vec<(String, lift::ErrorSite)>;
@@ -155,6 +166,13 @@ fn prepare<'ctx>(
     ctx: &'ctx Context,
     config: &FrontendConfig,
 ) -> Result<(Module<'ctx>, SitesBefore, SitesAtStart), FrontendError> {
+=======
+/// Loads, links, checks the entry and normalizes; with warnings about the input.
+fn prepare<'ctx>(
+    ctx: &'ctx Context,
+    config: &FrontendConfig,
+) -> Result<(Module<'ctx>, SitesBefore, Vec<ir::LiftWarning>), FrontendError> {
+>>>>>>> wt-sem
     let module = load::load_module(ctx, config)?;
     if let Err(e) = module.verify() {
         return Err(FrontendError::BadIr {
@@ -185,6 +203,7 @@ fn prepare<'ctx>(
             .any(|f| raw::name(*f) == "main")
             .then(|| "main".to_string()),
     };
+<<<<<<< HEAD
     let root = root_name.as_deref().map(|name| normalize::Root {
         name,
         starts_program: name == "main",
@@ -198,6 +217,38 @@ fn prepare<'ctx>(
     };
     let sites = normalize::normalize(&module, root, config.inline_limit)?;
     Ok((module, sites, never_called))
+=======
+    let warnings = uncalled_error_functions(m);
+    let sites = normalize::normalize(&module, root.as_deref(), config.inline_limit)?;
+    Ok((module, sites, warnings))
+}
+
+/// A warning for each error function that has a body, is never called and was optimized:
+/// an optimizer deletes the calls to an empty `reach_error` (they have no effect), taking
+/// the program's assertions with them. Without optimization (C that polyfocus compiles
+/// itself, or bitcode built at `-O0`) the calls are all there.
+fn uncalled_error_functions(m: LLVMModuleRef) -> Vec<ir::LiftWarning> {
+    defined_functions(m)
+        .into_iter()
+        .filter(|f| {
+            matches!(
+                conventions::role(&raw::name(*f), true),
+                Some(Role::Error) | Some(Role::Assert)
+            )
+        })
+        .filter(|f| unsafe { LLVMGetFirstUse(*f).is_null() } && !normalize::is_unoptimized(*f))
+        .map(|f| ir::LiftWarning {
+            function: raw::name(f),
+            message: format!(
+                "`{}` is defined but never called in optimized code: an optimizer may have \
+                 deleted its calls (and the assertions with them); give polyfocus the C \
+                 source, or bitcode built at -O0",
+                raw::name(f)
+            ),
+            loc: None,
+        })
+        .collect()
+>>>>>>> wt-sem
 }
 
 fn defined_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {

@@ -1,6 +1,8 @@
 //! Normalization with LLVM's own passes, before lifting.
 //!
 //! Steps, in order:
+//! 0. drop `nsw`, `nuw` and `exact` from every function LLVM may have optimized (see
+//!    [`distrust_optimized_flags`]);
 //! 1. drop `optnone`/`noinline` from every defined function (clang puts them on at `-O0`);
 //! 2. mark `alwaysinline` every defined function that is not recursive (its call-graph SCC
 //!    is trivial), not larger than `inline_limit` instructions once its own inlinable
@@ -82,6 +84,7 @@ pub fn normalize(
     let m = module.as_mut_ptr();
     let machine = target_machine(module)?;
     unsafe {
+        distrust_optimized_flags(m);
         strip_attributes(m);
         mark_inlinable(m, inline_limit);
         if let Some(root) = root.filter(|r| r.closed) {
@@ -163,6 +166,52 @@ unsafe fn enum_kind(name: &str) -> u32 {
     LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len())
 }
 
+/// Whether `func` comes unoptimized out of a front end: clang marks every function
+/// `optnone` at `-O0` (polyfocus compiles C that way, whatever the user's flags), and no
+/// LLVM pass transforms a function with that mark.
+pub fn is_unoptimized(func: LLVMValueRef) -> bool {
+    let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+    unsafe { !LLVMGetEnumAttributeAtIndex(func, index, enum_kind("optnone")).is_null() }
+}
+
+/// Removes the poison-generating flags `nsw`, `nuw` and `exact` from every defined function
+/// that may have been optimized, so that its operations wrap.
+///
+/// The lifter takes these flags as assumptions (an overflow drops the execution). That is
+/// sound only where an overflow is undefined behaviour: in code straight from C, where
+/// clang puts `nsw` exactly on signed arithmetic. An optimizer keeps the flags on operations
+/// it speculates (`c ? x + 1 : 0` becomes `select c, (add nsw x, 1), 0`), where an overflow
+/// yields a poison value that is never used: no undefined behaviour, and the execution is
+/// real. Such code is recognized by the absence of `optnone` (see [`is_unoptimized`]).
+unsafe fn distrust_optimized_flags(m: LLVMModuleRef) {
+    for func in raw::functions(m) {
+        if !raw::is_defined(func) || is_unoptimized(func) {
+            continue;
+        }
+        for block in raw::blocks(func) {
+            for inst in raw::instructions(block) {
+                drop_poison_flags(inst);
+            }
+        }
+    }
+}
+
+unsafe fn drop_poison_flags(inst: LLVMValueRef) {
+    match raw::opcode(inst) {
+        LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMSub | LLVMOpcode::LLVMMul | LLVMOpcode::LLVMShl => {
+            LLVMSetNSW(inst, 0);
+            LLVMSetNUW(inst, 0);
+        }
+        LLVMOpcode::LLVMUDiv
+        | LLVMOpcode::LLVMSDiv
+        | LLVMOpcode::LLVMLShr
+        | LLVMOpcode::LLVMAShr => {
+            LLVMSetExact(inst, 0);
+        }
+        _ => {}
+    }
+}
+
 unsafe fn strip_attributes(m: LLVMModuleRef) {
     let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
     for func in raw::functions(m) {
@@ -175,23 +224,27 @@ unsafe fn strip_attributes(m: LLVMModuleRef) {
     }
 }
 
-/// Stores an arbitrary value (a call of `polyfocus.uninit.iN`, which the lifter reads as an
-/// arbitrary value) into every integer `alloca` of the entry block, right after it.
+/// Stores an arbitrary value (a call of `polyfocus.uninit.T`, which the lifter reads as an
+/// arbitrary value) into every scalar leaf of every `alloca` of the entry block (integers,
+/// pointers and floats of scalars, arrays and structs, nested), right after it.
 ///
-/// Without it, a read of an uninitialized local is `undef`, and SROA may *refine* `undef`:
+/// Without it, a read of uninitialized memory is `undef`, and SROA may *refine* `undef`:
 /// `phi [3, %a], [undef, %b]` becomes `3`, which drops executions where the local holds any
 /// other value (C reads an indeterminate value; the benchmarks mean "any value"). With it,
 /// the uninitialized value is one arbitrary value that LLVM cannot choose. The calls are
 /// `memory(none) nounwind willreturn`, so `dce` deletes those whose store was dead.
+///
+/// An aggregate with more than [`MAX_UNINIT_LEAVES`] leaves, or with a leaf of another kind
+/// (a vector), is passed to `polyfocus.uninit.memory` instead: an opaque call that may write
+/// it, so SROA leaves it in memory, where every load is an arbitrary value. Allocas outside
+/// the entry block are never promoted by SROA: their loads are arbitrary already.
 unsafe fn initialize_locals(m: LLVMModuleRef, func: LLVMValueRef) {
     let entry = LLVMGetEntryBasicBlock(func);
     let allocas: Vec<LLVMValueRef> = raw::instructions(entry)
         .into_iter()
         .filter(|i| raw::opcode(*i) == LLVMOpcode::LLVMAlloca)
         .filter(|i| {
-            let ty = LLVMGetAllocatedType(*i);
-            LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind
-                && LLVMIsConstant(LLVMGetOperand(*i, 0)) != 0
+            LLVMIsConstant(LLVMGetOperand(*i, 0)) != 0
                 && raw::const_int_bits(LLVMGetOperand(*i, 0)) == Some(1)
         })
         .collect();
@@ -201,36 +254,182 @@ unsafe fn initialize_locals(m: LLVMModuleRef, func: LLVMValueRef) {
     let ctx = LLVMGetModuleContext(m);
     let builder = LLVMCreateBuilderInContext(ctx);
     for alloca in allocas {
-        let ty = LLVMGetAllocatedType(alloca);
-        let width = LLVMGetIntTypeWidth(ty);
-        let fn_ty = LLVMFunctionType(ty, std::ptr::null_mut(), 0, 0);
-        let name = format!("{UNINIT_PREFIX}i{width}");
-        let cname = std::ffi::CString::new(name).expect("no NUL");
-        let mut callee = LLVMGetNamedFunction(m, cname.as_ptr());
-        if callee.is_null() {
-            callee = LLVMAddFunction(m, cname.as_ptr(), fn_ty);
-            let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
-            for (attr, value) in [("memory", 0u64), ("nounwind", 0), ("willreturn", 0)] {
-                let a = LLVMCreateEnumAttribute(ctx, enum_kind(attr), value);
-                LLVMAddAttributeAtIndex(callee, index, a);
+        // At the alloca, and where each lifetime starts again (the inliner marks the scope
+        // of an inlined callee's locals: each call gets fresh, arbitrary ones).
+        let mut starts = vec![alloca];
+        starts.extend(lifetime_starts(alloca));
+        for start in starts {
+            let next = LLVMGetNextInstruction(start);
+            if next.is_null() {
+                continue;
             }
+            LLVMPositionBuilderBefore(builder, next);
+            initialize(m, builder, alloca);
         }
-        let next = LLVMGetNextInstruction(alloca);
-        if next.is_null() {
-            continue;
-        }
-        LLVMPositionBuilderBefore(builder, next);
-        let value = LLVMBuildCall2(
-            builder,
-            fn_ty,
-            callee,
-            std::ptr::null_mut(),
-            0,
-            c"".as_ptr(),
-        );
-        LLVMBuildStore(builder, value, alloca);
     }
     LLVMDisposeBuilder(builder);
+}
+
+/// Arbitrary values for every leaf of `alloca`, at the builder's position.
+unsafe fn initialize(m: LLVMModuleRef, builder: LLVMBuilderRef, alloca: LLVMValueRef) {
+    let ctx = LLVMGetModuleContext(m);
+    let ty = LLVMGetAllocatedType(alloca);
+    let mut leaves = Vec::new();
+    if scalar_leaves(ctx, ty, &mut vec![], &mut leaves) {
+        for (path, leaf_ty) in leaves {
+            store_arbitrary(m, builder, alloca, ty, &path, leaf_ty);
+        }
+    } else {
+        havoc_memory(m, builder, alloca);
+    }
+}
+
+/// The `llvm.lifetime.start` calls on `alloca`.
+unsafe fn lifetime_starts(alloca: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let mut res = Vec::new();
+    let mut u = LLVMGetFirstUse(alloca);
+    while !u.is_null() {
+        let user = LLVMGetUser(u);
+        if !LLVMIsACallInst(user).is_null()
+            && raw::called_function(user)
+                .is_some_and(|f| raw::name(f).starts_with("llvm.lifetime.start"))
+        {
+            res.push(user);
+        }
+        u = LLVMGetNextUse(u);
+    }
+    res
+}
+
+/// An aggregate local with more scalar leaves than this stays in memory (loads arbitrary)
+/// rather than getting one arbitrary store per leaf.
+const MAX_UNINIT_LEAVES: usize = 256;
+
+/// Collects the scalar leaves of `ty` (each with its GEP index path below `path`); false when
+/// there are too many or one is neither an integer, a pointer nor a float.
+unsafe fn scalar_leaves(
+    ctx: LLVMContextRef,
+    ty: LLVMTypeRef,
+    path: &mut Vec<LLVMValueRef>,
+    leaves: &mut Vec<(Vec<LLVMValueRef>, LLVMTypeRef)>,
+) -> bool {
+    let i32_ty = LLVMInt32TypeInContext(ctx);
+    match LLVMGetTypeKind(ty) {
+        LLVMTypeKind::LLVMIntegerTypeKind
+        | LLVMTypeKind::LLVMPointerTypeKind
+        | LLVMTypeKind::LLVMHalfTypeKind
+        | LLVMTypeKind::LLVMFloatTypeKind
+        | LLVMTypeKind::LLVMDoubleTypeKind
+        | LLVMTypeKind::LLVMX86_FP80TypeKind
+        | LLVMTypeKind::LLVMFP128TypeKind => {
+            leaves.push((path.clone(), ty));
+            leaves.len() <= MAX_UNINIT_LEAVES
+        }
+        LLVMTypeKind::LLVMArrayTypeKind => {
+            let n = LLVMGetArrayLength2(ty);
+            if n > MAX_UNINIT_LEAVES as u64 {
+                return false;
+            }
+            let element = LLVMGetElementType(ty);
+            (0..n).all(|i| {
+                path.push(LLVMConstInt(i32_ty, i, 0));
+                let ok = scalar_leaves(ctx, element, path, leaves);
+                path.pop();
+                ok
+            })
+        }
+        LLVMTypeKind::LLVMStructTypeKind => {
+            let n = LLVMCountStructElementTypes(ty);
+            (0..n).all(|i| {
+                path.push(LLVMConstInt(i32_ty, i as u64, 0));
+                let ok = scalar_leaves(ctx, LLVMStructGetTypeAtIndex(ty, i), path, leaves);
+                path.pop();
+                ok
+            })
+        }
+        _ => false,
+    }
+}
+
+/// `store polyfocus.uninit.T(), gep(alloca, 0, path...)` at the builder's position.
+unsafe fn store_arbitrary(
+    m: LLVMModuleRef,
+    builder: LLVMBuilderRef,
+    alloca: LLVMValueRef,
+    alloca_ty: LLVMTypeRef,
+    path: &[LLVMValueRef],
+    leaf_ty: LLVMTypeRef,
+) {
+    let ctx = LLVMGetModuleContext(m);
+    let type_name = LLVMPrintTypeToString(leaf_ty);
+    let name = format!(
+        "{UNINIT_PREFIX}{}",
+        std::ffi::CStr::from_ptr(type_name).to_string_lossy()
+    );
+    LLVMDisposeMessage(type_name);
+    let fn_ty = LLVMFunctionType(leaf_ty, std::ptr::null_mut(), 0, 0);
+    let callee = uninit_function(
+        m,
+        &name,
+        fn_ty,
+        &[("memory", 0), ("nounwind", 0), ("willreturn", 0)],
+    );
+    let value = LLVMBuildCall2(
+        builder,
+        fn_ty,
+        callee,
+        std::ptr::null_mut(),
+        0,
+        c"".as_ptr(),
+    );
+    let target = if path.is_empty() {
+        alloca
+    } else {
+        let mut indices = vec![LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0)];
+        indices.extend_from_slice(path);
+        LLVMBuildInBoundsGEP2(
+            builder,
+            alloca_ty,
+            alloca,
+            indices.as_mut_ptr(),
+            indices.len() as u32,
+            c"".as_ptr(),
+        )
+    };
+    LLVMBuildStore(builder, value, target);
+}
+
+/// `polyfocus.uninit.memory(alloca)` at the builder's position: an opaque call that may
+/// write the whole local (its address escapes, so SROA keeps it in memory).
+unsafe fn havoc_memory(m: LLVMModuleRef, builder: LLVMBuilderRef, alloca: LLVMValueRef) {
+    let ctx = LLVMGetModuleContext(m);
+    let mut params = [LLVMPointerTypeInContext(ctx, 0)];
+    let fn_ty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params.as_mut_ptr(), 1, 0);
+    let name = format!("{UNINIT_PREFIX}memory");
+    let callee = uninit_function(m, &name, fn_ty, &[("nounwind", 0), ("willreturn", 0)]);
+    let mut args = [alloca];
+    LLVMBuildCall2(builder, fn_ty, callee, args.as_mut_ptr(), 1, c"".as_ptr());
+}
+
+/// The declaration of `name` with type `fn_ty` and these enum attributes (added once).
+unsafe fn uninit_function(
+    m: LLVMModuleRef,
+    name: &str,
+    fn_ty: LLVMTypeRef,
+    attrs: &[(&str, u64)],
+) -> LLVMValueRef {
+    let cname = std::ffi::CString::new(name).expect("no NUL");
+    let mut callee = LLVMGetNamedFunction(m, cname.as_ptr());
+    if callee.is_null() {
+        callee = LLVMAddFunction(m, cname.as_ptr(), fn_ty);
+        let ctx = LLVMGetModuleContext(m);
+        let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+        for (attr, value) in attrs {
+            let a = LLVMCreateEnumAttribute(ctx, enum_kind(attr), *value);
+            LLVMAddAttributeAtIndex(callee, index, a);
+        }
+    }
+    callee
 }
 
 /// Gives internal linkage to every defined function except `root` (a whole program that

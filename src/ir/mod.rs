@@ -238,6 +238,24 @@ pub enum CmpPred {
 }
 
 impl CmpPred {
+    /// The predicate that holds of `(b, a)` exactly when this one holds of `(a, b)`:
+    /// `a < b` is `b > a`.
+    pub fn swapped(self) -> CmpPred {
+        use CmpPred::*;
+        match self {
+            Eq => Eq,
+            Ne => Ne,
+            Ugt => Ult,
+            Uge => Ule,
+            Ult => Ugt,
+            Ule => Uge,
+            Sgt => Slt,
+            Sge => Sle,
+            Slt => Sgt,
+            Sle => Sge,
+        }
+    }
+
     /// The predicate that holds exactly when this one does not.
     pub fn negated(self) -> CmpPred {
         use CmpPred::*;
