@@ -202,4 +202,5 @@ programs! {
     foreign_code_may_call_main_again => "main_reentered.c",
     library_calls_keep_globals_local => "globals_with_library_calls.c",
     assertions_of_functions_never_called_are_reported => "never_called.c",
+    inline_assembly_keeps_globals_in_memory => "inline_asm_global.c",
 }

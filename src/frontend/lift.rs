@@ -791,7 +791,12 @@ impl Lifter {
         self.may_call_error_site(current, inst, loc);
         let piece = *current;
         let Some(callee) = raw::called_function(inst) else {
-            self.warn("indirect call: result arbitrary".into(), loc.clone());
+            let what = if raw::calls_inline_asm(inst) {
+                "inline assembly: outputs arbitrary"
+            } else {
+                "indirect call: result arbitrary"
+            };
+            self.warn(what.into(), loc.clone());
             self.havoc(
                 piece,
                 inst,

@@ -100,7 +100,9 @@ pub fn normalize(
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
-    if let Some(root) = root.filter(|r| r.starts_program && r.closed) {
+    // Inline assembly may read and write globals by symbol name, which LLVM does not see
+    // as uses: with any in the module, no global may become a local.
+    if let Some(root) = root.filter(|r| r.starts_program && r.closed && !has_inline_asm(m)) {
         let func = raw::functions(m)
             .into_iter()
             .find(|f| raw::name(*f) == root.name && raw::is_defined(*f));
@@ -553,6 +555,25 @@ fn call_sites(func: LLVMValueRef) -> Vec<LLVMValueRef> {
 /// Sound for a whole, closed program whose execution starts in `root` (which nothing
 /// calls): the global's address does not escape, so no other code of the module can read or
 /// write it, and the library writes none but its own (`optind`).
+/// Whether the module has inline assembly: module-level, or a call of an `asm` block.
+fn has_inline_asm(m: LLVMModuleRef) -> bool {
+    let mut len = 0usize;
+    // SAFETY: reads the module's inline assembly string length; the pointer is not kept.
+    unsafe { LLVMGetModuleInlineAsm(m, &mut len) };
+    len > 0
+        || raw::functions(m).into_iter().any(|f| {
+            raw::blocks(f)
+                .into_iter()
+                .flat_map(raw::instructions)
+                .any(|i| {
+                    matches!(
+                        raw::opcode(i),
+                        LLVMOpcode::LLVMCall | LLVMOpcode::LLVMCallBr | LLVMOpcode::LLVMInvoke
+                    ) && raw::calls_inline_asm(i)
+                })
+        })
+}
+
 unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef) {
     if !LLVMGetFirstUse(root).is_null() {
         return; // root is called (recursively or from elsewhere): globals persist across calls

@@ -119,6 +119,15 @@ pub fn operand(value: LLVMValueRef, idx: u32) -> LLVMValueRef {
 }
 
 /// The function a call calls directly, looking through pointer casts; `None` when indirect.
+/// Whether a call instruction calls an inline assembly block.
+pub fn calls_inline_asm(call: LLVMValueRef) -> bool {
+    // SAFETY: `call` is a call instruction; its called operand is a value.
+    unsafe {
+        let callee = LLVMGetCalledValue(call);
+        !callee.is_null() && !LLVMIsAInlineAsm(callee).is_null()
+    }
+}
+
 pub fn called_function(call: LLVMValueRef) -> Option<LLVMValueRef> {
     unsafe {
         let mut callee = LLVMGetCalledValue(call);
