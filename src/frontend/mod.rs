@@ -131,48 +131,43 @@ use crate::ir;
 /// check holds; it is listed so that every assertion of the source gets a verdict.
 pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
-<<<<<<< HEAD
-    let (module, sites, never_called) = prepare(&ctx, config)?;
+    let (module, sites, never_called, warnings) = prepare(&ctx, config)?;
     let entries = select_entries(&module, &config.entry)?;
     let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
     let mut res = lift_entries(&entries, &sites, escaped_error.as_deref());
     add_never_called(&mut res, &module, never_called);
-=======
-    let (module, sites, warnings) = prepare(&ctx, config)?;
-    let entries = select_entries(&module, &config.entry)?;
-    let mut res = lift_entries(&entries, &sites);
     res.warnings.splice(0..0, warnings);
->>>>>>> wt-sem
     Ok(res)
 }
 
 /// The normalized LLVM module as text, as the lifter sees it (for debugging).
 pub fn to_llvm_ir_text(config: &FrontendConfig) -> Result<String, FrontendError> {
     let ctx = Context::create();
-    let (module, _, _) = prepare(&ctx, config)?;
+    let (module, _, _, _) = prepare(&ctx, config)?;
     Ok(module.print_to_string().to_string())
 }
 
 /// The error sites of each function before CFG simplification.
 type SitesBefore = HashMap<String, Vec<lift::ErrorSite>>;
 
-<<<<<<< HEAD
 /// The error sites of each defined function as the input has them, before inlining and the
 /// removal of functions nothing calls.
 type SitesAtStart = Vec<(String, lift::ErrorSite)>;
 
-/// Loads, links, checks the entry and normalizes.
-fn prepare<'ctx>(
-    ctx: &'ctx Context,
-    config: &FrontendConfig,
-) -> Result<(Module<'ctx>, SitesBefore, SitesAtStart), FrontendError> {
-=======
+/// What `prepare` gives: the normalized module, the error sites before simplification, the
+/// sites of functions never called, and warnings about the input.
+type Prepared<'ctx> = (
+    Module<'ctx>,
+    SitesBefore,
+    SitesAtStart,
+    Vec<ir::LiftWarning>,
+);
+
 /// Loads, links, checks the entry and normalizes; with warnings about the input.
 fn prepare<'ctx>(
     ctx: &'ctx Context,
     config: &FrontendConfig,
-) -> Result<(Module<'ctx>, SitesBefore, Vec<ir::LiftWarning>), FrontendError> {
->>>>>>> wt-sem
+) -> Result<Prepared<'ctx>, FrontendError> {
     let module = load::load_module(ctx, config)?;
     if let Err(e) = module.verify() {
         return Err(FrontendError::BadIr {
@@ -203,7 +198,6 @@ fn prepare<'ctx>(
             .any(|f| raw::name(*f) == "main")
             .then(|| "main".to_string()),
     };
-<<<<<<< HEAD
     let root = root_name.as_deref().map(|name| normalize::Root {
         name,
         starts_program: name == "main",
@@ -215,12 +209,9 @@ fn prepare<'ctx>(
         Some(r) if r.starts_program && r.closed => sites_at_start(&defined),
         _ => vec![],
     };
-    let sites = normalize::normalize(&module, root, config.inline_limit)?;
-    Ok((module, sites, never_called))
-=======
     let warnings = uncalled_error_functions(m);
-    let sites = normalize::normalize(&module, root.as_deref(), config.inline_limit)?;
-    Ok((module, sites, warnings))
+    let sites = normalize::normalize(&module, root, config.inline_limit)?;
+    Ok((module, sites, never_called, warnings))
 }
 
 /// A warning for each error function that has a body, is never called and was optimized:
@@ -248,7 +239,6 @@ fn uncalled_error_functions(m: LLVMModuleRef) -> Vec<ir::LiftWarning> {
             loc: None,
         })
         .collect()
->>>>>>> wt-sem
 }
 
 fn defined_functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
