@@ -15,5 +15,6 @@ pub mod driver;
 pub mod frontend;
 pub mod graph;
 pub mod ir;
+pub mod progress;
 pub mod report;
 pub mod smt;
