@@ -287,9 +287,9 @@ struct Search<'a> {
     module_checks: Vec<Option<ir::SourceLoc>>,
 }
 
-/// Native runs in a row that show no new behaviour (exit status and number of inputs served)
-/// after which the native search stops: it no longer learns anything.
-const NATIVE_STALE_RUNS: usize = 64;
+/// Native runs in a row that show no new behaviour (exit status and magnitude of the number
+/// of inputs served) after which the native search stops: it no longer learns anything.
+const NATIVE_STALE_RUNS: usize = 32;
 /// Bounded model checking goes at most this many times deeper (in back edges) than the
 /// largest constant of the program, and at least [`MIN_BMC_DEPTH`]: beyond, the unrolling
 /// only adds iteration counts that no constant of the program tells apart.
@@ -298,6 +298,11 @@ const BMC_DEPTH_PER_CONSTANT: usize = 4;
 const MIN_BMC_DEPTH: usize = 256;
 /// The greatest depth limit of bounded model checking.
 const MAX_BMC_DEPTH: usize = 8192;
+
+/// The longest solver query and the longest batch of native runs: a bounded model
+/// checking query the solver does not answer in this time is where it stops helping (a
+/// deeper one is only harder), whatever the function's budget.
+const MAX_SLICE: Duration = Duration::from_secs(4);
 
 /// Whether the entry's arguments come from the input stream (a generated driver `main`).
 fn args_are_inputs(func: &ir::Function) -> bool {
@@ -379,6 +384,7 @@ impl Search<'_> {
         while Instant::now() < self.deadline {
             // Growing time slices, alternating between the solver and native runs.
             let slice = (Duration::from_millis(400) * (1u32 << round.min(6)))
+                .min(MAX_SLICE)
                 .min(self.remaining() / 2)
                 .max(Duration::from_millis(200));
             if !bmc_done {
@@ -460,7 +466,7 @@ impl Search<'_> {
             // A batch of native runs, about as long as the BMC step.
             let batch_end = Instant::now() + slice.min(self.remaining());
             let per_run_limit =
-                (Duration::from_millis(250) * (1u32 << round.min(3))).min(Duration::from_secs(2));
+                (Duration::from_millis(250) * (1u32 << round.min(2))).min(Duration::from_secs(1));
             round += 1;
             // Without inputs every native run is the same: the first one said it all.
             if !native_done {
@@ -481,8 +487,17 @@ impl Search<'_> {
                 match self.native_try(&policy, per_run) {
                     Ok(found) => return found,
                     Err((status, n_served)) => {
-                        if behaviours.insert((format!("{status:?}"), n_served)) {
+                        // Behaviours: how the run ended, and about how many inputs it took
+                        // (a power of two), so that random inputs that only change loop
+                        // counts soon show nothing new.
+                        let magnitude = (usize::BITS - n_served.leading_zeros()) as usize;
+                        self.debug(&format!("native run: {status:?} after {n_served} inputs"));
+                        if behaviours.insert((format!("{status:?}"), magnitude)) {
                             stale_runs = 0;
+                        } else if status == RunStatus::Timeout {
+                            // A run killed at its limit costs up to 1 s, and one more
+                            // such run rarely shows anything new.
+                            stale_runs += NATIVE_STALE_RUNS / 4;
                         } else {
                             stale_runs += 1;
                         }
