@@ -168,6 +168,9 @@ pub struct CheckRun {
     pub search: Duration,
     /// What the last counterexample search said about it, when it found nothing.
     pub search_note: Option<String>,
+    /// A search found a candidate for it that did not replay: searching again would find
+    /// the same one.
+    pub unconfirmed: bool,
 }
 
 /// How the analysis of a function ended.
@@ -218,10 +221,7 @@ fn search_counterexamples(
         matches!(
             v,
             Verdict::Unknown(UnknownReason::Imprecise) | Verdict::Unknown(UnknownReason::Budget(_))
-        ) && !t
-            .search_note
-            .as_deref()
-            .is_some_and(|n| n.starts_with(UNCONFIRMED))
+        ) && !t.unconfirmed
     };
     let targets: Vec<crate::ir::CheckId> = checks
         .iter()
@@ -241,9 +241,10 @@ fn search_counterexamples(
     for t in times.iter_mut().filter(|t| targets.contains(&t.check)) {
         t.search += elapsed;
     }
-    let mut note = |why: String| {
+    let mut note = |why: String, unconfirmed: bool| {
         for t in times.iter_mut().filter(|t| targets.contains(&t.check)) {
             t.search_note = Some(why.clone());
+            t.unconfirmed |= unconfirmed;
         }
     };
     let (end, detail) = match found {
@@ -256,15 +257,16 @@ fn search_counterexamples(
         // The search's outcome is a note beside the verdict, not its reason: it depends on
         // how far the search got in its budget (issue 13).
         Ok((_, CexOutcome::Unconfirmed(why))) => {
-            note(format!("{UNCONFIRMED}{why}"));
-            (StageEnd::Finished, format!("{UNCONFIRMED}{why}"))
+            let why = format!("counterexample not confirmed: {why}");
+            note(why.clone(), true);
+            (StageEnd::Finished, why)
         }
         Ok((_, CexOutcome::NotFound(why))) => {
-            note(why.clone());
+            note(why.clone(), false);
             (StageEnd::Finished, why)
         }
         Ok((_, CexOutcome::OutOfTime(why))) => {
-            note(why.clone());
+            note(why.clone(), false);
             (StageEnd::Timeout, why)
         }
         Ok((None, CexOutcome::Confirmed(_))) => (StageEnd::Finished, "no error site".into()),
@@ -280,9 +282,6 @@ fn search_counterexamples(
         detail: Some(detail),
     })
 }
-
-/// How a search note that a candidate did not replay begins.
-const UNCONFIRMED: &str = "counterexample not confirmed: ";
 // --- end counterexamples ---
 
 fn analyze_inner(
@@ -617,6 +616,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
             refinement: Duration::ZERO,
             search: Duration::ZERO,
             search_note: None,
+            unconfirmed: false,
         })
         .collect();
     let error_blocks: Vec<crate::ir::BlockId> = func
@@ -798,9 +798,18 @@ fn cause_of(
     let head = cause::imprecise_loop_head(graph, error)?;
     let name = &func.block(head).name;
     let inv = loop_invariants.iter().find(|i| i.block == *name)?;
+    // A reason is one line: a long invariant (many disjuncts) is cut; the whole one is in
+    // the invariants of the report.
+    const MAX_CHARS: usize = 240;
+    let invariant = if inv.text.chars().count() > MAX_CHARS {
+        let cut: String = inv.text.chars().take(MAX_CHARS).collect();
+        format!("{cut} ...")
+    } else {
+        inv.text.clone()
+    };
     Some(UnknownReason::ImpreciseAt {
         loc: inv.loc.clone(),
-        invariant: inv.text.clone(),
+        invariant,
     })
 }
 
