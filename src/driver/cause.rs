@@ -55,7 +55,7 @@ pub fn unmodeled_dependency(func: &Function, error: BlockId) -> Option<Unmodeled
         }
         for e in block.term.edges() {
             for (d, s) in &e.moves {
-                moves_into[d.index()].push((b, s.clone()));
+                moves_into[d.index()].push((b, *s));
             }
         }
     }
@@ -78,15 +78,13 @@ pub fn unmodeled_dependency(func: &Function, error: BlockId) -> Option<Unmodeled
     for b in &order {
         let block = func.block(*b);
         match &block.term {
-            Terminator::Branch { cond, .. } => {
-                work.push_back((cond.clone(), block.term_loc.clone()))
-            }
-            Terminator::Switch { on, .. } => work.push_back((on.clone(), block.term_loc.clone())),
+            Terminator::Branch { cond, .. } => work.push_back((*cond, block.term_loc.clone())),
+            Terminator::Switch { on, .. } => work.push_back((*on, block.term_loc.clone())),
             _ => {}
         }
         for (inst, loc) in block.insts.iter().zip(&block.locs).rev() {
             if let Inst::Assume { cond } = inst {
-                work.push_back((cond.clone(), loc.clone()));
+                work.push_back((*cond, loc.clone()));
             }
         }
     }
@@ -116,13 +114,13 @@ pub fn unmodeled_dependency(func: &Function, error: BlockId) -> Option<Unmodeled
                 }
                 inst => {
                     for o in inst.operands() {
-                        work.push_back((o.clone(), here.clone()));
+                        work.push_back((*o, here.clone()));
                     }
                 }
             }
         }
         for (b, s) in &moves_into[v.index()] {
-            work.push_back((s.clone(), func.block(*b).term_loc.clone().or(loc.clone())));
+            work.push_back((*s, func.block(*b).term_loc.clone().or(loc.clone())));
         }
     }
     None

@@ -113,7 +113,7 @@ fn json_function(run: &FunctionRun) -> JsonFunction<'_> {
 }
 
 /// The stage times of each assertion, from the run of its function.
-fn check_run<'a>(report: &'a AnalysisReport, check: crate::ir::CheckId) -> Option<&'a CheckRun> {
+fn check_run(report: &AnalysisReport, check: crate::ir::CheckId) -> Option<&CheckRun> {
     report
         .functions
         .iter()
