@@ -15,6 +15,7 @@ use crate::ir::{Function, Module, SourceLoc, Terminator};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
+mod cause;
 mod parallel;
 
 /// Fixpoint engines.
@@ -102,6 +103,74 @@ pub struct FunctionRun {
     pub elapsed: Duration,
     /// The most heap the analysis held at once, in bytes (see [`crate::budget`]).
     pub peak_heap_bytes: usize,
+    /// The stages that ran, in order, with how each ended.
+    pub stages: Vec<StageRun>,
+    /// Per assertion of the function (in check order), the time each stage spent on it.
+    pub checks: Vec<CheckRun>,
+}
+
+/// A stage of the analysis of one function (issue 13: where the time goes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The engine over the chosen domain.
+    Analysis,
+    /// Predicate refinement rounds.
+    Refinement,
+    /// The counterexample search (the short one before refinement and the full one).
+    CounterexampleSearch,
+}
+
+impl Stage {
+    /// The stage's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Analysis => "analysis",
+            Stage::Refinement => "refinement",
+            Stage::CounterexampleSearch => "counterexample search",
+        }
+    }
+}
+
+/// How a stage ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StageEnd {
+    /// It ended by itself: a fixpoint, no assertion left open, or nothing more to learn.
+    Finished,
+    /// Its share of the time budget ran out first.
+    Timeout,
+    /// A resource budget ran out (`"memory"`, `"analysis"`).
+    Budget(&'static str),
+}
+
+/// One stage that ran in one function.
+#[derive(Clone, Debug)]
+pub struct StageRun {
+    /// Which.
+    pub stage: Stage,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// How it ended.
+    pub end: StageEnd,
+    /// What it did or why it stopped, for people.
+    pub detail: Option<String>,
+}
+
+/// The time each stage spent while an assertion was still open.
+#[derive(Clone, Debug)]
+pub struct CheckRun {
+    /// The assertion.
+    pub check: crate::ir::CheckId,
+    /// The first analysis (shared by every assertion of the function).
+    pub analysis: Duration,
+    /// Refinement rounds that started with the assertion open.
+    pub refinement: Duration,
+    /// Counterexample searches that had it as a target.
+    pub search: Duration,
+    /// What the last counterexample search said about it, when it found nothing.
+    pub search_note: Option<String>,
+    /// A search found a candidate for it that did not replay: searching again would find
+    /// the same one.
+    pub unconfirmed: bool,
 }
 
 /// How the analysis of a function ended.
@@ -136,21 +205,23 @@ pub fn analyze_with_counterexamples(
 }
 
 /// Runs the counterexample search of one function before `deadline` and updates `verdicts`
-/// (in the order of `checks`).
+/// (in the order of `checks`); the time goes to the targets in `times`. Returns how the
+/// search ended, or `None` when it did not run.
 fn search_counterexamples(
     func: &Function,
     module: &Module,
     checks: &[crate::ir::CheckId],
     verdicts: &mut [Verdict],
+    times: &mut [CheckRun],
     cex: &crate::cex::CexConfig,
     deadline: std::time::Instant,
-) {
+) -> Option<StageRun> {
     use crate::cex::CexOutcome;
-    let searchable = |v: &Verdict| {
+    let searchable = |v: &Verdict, t: &CheckRun| {
         matches!(
             v,
             Verdict::Unknown(UnknownReason::Imprecise) | Verdict::Unknown(UnknownReason::Budget(_))
-        )
+        ) && !t.unconfirmed
     };
     // An error site at a call that may call an escaped error function branches on an
     // arbitrary condition, which the search cannot drive: it is left out.
@@ -162,33 +233,62 @@ fn search_counterexamples(
     };
     let targets: Vec<crate::ir::CheckId> = checks
         .iter()
-        .zip(verdicts.iter())
-        .filter(|(c, v)| searchable(v) && !may_call(c))
+        .zip(verdicts.iter().zip(times.iter()))
+        .filter(|(c, (v, t))| searchable(v, t) && !may_call(c))
         .map(|(c, _)| *c)
         .collect();
     if targets.is_empty() || std::time::Instant::now() + Duration::from_millis(200) >= deadline {
-        return;
+        return None;
     }
+    crate::progress::stage(|| Stage::CounterexampleSearch.name().into());
+    let started = std::time::Instant::now();
     let found = catch_unwind(AssertUnwindSafe(|| {
         crate::cex::find_any_counterexample(func, module, &targets, cex, deadline)
     }));
-    match found {
+    let elapsed = started.elapsed();
+    for t in times.iter_mut().filter(|t| targets.contains(&t.check)) {
+        t.search += elapsed;
+    }
+    let mut note = |why: String, unconfirmed: bool| {
+        for t in times.iter_mut().filter(|t| targets.contains(&t.check)) {
+            t.search_note = Some(why.clone());
+            t.unconfirmed |= unconfirmed;
+        }
+    };
+    let (end, detail) = match found {
         Ok((Some(check), CexOutcome::Confirmed(trace))) => {
             if let Some(i) = checks.iter().position(|c| *c == check) {
                 verdicts[i] = Verdict::Violated(trace);
             }
+            (StageEnd::Finished, "counterexample confirmed".to_string())
         }
+        // The search's outcome is a note beside the verdict, not its reason: it depends on
+        // how far the search got in its budget (issue 13).
         Ok((_, CexOutcome::Unconfirmed(why))) => {
-            for (c, v) in checks.iter().zip(verdicts.iter_mut()) {
-                if targets.contains(c) {
-                    *v = Verdict::Unknown(UnknownReason::Unsupported(format!(
-                        "counterexample not confirmed: {why}"
-                    )));
-                }
-            }
+            let why = format!("counterexample not confirmed: {why}");
+            note(why.clone(), true);
+            (StageEnd::Finished, why)
         }
-        _ => {}
-    }
+        Ok((_, CexOutcome::NotFound(why))) => {
+            note(why.clone(), false);
+            (StageEnd::Finished, why)
+        }
+        Ok((_, CexOutcome::OutOfTime(why))) => {
+            note(why.clone(), false);
+            (StageEnd::Timeout, why)
+        }
+        Ok((None, CexOutcome::Confirmed(_))) => (StageEnd::Finished, "no error site".into()),
+        Err(_) => (
+            StageEnd::Budget("internal error"),
+            "the counterexample search panicked".into(),
+        ),
+    };
+    Some(StageRun {
+        stage: Stage::CounterexampleSearch,
+        elapsed,
+        end,
+        detail: Some(detail),
+    })
 }
 // --- end counterexamples ---
 
@@ -213,28 +313,42 @@ fn analyze_inner(
             let heap = crate::budget::HeapMeter::start();
             // A short counterexample search before refinement (issue 7), so that refinement,
             // which cannot help with a real bug, does not use up the budget of one.
-            let mut quick_search = |verdicts: &mut [Verdict]| {
-                if let Some(cex) = cex {
-                    // Short: shallow bugs are found in well under a second, and on a true
-                    // task the whole slice is lost before refinement can start.
-                    let slice = (config.timeout / 10).min(Duration::from_millis(500));
-                    let deadline = std::time::Instant::now() + slice;
-                    search_counterexamples(func, module, &checks, verdicts, cex, deadline);
-                }
+            let mut quick_search = |verdicts: &mut [Verdict], times: &mut [CheckRun]| {
+                // Short: shallow bugs are found in well under a second, and on a true
+                // task the whole slice is lost before refinement can start.
+                let cex = cex?;
+                let slice = (config.timeout / 10).min(Duration::from_millis(500));
+                let deadline = std::time::Instant::now() + slice;
+                search_counterexamples(func, module, &checks, verdicts, times, cex, deadline)
             };
             let mut run = catch_unwind(AssertUnwindSafe(|| {
                 match unanalyzable(module, &func.name) {
-                    Some(reason) => not_analyzed(checks.len(), reason),
+                    Some(reason) => not_analyzed(&checks, reason),
                     None => analyze_function(func, config, &mut quick_search),
                 }
             }));
-            if let (Ok(outcome), Some(cex)) = (&mut run, cex) {
-                // Counterexamples (issue 6): the rest of the function's budget, minus a
-                // margin for reporting before a harness kills the process.
-                let margin = (config.timeout / 20).max(Duration::from_millis(300));
-                let deadline = start + config.timeout.saturating_sub(margin);
-                let verdicts = &mut outcome.verdicts;
-                search_counterexamples(func, module, &checks, verdicts, cex, deadline);
+            if let Ok(outcome) = &mut run {
+                if let Some(cex) = cex {
+                    // Counterexamples (issue 6): the rest of the function's budget, minus a
+                    // margin for reporting before a harness kills the process; the search
+                    // ends earlier when it stops learning.
+                    let margin = (config.timeout / 20).max(Duration::from_millis(300));
+                    let deadline = start + config.timeout.saturating_sub(margin);
+                    let verdicts = &mut outcome.verdicts;
+                    let times = &mut outcome.times;
+                    let search = search_counterexamples(
+                        func, module, &checks, verdicts, times, cex, deadline,
+                    );
+                    outcome.stages.extend(search);
+                }
+                // The first cause that blocks each assertion still unknown, found from the
+                // program and the invariants only (not from how far a search got).
+                for (v, cause) in outcome.verdicts.iter_mut().zip(&outcome.causes) {
+                    if let (Verdict::Unknown(UnknownReason::Imprecise), Some(cause)) = (&*v, cause)
+                    {
+                        *v = Verdict::Unknown(cause.clone());
+                    }
+                }
             }
             let run = run.map_err(|panic| {
                 panic
@@ -248,6 +362,10 @@ fn analyze_inner(
     );
     for (func, (run, elapsed, peak_heap_bytes)) in module.functions.iter().zip(runs) {
         let checks = func.checks();
+        let (stages, times) = match &run {
+            Ok(o) => (o.stages.clone(), o.times.clone()),
+            Err(_) => (Vec::new(), Vec::new()),
+        };
         functions.push(FunctionRun {
             function: func.name.clone(),
             end: match &run {
@@ -256,6 +374,8 @@ fn analyze_inner(
             },
             elapsed,
             peak_heap_bytes,
+            stages,
+            checks: times,
         });
         match run {
             Ok(FunctionOutcome {
@@ -263,7 +383,7 @@ fn analyze_inner(
                 invariants,
                 at_cut_points,
                 refinement,
-                outcome: _,
+                ..
             }) => {
                 cut_invariants.extend(at_cut_points);
                 refinement_stats.extend(refinement);
@@ -318,14 +438,28 @@ fn unanalyzable(module: &Module, function: &str) -> Option<UnknownReason> {
         .map(|u| UnknownReason::Unsupported(u.reason.clone()))
 }
 
-/// The outcome of a function that is not analyzed: every assertion unknown, for `reason`.
-fn not_analyzed(n_checks: usize, reason: UnknownReason) -> FunctionOutcome {
+/// The outcome of a function that is not analyzed: every assertion unknown, for `reason`;
+/// no stage ran.
+fn not_analyzed(checks: &[crate::ir::CheckId], reason: UnknownReason) -> FunctionOutcome {
     FunctionOutcome {
-        verdicts: vec![Verdict::Unknown(reason); n_checks],
+        verdicts: vec![Verdict::Unknown(reason); checks.len()],
         invariants: vec![],
         at_cut_points: None,
         refinement: None,
         outcome: Outcome::Complete,
+        stages: vec![],
+        times: checks
+            .iter()
+            .map(|check| CheckRun {
+                check: *check,
+                analysis: Duration::ZERO,
+                refinement: Duration::ZERO,
+                search: Duration::ZERO,
+                search_note: None,
+                unconfirmed: false,
+            })
+            .collect(),
+        causes: vec![None; checks.len()],
     }
 }
 
@@ -369,11 +503,18 @@ struct FunctionOutcome {
     at_cut_points: Option<CutInvariants>,
     refinement: Option<RefinementStats>,
     outcome: Outcome,
+    /// The stages that ran, in order.
+    stages: Vec<StageRun>,
+    /// In the order of `Function::checks`.
+    times: Vec<CheckRun>,
+    /// In the order of `Function::checks`: for an assertion that ends `Imprecise`, the
+    /// first cause that blocks it.
+    causes: Vec<Option<UnknownReason>>,
 }
 
 /// Verdicts in, verdicts out: a counterexample search run between the first analysis and
-/// refinement.
-type QuickSearch<'a> = dyn FnMut(&mut [Verdict]) + 'a;
+/// refinement; it adds its time to the assertions it searched.
+type QuickSearch<'a> = dyn FnMut(&mut [Verdict], &mut [CheckRun]) -> Option<StageRun> + 'a;
 
 fn analyze_function(
     func: &Function,
@@ -506,6 +647,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
     quick_search: &mut QuickSearch<'_>,
 ) -> FunctionOutcome {
     let started = std::time::Instant::now();
+    crate::progress::stage(|| Stage::Analysis.name().into());
     let lowering = Lowering::new(func);
     let graph = ReducedGraph::new(func);
     let live_in = crate::analysis::focus::liveness(&lowering);
@@ -521,6 +663,30 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
         &deadline,
     );
     first.outcome = deadline.blame(first.outcome);
+    let analysis_time = started.elapsed();
+    let mut stages = vec![StageRun {
+        stage: Stage::Analysis,
+        elapsed: analysis_time,
+        end: match first.outcome {
+            Outcome::Complete => StageEnd::Finished,
+            Outcome::Timeout => StageEnd::Timeout,
+            Outcome::Budget => StageEnd::Budget("analysis"),
+            Outcome::Memory => StageEnd::Budget("memory"),
+        },
+        detail: None,
+    }];
+    let mut times: Vec<CheckRun> = func
+        .checks()
+        .into_iter()
+        .map(|check| CheckRun {
+            check,
+            analysis: analysis_time,
+            refinement: Duration::ZERO,
+            search: Duration::ZERO,
+            search_note: None,
+            unconfirmed: false,
+        })
+        .collect();
     let error_blocks: Vec<crate::ir::BlockId> = func
         .blocks
         .iter()
@@ -549,7 +715,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
     };
     let refine = config.refine && config.engine == Engine::Focus;
     if refine && first.outcome == Outcome::Complete && unknown(&verdicts) {
-        quick_search(&mut verdicts);
+        stages.extend(quick_search(&mut verdicts, &mut times));
     }
     if refine && first.outcome == Outcome::Complete && unknown(&verdicts) {
         let budget = config.timeout.mul_f64(REFINEMENT_SHARE);
@@ -563,14 +729,31 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
         };
         let refining = std::time::Instant::now();
         let mut preds = LocalPredicates::none(graph.cut_points.len());
-        while stats.rounds < MAX_REFINEMENT_ROUNDS && !refine_deadline.expired() {
+        let mut end = StageEnd::Finished;
+        let mut detail = format!("stopped after {MAX_REFINEMENT_ROUNDS} rounds");
+        while stats.rounds < MAX_REFINEMENT_ROUNDS {
+            if refine_deadline.expired() {
+                end = StageEnd::Timeout;
+                detail = format!(
+                    "its share of the budget ran out in round {}",
+                    stats.rounds + 1
+                );
+                break;
+            }
+            let round_start = std::time::Instant::now();
+            crate::progress::stage(|| format!("refinement round {}", stats.rounds + 1));
+            let open: Vec<bool> = verdicts
+                .iter()
+                .map(|v| *v == Verdict::Unknown(UnknownReason::Imprecise))
+                .collect();
             let errors: Vec<crate::graph::CutPointId> = error_blocks
                 .iter()
-                .zip(&verdicts)
-                .filter(|(_, v)| **v == Verdict::Unknown(UnknownReason::Imprecise))
+                .zip(&open)
+                .filter(|(_, open)| **open)
                 .filter_map(|(b, _)| graph.cut_of_block(*b))
                 .collect();
             if errors.is_empty() {
+                detail = "no assertion left open".into();
                 break;
             }
             let found = crate::analysis::refine::discover::<crate::domain::Polyhedron>(
@@ -583,7 +766,16 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
                 &refine_deadline,
             );
             stats.error_paths += found.paths;
+            let charge = |times: &mut [CheckRun]| {
+                for (t, open) in times.iter_mut().zip(&open) {
+                    if *open {
+                        t.refinement += round_start.elapsed();
+                    }
+                }
+            };
             if found.added == 0 {
+                charge(&mut times);
+                detail = format!("round {} found no new predicate", stats.rounds + 1);
                 break;
             }
             stats.rounds += 1;
@@ -597,7 +789,14 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
                 &slots,
                 &refine_deadline,
             );
+            charge(&mut times);
             if run.outcome != Outcome::Complete {
+                end = match refine_deadline.blame(run.outcome) {
+                    Outcome::Timeout => StageEnd::Timeout,
+                    Outcome::Memory => StageEnd::Budget("memory"),
+                    _ => StageEnd::Budget("analysis"),
+                };
+                detail = format!("round {} did not reach a fixpoint", stats.rounds);
                 break;
             }
             stats.predicates = preds.count();
@@ -617,8 +816,23 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
             loop_invariants = loop_invariants_of(&refined_lowering, &graph, &live_in, &run);
         }
         stats.millis = refining.elapsed().as_millis();
+        stages.push(StageRun {
+            stage: Stage::Refinement,
+            elapsed: refining.elapsed(),
+            end,
+            detail: Some(detail),
+        });
         refinement = Some(stats);
     }
+    let causes = error_blocks
+        .iter()
+        .zip(&verdicts)
+        .map(|(b, v)| {
+            (*v == Verdict::Unknown(UnknownReason::Imprecise))
+                .then(|| cause_of(func, &graph, &loop_invariants, *b))
+                .flatten()
+        })
+        .collect();
     let at_cut_points = (first.outcome == Outcome::Complete).then(|| CutInvariants {
         function: func.name.clone(),
         at_cut_point: at_cut_points,
@@ -629,7 +843,42 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
         at_cut_points,
         refinement,
         outcome: first.outcome,
+        stages,
+        times,
+        causes,
     }
+}
+
+/// The first cause that blocks an assertion left imprecise: a value the analysis does not
+/// model, else the loop whose invariant does not exclude the error site.
+fn cause_of(
+    func: &Function,
+    graph: &ReducedGraph,
+    loop_invariants: &[LoopInvariant],
+    error: crate::ir::BlockId,
+) -> Option<UnknownReason> {
+    if let Some(u) = cause::unmodeled_dependency(func, error) {
+        return Some(UnknownReason::Unmodeled {
+            what: u.what,
+            loc: u.loc,
+        });
+    }
+    let head = cause::imprecise_loop_head(graph, error)?;
+    let name = &func.block(head).name;
+    let inv = loop_invariants.iter().find(|i| i.block == *name)?;
+    // A reason is one line: a long invariant (many disjuncts) is cut; the whole one is in
+    // the invariants of the report.
+    const MAX_CHARS: usize = 240;
+    let invariant = if inv.text.chars().count() > MAX_CHARS {
+        let cut: String = inv.text.chars().take(MAX_CHARS).collect();
+        format!("{cut} ...")
+    } else {
+        inv.text.clone()
+    };
+    Some(UnknownReason::ImpreciseAt {
+        loc: inv.loc.clone(),
+        invariant,
+    })
 }
 
 /// The invariants at loop heads of a complete run, over source variables.

@@ -185,7 +185,8 @@ impl<'a> Bmc<'a> {
         }
     }
 
-    /// True when every execution was unrolled completely (no layer is left).
+    /// True when every execution was unrolled completely (no layer is left, or the solver
+    /// showed that no execution reaches the next one).
     pub fn exhausted(&self) -> bool {
         self.exhausted
     }
@@ -264,6 +265,51 @@ impl<'a> Bmc<'a> {
         };
         self.solver.assert(&assumption.not());
         res
+    }
+
+    /// Whether some execution takes more back edges than the layers unrolled so far:
+    /// `Some(false)` when none does (the unrolling is complete, whatever the syntactic
+    /// loops), `None` when the solver gave up. Asked under an assumption, like [`Self::search`].
+    pub fn deeper_reachable(&mut self, timeout_ms: u32, hard_deadline: Instant) -> Option<bool> {
+        let taken: Vec<Bool> = self
+            .incoming_next
+            .values()
+            .flatten()
+            .map(|(taken, _)| taken.clone())
+            .collect();
+        if taken.is_empty() {
+            return Some(false);
+        }
+        let mut params = Params::new();
+        params.set_u32("timeout", timeout_ms.max(1));
+        self.solver.set_params(&params);
+        let assumption = Bool::fresh_const("deeper");
+        self.solver.assert(&assumption.implies(&Bool::or(&taken)));
+        let ctx = z3::Context::thread_local();
+        let handle = ctx.handle();
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        let limit = hard_deadline.saturating_duration_since(Instant::now());
+        let answer = std::thread::scope(|scope| {
+            scope.spawn(move || {
+                if wait.recv_timeout(limit).is_err() {
+                    handle.interrupt();
+                }
+            });
+            let answer = self
+                .solver
+                .check_assumptions(std::slice::from_ref(&assumption));
+            let _ = done.send(());
+            answer
+        });
+        self.solver.assert(&assumption.not());
+        match answer {
+            SatResult::Sat => Some(true),
+            SatResult::Unsat => {
+                self.exhausted = true;
+                Some(false)
+            }
+            SatResult::Unknown => None,
+        }
     }
 
     fn fresh(&mut self, prefix: &str, width: u32) -> BV {

@@ -62,8 +62,11 @@ impl CexConfig {
 pub enum CexOutcome {
     /// An execution that reaches the error site, replayed natively.
     Confirmed(Box<Counterexample>),
-    /// No execution was found (within the deadline or the bounds explored).
+    /// No execution was found: the search stopped learning (the unrolling was complete, or
+    /// reached its depth limit, and native runs stopped showing new behaviours).
     NotFound(String),
+    /// No execution was found before the deadline, and the search had not stopped learning.
+    OutOfTime(String),
     /// A candidate was found but its native replay did not reach the error site, or no
     /// replay was possible.
     Unconfirmed(String),
@@ -140,7 +143,7 @@ pub fn find_any_counterexample(
         Ok(p) => p,
         // Out of time, not a program the replay cannot build: the verdict stays as the
         // analysis left it.
-        Err(e) if Instant::now() >= deadline => return (None, CexOutcome::NotFound(e)),
+        Err(e) if Instant::now() >= deadline => return (None, CexOutcome::OutOfTime(e)),
         Err(e) => {
             return (
                 None,
@@ -296,6 +299,23 @@ enum NativeSite {
     NoFrames,
 }
 
+/// Native runs in a row that show no new behaviour (exit status and magnitude of the number
+/// of inputs served) after which the native search stops: it no longer learns anything.
+const NATIVE_STALE_RUNS: usize = 32;
+/// Bounded model checking goes at most this many times deeper (in back edges) than the
+/// largest constant of the program, and at least [`MIN_BMC_DEPTH`]: beyond, the unrolling
+/// only adds iteration counts that no constant of the program tells apart.
+const BMC_DEPTH_PER_CONSTANT: usize = 4;
+/// The least depth limit of bounded model checking.
+const MIN_BMC_DEPTH: usize = 256;
+/// The greatest depth limit of bounded model checking.
+const MAX_BMC_DEPTH: usize = 8192;
+
+/// The longest solver query and the longest batch of native runs: a bounded model
+/// checking query the solver does not answer in this time is where it stops helping (a
+/// deeper one is only harder), whatever the function's budget.
+const MAX_SLICE: Duration = Duration::from_secs(4);
+
 /// Whether the entry's arguments come from the input stream (a generated driver `main`).
 fn args_are_inputs(func: &ir::Function) -> bool {
     func.name != "main"
@@ -335,8 +355,9 @@ impl Search<'_> {
         };
         let first = match self.native_try(&Policy::Const(0), first_timeout.min(self.remaining())) {
             Ok(found) => return found,
-            Err(status) => status,
+            Err((status, _)) => status,
         };
+        crate::progress::stage(|| "counterexample search".into());
         if !has_inputs && !self.has_approximations() {
             let why = match first {
                 RunStatus::Timeout => "the program has no inputs and its execution did not reach the error site before the deadline".to_string(),
@@ -352,6 +373,22 @@ impl Search<'_> {
         let mut bound = 1usize;
         let mut bmc_done = false;
         let mut bmc_note = String::new();
+        let largest_constant = self
+            .dictionary
+            .iter()
+            .map(|c| c.unsigned_abs())
+            .max()
+            .unwrap_or(0)
+            .min(MAX_BMC_DEPTH as u128) as usize;
+        let max_bound =
+            (BMC_DEPTH_PER_CONSTANT * largest_constant).clamp(MIN_BMC_DEPTH, MAX_BMC_DEPTH);
+        // Native runs stop when they no longer show new behaviours; without inputs, the
+        // first run said it all.
+        let mut behaviours: BTreeSet<(String, usize)> = BTreeSet::new();
+        let mut stale_runs = 0usize;
+        let mut native_done = !has_inputs;
+        // Bounded model checking was stopped by the deadline, not by what it found.
+        let mut bmc_out_of_time = false;
         let mut policies = self.policies().into_iter();
         let mut seed = 1u64;
         let mut round = 0u32;
@@ -359,6 +396,7 @@ impl Search<'_> {
         while Instant::now() < self.deadline {
             // Growing time slices, alternating between the solver and native runs.
             let slice = (Duration::from_millis(400) * (1u32 << round.min(6)))
+                .min(MAX_SLICE)
                 .min(self.remaining() / 2)
                 .max(Duration::from_millis(200));
             if !bmc_done {
@@ -372,11 +410,13 @@ impl Search<'_> {
                 // unrolling than one that needed more than the time left.
                 if last_query.mul_f64(1.5) > self.remaining() {
                     bmc_done = true;
+                    bmc_out_of_time = true;
                     bmc_note = format!("bounded model checking stopped at bound {bound}");
                     continue;
                 }
                 let query_start = Instant::now();
                 self.debug(&format!("bmc bound {bound}"));
+                crate::progress::stage(|| format!("counterexample search depth {bound}"));
                 let answer = bmc.search(bound, ms, build_deadline, self.deadline);
                 last_query = query_start.elapsed();
                 self.debug(&format!("bmc: {answer:?}"));
@@ -400,6 +440,14 @@ impl Search<'_> {
                         bmc_note = "a bounded model checking path did not replay".into();
                     }
                     bmc::BmcResult::NoneUpTo(d) => {
+                        // No error site within `d` layers: does any execution go deeper?
+                        if !bmc.exhausted() && d >= bound {
+                            let left = self.remaining();
+                            let ms = slice.min(left).as_millis().min(u32::MAX as u128) as u32;
+                            if bmc.deeper_reachable(ms, self.deadline) == Some(false) {
+                                self.debug("bmc: no execution goes deeper");
+                            }
+                        }
                         if bmc.exhausted() {
                             // Fewer layers than asked: no execution takes more back edges.
                             bmc_done = true;
@@ -409,24 +457,34 @@ impl Search<'_> {
                             if !self.has_approximations() && self.unconfirmed.is_none() {
                                 return (None, CexOutcome::NotFound(bmc_note));
                             }
+                        } else if d >= bound && bound >= max_bound {
+                            bmc_done = true;
+                            bmc_note = format!(
+                                "bounded model checking up to {bound} loop iterations, \
+                                 {BMC_DEPTH_PER_CONSTANT} times the largest constant of the program"
+                            );
                         } else if d >= bound {
                             bound *= 2;
                         }
                     }
                     bmc::BmcResult::Unknown(why) => {
+                        // A deeper unrolling is only harder: the solver has stopped helping.
+                        bmc_done = true;
                         bmc_note =
                             format!("bounded model checking gave up at bound {bound}: {why}");
-                        bound = bound.saturating_mul(2);
                     }
                 }
             }
             // A batch of native runs, about as long as the BMC step.
             let batch_end = Instant::now() + slice.min(self.remaining());
             let per_run_limit =
-                (Duration::from_millis(250) * (1u32 << round.min(3))).min(Duration::from_secs(2));
+                (Duration::from_millis(250) * (1u32 << round.min(2))).min(Duration::from_secs(1));
             round += 1;
             // Without inputs every native run is the same: the first one said it all.
-            while has_inputs && Instant::now() < batch_end {
+            if !native_done {
+                crate::progress::stage(|| "counterexample search: native runs".into());
+            }
+            while !native_done && Instant::now() < batch_end {
                 let policy = match policies.next() {
                     Some(p) => p,
                     None => {
@@ -438,17 +496,35 @@ impl Search<'_> {
                 if per_run.is_zero() {
                     break;
                 }
-                if let Ok(found) = self.native_try(&policy, per_run) {
-                    return found;
+                match self.native_try(&policy, per_run) {
+                    Ok(found) => return found,
+                    Err((status, n_served)) => {
+                        // Behaviours: how the run ended, and about how many inputs it took
+                        // (a power of two), so that random inputs that only change loop
+                        // counts soon show nothing new.
+                        let magnitude = (usize::BITS - n_served.leading_zeros()) as usize;
+                        self.debug(&format!("native run: {status:?} after {n_served} inputs"));
+                        if behaviours.insert((format!("{status:?}"), magnitude)) {
+                            stale_runs = 0;
+                        } else if status == RunStatus::Timeout {
+                            // A run killed at its limit costs up to 1 s, and one more
+                            // such run rarely shows anything new.
+                            stale_runs += NATIVE_STALE_RUNS / 4;
+                        } else {
+                            stale_runs += 1;
+                        }
+                    }
                 }
-                if bmc_done && !has_inputs {
-                    break;
+                if stale_runs >= NATIVE_STALE_RUNS {
+                    native_done = true;
+                    self.debug("native runs show no new behaviour");
                 }
             }
-            if bmc_done && !has_inputs {
+            if bmc_done && native_done {
                 break;
             }
         }
+        let stopped_learning = bmc_done && native_done && !bmc_out_of_time;
         self.debug("search over");
         drop(bmc);
         self.debug("solver state freed");
@@ -463,12 +539,20 @@ impl Search<'_> {
         }
         let why = match (&self.unconfirmed, bmc_note.is_empty()) {
             (Some(u), _) => return (None, CexOutcome::Unconfirmed(u.clone())),
+            (None, true) if stopped_learning => {
+                "no execution reaching the error site found (native runs showed no new behaviour)"
+                    .to_string()
+            }
             (None, true) => {
                 "no execution reaching the error site found before the deadline".to_string()
             }
             (None, false) => format!("no execution reaching the error site found ({bmc_note})"),
         };
-        (None, CexOutcome::NotFound(why))
+        if stopped_learning {
+            (None, CexOutcome::NotFound(why))
+        } else {
+            (None, CexOutcome::OutOfTime(why))
+        }
     }
 
     /// Which check the native stack at the error hook points at: the checks of the module
@@ -564,10 +648,10 @@ impl Search<'_> {
         &mut self,
         policy: &Policy,
         timeout: Duration,
-    ) -> Result<(Option<CheckId>, CexOutcome), RunStatus> {
+    ) -> Result<(Option<CheckId>, CexOutcome), (RunStatus, usize)> {
         let run = self.program.run(&[], policy, &self.dictionary, timeout);
         if run.status != RunStatus::ErrorReached {
-            return Err(run.status);
+            return Err((run.status, run.served.len()));
         }
         let (args, inputs) = self.split_served(&run.served);
         let origin = match policy {
@@ -582,8 +666,9 @@ impl Search<'_> {
             check: None,
             origin,
         };
+        let n_served = run.served.len();
         self.confirm(cand, false, Some(run))
-            .ok_or(RunStatus::ErrorReached)
+            .ok_or((RunStatus::ErrorReached, n_served))
     }
 
     /// Splits served values into entry arguments (for a driver `main`) and inputs.

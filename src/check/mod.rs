@@ -17,6 +17,22 @@ pub enum UnknownReason {
     Budget(String),
     /// The abstraction was too coarse to prove it, and no counterexample was found.
     Imprecise,
+    /// The invariant of a loop from which a loop-free path leads to the error site does not
+    /// exclude it, and no counterexample was found.
+    ImpreciseAt {
+        /// Where the loop is.
+        loc: Option<SourceLoc>,
+        /// The invariant at its head, over source names.
+        invariant: String,
+    },
+    /// Reaching the error site depends on a value the analysis does not model (a load from
+    /// memory, a call without a body, an uninitialized variable).
+    Unmodeled {
+        /// What the value is.
+        what: String,
+        /// Where it is read.
+        loc: Option<SourceLoc>,
+    },
     /// Something the analysis does not model decided the outcome.
     Unsupported(String),
     /// An internal error (a bug): the analysis of the function was abandoned.
@@ -32,6 +48,21 @@ impl fmt::Display for UnknownReason {
                 f,
                 "imprecise: the invariant does not exclude the error site"
             ),
+            UnknownReason::ImpreciseAt { loc, invariant } => {
+                let at = loc
+                    .as_ref()
+                    .map_or_else(String::new, |l| format!(" at {l}"));
+                write!(
+                    f,
+                    "imprecise: the invariant of the loop{at} does not exclude the error site: {invariant}"
+                )
+            }
+            UnknownReason::Unmodeled { what, loc } => {
+                let at = loc
+                    .as_ref()
+                    .map_or_else(String::new, |l| format!(" at {l}"));
+                write!(f, "unsupported: the error site depends on {what}{at}")
+            }
             UnknownReason::Unsupported(what) => write!(f, "unsupported: {what}"),
             UnknownReason::InternalError(what) => write!(f, "internal error: {what}"),
         }
@@ -44,8 +75,8 @@ impl UnknownReason {
         match self {
             UnknownReason::Timeout => "timeout",
             UnknownReason::Budget(_) => "budget",
-            UnknownReason::Imprecise => "imprecise",
-            UnknownReason::Unsupported(_) => "unsupported",
+            UnknownReason::Imprecise | UnknownReason::ImpreciseAt { .. } => "imprecise",
+            UnknownReason::Unsupported(_) | UnknownReason::Unmodeled { .. } => "unsupported",
             UnknownReason::InternalError(_) => "crash",
         }
     }

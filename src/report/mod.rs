@@ -14,7 +14,7 @@ pub use project::{all_results, project_json, project_text, ProgramReport};
 pub use sarif::{sarif, SarifOptions};
 
 use crate::check::{CheckResult, ProgramVerdict, Verdict};
-use crate::driver::{AnalysisReport, FunctionRun, LoopInvariant, RunEnd};
+use crate::driver::{AnalysisReport, CheckRun, FunctionRun, LoopInvariant, RunEnd, StageEnd};
 use crate::ir::LiftWarning;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -57,6 +57,35 @@ struct JsonFunction<'a> {
     end: String,
     time_ms: u64,
     peak_heap_mb: u64,
+    /// Each stage that ran, with how it ended: `end` above is the analysis's; a stage
+    /// that ran out of its share of the budget says so here (issue 13).
+    stages: Vec<JsonStage>,
+}
+
+#[derive(Serialize)]
+struct JsonStage {
+    stage: &'static str,
+    time_ms: u64,
+    /// `finished`, `timeout` or `budget: WHAT`.
+    end: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+}
+
+fn stage_end(end: &StageEnd) -> String {
+    match end {
+        StageEnd::Finished => "finished".to_string(),
+        StageEnd::Timeout => "timeout".to_string(),
+        StageEnd::Budget(what) => format!("budget: {what}"),
+    }
+}
+
+/// The time each stage spent on one assertion, in milliseconds.
+#[derive(Serialize)]
+struct JsonCheckTime {
+    analysis: u64,
+    refinement: u64,
+    counterexample_search: u64,
 }
 
 fn json_function(run: &FunctionRun) -> JsonFunction<'_> {
@@ -70,7 +99,26 @@ fn json_function(run: &FunctionRun) -> JsonFunction<'_> {
         },
         time_ms: run.elapsed.as_millis() as u64,
         peak_heap_mb: (run.peak_heap_bytes >> 20) as u64,
+        stages: run
+            .stages
+            .iter()
+            .map(|st| JsonStage {
+                stage: st.stage.name(),
+                time_ms: st.elapsed.as_millis() as u64,
+                end: stage_end(&st.end),
+                detail: st.detail.clone(),
+            })
+            .collect(),
     }
+}
+
+/// The stage times of each assertion, from the run of its function.
+fn check_run(report: &AnalysisReport, check: crate::ir::CheckId) -> Option<&CheckRun> {
+    report
+        .functions
+        .iter()
+        .flat_map(|f| &f.checks)
+        .find(|c| c.check == check)
 }
 
 #[derive(Serialize)]
@@ -80,6 +128,13 @@ struct JsonCheck {
     location: Option<String>,
     verdict: &'static str,
     reason: Option<String>,
+    /// What the counterexample search said, when it found nothing (a note: the reason
+    /// above does not depend on how far the search got).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counterexample_search: Option<String>,
+    /// Milliseconds each stage spent while the assertion was open.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_ms: Option<JsonCheckTime>,
     #[serde(skip_serializing_if = "Option::is_none")]
     counterexample: Option<JsonCounterexample>,
 }
@@ -182,6 +237,17 @@ pub fn json(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
                     Verdict::Unknown(reason) => Some(reason.to_string()),
                     _ => None,
                 },
+                counterexample_search: match &r.verdict {
+                    Verdict::Unknown(_) => {
+                        check_run(report, r.check).and_then(|c| c.search_note.clone())
+                    }
+                    _ => None,
+                },
+                time_ms: check_run(report, r.check).map(|c| JsonCheckTime {
+                    analysis: c.analysis.as_millis() as u64,
+                    refinement: c.refinement.as_millis() as u64,
+                    counterexample_search: c.search.as_millis() as u64,
+                }),
                 counterexample: match &r.verdict {
                     Verdict::Violated(cex) => Some(json_counterexample(cex)),
                     _ => None,
@@ -265,6 +331,12 @@ pub fn text(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
         );
         if let Verdict::Violated(cex) = &r.verdict {
             out.push_str(&counterexample_text(cex));
+        }
+        if let (Verdict::Unknown(_), Some(note)) = (
+            &r.verdict,
+            check_run(report, r.check).and_then(|c| c.search_note.as_ref()),
+        ) {
+            let _ = writeln!(out, "    counterexample search: {note}");
         }
     }
     let n = results.len();

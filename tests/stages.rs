@@ -1,0 +1,121 @@
+//! Where the time goes and why an assertion stays unknown (issue 13, points 3 and 4): the
+//! stages a function went through, with how each ended and the time it spent on each
+//! assertion, and a reason that names the first cause and does not depend on the budget.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn program(name: &str) -> PathBuf {
+    [env!("CARGO_MANIFEST_DIR"), "tests", "programs", name]
+        .iter()
+        .collect()
+}
+
+fn check(name: &str, extra: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+        .args(["check", "--format", "json"])
+        .args(extra)
+        .arg(program(name))
+        .output()
+        .expect("polyfocus runs");
+    let code = out.status.code().unwrap_or(-1);
+    assert!(
+        (0..=2).contains(&code),
+        "{name} exited {code}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON report")
+}
+
+fn the_check(report: &Value, line: u32) -> &Value {
+    report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| {
+            c["location"]
+                .as_str()
+                .and_then(|l| l.split(':').nth(1))
+                .and_then(|l| l.parse::<u32>().ok())
+                == Some(line)
+        })
+        .unwrap_or_else(|| panic!("no check at line {line} in {report}"))
+}
+
+/// With the default budget, an assertion that stays unknown ends because the counterexample
+/// search stopped learning (no execution takes more than 1000 iterations, native runs show
+/// nothing new), not because the 60 s budget ran out; the report says how each stage ended
+/// and how long each spent on each assertion.
+#[test]
+fn unknown_ends_when_the_search_stops_learning() {
+    let report = check(
+        "relational.c",
+        &["--engine", "classic", "--domain", "interval"],
+    );
+    let func = &report["functions"][0];
+    assert_eq!(func["end"], "finished", "{func}");
+    let stages = func["stages"].as_array().expect("stages of the function");
+    let names: Vec<&str> = stages.iter().filter_map(|s| s["stage"].as_str()).collect();
+    assert_eq!(names, ["analysis", "counterexample search"], "{func}");
+    for stage in stages {
+        assert_eq!(stage["end"], "finished", "{stage}");
+    }
+    let search = &stages[1];
+    assert!(
+        search["detail"]
+            .as_str()
+            .is_some_and(|d| !d.contains("before the deadline")),
+        "{search}"
+    );
+    for line in [7, 8] {
+        let c = the_check(&report, line);
+        assert_eq!(c["verdict"], "unknown", "{c}");
+        let times = &c["time_ms"];
+        for stage in ["analysis", "refinement", "counterexample_search"] {
+            assert!(times[stage].is_u64(), "{line}: no time for {stage}: {c}");
+        }
+        assert_eq!(times["counterexample_search"], search["time_ms"], "{c}");
+    }
+}
+
+/// An assertion that depends on a load from memory the analysis does not model is unknown
+/// because of that load, named with its line, whatever the budget; what the counterexample
+/// search found is a separate note.
+#[test]
+fn unmodeled_load_is_the_reason_whatever_the_budget() {
+    let mut reasons = Vec::new();
+    for timeout in ["2", "30"] {
+        let report = check("unmodeled_load.c", &["--timeout", timeout]);
+        let c = the_check(&report, 8);
+        assert_eq!(c["verdict"], "unknown", "{c}");
+        let reason = c["reason"].as_str().expect("reason").to_string();
+        assert!(
+            reason.starts_with("unsupported: the error site depends on a load from memory")
+                && reason.contains("unmodeled_load.c:7:"),
+            "{reason}"
+        );
+        reasons.push(reason);
+    }
+    assert_eq!(reasons[0], reasons[1]);
+}
+
+/// An assertion the invariants cannot decide names the loop whose invariant lets the error
+/// site through, with that invariant.
+#[test]
+fn imprecise_reason_names_the_loop_and_its_invariant() {
+    let report = check(
+        "relational.c",
+        &["--engine", "classic", "--domain", "interval"],
+    );
+    let reason = the_check(&report, 7)["reason"]
+        .as_str()
+        .expect("reason")
+        .to_string();
+    assert!(
+        reason.starts_with("imprecise: the invariant of the loop at ")
+            && reason.contains("relational.c:6:")
+            && reason.contains("i >= 0"),
+        "{reason}"
+    );
+}
