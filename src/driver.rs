@@ -468,7 +468,11 @@ fn not_analyzed(checks: &[crate::ir::CheckId], reason: UnknownReason) -> Functio
 fn explain_may_call_error(module: &Module, r: &mut CheckResult) {
     if let (
         crate::ir::CheckKind::MayCallError { function },
-        Verdict::Unknown(UnknownReason::Imprecise),
+        Verdict::Unknown(
+            UnknownReason::Imprecise
+            | UnknownReason::ImpreciseAt { .. }
+            | UnknownReason::Unmodeled { .. },
+        ),
     ) = (&module.check(r.check).kind, &r.verdict)
     {
         r.verdict = Verdict::Unknown(UnknownReason::Unsupported(format!(
