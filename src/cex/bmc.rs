@@ -229,22 +229,7 @@ impl<'a> Bmc<'a> {
         let goal = Bool::or(&self.pending);
         let assumption = Bool::fresh_const("goal");
         self.solver.assert(&assumption.implies(&goal));
-        let ctx = z3::Context::thread_local();
-        let handle = ctx.handle();
-        let (done, wait) = std::sync::mpsc::channel::<()>();
-        let limit = hard_deadline.saturating_duration_since(Instant::now());
-        let answer = std::thread::scope(|scope| {
-            scope.spawn(move || {
-                if wait.recv_timeout(limit).is_err() {
-                    handle.interrupt();
-                }
-            });
-            let answer = self
-                .solver
-                .check_assumptions(std::slice::from_ref(&assumption));
-            let _ = done.send(());
-            answer
-        });
+        let answer = check_until(&self.solver, &assumption, hard_deadline);
         let res = match answer {
             SatResult::Sat => match self.solver.get_model() {
                 Some(model) => match self.extract(&model) {
@@ -285,22 +270,7 @@ impl<'a> Bmc<'a> {
         self.solver.set_params(&params);
         let assumption = Bool::fresh_const("deeper");
         self.solver.assert(&assumption.implies(&Bool::or(&taken)));
-        let ctx = z3::Context::thread_local();
-        let handle = ctx.handle();
-        let (done, wait) = std::sync::mpsc::channel::<()>();
-        let limit = hard_deadline.saturating_duration_since(Instant::now());
-        let answer = std::thread::scope(|scope| {
-            scope.spawn(move || {
-                if wait.recv_timeout(limit).is_err() {
-                    handle.interrupt();
-                }
-            });
-            let answer = self
-                .solver
-                .check_assumptions(std::slice::from_ref(&assumption));
-            let _ = done.send(());
-            answer
-        });
+        let answer = check_until(&self.solver, &assumption, hard_deadline);
         self.solver.assert(&assumption.not());
         match answer {
             SatResult::Sat => Some(true),
@@ -738,4 +708,34 @@ fn binary(
         _ => Some(Bool::and(&ok)),
     };
     (r, ok)
+}
+
+/// Checks `solver` under `assumption`, interrupting the context at `hard_deadline`.
+///
+/// The interrupt is sent only while the check runs, under a lock the checking thread takes
+/// as soon as the check returns: an interrupt that lands after the check returned races with
+/// the next use of the context, and z3 4.8 then corrupts its heap (seen as crashes of other
+/// threads when counterexample searches ran next to analyses).
+fn check_until(solver: &Solver, assumption: &Bool, hard_deadline: Instant) -> SatResult {
+    let ctx = z3::Context::thread_local();
+    let handle = ctx.handle();
+    let checking = std::sync::Mutex::new(true);
+    let finished = std::sync::Condvar::new();
+    let limit = hard_deadline.saturating_duration_since(Instant::now());
+    let (checking, finished) = (&checking, &finished);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let guard = checking.lock().unwrap_or_else(|e| e.into_inner());
+            let (guard, _) = finished
+                .wait_timeout_while(guard, limit, |still| *still)
+                .unwrap_or_else(|e| e.into_inner());
+            if *guard {
+                handle.interrupt();
+            }
+        });
+        let answer = solver.check_assumptions(std::slice::from_ref(assumption));
+        *checking.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        finished.notify_one();
+        answer
+    })
 }
