@@ -530,23 +530,10 @@ unsafe fn mark_inlinable(m: LLVMModuleRef, inline_limit: usize) {
 
 /// The defined function each call of `func` calls, once per call site.
 fn call_sites(func: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut res = Vec::new();
-    for block in raw::blocks(func) {
-        for inst in raw::instructions(block) {
-            if !matches!(
-                raw::opcode(inst),
-                LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
-            ) {
-                continue;
-            }
-            if let Some(callee) = raw::called_function(inst) {
-                if raw::is_defined(callee) {
-                    res.push(callee);
-                }
-            }
-        }
-    }
-    res
+    raw::call_instructions(func)
+        .filter_map(raw::called_function)
+        .filter(|callee| raw::is_defined(*callee))
+        .collect()
 }
 
 /// Replaces each integer global whose every use is a plain load or store in `root` by an
@@ -561,17 +548,9 @@ fn has_inline_asm(m: LLVMModuleRef) -> bool {
     // SAFETY: reads the module's inline assembly string length; the pointer is not kept.
     unsafe { LLVMGetModuleInlineAsm(m, &mut len) };
     len > 0
-        || raw::functions(m).into_iter().any(|f| {
-            raw::blocks(f)
-                .into_iter()
-                .flat_map(raw::instructions)
-                .any(|i| {
-                    matches!(
-                        raw::opcode(i),
-                        LLVMOpcode::LLVMCall | LLVMOpcode::LLVMCallBr | LLVMOpcode::LLVMInvoke
-                    ) && raw::calls_inline_asm(i)
-                })
-        })
+        || raw::functions(m)
+            .into_iter()
+            .any(|f| raw::call_instructions(f).any(raw::calls_inline_asm))
 }
 
 unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef) {

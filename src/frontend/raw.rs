@@ -119,6 +119,16 @@ pub fn operand(value: LLVMValueRef, idx: u32) -> LLVMValueRef {
 }
 
 /// The function a call calls directly, looking through pointer casts; `None` when indirect.
+/// The call instructions of `func` (`call`, `invoke`, `callbr`), in order.
+pub fn call_instructions(func: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
+    blocks(func).into_iter().flat_map(instructions).filter(|i| {
+        matches!(
+            opcode(*i),
+            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
+        )
+    })
+}
+
 /// Whether a call instruction calls an inline assembly block.
 pub fn calls_inline_asm(call: LLVMValueRef) -> bool {
     // SAFETY: `call` is a call instruction; its called operand is a value.

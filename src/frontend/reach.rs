@@ -155,22 +155,14 @@ pub fn returns_twice_callee(func: LLVMValueRef) -> Option<String> {
     ];
     let kind = unsafe { LLVMGetEnumAttributeKindForName(c"returns_twice".as_ptr(), 13) };
     let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
-    for block in raw::blocks(func) {
-        for inst in raw::instructions(block) {
-            if !matches!(
-                raw::opcode(inst),
-                LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
-            ) {
-                continue;
-            }
-            let at_call = unsafe { !LLVMGetCallSiteEnumAttribute(inst, index, kind).is_null() };
-            let callee = raw::called_function(inst);
-            let name = callee.map(raw::name);
-            let declared = callee
-                .is_some_and(|f| unsafe { !LLVMGetEnumAttributeAtIndex(f, index, kind).is_null() });
-            if at_call || declared || name.as_deref().is_some_and(|n| RETURNS_TWICE.contains(&n)) {
-                return Some(name.unwrap_or_else(|| "<indirect>".into()));
-            }
+    for inst in raw::call_instructions(func) {
+        let at_call = unsafe { !LLVMGetCallSiteEnumAttribute(inst, index, kind).is_null() };
+        let callee = raw::called_function(inst);
+        let name = callee.map(raw::name);
+        let declared = callee
+            .is_some_and(|f| unsafe { !LLVMGetEnumAttributeAtIndex(f, index, kind).is_null() });
+        if at_call || declared || name.as_deref().is_some_and(|n| RETURNS_TWICE.contains(&n)) {
+            return Some(name.unwrap_or_else(|| "<indirect>".into()));
         }
     }
     None
