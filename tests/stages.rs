@@ -2,45 +2,17 @@
 //! stages a function went through, with how each ended and the time it spent on each
 //! assertion, and a reason that names the first cause and does not depend on the budget.
 
-use serde_json::Value;
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn program(name: &str) -> PathBuf {
-    [env!("CARGO_MANIFEST_DIR"), "tests", "programs", name]
-        .iter()
-        .collect()
-}
+use common::{check_at_line, check_json, program};
+use serde_json::Value;
 
 fn check(name: &str, extra: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
-        .args(["check", "--format", "json"])
-        .args(extra)
-        .arg(program(name))
-        .output()
-        .expect("polyfocus runs");
-    let code = out.status.code().unwrap_or(-1);
-    assert!(
-        (0..=2).contains(&code),
-        "{name} exited {code}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON report")
+    check_json(&program(name), extra)
 }
 
 fn the_check(report: &Value, line: u32) -> &Value {
-    report["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .find(|c| {
-            c["location"]
-                .as_str()
-                .and_then(|l| l.split(':').nth(1))
-                .and_then(|l| l.parse::<u32>().ok())
-                == Some(line)
-        })
-        .unwrap_or_else(|| panic!("no check at line {line} in {report}"))
+    check_at_line(report, line).unwrap_or_else(|| panic!("no check at line {line} in {report}"))
 }
 
 /// With the default budget, an assertion that stays unknown ends because the counterexample

@@ -4,9 +4,10 @@
 //! configuration may ever prove it) or `// holds; proved by: CONFIGS` (no configuration may
 //! refute it, and the listed configurations must prove it; `all` lists every one).
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const CONFIGS: [(&str, &str, &str); 4] = [
     ("classic-interval", "classic", "interval"),
@@ -45,30 +46,9 @@ fn annotations(path: &Path) -> Vec<(u32, Expect)> {
 }
 
 fn run(program: &Path, engine: &str, domain: &str, extra: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
-        .args([
-            "check",
-            "--format",
-            "json",
-            "--engine",
-            engine,
-            "--domain",
-            domain,
-            "--timeout",
-            "30",
-        ])
-        .args(extra)
-        .arg(program)
-        .output()
-        .expect("polyfocus runs");
-    let code = out.status.code().unwrap_or(-1);
-    assert!(
-        (0..=2).contains(&code),
-        "{} exited {code}: {}",
-        program.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON report")
+    let mut args = vec!["--engine", engine, "--domain", domain, "--timeout", "30"];
+    args.extend_from_slice(extra);
+    common::check_json(program, &args)
 }
 
 fn check_program(name: &str) {
@@ -91,15 +71,7 @@ fn check_program_with(name: &str, extra: &[&str]) {
             "{name} [{config}]: number of assertions"
         );
         for (line, expect) in &expected {
-            let found = checks
-                .iter()
-                .find(|c| {
-                    c["location"]
-                        .as_str()
-                        .and_then(|l| l.split(':').nth(1))
-                        .and_then(|l| l.parse::<u32>().ok())
-                        == Some(*line)
-                })
+            let found = common::check_at_line(&report, *line)
                 .unwrap_or_else(|| panic!("{name}:{line} [{config}]: no verdict in {report}"));
             let verdict = found["verdict"].as_str().unwrap_or("");
             match expect {

@@ -1,0 +1,44 @@
+//! Helpers shared by the test crates that run the real binary on C programs.
+#![allow(dead_code)] // each test crate uses its own subset
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A program of `tests/programs`.
+pub fn program(name: &str) -> PathBuf {
+    [env!("CARGO_MANIFEST_DIR"), "tests", "programs", name]
+        .iter()
+        .collect()
+}
+
+/// `polyfocus check --format json ARGS PROGRAM`: the JSON report; fails the test when the
+/// exit code is not a verdict's (0, 1 or 2).
+#[track_caller]
+pub fn check_json(program: &Path, args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+        .args(["check", "--format", "json"])
+        .args(args)
+        .arg(program)
+        .output()
+        .expect("polyfocus runs");
+    let code = out.status.code().unwrap_or(-1);
+    assert!(
+        (0..=2).contains(&code),
+        "{} exited {code}: {}",
+        program.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON report")
+}
+
+/// The check of `report` on source line `line`, if any.
+pub fn check_at_line(report: &Value, line: u32) -> Option<&Value> {
+    report["checks"].as_array()?.iter().find(|c| {
+        c["location"]
+            .as_str()
+            .and_then(|l| l.split(':').nth(1))
+            .and_then(|l| l.parse::<u32>().ok())
+            == Some(line)
+    })
+}
