@@ -110,7 +110,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use inkwell::context::Context;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode};
+use inkwell::llvm_sys::LLVMLinkage;
 use inkwell::module::Module;
 
 use crate::ir;
@@ -387,17 +387,10 @@ fn is_externally_visible(func: LLVMValueRef) -> bool {
     )
 }
 
-fn calls(func: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
-    raw::blocks(func)
-        .into_iter()
-        .flat_map(raw::instructions)
-        .filter(|i| raw::opcode(*i) == LLVMOpcode::LLVMCall)
-}
-
 /// Whether `func` has an error site: a call of an error or assertion function, or, when an
 /// error function's address escaped, a call that may call it.
 fn has_error_site(func: LLVMValueRef, escaped_error: bool) -> bool {
-    calls(func).any(|c| match raw::called_function(c) {
+    raw::call_instructions(func).any(|c| match raw::called_function(c) {
         Some(callee)
             if matches!(
                 conventions::role(&raw::name(callee), raw::is_defined(callee)),
