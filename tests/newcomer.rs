@@ -21,14 +21,18 @@ fn annotations(path: &Path) -> Vec<(u32, Expect)> {
     let text = std::fs::read_to_string(path).expect("test program readable");
     let mut res = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let Some(idx) = line.find("// ") else { continue };
+        let Some(idx) = line.find("// ") else {
+            continue;
+        };
         let note = line[idx + 3..].trim();
         let expect = if note == "fails" {
             Expect::Violated
         } else if note.starts_with("holds; proved by:") {
             Expect::Proved
         } else if let Some(cause) = note.strip_prefix("unknown because: ") {
-            Expect::Unknown { cause: cause.to_string() }
+            Expect::Unknown {
+                cause: cause.to_string(),
+            }
         } else {
             continue;
         };
@@ -38,9 +42,15 @@ fn annotations(path: &Path) -> Vec<(u32, Expect)> {
 }
 
 fn check(name: &str) {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs", "newcomer", name]
-        .iter()
-        .collect();
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "programs",
+        "newcomer",
+        name,
+    ]
+    .iter()
+    .collect();
     let report = common::check_json(&path, &["--timeout", "30"]);
     let expected = annotations(&path);
     assert!(!expected.is_empty(), "{name} has no annotated assertion");
