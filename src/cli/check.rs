@@ -125,7 +125,8 @@ fn check(args: CheckArgs) -> Result<i32> {
     if let Some(build) = &args.input.project {
         // A whole project from its compilation database (issue 8).
         let bc_dir = tempfile::tempdir().context("creating a temporary directory")?;
-        let (inputs, mut reports) = project::compdb_programs(build, &fe, bc_dir.path())?;
+        let (inputs, mut reports) =
+            project::compdb_programs(build, &fe, bc_dir.path(), args.input.each_unit)?;
         let mut analyzed = project::analyze_programs(&inputs, &config, !args.no_counterexamples);
         analyzed.append(&mut reports);
         return project::write_report(&analyzed, &args.report, &info(start));
