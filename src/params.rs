@@ -166,9 +166,3 @@ impl Params {
         },
     };
 }
-
-impl Default for Params {
-    fn default() -> Params {
-        Params::DEFAULT
-    }
-}
