@@ -25,7 +25,6 @@ pub use crate::check::{
     AnalysisReport, BudgetKind, CheckRun, FunctionRun, LoopInvariant, RefinementStats, RunEnd,
     Stage, StageEnd, StageRun,
 };
-pub use pipeline::Step;
 
 /// Fixpoint engines.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -44,7 +44,7 @@ use std::time::Instant;
 
 /// The stages of the pipeline, in the order they run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub(super) enum Step {
     /// The engine over the chosen domain.
     Engine,
     /// The short counterexample search before refinement.
@@ -57,7 +57,7 @@ pub enum Step {
 
 impl Step {
     /// The stage under which reports list it (names fixed by issue 13).
-    pub fn reported(self) -> Stage {
+    fn reported(self) -> Stage {
         match self {
             Step::Engine => Stage::Analysis,
             Step::Refine => Stage::Refinement,

@@ -84,6 +84,7 @@ impl VerdictTable {
     }
 
     /// Whether the `i`-th assertion is proved.
+    #[cfg(test)]
     pub fn is_proved(&self, i: usize) -> bool {
         self.slots[i] == Slot::Proved
     }
