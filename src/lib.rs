@@ -16,6 +16,7 @@ pub mod frontend;
 pub mod graph;
 pub mod interrupt;
 pub mod ir;
+pub mod params;
 pub mod progress;
 pub mod report;
 pub mod smt;

@@ -18,6 +18,7 @@ fn configs() -> Vec<(&'static str, AnalysisConfig)> {
         memory_per_function: 4 << 30,
         jobs: 1,
         refine: true,
+        params: polyfocus::params::Params::DEFAULT,
     };
     vec![
         (

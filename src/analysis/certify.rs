@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// Time for one certification query; past it the answer is "undecided".
-const QUERY_TIMEOUT: Duration = Duration::from_secs(5);
+const QUERY_TIMEOUT: Duration = crate::params::Params::DEFAULT.certify.query_timeout;
 
 /// The invariants of one function at its cut points (`None`: unreachable), as disjunctions
 /// of constraint systems over value dimensions (one disjunct for convex domains).

@@ -11,7 +11,7 @@ use crate::ir::{BlockId, Terminator};
 use std::collections::BTreeSet;
 
 /// Joins at a loop head before widening starts.
-const WIDENING_DELAY: u32 = 2;
+const WIDENING_DELAY: u32 = crate::params::Params::DEFAULT.classic.widening_delay;
 
 /// Runs the classic analysis of a function; the result holds the state at each block entry.
 pub fn analyze<D: NumericDomain>(

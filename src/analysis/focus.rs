@@ -28,16 +28,16 @@ use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Solver queries per function before giving up.
-const MAX_QUERIES: usize = 4000;
+const MAX_QUERIES: usize = crate::params::Params::DEFAULT.focus.max_queries;
 /// Time for one solver query; a harder query answers unknown (the analysis then stops
 /// with a budget verdict rather than hang).
-const MAX_QUERY_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+const MAX_QUERY_TIME: std::time::Duration = crate::params::Params::DEFAULT.focus.max_query_time;
 /// Plain joins in `loopiter` before widening.
-const LOOPITER_DELAY: usize = 2;
+const LOOPITER_DELAY: usize = crate::params::Params::DEFAULT.focus.loopiter_delay;
 /// Narrowing steps in `loopiter` and on the reduced multigraph.
-const NARROWING_STEPS: usize = 2;
+const NARROWING_STEPS: usize = crate::params::Params::DEFAULT.focus.narrowing_steps;
 /// Constants used as widening thresholds, at most.
-const MAX_THRESHOLD_CONSTANTS: usize = 48;
+const MAX_THRESHOLD_CONSTANTS: usize = crate::params::Params::DEFAULT.focus.max_threshold_constants;
 
 /// Runs path focusing on a function; the result holds the state at each block entry.
 pub fn analyze<D: NumericDomain>(

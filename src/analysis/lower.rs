@@ -28,7 +28,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
 
 /// How deep guards are decomposed through boolean definitions.
-const GUARD_DEPTH: usize = 8;
+const GUARD_DEPTH: usize = crate::params::Params::DEFAULT.lower.guard_depth;
 
 /// The transformers of one function.
 pub struct Lowering<'f> {

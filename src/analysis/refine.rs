@@ -32,13 +32,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 /// Paths stepped back from an error site, at most.
-pub const MAX_DEPTH: usize = 3;
+pub const MAX_DEPTH: usize = crate::params::Params::DEFAULT.refine.max_depth;
 /// Paths enumerated per (cut point, target) pair.
-const PATHS_PER_STEP: usize = 4;
+const PATHS_PER_STEP: usize = crate::params::Params::DEFAULT.refine.paths_per_step;
 /// Predicates kept at one cut point.
-const MAX_PER_CUT_POINT: usize = 6;
+const MAX_PER_CUT_POINT: usize = crate::params::Params::DEFAULT.refine.max_per_cut_point;
 /// Time for one solver query of the discovery.
-const QUERY_TIME: Duration = Duration::from_secs(2);
+const QUERY_TIME: Duration = crate::params::Params::DEFAULT.refine.query_time;
 
 /// Predicates localized at cut points, in the order of the reduced graph.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

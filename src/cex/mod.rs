@@ -301,20 +301,20 @@ enum NativeSite {
 
 /// Native runs in a row that show no new behaviour (exit status and magnitude of the number
 /// of inputs served) after which the native search stops: it no longer learns anything.
-const NATIVE_STALE_RUNS: usize = 32;
+const NATIVE_STALE_RUNS: usize = crate::params::Params::DEFAULT.cex.native_stale_runs;
 /// Bounded model checking goes at most this many times deeper (in back edges) than the
 /// largest constant of the program, and at least [`MIN_BMC_DEPTH`]: beyond, the unrolling
 /// only adds iteration counts that no constant of the program tells apart.
-const BMC_DEPTH_PER_CONSTANT: usize = 4;
+const BMC_DEPTH_PER_CONSTANT: usize = crate::params::Params::DEFAULT.cex.bmc_depth_per_constant;
 /// The least depth limit of bounded model checking.
-const MIN_BMC_DEPTH: usize = 256;
+const MIN_BMC_DEPTH: usize = crate::params::Params::DEFAULT.cex.min_bmc_depth;
 /// The greatest depth limit of bounded model checking.
-const MAX_BMC_DEPTH: usize = 8192;
+const MAX_BMC_DEPTH: usize = crate::params::Params::DEFAULT.cex.max_bmc_depth;
 
 /// The longest solver query and the longest batch of native runs: a bounded model
 /// checking query the solver does not answer in this time is where it stops helping (a
 /// deeper one is only harder), whatever the function's budget.
-const MAX_SLICE: Duration = Duration::from_secs(4);
+const MAX_SLICE: Duration = crate::params::Params::DEFAULT.cex.max_slice;
 
 /// Whether the entry's arguments come from the input stream (a generated driver `main`).
 fn args_are_inputs(func: &ir::Function) -> bool {

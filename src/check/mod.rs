@@ -8,13 +8,20 @@
 use crate::ir::{CheckId, SourceLoc};
 use std::fmt;
 
+mod run;
+
+pub use run::{
+    AnalysisReport, BudgetKind, CheckRun, FunctionRun, LoopInvariant, RefinementStats, RunEnd,
+    Stage, StageEnd, StageRun,
+};
+
 /// Why an assertion is neither proved nor refuted.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum UnknownReason {
     /// The time budget ran out.
     Timeout,
-    /// A resource budget (SMT queries, polyhedra size) ran out.
-    Budget(String),
+    /// A resource budget (memory, or the analysis's own: SMT queries) ran out.
+    Budget(BudgetKind),
     /// The abstraction was too coarse to prove it, and no counterexample was found.
     Imprecise,
     /// The invariant of a loop from which a loop-free path leads to the error site does not

@@ -73,6 +73,7 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
         memory_per_function: (memory_mb * 1048576.0) as usize,
         jobs,
         refine: a.refine == super::args::OnOff::On,
+        params: crate::params::Params::DEFAULT,
     }
 }
 
