@@ -7,10 +7,10 @@
 use crate::analysis::certify::CutInvariants;
 use crate::analysis::lower::Lowering;
 use crate::analysis::refine::{LocalPredicates, SlotAssignment};
-use crate::analysis::{classic, Deadline, Invariants, Outcome};
+use crate::analysis::{classic, Deadline, Dim, FunctionContext, Invariants, Outcome};
 use crate::check::{CheckResult, UnknownReason, Verdict};
 use crate::domain::{format_state, IntervalDomain, NumericDomain};
-use crate::graph::{CutKind, ReducedGraph};
+use crate::graph::CutKind;
 use crate::ir::{Function, Module, SourceLoc, Terminator};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
@@ -208,7 +208,7 @@ pub fn analyze_with_counterexamples(
 /// (in the order of `checks`); the time goes to the targets in `times`. Returns how the
 /// search ended, or `None` when it did not run.
 fn search_counterexamples(
-    func: &Function,
+    ctx: &FunctionContext<'_>,
     module: &Module,
     checks: &[crate::ir::CheckId],
     verdicts: &mut [Verdict],
@@ -243,7 +243,7 @@ fn search_counterexamples(
     crate::progress::stage(|| Stage::CounterexampleSearch.name().into());
     let started = std::time::Instant::now();
     let found = catch_unwind(AssertUnwindSafe(|| {
-        crate::cex::find_any_counterexample(func, module, &targets, cex, deadline)
+        crate::cex::find_any_counterexample(ctx, module, &targets, cex, deadline)
     }));
     let elapsed = started.elapsed();
     for t in times.iter_mut().filter(|t| targets.contains(&t.check)) {
@@ -311,6 +311,11 @@ fn analyze_inner(
             let checks = func.checks();
             let start = std::time::Instant::now();
             let heap = crate::budget::HeapMeter::start();
+            // The facts of the function, computed once for the analysis and both searches.
+            // Built on first use, inside the analysis's `catch_unwind` (a panic there is this
+            // function's internal error); never for a function that is not analyzed.
+            let context: std::cell::OnceCell<FunctionContext<'_>> = std::cell::OnceCell::new();
+            let ctx = || context.get_or_init(|| FunctionContext::new(func));
             // A short counterexample search before refinement (issue 7), so that refinement,
             // which cannot help with a real bug, does not use up the budget of one.
             let mut quick_search = |verdicts: &mut [Verdict], times: &mut [CheckRun]| {
@@ -319,16 +324,18 @@ fn analyze_inner(
                 let cex = cex?;
                 let slice = (config.timeout / 10).min(Duration::from_millis(500));
                 let deadline = std::time::Instant::now() + slice;
-                search_counterexamples(func, module, &checks, verdicts, times, cex, deadline)
+                search_counterexamples(ctx(), module, &checks, verdicts, times, cex, deadline)
             };
             let mut run = catch_unwind(AssertUnwindSafe(|| {
                 match unanalyzable(module, &func.name) {
                     Some(reason) => not_analyzed(&checks, reason),
-                    None => analyze_function(func, config, &mut quick_search),
+                    None => analyze_function(ctx(), config, &mut quick_search),
                 }
             }));
             if let Ok(outcome) = &mut run {
-                if let Some(cex) = cex {
+                // No context: the function was not analyzed, and its verdicts (their reason)
+                // are not searched.
+                if let (Some(cex), Some(ctx)) = (cex, context.get()) {
                     // Counterexamples (issue 6): the rest of the function's budget, minus a
                     // margin for reporting before a harness kills the process; the search
                     // ends earlier when it stops learning.
@@ -337,7 +344,7 @@ fn analyze_inner(
                     let verdicts = &mut outcome.verdicts;
                     let times = &mut outcome.times;
                     let search = search_counterexamples(
-                        func, module, &checks, verdicts, times, cex, deadline,
+                        ctx, module, &checks, verdicts, times, cex, deadline,
                     );
                     outcome.stages.extend(search);
                 }
@@ -521,7 +528,7 @@ struct FunctionOutcome {
 type QuickSearch<'a> = dyn FnMut(&mut [Verdict], &mut [CheckRun]) -> Option<StageRun> + 'a;
 
 fn analyze_function(
-    func: &Function,
+    ctx: &FunctionContext<'_>,
     config: &AnalysisConfig,
     quick_search: &mut QuickSearch<'_>,
 ) -> FunctionOutcome {
@@ -531,27 +538,27 @@ fn analyze_function(
     // keeps one numeric state per valuation of the booleans.
     match config.domain {
         DomainKind::Interval => {
-            analyze_in::<IntervalDomain, Partitioned<IntervalDomain>>(func, config, quick_search)
+            analyze_in::<IntervalDomain, Partitioned<IntervalDomain>>(ctx, config, quick_search)
         }
         DomainKind::Poly => {
-            analyze_in::<Polyhedron, Partitioned<Polyhedron>>(func, config, quick_search)
+            analyze_in::<Polyhedron, Partitioned<Polyhedron>>(ctx, config, quick_search)
         }
         DomainKind::PolyPred => analyze_in::<Partitioned<Polyhedron>, Partitioned<Polyhedron>>(
-            func,
+            ctx,
             config,
             quick_search,
         ),
         DomainKind::PolyPredProduct => {
-            analyze_in::<Product<Polyhedron>, Partitioned<Polyhedron>>(func, config, quick_search)
+            analyze_in::<Product<Polyhedron>, Partitioned<Polyhedron>>(ctx, config, quick_search)
         }
         DomainKind::IntervalPred => analyze_in::<
             Partitioned<IntervalDomain>,
             Partitioned<IntervalDomain>,
-        >(func, config, quick_search),
+        >(ctx, config, quick_search),
         DomainKind::IntervalPredProduct => analyze_in::<
             Product<IntervalDomain>,
             Partitioned<IntervalDomain>,
-        >(func, config, quick_search),
+        >(ctx, config, quick_search),
     }
 }
 
@@ -565,8 +572,6 @@ struct Run<D> {
 
 fn run_engine<D: NumericDomain>(
     lowering: &Lowering<'_>,
-    graph: &ReducedGraph,
-    live_in: &[std::collections::BTreeSet<crate::ir::ValueId>],
     engine: Engine,
     preds: &SlotAssignment,
     deadline: &Deadline,
@@ -574,8 +579,7 @@ fn run_engine<D: NumericDomain>(
     match engine {
         Engine::Focus => {
             use crate::analysis::focus::{analyze_with_predicates, BlockLevel};
-            let r =
-                analyze_with_predicates(lowering, graph, preds, BlockLevel::CutPoints, deadline);
+            let r = analyze_with_predicates(lowering, preds, BlockLevel::CutPoints, deadline);
             Run {
                 invariants: r.invariants,
                 outcome: r.outcome,
@@ -584,22 +588,22 @@ fn run_engine<D: NumericDomain>(
         }
         Engine::Classic => {
             let (invariants, outcome): (Invariants<D>, Outcome) =
-                classic::analyze(lowering, graph, deadline);
-            let func = lowering.func();
-            let at_cut_points = graph
+                classic::analyze(lowering, deadline);
+            let ctx = lowering.context();
+            let at_cut_points = ctx
+                .graph()
                 .cut_points
                 .iter()
                 .map(|cp| {
                     invariants.at(cp.block).map(|d| {
                         // Only the values live at the cut point describe its state; the
                         // others are stale copies from earlier iterations.
-                        let live = &live_in[cp.block.index()];
-                        let dead: Vec<crate::domain::Var> = (0..lowering.space().dim() as u32)
-                            .filter(|i| {
-                                (*i as usize) >= func.values.len()
-                                    || !live.contains(&crate::ir::ValueId(*i))
-                            })
-                            .map(crate::domain::Var)
+                        let live = ctx.live_at(cp.block);
+                        let dead: Vec<crate::domain::Var> = lowering
+                            .layout()
+                            .dims()
+                            .filter(|(_, dim)| !matches!(dim, Dim::Value(v) if live.contains(v)))
+                            .map(|(var, _)| var)
                             .collect();
                         let mut d = d.clone();
                         d.forget(&dead);
@@ -646,22 +650,20 @@ const MAX_REFINEMENT_ROUNDS: usize = 4;
 const REFINEMENT_SHARE: f64 = 0.5;
 
 fn analyze_in<D: NumericDomain, P: NumericDomain>(
-    func: &Function,
+    ctx: &FunctionContext<'_>,
     config: &AnalysisConfig,
     quick_search: &mut QuickSearch<'_>,
 ) -> FunctionOutcome {
     let started = std::time::Instant::now();
     crate::progress::stage(|| Stage::Analysis.name().into());
-    let lowering = Lowering::new(func);
-    let graph = ReducedGraph::new(func);
-    let live_in = crate::analysis::focus::liveness(&lowering);
+    let func = ctx.func();
+    let lowering = Lowering::new(ctx);
+    let graph = ctx.graph();
     let deadline = Deadline::after(config.timeout).with_memory(
         crate::budget::MemoryBudget::from_now(config.memory_per_function),
     );
     let mut first: Run<D> = run_engine(
         &lowering,
-        &graph,
-        &live_in,
         config.engine,
         &SlotAssignment::default(),
         &deadline,
@@ -711,7 +713,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
         })
         .collect();
     let mut at_cut_points = first.at_cut_points.clone();
-    let mut loop_invariants = loop_invariants_of(&lowering, &graph, &live_in, &first);
+    let mut loop_invariants = loop_invariants_of(&lowering, &first);
     let mut refinement = None;
     let unknown = |v: &[Verdict]| {
         v.iter()
@@ -762,10 +764,8 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
             }
             let found = crate::analysis::refine::discover::<crate::domain::Polyhedron>(
                 &lowering,
-                &graph,
                 &at_cut_points,
                 &errors,
-                &live_in,
                 &mut preds,
                 &refine_deadline,
             );
@@ -784,11 +784,9 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
             }
             stats.rounds += 1;
             let slots = preds.assign_slots();
-            let refined_lowering = Lowering::with_predicate_slots(func, slots.slots);
+            let refined_lowering = Lowering::with_predicate_slots(ctx, slots.slots);
             let run: Run<P> = run_engine(
                 &refined_lowering,
-                &graph,
-                &live_in,
                 config.engine,
                 &slots,
                 &refine_deadline,
@@ -817,7 +815,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
                 }
             }
             at_cut_points = run.at_cut_points.clone();
-            loop_invariants = loop_invariants_of(&refined_lowering, &graph, &live_in, &run);
+            loop_invariants = loop_invariants_of(&refined_lowering, &run);
         }
         stats.millis = refining.elapsed().as_millis();
         stages.push(StageRun {
@@ -833,7 +831,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
         .zip(&verdicts)
         .map(|(b, v)| {
             (*v == Verdict::Unknown(UnknownReason::Imprecise))
-                .then(|| cause_of(func, &graph, &loop_invariants, *b))
+                .then(|| cause_of(func, graph, &loop_invariants, *b))
                 .flatten()
         })
         .collect();
@@ -857,7 +855,7 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
 /// model, else the loop whose invariant does not exclude the error site.
 fn cause_of(
     func: &Function,
-    graph: &ReducedGraph,
+    graph: &crate::graph::ReducedGraph,
     loop_invariants: &[LoopInvariant],
     error: crate::ir::BlockId,
 ) -> Option<UnknownReason> {
@@ -886,13 +884,10 @@ fn cause_of(
 }
 
 /// The invariants at loop heads of a complete run, over source variables.
-fn loop_invariants_of<D: NumericDomain>(
-    lowering: &Lowering<'_>,
-    graph: &ReducedGraph,
-    live_in: &[std::collections::BTreeSet<crate::ir::ValueId>],
-    run: &Run<D>,
-) -> Vec<LoopInvariant> {
+fn loop_invariants_of<D: NumericDomain>(lowering: &Lowering<'_>, run: &Run<D>) -> Vec<LoopInvariant> {
     let func = lowering.func();
+    let graph = lowering.context().graph();
+    let live_in = lowering.context().live_in();
     let mut loop_invariants = Vec::new();
     if run.outcome != Outcome::Complete {
         return loop_invariants;
@@ -958,13 +953,13 @@ fn project_to_source<D: NumericDomain>(
     d: &D,
 ) -> D {
     let func = lowering.func();
-    let forget: Vec<_> = (0..lowering.space().dim() as u32)
-        .filter(|i| {
-            let v = crate::ir::ValueId(*i);
-            (*i as usize) >= func.values.len()
-                || !(live.contains(&v) && func.value(v).source_name.is_some())
-        })
-        .map(crate::domain::Var)
+    let readable =
+        |v: &crate::ir::ValueId| live.contains(v) && func.value(*v).source_name.is_some();
+    let forget: Vec<_> = lowering
+        .layout()
+        .dims()
+        .filter(|(_, dim)| !matches!(dim, Dim::Value(v) if readable(v)))
+        .map(|(var, _)| var)
         .collect();
     let mut res = d.clone();
     res.forget(&forget);

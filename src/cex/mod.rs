@@ -31,6 +31,7 @@ pub mod witness;
 
 use crate::check::Counterexample;
 use crate::frontend::FrontendConfig;
+use crate::analysis::FunctionContext;
 use crate::graph::ReducedGraph;
 use crate::ir::{self, CheckId, Expr, HavocReason, Inst, Operand, Terminator};
 use replay::{BuildSpec, NativeProgram, Policy, RunResult, RunStatus, Served};
@@ -90,15 +91,15 @@ impl InputKinds {
     }
 }
 
-/// Searches an execution of `func` reaching the error site of `check`.
+/// Searches an execution of the context's function reaching the error site of `check`.
 pub fn find_counterexample(
-    func: &ir::Function,
+    ctx: &FunctionContext<'_>,
     module: &ir::Module,
     check: CheckId,
     config: &CexConfig,
     deadline: Instant,
 ) -> CexOutcome {
-    match find_any_counterexample(func, module, &[check], config, deadline) {
+    match find_any_counterexample(ctx, module, &[check], config, deadline) {
         (Some(c), outcome) if c == check => outcome,
         (Some(c), _) => CexOutcome::Unconfirmed(format!(
             "the execution found reaches another error site ({c})"
@@ -107,15 +108,16 @@ pub fn find_counterexample(
     }
 }
 
-/// Searches an execution of `func` reaching the error site of any of `targets`; returns the
-/// check it reaches when confirmed.
+/// Searches an execution of the context's function reaching the error site of any of
+/// `targets`; returns the check it reaches when confirmed.
 pub fn find_any_counterexample(
-    func: &ir::Function,
+    ctx: &FunctionContext<'_>,
     module: &ir::Module,
     targets: &[CheckId],
     config: &CexConfig,
     deadline: Instant,
 ) -> (Option<CheckId>, CexOutcome) {
+    let func = ctx.func();
     if targets.is_empty() {
         return (None, CexOutcome::NotFound("no error site to reach".into()));
     }
@@ -161,7 +163,7 @@ pub fn find_any_counterexample(
     };
     let mut search = Search {
         func,
-        graph: ReducedGraph::new(func),
+        graph: ctx.graph(),
         targets,
         config,
         program: &program,
@@ -269,7 +271,7 @@ struct Candidate {
 
 struct Search<'a> {
     func: &'a ir::Function,
-    graph: ReducedGraph,
+    graph: &'a ReducedGraph,
     targets: &'a [CheckId],
     config: &'a CexConfig,
     program: &'a NativeProgram,
@@ -709,7 +711,7 @@ impl Search<'_> {
         let exec_deadline = Instant::now() + Duration::from_secs(2).min(self.remaining());
         let execution = exec::execute(
             self.func,
-            &self.graph,
+            self.graph,
             self.kinds,
             &cand.args,
             &cand.inputs,
