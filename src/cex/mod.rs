@@ -5,8 +5,8 @@
 //! compiled program (clang, same flags and data model as the analysis, linked with
 //! `runtime/replay.c`) was run with exactly the recorded inputs, asked for no other input,
 //! and reached the runtime's error hook. Everything the search finds before that is a
-//! candidate. This module and [`crate::smt`] are the two that name `z3` (here: bit-vectors,
-//! in [`bmc`]).
+//! candidate. It never names `z3`: the bounded model checking it drives is
+//! [`crate::smt::bmc`].
 //!
 //! Search, under one deadline, alternating:
 //! - [`bmc`]: bounded model checking of the lifted function with a bit-precise encoding,
@@ -22,7 +22,6 @@
 //!
 //! `POLYFOCUS_CEX_DEBUG=1` in the environment prints the search's steps on stderr.
 
-pub mod bmc;
 pub mod exec;
 pub mod harness;
 pub mod replay;
@@ -30,6 +29,7 @@ pub mod trace;
 pub mod witness;
 
 use crate::check::Counterexample;
+use crate::smt::bmc;
 use crate::frontend::FrontendConfig;
 use crate::analysis::FunctionContext;
 use crate::graph::ReducedGraph;
@@ -371,7 +371,9 @@ impl Search<'_> {
         }
         // Alternate bounded model checking and native runs with invented inputs.
         let rpo = self.graph.rpo().to_vec();
-        let mut bmc = bmc::Bmc::new(self.func, &rpo, self.kinds, self.targets);
+        let kinds = self.kinds;
+        let is_input = |reason: &HavocReason| kinds.is_input(reason);
+        let mut bmc = bmc::Bmc::new(self.func, &rpo, &is_input, self.targets);
         let mut bound = 1usize;
         let mut bmc_done = false;
         let mut bmc_note = String::new();

@@ -1,8 +1,10 @@
-//! The SMT formula of the loop-free paths leaving a cut point (Monniaux & Gonnord §3.2).
+//! The SMT formula of the loop-free paths leaving a cut point (Monniaux & Gonnord §3.2),
+//! and the bit-precise unrolling of bounded model checking ([`bmc`]).
 //!
 //! **Architecture Invariant:** the only module that names `z3`. Queries answer in `ir` and
-//! `graph` terms ([`FocusPath`]); linear constraints come in as `domain::LinCons` over value
-//! dimensions.
+//! `graph` terms ([`FocusPath`], [`bmc::BmcPath`]); linear constraints come in as
+//! `domain::LinCons` over value dimensions, read through the function's
+//! [`crate::analysis::Layout`].
 //!
 //! Encoding (linear integer arithmetic, see ARCHITECTURE.md "Why LIA"): every value is an
 //! integer term holding its *reading* ([`crate::ir::Interp`]), with its range asserted.
@@ -17,6 +19,8 @@
 //! Division and remainder by constants are exact; other non-linear operations are free
 //! values of their range (an over-approximation: a path the solver finds may be
 //! infeasible, which the abstract transformer then discovers; it never misses a path).
+
+pub mod bmc;
 
 use crate::analysis::{FunctionContext, Layout};
 use crate::domain::{ConsKind, Int as BigInt, LinCons, Var};
@@ -66,6 +70,9 @@ pub enum Unknown {
     NoModel,
     /// The model's taken edges lead to no target cut point.
     NoPath,
+    /// The model's path could not be followed through the unrolling (bounded model
+    /// checking, [`bmc`]).
+    PathLost,
     /// A constraint mentions a dimension that is not a value's (a bug of the caller: only
     /// values have terms in the formula).
     NotAValue(Var),
@@ -79,6 +86,7 @@ impl fmt::Display for Unknown {
             Unknown::Loading(None) => f.write_str("loading the region formula"),
             Unknown::NoModel => f.write_str("no model"),
             Unknown::NoPath => f.write_str("model designates no path"),
+            Unknown::PathLost => f.write_str("could not follow the model's path"),
             Unknown::NotAValue(var) => write!(f, "dimension {} is not a value", var.index()),
         }
     }
