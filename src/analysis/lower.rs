@@ -1,7 +1,7 @@
 //! Transformers of lifted instructions, written once for every numeric domain.
 //!
-//! Each SSA value is one dimension ([`Var`] with the value's index) holding the value's
-//! *reading* (see [`crate::ir::Interp`]). The math, for a `w`-bit destination with reading
+//! Each SSA value is one dimension (its [`Dim::Value`] in the function's [`Layout`]) holding
+//! the value's *reading* (see [`crate::ir::Interp`]). The math, for a `w`-bit destination with reading
 //! range `[L, L + 2^w)`:
 //! - an operation whose exact result is congruent modulo `2^w` to a linear expression `e`
 //!   over readings (add, sub, mul by a constant, shl by a constant, trunc, copies) is
