@@ -785,12 +785,8 @@ fn analyze_in<D: NumericDomain, P: NumericDomain>(
             stats.rounds += 1;
             let slots = preds.assign_slots();
             let refined_lowering = Lowering::with_predicate_slots(ctx, slots.slots);
-            let run: Run<P> = run_engine(
-                &refined_lowering,
-                config.engine,
-                &slots,
-                &refine_deadline,
-            );
+            let run: Run<P> =
+                run_engine(&refined_lowering, config.engine, &slots, &refine_deadline);
             charge(&mut times);
             if run.outcome != Outcome::Complete {
                 end = match refine_deadline.blame(run.outcome) {
@@ -884,7 +880,10 @@ fn cause_of(
 }
 
 /// The invariants at loop heads of a complete run, over source variables.
-fn loop_invariants_of<D: NumericDomain>(lowering: &Lowering<'_>, run: &Run<D>) -> Vec<LoopInvariant> {
+fn loop_invariants_of<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    run: &Run<D>,
+) -> Vec<LoopInvariant> {
     let func = lowering.func();
     let graph = lowering.context().graph();
     let live_in = lowering.context().live_in();

@@ -68,11 +68,17 @@ impl Layout {
     pub fn var(&self, dim: Dim) -> Var {
         let index = match dim {
             Dim::Value(v) => {
-                assert!(v.index() < self.n_values, "{v} is not a value of the layout");
+                assert!(
+                    v.index() < self.n_values,
+                    "{v} is not a value of the layout"
+                );
                 v.index()
             }
             Dim::Pre(v) => {
-                assert!(v.index() < self.n_values, "{v} is not a value of the layout");
+                assert!(
+                    v.index() < self.n_values,
+                    "{v} is not a value of the layout"
+                );
                 self.n_values + v.index()
             }
             Dim::Elapsed => 2 * self.n_values,

@@ -93,3 +93,128 @@ pub fn on_copies<D: NumericDomain>(lowering: &Lowering<'_>, mut rel: D, live: &[
     rel.forget(&layout.scratch_vars());
     rel
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::FunctionContext;
+    use crate::domain::{Interval, Polyhedron};
+    use crate::ir::{
+        ArithFlags, BinOp, Block, BlockId, CmpPred, Const, Edge, Expr, Function, Inst, Operand, Ty,
+        ValueInfo,
+    };
+    use num_rational::BigRational;
+
+    fn block(name: &str, insts: Vec<Inst>, term: Terminator) -> Block {
+        Block {
+            name: name.into(),
+            locs: vec![None; insts.len()],
+            insts,
+            term,
+            term_loc: None,
+        }
+    }
+
+    fn value(name: &str, ty: Ty) -> ValueInfo {
+        ValueInfo {
+            ty,
+            name: name.into(),
+            source_name: Some(name.into()),
+        }
+    }
+
+    /// `for (i = 0; i < 10; i++) {}`: bb1 is the loop head, bb2 the body.
+    fn counting_loop() -> Function {
+        let (i, c, next) = (ValueId(0), ValueId(1), ValueId(2));
+        let i32t = Ty::int(32);
+        let edge = |target: u32, moves: Vec<(ValueId, Operand)>| Edge {
+            target: BlockId(target),
+            moves,
+        };
+        Function {
+            name: "count".into(),
+            params: vec![],
+            values: vec![value("i", i32t), value("c", Ty::BOOL), value("next", i32t)],
+            blocks: vec![
+                block(
+                    "entry",
+                    vec![],
+                    Terminator::Jump(edge(1, vec![(i, Operand::Const(Const::new(i32t, 0)))])),
+                ),
+                block(
+                    "head",
+                    vec![Inst::Assign {
+                        dest: c,
+                        expr: Expr::Cmp {
+                            pred: CmpPred::Slt,
+                            lhs: Operand::Value(i),
+                            rhs: Operand::Const(Const::new(i32t, 10)),
+                        },
+                    }],
+                    Terminator::Branch {
+                        cond: Operand::Value(c),
+                        then_edge: edge(2, vec![]),
+                        else_edge: edge(3, vec![]),
+                    },
+                ),
+                block(
+                    "body",
+                    vec![Inst::Assign {
+                        dest: next,
+                        expr: Expr::Binary {
+                            op: BinOp::Add,
+                            lhs: Operand::Value(i),
+                            rhs: Operand::Const(Const::new(i32t, 1)),
+                            flags: ArithFlags {
+                                nsw: true,
+                                ..ArithFlags::default()
+                            },
+                        },
+                    }],
+                    Terminator::Jump(edge(1, vec![(i, Operand::Value(next))])),
+                ),
+                block("exit", vec![], Terminator::Return),
+            ],
+            entry: BlockId(0),
+            loc: None,
+        }
+    }
+
+    fn point(n: i64) -> Interval {
+        let n = BigRational::from_integer(n.into());
+        Interval {
+            lo: Some(n.clone()),
+            hi: Some(n),
+        }
+    }
+
+    #[test]
+    fn the_relation_of_a_loop_body_moves_the_value_and_keeps_the_start_in_the_copy() {
+        let func = counting_loop();
+        let ctx = FunctionContext::new(&func);
+        let lowering = Lowering::new(&ctx);
+        let layout = lowering.layout();
+        let head = ctx.graph().cut_of_block(BlockId(1)).expect("a loop head");
+        let path = FocusPath {
+            source: head,
+            target: head,
+            edges: vec![(BlockId(1), 0), (BlockId(2), 0)],
+        };
+        let i = ValueId(0);
+        let rel: Polyhedron = path_relation(&lowering, &path, &[i]);
+        let moved = LinExpr::var(layout.value_var(i)).minus(&LinExpr::var(layout.pre_var(i)));
+        assert_eq!(rel.bound(&moved), point(1));
+
+        // The start states from which one iteration ends at `i >= 10`: exactly `i = 9`.
+        let mut ends_high = rel;
+        ends_high.meet_cons(&[LinCons::ge(
+            &LinExpr::var(layout.value_var(i)),
+            &LinExpr::constant(10),
+        )]);
+        let pre = on_copies(&lowering, ends_high, &[i]);
+        assert_eq!(pre.bound(&LinExpr::var(layout.value_var(i))), point(9));
+        for scratch in layout.scratch_vars() {
+            assert_eq!(pre.bound(&LinExpr::var(scratch)), Interval::top());
+        }
+    }
+}

@@ -28,12 +28,12 @@ pub mod replay;
 pub mod trace;
 pub mod witness;
 
-use crate::check::Counterexample;
-use crate::smt::bmc;
-use crate::frontend::FrontendConfig;
 use crate::analysis::FunctionContext;
+use crate::check::Counterexample;
+use crate::frontend::FrontendConfig;
 use crate::graph::ReducedGraph;
 use crate::ir::{self, CheckId, Expr, HavocReason, Inst, Operand, Terminator};
+use crate::smt::bmc;
 use replay::{BuildSpec, NativeProgram, Policy, RunResult, RunStatus, Served};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};

@@ -322,7 +322,11 @@ impl LinCons {
     /// Only for inequalities: the negation of an equality is not one constraint (callers
     /// split it into its two halves first).
     pub fn negate(&self) -> LinCons {
-        debug_assert_eq!(self.kind, ConsKind::Ge, "the negation of an equality is not convex");
+        debug_assert_eq!(
+            self.kind,
+            ConsKind::Ge,
+            "the negation of an equality is not convex"
+        );
         let mut expr = self.expr.negated();
         expr.add_constant(-1);
         LinCons {

@@ -304,7 +304,10 @@ impl RegionFormula {
             .flat_map(|c| c.expr.vars())
             .find(|var| self.layout.value(*var).is_none());
         if let Some(var) = stray {
-            debug_assert!(false, "a constraint on dimension {var:?}, which is not a value");
+            debug_assert!(
+                false,
+                "a constraint on dimension {var:?}, which is not a value"
+            );
             return QueryResult::Unknown(Unknown::NotAValue(var));
         }
         self.solver.push();
