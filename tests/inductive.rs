@@ -4,6 +4,7 @@
 //! a proof resting on it would be unsound.
 
 use polyfocus::analysis::certify::{certify, Certificate};
+use polyfocus::analysis::FunctionContext;
 use polyfocus::bench::manifest::{read_manifest, DataModel as BenchModel};
 use polyfocus::driver::{analyze, AnalysisConfig, DomainKind, Engine};
 use polyfocus::frontend::{load, DataModel, EntrySelection, FrontendConfig};
@@ -43,7 +44,7 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
                 .iter()
                 .find(|f| f.name == inv.function)
                 .expect("analyzed function exists");
-            if let Certificate::NotInductive(why) = certify(func, inv) {
+            if let Certificate::NotInductive(why) = certify(&FunctionContext::new(func), inv) {
                 failures.push(format!("{label} [{name}]: {why}"));
             }
         }

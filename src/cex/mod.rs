@@ -5,8 +5,8 @@
 //! compiled program (clang, same flags and data model as the analysis, linked with
 //! `runtime/replay.c`) was run with exactly the recorded inputs, asked for no other input,
 //! and reached the runtime's error hook. Everything the search finds before that is a
-//! candidate. This module and [`crate::smt`] are the two that name `z3` (here: bit-vectors,
-//! in [`bmc`]).
+//! candidate. It never names `z3`: the bounded model checking it drives is
+//! [`crate::smt::bmc`].
 //!
 //! Search, under one deadline, alternating:
 //! - [`bmc`]: bounded model checking of the lifted function with a bit-precise encoding,
@@ -22,17 +22,18 @@
 //!
 //! `POLYFOCUS_CEX_DEBUG=1` in the environment prints the search's steps on stderr.
 
-pub mod bmc;
 pub mod exec;
 pub mod harness;
 pub mod replay;
 pub mod trace;
 pub mod witness;
 
+use crate::analysis::FunctionContext;
 use crate::check::Counterexample;
 use crate::frontend::FrontendConfig;
 use crate::graph::ReducedGraph;
 use crate::ir::{self, CheckId, Expr, HavocReason, Inst, Operand, Terminator};
+use crate::smt::bmc;
 use replay::{BuildSpec, NativeProgram, Policy, RunResult, RunStatus, Served};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -90,15 +91,15 @@ impl InputKinds {
     }
 }
 
-/// Searches an execution of `func` reaching the error site of `check`.
+/// Searches an execution of the context's function reaching the error site of `check`.
 pub fn find_counterexample(
-    func: &ir::Function,
+    ctx: &FunctionContext<'_>,
     module: &ir::Module,
     check: CheckId,
     config: &CexConfig,
     deadline: Instant,
 ) -> CexOutcome {
-    match find_any_counterexample(func, module, &[check], config, deadline) {
+    match find_any_counterexample(ctx, module, &[check], config, deadline) {
         (Some(c), outcome) if c == check => outcome,
         (Some(c), _) => CexOutcome::Unconfirmed(format!(
             "the execution found reaches another error site ({c})"
@@ -107,15 +108,16 @@ pub fn find_counterexample(
     }
 }
 
-/// Searches an execution of `func` reaching the error site of any of `targets`; returns the
-/// check it reaches when confirmed.
+/// Searches an execution of the context's function reaching the error site of any of
+/// `targets`; returns the check it reaches when confirmed.
 pub fn find_any_counterexample(
-    func: &ir::Function,
+    ctx: &FunctionContext<'_>,
     module: &ir::Module,
     targets: &[CheckId],
     config: &CexConfig,
     deadline: Instant,
 ) -> (Option<CheckId>, CexOutcome) {
+    let func = ctx.func();
     if targets.is_empty() {
         return (None, CexOutcome::NotFound("no error site to reach".into()));
     }
@@ -161,7 +163,7 @@ pub fn find_any_counterexample(
     };
     let mut search = Search {
         func,
-        graph: ReducedGraph::new(func),
+        graph: ctx.graph(),
         targets,
         config,
         program: &program,
@@ -269,7 +271,7 @@ struct Candidate {
 
 struct Search<'a> {
     func: &'a ir::Function,
-    graph: ReducedGraph,
+    graph: &'a ReducedGraph,
     targets: &'a [CheckId],
     config: &'a CexConfig,
     program: &'a NativeProgram,
@@ -369,7 +371,9 @@ impl Search<'_> {
         }
         // Alternate bounded model checking and native runs with invented inputs.
         let rpo = self.graph.rpo().to_vec();
-        let mut bmc = bmc::Bmc::new(self.func, &rpo, self.kinds, self.targets);
+        let kinds = self.kinds;
+        let is_input = |reason: &HavocReason| kinds.is_input(reason);
+        let mut bmc = bmc::Bmc::new(self.func, &rpo, &is_input, self.targets);
         let mut bound = 1usize;
         let mut bmc_done = false;
         let mut bmc_note = String::new();
@@ -709,7 +713,7 @@ impl Search<'_> {
         let exec_deadline = Instant::now() + Duration::from_secs(2).min(self.remaining());
         let execution = exec::execute(
             self.func,
-            &self.graph,
+            self.graph,
             self.kinds,
             &cand.args,
             &cand.inputs,

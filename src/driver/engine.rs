@@ -4,10 +4,10 @@
 use super::Engine;
 use crate::analysis::lower::Lowering;
 use crate::analysis::refine::SlotAssignment;
-use crate::analysis::{classic, Deadline, Invariants, Outcome};
+use crate::analysis::{classic, Deadline, Dim, Invariants, Outcome};
 use crate::check::LoopInvariant;
 use crate::domain::{format_state, NumericDomain};
-use crate::graph::{CutKind, ReducedGraph};
+use crate::graph::CutKind;
 
 /// One complete or stopped run of an engine, in the terms the driver needs.
 pub(super) struct Run<D> {
@@ -19,8 +19,6 @@ pub(super) struct Run<D> {
 
 pub(super) fn run_engine<D: NumericDomain>(
     lowering: &Lowering<'_>,
-    graph: &ReducedGraph,
-    live_in: &[std::collections::BTreeSet<crate::ir::ValueId>],
     engine: Engine,
     preds: &SlotAssignment,
     deadline: &Deadline,
@@ -28,8 +26,7 @@ pub(super) fn run_engine<D: NumericDomain>(
     match engine {
         Engine::Focus => {
             use crate::analysis::focus::{analyze_with_predicates, BlockLevel};
-            let r =
-                analyze_with_predicates(lowering, graph, preds, BlockLevel::CutPoints, deadline);
+            let r = analyze_with_predicates(lowering, preds, BlockLevel::CutPoints, deadline);
             Run {
                 invariants: r.invariants,
                 outcome: r.outcome,
@@ -38,22 +35,22 @@ pub(super) fn run_engine<D: NumericDomain>(
         }
         Engine::Classic => {
             let (invariants, outcome): (Invariants<D>, Outcome) =
-                classic::analyze(lowering, graph, deadline);
-            let func = lowering.func();
-            let at_cut_points = graph
+                classic::analyze(lowering, deadline);
+            let ctx = lowering.context();
+            let at_cut_points = ctx
+                .graph()
                 .cut_points
                 .iter()
                 .map(|cp| {
                     invariants.at(cp.block).map(|d| {
                         // Only the values live at the cut point describe its state; the
                         // others are stale copies from earlier iterations.
-                        let live = &live_in[cp.block.index()];
-                        let dead: Vec<crate::domain::Var> = (0..lowering.space().dim() as u32)
-                            .filter(|i| {
-                                (*i as usize) >= func.values.len()
-                                    || !live.contains(&crate::ir::ValueId(*i))
-                            })
-                            .map(crate::domain::Var)
+                        let live = ctx.live_at(cp.block);
+                        let dead: Vec<crate::domain::Var> = lowering
+                            .layout()
+                            .dims()
+                            .filter(|(_, dim)| !matches!(dim, Dim::Value(v) if live.contains(v)))
+                            .map(|(var, _)| var)
                             .collect();
                         let mut d = d.clone();
                         d.forget(&dead);
@@ -73,11 +70,11 @@ pub(super) fn run_engine<D: NumericDomain>(
 /// The invariants at loop heads of a complete run, over source variables.
 pub(super) fn loop_invariants_of<D: NumericDomain>(
     lowering: &Lowering<'_>,
-    graph: &ReducedGraph,
-    live_in: &[std::collections::BTreeSet<crate::ir::ValueId>],
     run: &Run<D>,
 ) -> Vec<LoopInvariant> {
     let func = lowering.func();
+    let graph = lowering.context().graph();
+    let live_in = lowering.context().live_in();
     let mut loop_invariants = Vec::new();
     if run.outcome != Outcome::Complete {
         return loop_invariants;
@@ -143,13 +140,13 @@ fn project_to_source<D: NumericDomain>(
     d: &D,
 ) -> D {
     let func = lowering.func();
-    let forget: Vec<_> = (0..lowering.space().dim() as u32)
-        .filter(|i| {
-            let v = crate::ir::ValueId(*i);
-            (*i as usize) >= func.values.len()
-                || !(live.contains(&v) && func.value(v).source_name.is_some())
-        })
-        .map(crate::domain::Var)
+    let readable =
+        |v: &crate::ir::ValueId| live.contains(v) && func.value(*v).source_name.is_some();
+    let forget: Vec<_> = lowering
+        .layout()
+        .dims()
+        .filter(|(_, dim)| !matches!(dim, Dim::Value(v) if readable(v)))
+        .map(|(var, _)| var)
         .collect();
     let mut res = d.clone();
     res.forget(&forget);

@@ -27,7 +27,7 @@ use super::{cause, AnalysisConfig, DomainKind, Engine};
 use crate::analysis::certify::CutInvariants;
 use crate::analysis::lower::Lowering;
 use crate::analysis::refine::{LocalPredicates, SlotAssignment};
-use crate::analysis::{Deadline, Outcome};
+use crate::analysis::{Deadline, FunctionContext, Outcome};
 use crate::budget::MemoryBudget;
 use crate::cex::{CexConfig, CexOutcome};
 use crate::check::{
@@ -35,10 +35,8 @@ use crate::check::{
     StageRun,
 };
 use crate::domain::{IntervalDomain, NumericDomain};
-use crate::graph::ReducedGraph;
-use crate::ir::{BlockId, CheckId, CheckKind, Function, Module, Terminator, ValueId};
+use crate::ir::{BlockId, CheckId, CheckKind, Function, Module, Terminator};
 use crate::params::StageParams;
-use std::collections::BTreeSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
@@ -90,19 +88,20 @@ struct Progress {
     stages: Vec<StageRun>,
 }
 
-/// The facts of one function the stages share, computed once.
+/// The facts of one function the stages share, computed once: the function's context
+/// (readings, reduced graph, liveness, layout: `analysis::FunctionContext`), its lowering
+/// and its error blocks.
 struct Facts<'f> {
+    ctx: &'f FunctionContext<'f>,
     lowering: Lowering<'f>,
-    graph: ReducedGraph,
-    live_in: Vec<BTreeSet<ValueId>>,
     /// The error blocks, in the order of `Function::checks`.
     error_blocks: Vec<BlockId>,
 }
 
 impl<'f> Facts<'f> {
-    fn new(func: &'f Function) -> Facts<'f> {
-        let lowering = Lowering::new(func);
-        let live_in = crate::analysis::focus::liveness(&lowering);
+    fn new(ctx: &'f FunctionContext<'f>) -> Facts<'f> {
+        let func = ctx.func();
+        let lowering = Lowering::new(ctx);
         let error_blocks = func
             .blocks
             .iter()
@@ -113,9 +112,8 @@ impl<'f> Facts<'f> {
             })
             .collect();
         Facts {
+            ctx,
             lowering,
-            graph: ReducedGraph::new(func),
-            live_in,
             error_blocks,
         }
     }
@@ -193,7 +191,8 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     let params = &config.params.stages;
     let started = Instant::now();
     crate::progress::stage(|| Stage::Analysis.name().into());
-    let facts = Facts::new(func);
+    let ctx = FunctionContext::new(func);
+    let facts = Facts::new(&ctx);
     let mut progress = Progress {
         table: VerdictTable::open(func.checks(), Open::Imprecise),
         times: func.checks().into_iter().map(CheckRun::new).collect(),
@@ -207,7 +206,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         let deadline = Instant::now() + slice;
         search(
             Step::QuickCex,
-            func,
+            &ctx,
             module,
             cex,
             params,
@@ -222,7 +221,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         let deadline = function_started + config.timeout.saturating_sub(margin);
         search(
             Step::FullCex,
-            func,
+            &ctx,
             module,
             cex,
             params,
@@ -240,7 +239,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     let results = table.into_results(module, |i| {
         cause::cause_of(
             func,
-            &facts.graph,
+            ctx.graph(),
             &found.loop_invariants,
             facts.error_blocks[i],
         )
@@ -272,8 +271,6 @@ fn engine<D: NumericDomain>(
         .with_memory(MemoryBudget::from_now(config.memory_per_function));
     let mut first: Run<D> = run_engine(
         &facts.lowering,
-        &facts.graph,
-        &facts.live_in,
         config.engine,
         &SlotAssignment::default(),
         &deadline,
@@ -301,7 +298,7 @@ fn engine<D: NumericDomain>(
     }
     Found {
         outcome: first.outcome,
-        loop_invariants: loop_invariants_of(&facts.lowering, &facts.graph, &facts.live_in, &first),
+        loop_invariants: loop_invariants_of(&facts.lowering, &first),
         at_cut_points: first.at_cut_points,
     }
 }
@@ -318,7 +315,7 @@ fn refinement<P: NumericDomain>(
 ) -> RefinementStats {
     let params = &config.params.stages;
     let func = facts.lowering.func();
-    let graph = &facts.graph;
+    let graph = facts.ctx.graph();
     let budget = config.timeout.mul_f64(params.refinement_share);
     let deadline = Deadline::after(budget.saturating_sub(started.elapsed()))
         .with_memory(MemoryBudget::from_now(config.memory_per_function));
@@ -358,10 +355,8 @@ fn refinement<P: NumericDomain>(
         }
         let discovered = crate::analysis::refine::discover::<crate::domain::Polyhedron>(
             &facts.lowering,
-            graph,
             &found.at_cut_points,
             &errors,
-            &facts.live_in,
             &mut preds,
             &deadline,
         );
@@ -380,15 +375,8 @@ fn refinement<P: NumericDomain>(
         }
         stats.rounds += 1;
         let slots = preds.assign_slots();
-        let refined_lowering = Lowering::with_predicate_slots(func, slots.slots);
-        let run: Run<P> = run_engine(
-            &refined_lowering,
-            graph,
-            &facts.live_in,
-            config.engine,
-            &slots,
-            &deadline,
-        );
+        let refined_lowering = Lowering::with_predicate_slots(facts.ctx, slots.slots);
+        let run: Run<P> = run_engine(&refined_lowering, config.engine, &slots, &deadline);
         charge(&mut progress.times);
         if run.outcome != Outcome::Complete {
             end = match deadline.blame(run.outcome) {
@@ -410,7 +398,7 @@ fn refinement<P: NumericDomain>(
             }
         }
         found.at_cut_points = run.at_cut_points.clone();
-        found.loop_invariants = loop_invariants_of(&refined_lowering, graph, &facts.live_in, &run);
+        found.loop_invariants = loop_invariants_of(&refined_lowering, &run);
     }
     stats.millis = refining.elapsed().as_millis();
     progress.stages.push(StageRun {
@@ -428,7 +416,7 @@ fn refinement<P: NumericDomain>(
 /// is not listed) when there is no target or too little time.
 fn search(
     step: Step,
-    func: &Function,
+    ctx: &FunctionContext<'_>,
     module: &Module,
     cex: &CexConfig,
     params: &StageParams,
@@ -459,7 +447,7 @@ fn search(
     crate::progress::stage(|| stage.name().into());
     let started = Instant::now();
     let found = catch_unwind(AssertUnwindSafe(|| {
-        crate::cex::find_any_counterexample(func, module, &targets, cex, deadline)
+        crate::cex::find_any_counterexample(ctx, module, &targets, cex, deadline)
     }));
     let elapsed = started.elapsed();
     let times = &mut progress.times;

@@ -14,11 +14,14 @@
 //! path (so a counterexample is free of them); `undef` is a fresh constant at each use;
 //! every havoc is a fresh constant per dynamic occurrence, the replayable ones (inputs)
 //! recorded in order.
+//!
+//! The counterexample search ([`crate::cex`]) drives it: it says which havocs are inputs
+//! its native replay serves, and gets back bits in `ir` terms.
 
-use super::InputKinds;
+use super::Unknown;
 use crate::ir::{
-    BinOp, BlockId, CastOp, CheckId, CmpPred, Expr, Function, Inst, Operand, Terminator, Ty,
-    ValueId,
+    BinOp, BlockId, CastOp, CheckId, CmpPred, Expr, Function, HavocReason, Inst, Operand,
+    Terminator, Ty, ValueId,
 };
 use std::collections::HashMap;
 use std::time::Instant;
@@ -62,13 +65,14 @@ pub enum BmcResult {
     /// No execution reaches a target within the bound.
     NoneUpTo(usize),
     /// The solver gave up (timeout).
-    Unknown(String),
+    Unknown(Unknown),
 }
 
 /// An incremental unrolling.
 pub struct Bmc<'a> {
     func: &'a Function,
-    kinds: &'a InputKinds,
+    /// Whether a havoc is an input the native replay serves (recorded in a path).
+    is_input: &'a dyn Fn(&HavocReason) -> bool,
     targets: Vec<CheckId>,
     rpo: Vec<BlockId>,
     rpo_index: Vec<usize>,
@@ -92,7 +96,7 @@ impl<'a> Bmc<'a> {
     pub fn new(
         func: &'a Function,
         rpo: &[BlockId],
-        kinds: &'a InputKinds,
+        is_input: &'a dyn Fn(&HavocReason) -> bool,
         targets: &[CheckId],
     ) -> Bmc<'a> {
         let mut rpo_index = vec![usize::MAX; func.blocks.len()];
@@ -169,7 +173,7 @@ impl<'a> Bmc<'a> {
             .collect();
         Bmc {
             func,
-            kinds,
+            is_input,
             targets: targets.to_vec(),
             rpo: rpo.to_vec(),
             rpo_index,
@@ -234,19 +238,19 @@ impl<'a> Bmc<'a> {
             SatResult::Sat => match self.solver.get_model() {
                 Some(model) => match self.extract(&model) {
                     Some(p) => BmcResult::Found(p),
-                    None => BmcResult::Unknown("could not follow the model's path".into()),
+                    None => BmcResult::Unknown(Unknown::PathLost),
                 },
-                None => BmcResult::Unknown("no model".into()),
+                None => BmcResult::Unknown(Unknown::NoModel),
             },
             SatResult::Unsat => {
                 self.pending.clear();
                 BmcResult::NoneUpTo(self.nodes.len())
             }
-            SatResult::Unknown => BmcResult::Unknown(
+            SatResult::Unknown => BmcResult::Unknown(Unknown::Solver(
                 self.solver
                     .get_reason_unknown()
                     .unwrap_or_else(|| "unknown".into()),
-            ),
+            )),
         };
         self.solver.assert(&assumption.not());
         res
@@ -345,7 +349,7 @@ impl<'a> Bmc<'a> {
                 }
                 Inst::Havoc { dest, reason } => {
                     let w = func.value(*dest).ty.width;
-                    let v = if self.kinds.is_input(reason) {
+                    let v = if (self.is_input)(reason) {
                         let v = self.fresh("in", w);
                         inputs.push(InputVar { var: v.clone() });
                         v
