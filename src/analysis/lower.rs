@@ -17,8 +17,8 @@
 //!
 //! Every rule over-approximates the bit-precise semantics; none is exact for all inputs.
 
-use super::context::FunctionContext;
-use super::layout::{Dim, Layout};
+use crate::context::layout::{Dim, Layout};
+use crate::context::FunctionContext;
 use crate::domain::{
     ConsKind, DimKind, Entailment, Int, Interval, LinCons, LinExpr, NumericDomain, Space, Var,
 };

@@ -11,16 +11,12 @@
 
 pub mod certify;
 pub mod classic;
-pub mod context;
 pub mod focus;
-pub mod layout;
-pub mod liveness;
 pub mod lower;
 pub mod refine;
 pub mod transformer;
 
-pub use context::FunctionContext;
-pub use layout::{Dim, Layout};
+pub use crate::context::{Dim, FunctionContext, Layout};
 
 use crate::budget::MemoryBudget;
 use crate::domain::NumericDomain;

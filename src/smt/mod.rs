@@ -22,7 +22,7 @@
 
 pub mod bmc;
 
-use crate::analysis::{FunctionContext, Layout};
+use crate::context::{FunctionContext, Layout};
 use crate::domain::{ConsKind, Int as BigInt, LinCons, Var};
 use crate::graph::CutPointId;
 use crate::ir::{

@@ -22,7 +22,7 @@ pub enum Dim {
     Value(ValueId),
     /// A value's copy when an iteration (acceleration) or a path (weakest preconditions)
     /// starts; constrained only inside one transformer and forgotten before its result
-    /// escapes (see [`super::transformer`]).
+    /// escapes (see [`crate::analysis::transformer`]).
     Pre(ValueId),
     /// The number of iterations elapsed in an accelerated loop.
     Elapsed,

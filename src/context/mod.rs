@@ -1,18 +1,25 @@
 //! The facts about one function that every stage needs, computed once.
 //!
-//! The engines ([`super::classic`], [`super::focus`]), the solver formulas
-//! ([`crate::smt::RegionFormula`]), certification ([`super::certify`]), refinement
-//! ([`super::refine`]) and the counterexample search all read the same readings, reduced
+//! The engines ([`crate::analysis::classic`], [`crate::analysis::focus`]), the solver formulas
+//! ([`crate::smt::RegionFormula`]), certification ([`crate::analysis::certify`]), refinement
+//! ([`crate::analysis::refine`]) and the counterexample search all read the same readings, reduced
 //! graph, liveness and [`Layout`]; building them once means they cannot disagree (the
 //! readings of the solver and of the transformers must be the same for path focusing to be
 //! sound) and are not rebuilt per region or per stage.
 //!
-//! This file depends only on `ir`, `graph`, `domain` and the liveness of this module, so
-//! `smt` and `cex` read it too.
+//! **Architecture Invariant:** depends only on `ir`, `graph` and `domain` (for [`Var`] in the
+//! [`Layout`]), never on `smt` or `analysis`: it sits between `graph` and `smt` in the one-way
+//! flow, so the solver formula, the engines and the counterexample search read it without a
+//! cycle.
+//!
+//! [`Var`]: crate::domain::Var
 
-use super::layout::Layout;
+pub mod layout;
+pub mod liveness;
+
 use crate::graph::ReducedGraph;
 use crate::ir::{choose_interpretations, BlockId, Function, Interp, ValueId};
+pub use layout::{Dim, Layout};
 use std::collections::BTreeSet;
 
 /// One function with its readings, reduced graph, live values and dimension layout.
@@ -34,7 +41,7 @@ impl<'f> FunctionContext<'f> {
             func,
             readings: choose_interpretations(func),
             graph: ReducedGraph::new(func),
-            live_in: super::liveness::live_in(func),
+            live_in: liveness::live_in(func),
             layout: Layout::of(func),
         }
     }
