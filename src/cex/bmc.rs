@@ -6,8 +6,9 @@
 //! post-order are a topological order of the DAG. Each node has a reach condition and a
 //! *store* (one z3 term per value used outside its defining block), merged with
 //! if-then-else at joins; values used only in their block live in a local map. The whole
-//! encoding is functional: no assertion is added to the solver, each query asks for one of
-//! the newly unrolled error nodes to be reachable (under `push`/`pop`).
+//! encoding is functional: the only assertion added to the solver is the range of `main`'s
+//! `argc` (what a command line can give, see [`super::replay::CommandLine`]); each query
+//! asks for one of the newly unrolled error nodes to be reachable (under an assumption).
 //!
 //! Semantics (exact LLVM on bit-vectors): plain operations wrap; an `nsw`/`nuw`/`exact`
 //! violation, a division by zero and an oversized shift are undefined behaviour and end the
@@ -153,20 +154,21 @@ impl<'a> Bmc<'a> {
                 n_slots += 1;
             }
         }
-        let args = func
+        let args: Vec<BV> = func
             .params
             .iter()
             .enumerate()
-            .map(|(i, p)| {
-                let w = func.value(*p).ty.width;
-                if func.name == "main" && i == 0 {
-                    // argc of a native run.
-                    BV::from_u64(1, w)
-                } else {
-                    BV::new_const(format!("arg{i}"), w)
-                }
-            })
+            .map(|(i, p)| BV::new_const(format!("arg{i}"), func.value(*p).ty.width))
             .collect();
+        let solver = Solver::new();
+        if super::reads_argc(func) {
+            // argc of a native run: the replay passes `argc - 1` arguments on its command
+            // line, so only the counts a real command line can have are searched.
+            let argc = &args[0];
+            let w = argc.get_size();
+            solver.assert(&argc.bvsge(&BV::from_u64(1, w)));
+            solver.assert(&argc.bvsle(&BV::from_u64(u64::from(super::replay::MAX_ARGC), w)));
+        }
         Bmc {
             func,
             kinds,
@@ -176,7 +178,7 @@ impl<'a> Bmc<'a> {
             slot,
             n_slots,
             args,
-            solver: Solver::new(),
+            solver,
             nodes: vec![],
             incoming_next: HashMap::new(),
             pending: vec![],

@@ -33,7 +33,7 @@ use crate::check::Counterexample;
 use crate::frontend::FrontendConfig;
 use crate::graph::ReducedGraph;
 use crate::ir::{self, CheckId, Expr, HavocReason, Inst, Operand, Terminator};
-use replay::{BuildSpec, NativeProgram, Policy, RunResult, RunStatus, Served};
+use replay::{BuildSpec, CommandLine, NativeProgram, Policy, RunResult, RunStatus, Served};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
@@ -258,9 +258,12 @@ fn expr_has_undef(expr: &Expr) -> bool {
     }
 }
 
-/// A candidate execution: entry arguments and inputs (bits), and where it came from.
+/// A candidate execution: entry arguments and inputs (bits), the command line, and where it
+/// came from.
 struct Candidate {
     args: Vec<u128>,
+    /// For a `main` that takes `argc`, the command line that gives `args[0]`.
+    command_line: CommandLine,
     inputs: Vec<u128>,
     /// The error site the search believes it reaches.
     check: Option<CheckId>,
@@ -321,6 +324,13 @@ fn args_are_inputs(func: &ir::Function) -> bool {
     func.name != "main"
 }
 
+/// Whether the entry is a `main` that takes `argc` (its first integer parameter; `argv` is
+/// a pointer, which the lifted program does not have): the replay gives it on the command
+/// line, so it is an input of the search, at least 1.
+pub(crate) fn reads_argc(func: &ir::Function) -> bool {
+    func.name == "main" && !func.params.is_empty()
+}
+
 impl Search<'_> {
     fn remaining(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())
@@ -339,17 +349,21 @@ impl Search<'_> {
     }
 
     fn run(&mut self) -> (Option<CheckId>, CexOutcome) {
-        let has_inputs = args_are_inputs(self.func) && !self.func.params.is_empty()
+        let has_served_inputs = args_are_inputs(self.func) && !self.func.params.is_empty()
             || self.func.blocks.iter().any(|b| {
                 b.insts.iter().any(|i| match i {
                     Inst::Havoc { reason, .. } => self.kinds.is_input(reason),
                     _ => false,
                 })
             });
-        // First native run: all inputs zero (for a program without inputs, its only
-        // execution; it may run long).
-        let first_timeout = if has_inputs {
+        let has_inputs = has_served_inputs || reads_argc(self.func);
+        // First native run: all inputs zero, no argument (for a program without inputs, its
+        // only execution; it may run long, and when `argc` is its only input, it is the
+        // usual run: half of the time).
+        let first_timeout = if has_served_inputs {
             Duration::from_millis(1000)
+        } else if has_inputs {
+            self.remaining() / 2
         } else {
             self.remaining()
         };
@@ -422,7 +436,15 @@ impl Search<'_> {
                 self.debug(&format!("bmc: {answer:?}"));
                 match answer {
                     bmc::BmcResult::Found(path) => {
+                        let command_line = if reads_argc(self.func) {
+                            // The solver keeps argc within the command line's range.
+                            CommandLine::with_argc(ir::Ty::int(self.func.value(self.func.params[0]).ty.width).to_signed(path.args[0]))
+                                .unwrap_or(CommandLine::PLAIN)
+                        } else {
+                            CommandLine::PLAIN
+                        };
                         let cand = Candidate {
+                            command_line,
                             args: path.args.clone(),
                             inputs: path.inputs.clone(),
                             check: Some(path.check),
@@ -643,17 +665,41 @@ impl Search<'_> {
         res
     }
 
+    /// The command line of a native run under `policy`: the program alone, except for some
+    /// random runs of a `main` that takes `argc`, which get a few arguments or as many as a
+    /// constant of the program says.
+    fn command_line_for(&self, policy: &Policy) -> CommandLine {
+        let Policy::Random(seed) = policy else {
+            return CommandLine::PLAIN;
+        };
+        if !reads_argc(self.func) {
+            return CommandLine::PLAIN;
+        }
+        let mut counts: Vec<i128> = vec![1, 1, 1, 2, 3, 4];
+        counts.extend(self.dictionary.iter().filter(|c| (5..=4096).contains(*c)));
+        // splitmix64 of the seed, so that nearby seeds pick different counts.
+        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        CommandLine::with_argc(counts[(z % counts.len() as u64) as usize])
+            .unwrap_or(CommandLine::PLAIN)
+    }
+
     /// One native run under `policy`; a run that reaches the error is confirmed.
     fn native_try(
         &mut self,
         policy: &Policy,
         timeout: Duration,
     ) -> Result<(Option<CheckId>, CexOutcome), (RunStatus, usize)> {
-        let run = self.program.run(&[], policy, &self.dictionary, timeout);
+        let command_line = self.command_line_for(policy);
+        let run = self
+            .program
+            .run(command_line, &[], policy, &self.dictionary, timeout);
         if run.status != RunStatus::ErrorReached {
             return Err((run.status, run.served.len()));
         }
-        let (args, inputs) = self.split_served(&run.served);
+        let (args, inputs) = self.split_served(&run.served, command_line);
         let origin = match policy {
             _ if run.served.is_empty() => "native run, no input requested".to_string(),
             Policy::Strict => "native run".to_string(),
@@ -661,6 +707,7 @@ impl Search<'_> {
             Policy::Random(s) => format!("native run with random inputs (seed {s})"),
         };
         let cand = Candidate {
+            command_line,
             args,
             inputs,
             check: None,
@@ -671,8 +718,22 @@ impl Search<'_> {
             .ok_or((RunStatus::ErrorReached, n_served))
     }
 
-    /// Splits served values into entry arguments (for a driver `main`) and inputs.
-    fn split_served(&self, served: &[Served]) -> (Vec<u128>, Vec<u128>) {
+    /// The entry arguments of a run with `command_line` (`argc` of a `main`, or the first
+    /// values served to a driver `main`) and its inputs, as bits.
+    fn split_served(&self, served: &[Served], command_line: CommandLine) -> (Vec<u128>, Vec<u128>) {
+        let (args, inputs) = self.split_served_values(served, command_line);
+        (args, inputs.iter().map(|s| s.bits).collect())
+    }
+
+    /// Like [`Self::split_served`], with the inputs as served.
+    fn split_served_values<'s>(
+        &self,
+        served: &'s [Served],
+        command_line: CommandLine,
+    ) -> (Vec<u128>, &'s [Served]) {
+        if reads_argc(self.func) {
+            return (vec![u128::from(command_line.argc())], served);
+        }
         let n_args = if args_are_inputs(self.func) {
             served
                 .iter()
@@ -682,8 +743,7 @@ impl Search<'_> {
             0
         };
         let args = served[..n_args].iter().map(|s| s.bits).collect();
-        let inputs = served[n_args..].iter().map(|s| s.bits).collect();
-        (args, inputs)
+        (args, &served[n_args..])
     }
 
     /// Replays a candidate strictly; on success, the counterexample.
@@ -727,7 +787,9 @@ impl Search<'_> {
             .min(self.remaining().max(Duration::from_millis(500)));
         let run = match strict_run {
             Some(run) if run.served.is_empty() && run.status == RunStatus::ErrorReached => run,
-            _ => self.program.run(&stream, &Policy::Strict, &[], timeout),
+            _ => self
+                .program
+                .run(cand.command_line, &stream, &Policy::Strict, &[], timeout),
         };
         if run.status != RunStatus::ErrorReached {
             let what = match &run.status {
@@ -746,7 +808,7 @@ impl Search<'_> {
             }
             return None;
         }
-        let (_, inputs) = self.split_served(&run.served);
+        let (args, inputs) = self.split_served_values(&run.served, cand.command_line);
         // Which error site the native run reached. The native stack is the program as
         // written, so it decides when it names one; the lifted program reproduces the native
         // run only when it read no value the native program does not reproduce (a load from
@@ -787,14 +849,18 @@ impl Search<'_> {
             ));
             return None;
         }
+        let command = if cand.command_line == CommandLine::PLAIN {
+            String::new()
+        } else {
+            format!(", {}", cand.command_line.describe())
+        };
         let cex = trace::counterexample(
             self.func,
-            self.kinds,
-            &run.served,
-            args_are_inputs(self.func),
+            &args,
+            inputs,
             &execution,
             &format!(
-                "replayed natively: error site reached after {} input{} ({})",
+                "replayed natively: error site reached after {} input{} ({}{command})",
                 inputs.len(),
                 if inputs.len() == 1 { "" } else { "s" },
                 cand.origin
