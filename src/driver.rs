@@ -418,7 +418,7 @@ fn analyze_inner(
     for r in &mut results {
         explain_may_call_error(module, r);
     }
-    results.sort_by_key(|r| r.check);
+    crate::check::sort_in_source_order(&mut results);
     AnalysisReport {
         results,
         loop_invariants,

@@ -141,6 +141,26 @@ pub struct CheckResult {
     pub verdict: Verdict,
 }
 
+/// Puts `results` in source order: by file, line and column, then (several checks of one
+/// line: inlined call sites) by function and check id; checks without a location come last.
+/// Every report (text, JSON, SARIF) lists results in this order, so it is deterministic and
+/// reads like the program.
+pub fn sort_in_source_order(results: &mut [CheckResult]) {
+    results.sort_by(|a, b| {
+        let place = |r: &CheckResult| {
+            r.loc
+                .as_ref()
+                .map(|l| (l.file.clone(), l.line, l.column))
+        };
+        (place(a).is_none(), place(a), &a.function, a.check).cmp(&(
+            place(b).is_none(),
+            place(b),
+            &b.function,
+            b.check,
+        ))
+    });
+}
+
 /// The overall answer for a program, SV-COMP style.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ProgramVerdict {
