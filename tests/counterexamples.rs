@@ -507,3 +507,41 @@ int main(void) {
     let harness = std::fs::read_to_string(run.harness()).unwrap();
     assert!(!harness.contains(" printf()"), "{harness}");
 }
+
+// See: issue 13, point 5. `scanf("%d", &x)` writes x: the analysis never takes x as its
+// initial value, and the replay serves the conversion as an input, so a bug behind it is
+// confirmed with the value read.
+#[test]
+fn r13_scanf_values_are_arbitrary_and_replayed() {
+    let program = format!(
+        "#include <stdio.h>
+{PRELUDE}
+int main(void) {{
+  int x = 0;
+  long y = 0;
+  if (scanf(\"%d %ld\", &x, &y) != 2) return 0;
+  __VERIFIER_assert(x == 0 || y != 4242);
+  return 0;
+}}
+"
+    );
+    let run = check("scanf", &program, &[]);
+    assert_violated(&run);
+    let stdout = run.stdout();
+    assert!(stdout.contains("scanf() = 4242 (i64)"), "{stdout}");
+    assert_harness_fails(&run);
+    // Never proved: x is whatever was read, not its initial 0.
+    let report = check_json(
+        "scanf_zero",
+        "#include <stdio.h>
+#include \"polyfocus.h\"
+int main(void) {
+  int x = 0;
+  scanf(\"%d\", &x);
+  polyfocus_assert(x == 0);
+  return 0;
+}
+",
+    );
+    assert_eq!(report["checks"][0]["verdict"], "violated", "{report}");
+}

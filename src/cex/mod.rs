@@ -265,6 +265,9 @@ struct Candidate {
     /// For a `main` that takes `argc`, the command line that gives `args[0]`.
     command_line: CommandLine,
     inputs: Vec<u128>,
+    /// The inputs the lifted program consumes: `inputs` without the values served to
+    /// `scanf`, whose conversions the lifted program reads back from memory (loads).
+    exec_inputs: Vec<u128>,
     /// The error site the search believes it reaches.
     check: Option<CheckId>,
     origin: String,
@@ -324,6 +327,17 @@ fn args_are_inputs(func: &ir::Function) -> bool {
     func.name != "main"
 }
 
+/// Whether the function calls `scanf`, whose integer conversions the replay runtime serves
+/// as inputs (`runtime/replay.c`).
+fn calls_scanf(func: &ir::Function) -> bool {
+    func.blocks.iter().any(|b| {
+        b.insts.iter().any(|i| {
+            matches!(i, Inst::Havoc { reason: HavocReason::UnknownCall { function }, .. }
+                if replay::SCANF_FUNCTIONS.contains(&function.as_str()))
+        })
+    })
+}
+
 /// Whether the entry is a `main` that takes `argc` (its first integer parameter; `argv` is
 /// a pointer, which the lifted program does not have): the replay gives it on the command
 /// line, so it is an input of the search, at least 1.
@@ -356,7 +370,7 @@ impl Search<'_> {
                     _ => false,
                 })
             });
-        let has_inputs = has_served_inputs || reads_argc(self.func);
+        let has_inputs = has_served_inputs || reads_argc(self.func) || calls_scanf(self.func);
         // First native run: all inputs zero, no argument (for a program without inputs, its
         // only execution; it may run long, and when `argc` is its only input, it is the
         // usual run: half of the time).
@@ -447,6 +461,7 @@ impl Search<'_> {
                             command_line,
                             args: path.args.clone(),
                             inputs: path.inputs.clone(),
+                            exec_inputs: path.inputs.clone(),
                             check: Some(path.check),
                             origin: format!(
                                 "bounded model checking ({} loop iteration{})",
@@ -699,7 +714,13 @@ impl Search<'_> {
         if run.status != RunStatus::ErrorReached {
             return Err((run.status, run.served.len()));
         }
-        let (args, inputs) = self.split_served(&run.served, command_line);
+        let (args, served_inputs) = self.split_served_values(&run.served, command_line);
+        let inputs = served_inputs.iter().map(|s| s.bits).collect();
+        let exec_inputs = served_inputs
+            .iter()
+            .filter(|s| s.function != replay::SCANF_INPUT)
+            .map(|s| s.bits)
+            .collect();
         let origin = match policy {
             _ if run.served.is_empty() => "native run, no input requested".to_string(),
             Policy::Strict => "native run".to_string(),
@@ -710,6 +731,7 @@ impl Search<'_> {
             command_line,
             args,
             inputs,
+            exec_inputs,
             check: None,
             origin,
         };
@@ -719,13 +741,7 @@ impl Search<'_> {
     }
 
     /// The entry arguments of a run with `command_line` (`argc` of a `main`, or the first
-    /// values served to a driver `main`) and its inputs, as bits.
-    fn split_served(&self, served: &[Served], command_line: CommandLine) -> (Vec<u128>, Vec<u128>) {
-        let (args, inputs) = self.split_served_values(served, command_line);
-        (args, inputs.iter().map(|s| s.bits).collect())
-    }
-
-    /// Like [`Self::split_served`], with the inputs as served.
+    /// values served to a driver `main`, as bits) and its inputs, as served.
     fn split_served_values<'s>(
         &self,
         served: &'s [Served],
@@ -772,7 +788,7 @@ impl Search<'_> {
             &self.graph,
             self.kinds,
             &cand.args,
-            &cand.inputs,
+            &cand.exec_inputs,
             20_000_000,
             exec_deadline,
         );

@@ -93,6 +93,11 @@ pub fn runtime_source() -> Result<String, String> {
     std::fs::read_to_string(&path).map_err(|e| format!("reading {}: {e}", path.display()))
 }
 
+/// The name under which the runtime serves the integers `scanf` converts.
+pub const SCANF_INPUT: &str = "scanf";
+/// The symbols of `scanf` the runtime defines (glibc's `<stdio.h>` calls the second).
+pub const SCANF_FUNCTIONS: &[&str] = &["scanf", "__isoc99_scanf"];
+
 /// The largest `argc` of a replay: 2^16 arguments of two bytes (`"1"`) and their pointers
 /// take about 650 KiB, well within what Linux accepts on a command line (a quarter of the
 /// default 8 MiB stack), so every count up to it is one a real `execve` can give.

@@ -45,16 +45,18 @@ pub fn counterexample(
             )
         })
         .collect();
+    // The interpreter consumed every input except those served to `scanf` (it reads them
+    // back from memory): the locations it recorded are theirs, in order.
+    let mut consumed = execution.input_locs.iter();
     let inputs = inputs
         .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            value(
-                s.function.clone(),
-                s.width,
-                s.bits,
-                execution.input_locs.get(i).cloned().flatten(),
-            )
+        .map(|s| {
+            let loc = if s.function == super::replay::SCANF_INPUT {
+                None
+            } else {
+                consumed.next().cloned().flatten()
+            };
+            value(s.function.clone(), s.width, s.bits, loc)
         })
         .collect();
     let mut steps: Vec<TraceStep> = Vec::new();
