@@ -10,6 +10,7 @@
  *   - error functions (reach_error, __VERIFIER_error, __assert_fail, failed
  *     polyfocus_assert / __ikos_assert / __VERIFIER_assert ...) print
  *     "POLYFOCUS-ERROR-REACHED" and exit with status 97;
+ *   - scanf's integer conversions are inputs too (served under the name "scanf");
  *   - assumption functions end the execution normally (status 0) when their condition
  *     is false; abort() and exit() are the C library's: they are not errors.
  *

@@ -317,7 +317,13 @@ int helper(int x) {
     .unwrap();
     let out = polyfocus(
         dir.path(),
-        &["check", "--format", "json", "--no-counterexamples", "order.c"],
+        &[
+            "check",
+            "--format",
+            "json",
+            "--no-counterexamples",
+            "order.c",
+        ],
     );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     let lines: Vec<String> = report["checks"]
@@ -326,7 +332,11 @@ int helper(int x) {
         .iter()
         .map(|c| c["location"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(lines, ["order.c:6:3", "order.c:8:3", "order.c:12:3"], "{report}");
+    assert_eq!(
+        lines,
+        ["order.c:6:3", "order.c:8:3", "order.c:12:3"],
+        "{report}"
+    );
     let out = polyfocus(dir.path(), &["check", "--no-counterexamples", "order.c"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let at: Vec<usize> = ["order.c:6:3", "order.c:8:3", "order.c:12:3"]

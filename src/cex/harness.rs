@@ -2,9 +2,9 @@
 //! in, plus stubs and a driver `main` when needed, and instructions to compile it with the
 //! original program.
 
+use super::replay::CommandLine;
 use super::replay::{driver_text, runtime_source, stub_text, RUNTIME_STRONG, RUNTIME_WEAK};
 use crate::check::Counterexample;
-use super::replay::CommandLine;
 use crate::frontend::{is_library_function, unoptimized_user_flags, FrontendConfig};
 use crate::ir::{Function, HavocReason, Inst, SourceLoc};
 use std::collections::BTreeMap;
@@ -144,10 +144,7 @@ pub fn harness_text(
     let mut objects = Vec::new();
     for (i, src) in sources.iter().enumerate() {
         let obj = format!("prog{i}.o");
-        let _ = writeln!(
-            out,
-            " *   clang-19 -c -g -w{cflags} {src} -o {obj}"
-        );
+        let _ = writeln!(out, " *   clang-19 -c -g -w{cflags} {src} -o {obj}");
         let mut oc = String::from("objcopy");
         for w in &weaken {
             let _ = write!(oc, " --weaken-symbol={w}");

@@ -12,7 +12,9 @@
 //! - [`bmc`]: bounded model checking of the lifted function with a bit-precise encoding,
 //!   bounds 1, 2, 4, ... back edges; a model gives the inputs;
 //! - native search: the compiled program run with recorded-then-invented inputs (constants
-//!   of the program, boundary values, random values), each run logging what it was served.
+//!   of the program, boundary values, random values; `main`'s `argc` on a real command
+//!   line, [`replay::CommandLine`]; `scanf`'s conversions), each run logging what it was
+//!   served.
 //!   Deterministic stretches (loops of 10^5..10^8 iterations) run at native speed. A program
 //!   without inputs has one execution: a single run decides.
 //!
@@ -452,8 +454,11 @@ impl Search<'_> {
                     bmc::BmcResult::Found(path) => {
                         let command_line = if reads_argc(self.func) {
                             // The solver keeps argc within the command line's range.
-                            CommandLine::with_argc(ir::Ty::int(self.func.value(self.func.params[0]).ty.width).to_signed(path.args[0]))
-                                .unwrap_or(CommandLine::PLAIN)
+                            CommandLine::with_argc(
+                                ir::Ty::int(self.func.value(self.func.params[0]).ty.width)
+                                    .to_signed(path.args[0]),
+                            )
+                            .unwrap_or(CommandLine::PLAIN)
                         } else {
                             CommandLine::PLAIN
                         };

@@ -8,7 +8,11 @@
 //! themselves), adds stubs for the nondet functions outside the runtime's fixed list and for
 //! undefined external functions (their results are inputs, served like nondet values), and,
 //! when the entry is not `main`, a driver `main` that calls the entry with arguments taken
-//! from the input stream.
+//! from the input stream. When the entry is `main`, a run gets a real command line
+//! ([`CommandLine`]): `argc` is an input chosen before the run.
+//!
+//! The runtime also serves the integer conversions of `scanf` (named [`SCANF_INPUT`]), so a
+//! run does not depend on what its standard input holds.
 //!
 //! A run serves the given values in order; with a [`Policy`] other than `Strict` further
 //! requests are answered by the policy, and every served value is logged, so that a run that
@@ -143,7 +147,11 @@ impl CommandLine {
     /// there are many arguments).
     pub fn describe(self) -> String {
         if self.argc <= 9 {
-            format!("run as `PROGRAM{}` (argc = {})", self.shell_suffix(), self.argc)
+            format!(
+                "run as `PROGRAM{}` (argc = {})",
+                self.shell_suffix(),
+                self.argc
+            )
         } else {
             format!(
                 "run with argc = {} (the program and {} arguments `{ARGUMENT}`)",

@@ -94,7 +94,8 @@ pub struct TraceStep {
 /// A nondeterministic input of a counterexample, in call order.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct NondetValue {
-    /// The function that produced it (`__VERIFIER_nondet_int`, or `<arg n>` for entry arguments).
+    /// The function that produced it (`__VERIFIER_nondet_int`, `scanf`), or for an entry
+    /// argument its parameter's source name (`argc`; `<arg n>` without debug info).
     pub function: String,
     /// Its width in bits.
     pub width: u32,
@@ -147,11 +148,7 @@ pub struct CheckResult {
 /// reads like the program.
 pub fn sort_in_source_order(results: &mut [CheckResult]) {
     results.sort_by(|a, b| {
-        let place = |r: &CheckResult| {
-            r.loc
-                .as_ref()
-                .map(|l| (l.file.clone(), l.line, l.column))
-        };
+        let place = |r: &CheckResult| r.loc.as_ref().map(|l| (l.file.clone(), l.line, l.column));
         (place(a).is_none(), place(a), &a.function, a.check).cmp(&(
             place(b).is_none(),
             place(b),

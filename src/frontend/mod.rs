@@ -101,8 +101,8 @@ pub use compile::{
     clang_args, clang_program, runtime_dir, target_and_user_flags, unoptimized_user_flags,
 };
 pub use conventions::{role, Role};
-pub use library::is_library_function;
 pub use error::FrontendError;
+pub use library::is_library_function;
 pub use normalize::PIPELINE;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
