@@ -101,7 +101,8 @@ pub struct TraceStep {
 /// A nondeterministic input of a counterexample, in call order.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct NondetValue {
-    /// The function that produced it (`__VERIFIER_nondet_int`, or `<arg n>` for entry arguments).
+    /// The function that produced it (`__VERIFIER_nondet_int`, `scanf`), or for an entry
+    /// argument its parameter's source name (`argc`; `<arg n>` without debug info).
     pub function: String,
     /// Its width in bits.
     pub width: u32,
@@ -146,6 +147,22 @@ pub struct CheckResult {
     pub function: String,
     /// The verdict.
     pub verdict: Verdict,
+}
+
+/// Puts `results` in source order: by file, line and column, then (several checks of one
+/// line: inlined call sites) by function and check id; checks without a location come last.
+/// Every report (text, JSON, SARIF) lists results in this order, so it is deterministic and
+/// reads like the program.
+pub fn sort_in_source_order(results: &mut [CheckResult]) {
+    results.sort_by(|a, b| {
+        let place = |r: &CheckResult| r.loc.as_ref().map(|l| (l.file.clone(), l.line, l.column));
+        (place(a).is_none(), place(a), &a.function, a.check).cmp(&(
+            place(b).is_none(),
+            place(b),
+            &b.function,
+            b.check,
+        ))
+    });
 }
 
 /// The overall answer for a program, SV-COMP style.

@@ -228,7 +228,7 @@ pub fn run_ir(args: IrArgs) -> Result<i32> {
         );
     }
     for w in &module.warnings {
-        eprintln!("warning: {}: {}", w.function, w.message);
+        eprintln!("warning: {}", report::warning_text(w));
     }
     if let Some(path) = &args.dot {
         std::fs::write(path, dot).with_context(|| format!("writing {}", path.display()))?;

@@ -5,7 +5,6 @@
 //! Each function is analyzed under `catch_unwind`, so that a bug gives `Unknown` for that
 //! function's assertions and the other functions are still analyzed.
 
-use crate::check::CheckResult;
 use crate::ir::Module;
 use crate::params::Params;
 use pipeline::FunctionOutcome;
@@ -162,7 +161,7 @@ fn analyze_inner(
         };
         report.results.extend(table.into_results(module, |_| None));
     }
-    report.results.sort_by_key(|r: &CheckResult| r.check);
+    crate::check::sort_in_source_order(&mut report.results);
     report
 }
 

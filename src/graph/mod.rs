@@ -250,8 +250,22 @@ impl ReducedGraph {
                 CutKind::LoopHead => "doublecircle",
                 _ => "box",
             };
+            // The source line where the cut point's block starts, when debug info has it.
+            let block = func.block(cp.block);
+            let line = block
+                .locs
+                .iter()
+                .flatten()
+                .next()
+                .or(block.term_loc.as_ref())
+                .filter(|l| l.line > 0)
+                .map(|l| {
+                    let file = l.file.replace('\\', "\\\\").replace('"', "\\\"");
+                    format!("\\n{file}:{}", l.line)
+                })
+                .unwrap_or_default();
             out.push_str(&format!(
-                "  {id} [label=\"{id}\\n{}\" shape={shape}];\n",
+                "  {id} [label=\"{id}\\n{}{line}\" shape={shape}];\n",
                 cp.block
             ));
             for s in self.successors(id) {

@@ -287,7 +287,8 @@ fn json_invariant(inv: &LoopInvariant) -> JsonInvariant<'_> {
     }
 }
 
-fn warning_text(w: &LiftWarning) -> String {
+/// A lifting warning as one line: `file:line:col: function: message` when the location is known.
+pub fn warning_text(w: &LiftWarning) -> String {
     match &w.loc {
         Some(loc) => format!("{loc}: {}: {}", w.function, w.message),
         None => format!("{}: {}", w.function, w.message),

@@ -6,8 +6,10 @@
 //! post-order are a topological order of the DAG. Each node has a reach condition and a
 //! *store* (one z3 term per value used outside its defining block), merged with
 //! if-then-else at joins; values used only in their block live in a local map. The whole
-//! encoding is functional: no assertion is added to the solver, each query asks for one of
-//! the newly unrolled error nodes to be reachable (under `push`/`pop`).
+//! encoding is functional: the only assertion added to the solver is the range of the first
+//! argument the caller may give (`main`'s `argc`: what a command line can give, see
+//! `cex::replay::CommandLine`); each query
+//! asks for one of the newly unrolled error nodes to be reachable (under an assumption).
 //!
 //! Semantics (exact LLVM on bit-vectors): plain operations wrap; an `nsw`/`nuw`/`exact`
 //! violation, a division by zero and an oversized shift are undefined behaviour and end the
@@ -98,6 +100,7 @@ impl<'a> Bmc<'a> {
         rpo: &[BlockId],
         is_input: &'a dyn Fn(&HavocReason) -> bool,
         targets: &[CheckId],
+        first_arg_range: Option<(i64, i64)>,
     ) -> Bmc<'a> {
         let mut rpo_index = vec![usize::MAX; func.blocks.len()];
         for (i, b) in rpo.iter().enumerate() {
@@ -157,20 +160,20 @@ impl<'a> Bmc<'a> {
                 n_slots += 1;
             }
         }
-        let args = func
+        let args: Vec<BV> = func
             .params
             .iter()
             .enumerate()
-            .map(|(i, p)| {
-                let w = func.value(*p).ty.width;
-                if func.name == "main" && i == 0 {
-                    // argc of a native run.
-                    BV::from_u64(1, w)
-                } else {
-                    BV::new_const(format!("arg{i}"), w)
-                }
-            })
+            .map(|(i, p)| BV::new_const(format!("arg{i}"), func.value(*p).ty.width))
             .collect();
+        let solver = Solver::new();
+        if let (Some((lo, hi)), Some(first)) = (first_arg_range, args.first()) {
+            // E.g. argc of a native run: the replay passes `argc - 1` arguments on its
+            // command line, so only the counts a real command line can have are searched.
+            let w = first.get_size();
+            solver.assert(&first.bvsge(&BV::from_i64(lo, w)));
+            solver.assert(&first.bvsle(&BV::from_i64(hi, w)));
+        }
         Bmc {
             func,
             is_input,
@@ -180,7 +183,7 @@ impl<'a> Bmc<'a> {
             slot,
             n_slots,
             args,
-            solver: Solver::new(),
+            solver,
             nodes: vec![],
             incoming_next: HashMap::new(),
             pending: vec![],
