@@ -16,11 +16,13 @@
 //!   [`Terminator::Stop`] ends the path without error (`abort`, `exit`, `unreachable`).
 
 mod interp;
+mod parse;
 pub mod pass;
 mod print;
 mod verify;
 
 pub use interp::{choose_interpretations, Interp};
+pub use parse::{parse, parse_functions, ParseError};
 pub use verify::{verify, VerifyError};
 
 use std::fmt;

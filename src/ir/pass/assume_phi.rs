@@ -295,3 +295,159 @@ impl Rewriter {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::pass::{Pipeline, Verification};
+
+    fn run(text: &str) -> String {
+        let f = parse(text).unwrap();
+        let pipeline = Pipeline::new(vec![Box::new(AssumeThroughPhis)], Verification::AfterEachPass);
+        pipeline.run(f).unwrap().to_string()
+    }
+
+    /// `assume(n >= 0 && n <= 500)` as clang emits it.
+    const AND: &str = "\
+function main() entry bb0
+  bb0: ; entry
+    v0: i32 = havoc (nondet polyfocus_nondet_int)  ; n  @3
+    v1: i1 = icmp sge v0, 0:i32  @4
+    branch v1 ? bb1 : bb2 [v3 := false]  @4
+  bb1: ; land.rhs
+    v2: i1 = icmp sle v0, 500:i32  @4
+    jump bb2 [v3 := v2]
+  bb2: ; land.end
+    assume v3  @4
+    return
+";
+
+    #[test]
+    fn a_conjunction_is_assumed_on_its_edges() {
+        let expected = "\
+function main() entry bb0
+  bb0: ; entry
+    v0: i32 = havoc (nondet polyfocus_nondet_int)  ; n  @3
+    v1: i1 = icmp sge v0, 0:i32  @4
+    branch v1 ? bb1 : bb3  @4
+  bb1: ; land.rhs
+    v2: i1 = icmp sle v0, 500:i32  @4
+    assume v2  @4
+    jump bb2 [v3 := v2]
+  bb2: ; land.end
+    assume v3  @4
+    return
+  bb3: ; land.end.assume
+    stop  @4
+";
+        assert_eq!(run(AND), expected);
+    }
+
+    #[test]
+    fn a_negated_disjunction_assumes_each_side_false() {
+        // `assume(!(n < 0 || n > 500))`: the phi is `[true, ...], [n > 500, ...]`, negated.
+        let text = "\
+function main() entry bb0
+  bb0: ; entry
+    v0: i32 = havoc (nondet polyfocus_nondet_int)
+    v1: i1 = icmp slt v0, 0:i32
+    branch v1 ? bb2 [v3 := true] : bb1
+  bb1: ; lor.rhs
+    v2: i1 = icmp sgt v0, 500:i32
+    jump bb2 [v3 := v2]
+  bb2: ; lor.end
+    v4: i1 = xor v3, true
+    assume v4
+    return
+";
+        let expected = "\
+function main() entry bb0
+  bb0: ; entry
+    v0: i32 = havoc (nondet polyfocus_nondet_int)
+    v1: i1 = icmp slt v0, 0:i32
+    branch v1 ? bb3 : bb1
+  bb1: ; lor.rhs
+    v2: i1 = icmp sgt v0, 500:i32
+    v5: i1 = icmp sle v0, 500:i32
+    assume v5
+    jump bb2 [v3 := v2]
+  bb2: ; lor.end
+    v4: i1 = xor v3, true
+    assume v4
+    return
+  bb3: ; lor.end.assume
+    stop
+";
+        assert_eq!(run(text), expected);
+    }
+
+    #[test]
+    fn an_edge_of_a_branch_gets_its_own_block() {
+        // `assume(a || b)` where the edge carrying `b` is one way out of a branch.
+        let text = "\
+function f(v0: i1, v1: i1, v2: i1) entry bb0
+  bb0: ; entry
+    branch v2 ? bb1 [v3 := v0] : bb1 [v3 := v1]
+  bb1: ; join
+    assume v3
+    return
+";
+        let expected = "\
+function f(v0: i1, v1: i1, v2: i1) entry bb0
+  bb0: ; entry
+    branch v2 ? bb2 : bb3
+  bb1: ; join
+    assume v3
+    return
+  bb2: ; join.assume
+    assume v0
+    jump bb1 [v3 := v0]
+  bb3: ; join.assume
+    assume v1
+    jump bb1 [v3 := v1]
+";
+        assert_eq!(run(text), expected);
+    }
+
+    #[test]
+    fn other_assumptions_are_left_alone() {
+        // No phi: a plain `&&` of two comparisons (the engines split it themselves), and a
+        // phi of another block (pushing it would end executions that never reach here).
+        let text = "\
+function f(v0: i32) entry bb0
+  bb0: ; entry
+    v1: i1 = icmp sge v0, 0:i32
+    v2: i1 = icmp sle v0, 9:i32
+    v3: i1 = and v1, v2
+    assume v3
+    jump bb1 [v4 := v1]
+  bb1: ; a
+    jump bb2
+  bb2: ; b
+    assume v4
+    return
+";
+        assert_eq!(run(text), parse(text).unwrap().to_string());
+    }
+
+    #[test]
+    fn a_disjunction_is_not_split() {
+        // `assume(a || b)` on one edge: `[true, ...]` says nothing, `[b, ...]` is `b`.
+        let text = "\
+function f(v0: i32) entry bb0
+  bb0: ; entry
+    v1: i1 = icmp sle v0, 500:i32
+    branch v1 ? bb2 [v3 := true] : bb1
+  bb1: ; lor.rhs
+    v2: i1 = icmp eq v0, 700:i32
+    jump bb2 [v3 := v2]
+  bb2: ; lor.end
+    assume v3
+    return
+";
+        let out = run(text);
+        assert!(out.contains("branch v1 ? bb2 [v3 := true] : bb1"), "{out}");
+        assert!(out.contains("v2: i1 = icmp eq v0, 700:i32\n    assume v2\n"), "{out}");
+        assert!(!out.contains("stop"), "{out}");
+    }
+}
