@@ -54,6 +54,7 @@ fn every_lifted_function_round_trips() {
             n_functions += 1;
         }
     }
+    eprintln!("{n_functions} functions from {} programs round-trip", programs.len());
     assert!(
         n_functions >= 20,
         "only {n_functions} functions lifted from {} programs",
