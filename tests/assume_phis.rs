@@ -46,7 +46,22 @@ static int polyfocus_nondet_int(void) {
 
 /// Inputs tried natively, for each of the program's (at most two) nondet calls.
 const VALUES: &[i64] = &[
-    i32::MIN as i64, -1000, -1, 0, 1, 2, 3, 90, 91, 499, 500, 501, 700, 1000, 1001, i32::MAX as i64,
+    i32::MIN as i64,
+    -1000,
+    -1,
+    0,
+    1,
+    2,
+    3,
+    90,
+    91,
+    499,
+    500,
+    501,
+    700,
+    1000,
+    1001,
+    i32::MAX as i64,
 ];
 
 fn programs() -> Vec<PathBuf> {
@@ -151,9 +166,18 @@ fn both_engines_keep_every_conjunct() {
             for (line, expect) in annotations(&path) {
                 let got = verdict(&report, line);
                 match expect {
-                    Expect::Proved => assert_eq!(got, "proved", "{}:{line} --engine {engine}", path.display()),
-                    Expect::Fails => assert_ne!(got, "proved", "{}:{line} --engine {engine}", path.display()),
-                    Expect::Holds => assert_ne!(got, "violated", "{}:{line} --engine {engine}", path.display()),
+                    Expect::Proved => {
+                        assert_eq!(got, "proved", "{}:{line} --engine {engine}", path.display())
+                    }
+                    Expect::Fails => {
+                        assert_ne!(got, "proved", "{}:{line} --engine {engine}", path.display())
+                    }
+                    Expect::Holds => assert_ne!(
+                        got,
+                        "violated",
+                        "{}:{line} --engine {engine}",
+                        path.display()
+                    ),
                 }
             }
         }

@@ -62,7 +62,10 @@ fn expectations(text: &str) -> Result<Vec<Expected>, String> {
             res.push((
                 engine,
                 Expectation::Invariant {
-                    block: block.trim().parse().map_err(|_| format!("bad block in `{line}`"))?,
+                    block: block
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("bad block in `{line}`"))?,
                     text: cons.trim().to_string(),
                 },
             ));
@@ -76,7 +79,10 @@ fn expectations(text: &str) -> Result<Vec<Expected>, String> {
             res.push((
                 engine,
                 Expectation::Verdict {
-                    check: check.trim().parse().map_err(|_| format!("bad check in `{line}`"))?,
+                    check: check
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("bad check in `{line}`"))?,
                     proved,
                 },
             ));
@@ -121,7 +127,9 @@ fn expr(text: &str) -> Result<LinExpr, String> {
                     let v = ir::ValueId(id.parse().map_err(|_| format!("bad `{tok}`"))?);
                     res.add_term(sign * k, Lowering::var(v));
                 } else {
-                    res.add_constant(sign * k * atom.parse::<i64>().map_err(|_| format!("bad `{tok}`"))?);
+                    res.add_constant(
+                        sign * k * atom.parse::<i64>().map_err(|_| format!("bad `{tok}`"))?,
+                    );
                 }
                 sign = 1;
             }
@@ -170,7 +178,9 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
         })
         .collect::<Vec<_>>();
     if checks.iter().enumerate().any(|(i, c)| c.id.index() != i) {
-        return vec![format!("{name}: checks must be numbered check0, check1, ... in block order")];
+        return vec![format!(
+            "{name}: checks must be numbered check0, check1, ... in block order"
+        )];
     }
     let module = ir::Module {
         functions: vec![func.clone()],
@@ -261,7 +271,9 @@ fn every_file_meets_its_expectations() {
 /// The runner is not vacuous: a wrong expectation of each kind is reported.
 #[test]
 fn a_wrong_expectation_fails() {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "ir", "counter.pf"].iter().collect();
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "ir", "counter.pf"]
+        .iter()
+        .collect();
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(failures(&path, &text).is_empty());
 
@@ -276,7 +288,9 @@ fn a_wrong_expectation_fails() {
     assert!(found[0].contains("check0 expected unknown"), "{found:?}");
 
     // Without the pass, the conjunct `n <= 500` is lost (issue 13, point 2).
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "ir", "bool_phi.pf"].iter().collect();
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "ir", "bool_phi.pf"]
+        .iter()
+        .collect();
     let text = std::fs::read_to_string(&path).unwrap();
     let func = ir::parse(&text).unwrap();
     let module = ir::Module {

@@ -21,7 +21,9 @@ fn c_programs(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_lifted_function_round_trips() {
-    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs"].iter().collect();
+    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs"]
+        .iter()
+        .collect();
     let mut programs = Vec::new();
     c_programs(&dir, &mut programs);
     programs.sort();
@@ -41,20 +43,32 @@ fn every_lifted_function_round_trips() {
         };
         for func in &module.functions {
             let exact = format!("{func:#}");
-            let parsed = ir::parse(&exact)
-                .unwrap_or_else(|e| panic!("{}: {e}\n{exact}", path.display()));
-            assert_eq!(&parsed, func, "{}: exact form parsed differently", path.display());
+            let parsed =
+                ir::parse(&exact).unwrap_or_else(|e| panic!("{}: {e}\n{exact}", path.display()));
+            assert_eq!(
+                &parsed,
+                func,
+                "{}: exact form parsed differently",
+                path.display()
+            );
             assert_eq!(format!("{parsed:#}"), exact, "{}", path.display());
 
             let readable = format!("{func}");
             let parsed = ir::parse(&readable)
                 .unwrap_or_else(|e| panic!("{}: {e}\n{readable}", path.display()));
             assert_eq!(format!("{parsed}"), readable, "{}", path.display());
-            assert!(ir::verify(&parsed).is_empty(), "{}: {readable}", path.display());
+            assert!(
+                ir::verify(&parsed).is_empty(),
+                "{}: {readable}",
+                path.display()
+            );
             n_functions += 1;
         }
     }
-    eprintln!("{n_functions} functions from {} programs round-trip", programs.len());
+    eprintln!(
+        "{n_functions} functions from {} programs round-trip",
+        programs.len()
+    );
     assert!(
         n_functions >= 20,
         "only {n_functions} functions lifted from {} programs",

@@ -456,7 +456,8 @@ fn lift_entries(
                 None => vanished.push(site.clone()),
             }
         }
-        res.functions.push(run_passes(lifted.function, &mut res.warnings));
+        res.functions
+            .push(run_passes(lifted.function, &mut res.warnings));
         res.checks.extend(lifted.checks);
         for (kind, loc) in vanished {
             let id = ir::CheckId(res.checks.len() as u32);

@@ -286,7 +286,8 @@ impl FunctionParser {
         }
         let expr = if c.eat("icmp ") {
             let pred = c.word()?;
-            let pred = cmp_pred(&pred).ok_or_else(|| c.error(format!("unknown predicate {pred}")))?;
+            let pred =
+                cmp_pred(&pred).ok_or_else(|| c.error(format!("unknown predicate {pred}")))?;
             let lhs = self.operand(&mut c)?;
             c.expect(",")?;
             let rhs = self.operand(&mut c)?;
@@ -302,9 +303,13 @@ impl FunctionParser {
                 on_true,
                 on_false,
             }
-        } else if let Some(op) = [("zext ", CastOp::ZExt), ("sext ", CastOp::SExt), ("trunc ", CastOp::Trunc)]
-            .into_iter()
-            .find_map(|(kw, op)| c.eat(kw).then_some(op))
+        } else if let Some(op) = [
+            ("zext ", CastOp::ZExt),
+            ("sext ", CastOp::SExt),
+            ("trunc ", CastOp::Trunc),
+        ]
+        .into_iter()
+        .find_map(|(kw, op)| c.eat(kw).then_some(op))
         {
             let arg = self.operand(&mut c)?;
             Expr::Cast { op, arg }
@@ -470,9 +475,7 @@ fn definition(body: &str, n: usize) -> Result<Option<(ValueId, Ty, Option<String
     let dest = c.value_id()?;
     c.expect(":")?;
     let ty = c.ty()?;
-    let source = body
-        .rfind("  ; ")
-        .map(|i| body[i + 4..].trim().to_string());
+    let source = body.rfind("  ; ").map(|i| body[i + 4..].trim().to_string());
     Ok(Some((dest, ty, source)))
 }
 
@@ -481,12 +484,10 @@ fn edge_moves(body: &str, n: usize) -> Result<Vec<(ValueId, RawOperand)>, ParseE
     let mut res = Vec::new();
     let mut rest = body;
     while let Some(open) = rest.find('[') {
-        let close = rest[open..]
-            .find(']')
-            .ok_or_else(|| ParseError {
-                line: n,
-                message: "unclosed `[`".into(),
-            })?;
+        let close = rest[open..].find(']').ok_or_else(|| ParseError {
+            line: n,
+            message: "unclosed `[`".into(),
+        })?;
         let mut c = Cursor::new(&rest[open + 1..open + close], n);
         while !c.at_end() {
             if !res.is_empty() && c.eat(",") {
@@ -843,7 +844,11 @@ function count(v0: i32) entry bb0
     fn readable_text_parses_and_prints_back() {
         let f = parse(COUNTER).unwrap();
         assert!(verify(&f).is_empty(), "{:?}", verify(&f));
-        assert_eq!(f.value(ValueId(2)).ty, Ty::int(32), "phi typed by its moves");
+        assert_eq!(
+            f.value(ValueId(2)).ty,
+            Ty::int(32),
+            "phi typed by its moves"
+        );
         assert_eq!(f.value(ValueId(4)).source_name.as_deref(), Some("i"));
         assert_eq!(f.block(BlockId(2)).locs[0].as_ref().unwrap().line, 6);
         let Terminator::Switch { cases, .. } = &f.block(BlockId(3)).term else {
@@ -892,7 +897,10 @@ function count(v0: i32) entry bb0
         assert_eq!(parse(out_of_order).unwrap_err().line, 2);
 
         let no_term = "function f() entry bb0\n  bb0: ; e\n    v0: i8 = 1:i8\n";
-        assert!(parse(no_term).unwrap_err().message.contains("no terminator"));
+        assert!(parse(no_term)
+            .unwrap_err()
+            .message
+            .contains("no terminator"));
 
         let twice = "function f() entry bb0\n  bb0: ; e\n    v0: i8 = 1:i8\n    v0: i16 = 1:i16\n    return\n";
         assert_eq!(parse(twice).unwrap_err().line, 4);
@@ -903,7 +911,10 @@ function count(v0: i32) entry bb0
 
     #[test]
     fn several_functions() {
-        let text = format!("{COUNTER}\n{}", COUNTER.replace("function count", "function again"));
+        let text = format!(
+            "{COUNTER}\n{}",
+            COUNTER.replace("function count", "function again")
+        );
         let fs = parse_functions(&text).unwrap();
         assert_eq!(fs.len(), 2);
         assert_eq!(fs[1].name, "again");

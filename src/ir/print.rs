@@ -157,7 +157,13 @@ impl fmt::Display for Function {
         writeln!(f)?;
         if exact {
             for (i, info) in self.values.iter().enumerate() {
-                write!(f, "  value {}: {} {:?}", ValueId(i as u32), info.ty, info.name)?;
+                write!(
+                    f,
+                    "  value {}: {} {:?}",
+                    ValueId(i as u32),
+                    info.ty,
+                    info.name
+                )?;
                 if let Some(src) = &info.source_name {
                     write!(f, " {src:?}")?;
                 }

@@ -111,7 +111,9 @@ impl Rewriter {
             let block = &mut self.func.blocks[id.index()];
             let n = insts.len();
             block.insts.splice(k + 1..k + 1, insts);
-            block.locs.splice(k + 1..k + 1, std::iter::repeat(loc.clone()).take(n));
+            block
+                .locs
+                .splice(k + 1..k + 1, std::iter::repeat_n(loc.clone(), n));
             obligations.extend(split.phis.iter().map(|&(v, t)| (id, v, t, loc.clone())));
         }
         let mut done = BTreeSet::new();
@@ -158,7 +160,9 @@ impl Rewriter {
                         .flat_map(|&(v, t)| self.fact(v, t))
                         .collect();
                     let block = &mut self.func.blocks[pred.index()];
-                    block.locs.extend(std::iter::repeat(loc.clone()).take(insts.len()));
+                    block
+                        .locs
+                        .extend(std::iter::repeat_n(loc.clone(), insts.len()));
                     block.insts.extend(insts);
                     obligations.extend(split.phis.iter().map(|&(v, t)| (pred, v, t, loc.clone())));
                 } else {
@@ -206,7 +210,14 @@ impl Rewriter {
         res
     }
 
-    fn split_rec(&self, at: Option<BlockId>, cond: &Operand, truth: bool, depth: usize, res: &mut Split) {
+    fn split_rec(
+        &self,
+        at: Option<BlockId>,
+        cond: &Operand,
+        truth: bool,
+        depth: usize,
+        res: &mut Split,
+    ) {
         let v = match cond {
             Operand::Const(c) => {
                 if (c.bits & 1 == 1) != truth {
@@ -218,34 +229,53 @@ impl Rewriter {
             Operand::Undef(_) => return,
             Operand::Value(v) => *v,
         };
+        // Conditions are booleans; anything else is left alone (assuming less is sound).
+        if !self.is_bool(v) {
+            return;
+        }
         if at.is_some() && self.phi_of.get(v.index()).copied().flatten() == at {
             res.phis.push((v, truth));
             return;
         }
         let def = self.defs.get(v.index()).and_then(|d| d.as_ref());
         if depth > 0 {
-            let is_false = |op: &Operand| matches!(op, Operand::Const(c) if c.ty.is_bool() && c.bits == 0);
-            let is_true = |op: &Operand| matches!(op, Operand::Const(c) if c.ty.is_bool() && c.bits == 1);
+            let is_false =
+                |op: &Operand| matches!(op, Operand::Const(c) if c.ty.is_bool() && c.bits == 0);
+            let is_true =
+                |op: &Operand| matches!(op, Operand::Const(c) if c.ty.is_bool() && c.bits == 1);
             let both = |a: &Operand, ta: bool, b: &Operand, tb: bool, res: &mut Split| {
                 self.split_rec(at, a, ta, depth - 1, res);
                 self.split_rec(at, b, tb, depth - 1, res);
             };
             match def {
-                Some(Expr::Binary { op: BinOp::Xor, lhs, rhs, .. }) if self.is_bool(v) => {
-                    match (lhs, rhs) {
-                        (x, Operand::Const(c)) | (Operand::Const(c), x) => {
-                            return self.split_rec(at, x, truth ^ (c.bits & 1 == 1), depth - 1, res)
-                        }
-                        _ => {}
+                Some(Expr::Binary {
+                    op: BinOp::Xor,
+                    lhs,
+                    rhs,
+                    ..
+                }) => match (lhs, rhs) {
+                    (x, Operand::Const(c)) | (Operand::Const(c), x) => {
+                        return self.split_rec(at, x, truth ^ (c.bits & 1 == 1), depth - 1, res)
                     }
-                }
-                Some(Expr::Binary { op: BinOp::And, lhs, rhs, .. }) if truth && self.is_bool(v) => {
-                    return both(lhs, true, rhs, true, res)
-                }
-                Some(Expr::Binary { op: BinOp::Or, lhs, rhs, .. }) if !truth && self.is_bool(v) => {
-                    return both(lhs, false, rhs, false, res)
-                }
-                Some(Expr::Select { cond, on_true, on_false }) if self.is_bool(v) => {
+                    _ => {}
+                },
+                Some(Expr::Binary {
+                    op: BinOp::And,
+                    lhs,
+                    rhs,
+                    ..
+                }) if truth => return both(lhs, true, rhs, true, res),
+                Some(Expr::Binary {
+                    op: BinOp::Or,
+                    lhs,
+                    rhs,
+                    ..
+                }) if !truth => return both(lhs, false, rhs, false, res),
+                Some(Expr::Select {
+                    cond,
+                    on_true,
+                    on_false,
+                }) => {
                     // `c ? x : false` is `c && x`; `c ? true : y` is `c || y`;
                     // `c ? false : y` is `!c && y`; `c ? x : true` is `!c || x`.
                     if truth && is_false(on_false) {
@@ -275,10 +305,16 @@ impl Rewriter {
     /// new value) and its assumption.
     fn fact(&mut self, v: ValueId, truth: bool) -> Vec<Inst> {
         if truth {
-            return vec![Inst::Assume { cond: Operand::Value(v) }];
+            return vec![Inst::Assume {
+                cond: Operand::Value(v),
+            }];
         }
         let expr = match self.defs.get(v.index()).and_then(|d| d.clone()) {
-            Some(Expr::Cmp { pred, lhs, rhs }) => Expr::Cmp { pred: pred.negated(), lhs, rhs },
+            Some(Expr::Cmp { pred, lhs, rhs }) => Expr::Cmp {
+                pred: pred.negated(),
+                lhs,
+                rhs,
+            },
             _ => Expr::Binary {
                 op: BinOp::Xor,
                 lhs: Operand::Value(v),
@@ -288,10 +324,16 @@ impl Rewriter {
         };
         let name = format!("{}.not", self.func.value(v).name);
         let dest = ValueId(self.func.values.len() as u32);
-        self.func.values.push(ValueInfo { ty: Ty::BOOL, name, source_name: None });
+        self.func.values.push(ValueInfo {
+            ty: Ty::BOOL,
+            name,
+            source_name: None,
+        });
         vec![
             Inst::Assign { dest, expr },
-            Inst::Assume { cond: Operand::Value(dest) },
+            Inst::Assume {
+                cond: Operand::Value(dest),
+            },
         ]
     }
 }
@@ -303,7 +345,10 @@ mod tests {
 
     fn run(text: &str) -> String {
         let f = parse(text).unwrap();
-        let pipeline = Pipeline::new(vec![Box::new(AssumeThroughPhis)], Verification::AfterEachPass);
+        let pipeline = Pipeline::new(
+            vec![Box::new(AssumeThroughPhis)],
+            Verification::AfterEachPass,
+        );
         pipeline.run(f).unwrap().to_string()
     }
 
@@ -447,7 +492,10 @@ function f(v0: i32) entry bb0
 ";
         let out = run(text);
         assert!(out.contains("branch v1 ? bb2 [v3 := true] : bb1"), "{out}");
-        assert!(out.contains("v2: i1 = icmp eq v0, 700:i32\n    assume v2\n"), "{out}");
+        assert!(
+            out.contains("v2: i1 = icmp eq v0, 700:i32\n    assume v2\n"),
+            "{out}"
+        );
         assert!(!out.contains("stop"), "{out}");
     }
 }
