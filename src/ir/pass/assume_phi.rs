@@ -14,8 +14,10 @@
 //! edge's operand all the while, so it is ended by the assumption in `B` exactly when it is
 //! ended by the one on the edge. Negations (`xor c, true`), conjunctions assumed true,
 //! disjunctions assumed false and their `select` forms are looked through, so nested mixes
-//! of `&&`, `||` and `!` reach their phis. Only assumptions that reach a phi are rewritten;
-//! every other function comes out unchanged.
+//! of `&&`, `||` and `!` reach their phis. A branch one of whose sides only ends the path
+//! (`if (!c) abort();`, an inlined `assume_abort_if_not`) is an assumption of its condition
+//! at the end of its block, and is treated alike. Only assumptions that reach a phi are
+//! rewritten; every other function comes out unchanged.
 
 use std::collections::BTreeSet;
 
@@ -31,7 +33,8 @@ impl Pass for AssumeThroughPhis {
     }
 
     fn invariant(&self) -> &'static str {
-        "an assumption of a boolean phi also holds as an assumption on each incoming edge"
+        "an assumption of a boolean phi (an `assume`, or a branch whose other side stops) also \
+         holds as an assumption on each incoming edge"
     }
 
     fn run(&self, func: Function) -> Function {
@@ -114,6 +117,29 @@ impl Rewriter {
             block
                 .locs
                 .splice(k + 1..k + 1, std::iter::repeat_n(loc.clone(), n));
+            obligations.extend(split.phis.iter().map(|&(v, t)| (id, v, t, loc.clone())));
+        }
+        // A branch with one side that only ends the path (`if (!c) abort();`, which is how
+        // `assume_abort_if_not` and `__VERIFIER_assume` bodies look once inlined) assumes
+        // its condition for every execution that goes on.
+        for id in self.func.block_ids() {
+            let b = self.func.block(id);
+            let Terminator::Branch {
+                cond,
+                then_edge,
+                else_edge,
+            } = &b.term
+            else {
+                continue;
+            };
+            let ends = |e: &Edge| matches!(self.func.block(e.target).term, Terminator::Stop);
+            let truth = match (ends(then_edge), ends(else_edge)) {
+                (false, true) => true,
+                (true, false) => false,
+                _ => continue,
+            };
+            let split = self.split(Some(id), cond, truth);
+            let loc = b.term_loc.clone();
             obligations.extend(split.phis.iter().map(|&(v, t)| (id, v, t, loc.clone())));
         }
         let mut done = BTreeSet::new();
@@ -452,6 +478,40 @@ function f(v0: i1, v1: i1, v2: i1) entry bb0
     jump bb1 [v3 := v1]
 ";
         assert_eq!(run(text), expected);
+    }
+
+    #[test]
+    fn a_branch_to_a_stop_is_an_assumption() {
+        // `if (!(n >= 0 && n <= 500)) exit(0);`, inlined.
+        let text = "\
+function main() entry bb0
+  bb0: ; entry
+    v0: i32 = havoc (nondet polyfocus_nondet_int)
+    v1: i1 = icmp sge v0, 0:i32
+    branch v1 ? bb1 : bb2 [v3 := false]
+  bb1: ; land.rhs
+    v2: i1 = icmp sle v0, 500:i32
+    jump bb2 [v3 := v2]
+  bb2: ; land.end
+    branch v3 ? bb3 : bb4
+  bb3: ; go.on
+    return
+  bb4: ; exit
+    stop
+";
+        let out = run(text);
+        assert!(out.contains("branch v1 ? bb1 : bb5\n"), "{out}");
+        assert!(
+            out.contains("v2: i1 = icmp sle v0, 500:i32\n    assume v2\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("  bb5: ; land.end.assume\n    stop\n"),
+            "{out}"
+        );
+        // Both sides stopping, or neither: no assumption.
+        let neither = text.replace("    stop\n", "    return\n");
+        assert_eq!(run(&neither), parse(&neither).unwrap().to_string());
     }
 
     #[test]
