@@ -10,6 +10,7 @@
  *   - error functions (reach_error, __VERIFIER_error, __assert_fail, failed
  *     polyfocus_assert / __ikos_assert / __VERIFIER_assert ...) print
  *     "POLYFOCUS-ERROR-REACHED" and exit with status 97;
+ *   - scanf's integer conversions are inputs too (served under the name "scanf");
  *   - assumption functions end the execution normally (status 0) when their condition
  *     is false; abort() and exit() are the C library's: they are not errors.
  *
@@ -311,6 +312,120 @@ POLYFOCUS_NONDET(unsigned short, polyfocus_nondet_ushort)
 POLYFOCUS_NONDET_BOOL(polyfocus_nondet_bool)
 POLYFOCUS_NONDET(int, __ikos_nondet_int)
 POLYFOCUS_NONDET(unsigned int, __ikos_nondet_uint)
+
+/* scanf: the numbers a program reads from its standard input are inputs like nondet values
+ * (served in order under the name "scanf"), so that a replay follows the analyzed path
+ * whatever the standard input holds. Integer conversions (d i u o x X c, with the length
+ * modifiers hh h l ll j z t, and assignment suppression `*`) are served; at any other
+ * conversion (strings, floats, pointers, %n) it stops as a scanf whose input did not
+ * match does, returning the number of values assigned so far. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+static int polyfocus_vscanf(const char *format, va_list ap) {
+    int assigned = 0;
+    const char *p = format;
+    while (*p) {
+        int suppress = 0, length = 0; /* -2 hh, -1 h, 0 int, 1 l, 2 ll, 3 j, 4 z, 5 t */
+        unsigned long long v;
+        if (*p != '%') {
+            p++;
+            continue;
+        }
+        p++;
+        if (*p == '%') {
+            p++;
+            continue;
+        }
+        if (*p == '*') {
+            suppress = 1;
+            p++;
+        }
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (p[0] == 'h' && p[1] == 'h') {
+            length = -2;
+            p += 2;
+        } else if (p[0] == 'h') {
+            length = -1;
+            p++;
+        } else if (p[0] == 'l' && p[1] == 'l') {
+            length = 2;
+            p += 2;
+        } else if (p[0] == 'l' || p[0] == 'L' || p[0] == 'q') {
+            length = 1;
+            p++;
+        } else if (p[0] == 'j') {
+            length = 3;
+            p++;
+        } else if (p[0] == 'z') {
+            length = 4;
+            p++;
+        } else if (p[0] == 't') {
+            length = 5;
+            p++;
+        }
+        switch (*p) {
+        case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c': {
+            unsigned width;
+            if (*p == 'c')
+                width = 8 * (unsigned)sizeof(char);
+            else if (length == -2)
+                width = 8 * (unsigned)sizeof(char);
+            else if (length == -1)
+                width = 8 * (unsigned)sizeof(short);
+            else if (length == 1)
+                width = 8 * (unsigned)sizeof(long);
+            else if (length == 2)
+                width = 8 * (unsigned)sizeof(long long);
+            else if (length == 3)
+                width = 8 * (unsigned)sizeof(intmax_t);
+            else if (length == 4)
+                width = 8 * (unsigned)sizeof(size_t);
+            else if (length == 5)
+                width = 8 * (unsigned)sizeof(ptrdiff_t);
+            else
+                width = 8 * (unsigned)sizeof(int);
+            v = polyfocus_replay_next("scanf", width);
+            if (!suppress) {
+                void *dest = va_arg(ap, void *);
+                switch (width) {
+                case 8: *(unsigned char *)dest = (unsigned char)v; break;
+                case 16: *(unsigned short *)dest = (unsigned short)v; break;
+                case 32: *(unsigned int *)dest = (unsigned int)v; break;
+                default: *(unsigned long long *)dest = v; break;
+                }
+                assigned++;
+            }
+            p++;
+            break;
+        }
+        default:
+            return assigned;
+        }
+    }
+    return assigned;
+}
+/* Both symbols, under names of our own: glibc's <stdio.h> maps `scanf` to
+ * `__isoc99_scanf`, and a program compiled in another mode calls `scanf`. */
+int polyfocus_scanf(const char *format, ...) __asm__("scanf");
+int polyfocus_isoc99_scanf(const char *format, ...) __asm__("__isoc99_scanf");
+int polyfocus_scanf(const char *format, ...) {
+    va_list ap;
+    int n;
+    va_start(ap, format);
+    n = polyfocus_vscanf(format, ap);
+    va_end(ap);
+    return n;
+}
+int polyfocus_isoc99_scanf(const char *format, ...) {
+    va_list ap;
+    int n;
+    va_start(ap, format);
+    n = polyfocus_vscanf(format, ap);
+    va_end(ap);
+    return n;
+}
 
 /* Nondet functions of other types: any value will do, none is recorded (the analysis does
  * not model them). */

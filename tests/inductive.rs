@@ -4,6 +4,7 @@
 //! a proof resting on it would be unsound.
 
 use polyfocus::analysis::certify::{certify, Certificate};
+use polyfocus::analysis::FunctionContext;
 use polyfocus::bench::manifest::{read_manifest, DataModel as BenchModel};
 use polyfocus::driver::{analyze, AnalysisConfig, DomainKind, Engine};
 use polyfocus::frontend::{load, DataModel, EntrySelection, FrontendConfig};
@@ -18,6 +19,7 @@ fn configs() -> Vec<(&'static str, AnalysisConfig)> {
         memory_per_function: 4 << 30,
         jobs: 1,
         refine: true,
+        params: polyfocus::params::Params::DEFAULT,
     };
     vec![
         (
@@ -42,7 +44,7 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
                 .iter()
                 .find(|f| f.name == inv.function)
                 .expect("analyzed function exists");
-            if let Certificate::NotInductive(why) = certify(func, inv) {
+            if let Certificate::NotInductive(why) = certify(&FunctionContext::new(func), inv) {
                 failures.push(format!("{label} [{name}]: {why}"));
             }
         }

@@ -289,3 +289,88 @@ fn junit_counts_simple(xml: &str) -> (usize, usize, usize, usize, usize) {
     }
     counts
 }
+
+// See: issue 13, point 7. Results are listed in source order (file, line, column), in text
+// and JSON, even when an inlined callee's assertion has a smaller check id than a later
+// assertion of `main`.
+#[test]
+fn r13_results_are_in_source_order() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("order.c"),
+        "#include \"polyfocus.h\"
+int helper(int x);
+int main(void) {
+  int a = polyfocus_nondet_int();
+  polyfocus_assume(a > 0 && a < 10);
+  polyfocus_assert(a > 0);
+  helper(a);
+  polyfocus_assert(a < 10);
+  return 0;
+}
+int helper(int x) {
+  polyfocus_assert(x != 12345);
+  return x;
+}
+",
+    )
+    .unwrap();
+    let out = polyfocus(
+        dir.path(),
+        &[
+            "check",
+            "--format",
+            "json",
+            "--no-counterexamples",
+            "order.c",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let lines: Vec<String> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["location"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        lines,
+        ["order.c:6:3", "order.c:8:3", "order.c:12:3"],
+        "{report}"
+    );
+    let out = polyfocus(dir.path(), &["check", "--no-counterexamples", "order.c"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let at: Vec<usize> = ["order.c:6:3", "order.c:8:3", "order.c:12:3"]
+        .iter()
+        .map(|l| text.find(l).unwrap_or_else(|| panic!("{l} in {text}")))
+        .collect();
+    assert!(at[0] < at[1] && at[1] < at[2], "{text}");
+}
+
+// See: issue 13, point 7. `polyfocus ir` prints its warnings with file:line, and the DOT
+// nodes of cut points carry their source line.
+#[test]
+fn r13_ir_warnings_and_dot_nodes_have_source_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("w.c"),
+        "#include \"polyfocus.h\"
+extern int external(int);
+int main(void) {
+  int s = 0;
+  for (int i = 0; i < 10; i++)
+    s += external(i);
+  polyfocus_assert(s != 7);
+  return 0;
+}
+",
+    )
+    .unwrap();
+    let out = polyfocus(dir.path(), &["ir", "--dot", "w.dot", "w.c"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: w.c:6:") && stderr.contains("external"),
+        "{stderr}"
+    );
+    let dot = std::fs::read_to_string(dir.path().join("w.dot")).unwrap();
+    assert!(dot.contains("\\nw.c:5\""), "{dot}");
+}

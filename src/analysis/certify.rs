@@ -9,15 +9,16 @@
 //! failure. Initiation holds by construction: the entry's invariant is checked to contain
 //! every entry state (the entry's constraints may mention only live parameters).
 
+use super::FunctionContext;
 use crate::domain::LinCons;
-use crate::graph::{CutPointId, ReducedGraph};
-use crate::ir::Function;
-use crate::smt::{Products, QueryResult, RegionFormula};
+use crate::graph::CutPointId;
+use crate::smt::{FocusPath, Products, QueryResult, RegionFormula, Unknown};
 use std::collections::BTreeMap;
+use std::fmt;
 use std::time::Duration;
 
 /// Time for one certification query; past it the answer is "undecided".
-const QUERY_TIMEOUT: Duration = Duration::from_secs(5);
+const QUERY_TIMEOUT: Duration = crate::params::Params::DEFAULT.certify.query_timeout;
 
 /// The invariants of one function at its cut points (`None`: unreachable), as disjunctions
 /// of constraint systems over value dimensions (one disjunct for convex domains).
@@ -35,23 +36,56 @@ pub enum Certificate {
     /// Every query was unsat: the invariants are inductive.
     Inductive,
     /// Some query was unknown to the solver; no counter-evidence either.
-    Undecided(String),
+    Undecided {
+        /// The last cut point whose query was unknown.
+        at: CutPointId,
+        /// Why.
+        why: Unknown,
+    },
     /// A path leaves the invariants: they are not inductive (a bug of the analysis).
-    NotInductive(String),
+    NotInductive(Refutation),
 }
 
-/// Checks consecution of the invariants of `func`.
-pub fn certify(func: &Function, invariants: &CutInvariants) -> Certificate {
-    let graph = ReducedGraph::new(func);
+/// Why invariants are not inductive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refutation {
+    /// There is not one invariant per cut point.
+    Mismatch,
+    /// A path from a state of its source's invariant ends outside its target's.
+    Leaves {
+        /// The function.
+        function: String,
+        /// The path.
+        path: FocusPath,
+    },
+}
+
+impl fmt::Display for Refutation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refutation::Mismatch => f.write_str("invariants do not match the cut points"),
+            Refutation::Leaves { function, path } => write!(
+                f,
+                "{function}: a path from {} to {} leaves the invariant: {:?}",
+                path.source, path.target, path.edges
+            ),
+        }
+    }
+}
+
+/// Checks consecution of the invariants of the context's function.
+pub fn certify(ctx: &FunctionContext<'_>, invariants: &CutInvariants) -> Certificate {
+    let func = ctx.func();
+    let graph = ctx.graph();
     if graph.cut_points.len() != invariants.at_cut_point.len() {
-        return Certificate::NotInductive("invariants do not match the cut points".into());
+        return Certificate::NotInductive(Refutation::Mismatch);
     }
     let mut undecided = None;
     for p in graph.ids() {
         let Some(from) = &invariants.at_cut_point[p.index()] else {
             continue;
         };
-        let mut formula = RegionFormula::new(func, &graph, p, Products::Exact);
+        let mut formula = RegionFormula::new(ctx, p, Products::Exact);
         let outside: BTreeMap<CutPointId, Option<Vec<Vec<LinCons>>>> = graph
             .successors(p)
             .iter()
@@ -59,17 +93,17 @@ pub fn certify(func: &Function, invariants: &CutInvariants) -> Certificate {
             .collect();
         match formula.query_disjunctive(from, &outside, &[], QUERY_TIMEOUT) {
             QueryResult::Unsat => {}
-            QueryResult::Unknown(why) => undecided = Some(format!("{p}: {why}")),
+            QueryResult::Unknown(why) => undecided = Some((p, why)),
             QueryResult::Path(path) => {
-                return Certificate::NotInductive(format!(
-                    "{}: a path from {} to {} leaves the invariant: {:?}",
-                    func.name, path.source, path.target, path.edges
-                ))
+                return Certificate::NotInductive(Refutation::Leaves {
+                    function: func.name.clone(),
+                    path,
+                })
             }
         }
     }
     match undecided {
-        Some(why) => Certificate::Undecided(why),
+        Some((at, why)) => Certificate::Undecided { at, why },
         None => Certificate::Inductive,
     }
 }

@@ -6,20 +6,19 @@
 use super::lower::Lowering;
 use super::{Deadline, Invariants, Outcome};
 use crate::domain::NumericDomain;
-use crate::graph::ReducedGraph;
 use crate::ir::{BlockId, Terminator};
 use std::collections::BTreeSet;
 
 /// Joins at a loop head before widening starts.
-const WIDENING_DELAY: u32 = 2;
+const WIDENING_DELAY: u32 = crate::params::Params::DEFAULT.classic.widening_delay;
 
 /// Runs the classic analysis of a function; the result holds the state at each block entry.
 pub fn analyze<D: NumericDomain>(
     lowering: &Lowering<'_>,
-    graph: &ReducedGraph,
     deadline: &Deadline,
 ) -> (Invariants<D>, Outcome) {
     let func = lowering.func();
+    let graph = lowering.context().graph();
     let n = func.blocks.len();
     let mut rpo_index = vec![usize::MAX; n];
     for (i, b) in graph.rpo().iter().enumerate() {
@@ -67,7 +66,7 @@ pub fn analyze<D: NumericDomain>(
     }
 
     if outcome == Outcome::Complete {
-        narrow_once(lowering, graph, &mut states, deadline);
+        narrow_once(lowering, &mut states, deadline);
     }
     (Invariants { at_block: states }, outcome)
 }
@@ -81,11 +80,11 @@ pub fn analyze<D: NumericDomain>(
 /// deadline with sound states.
 fn narrow_once<D: NumericDomain>(
     lowering: &Lowering<'_>,
-    graph: &ReducedGraph,
     states: &mut [Option<D>],
     deadline: &Deadline,
 ) {
     let func = lowering.func();
+    let graph = lowering.context().graph();
     for b in graph.rpo() {
         if deadline.expired() {
             return;

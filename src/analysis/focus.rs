@@ -18,35 +18,35 @@
 //! are checked too.
 
 use super::lower::Lowering;
-use super::refine::{self, SlotAssignment};
+use super::refine::SlotAssignment;
+use super::transformer;
 use super::{Deadline, Invariants, Outcome};
 use crate::domain::{Int, LinCons, LinExpr, NumericDomain, Var};
 use crate::graph::{CutKind, CutPointId, ReducedGraph};
-use crate::ir::{BlockId, Expr, Inst, Operand, Terminator, ValueId};
+use crate::ir::{BlockId, Expr, Inst, Operand, ValueId};
 use crate::smt::{FocusPath, Products, QueryResult, RegionFormula};
 use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Solver queries per function before giving up.
-const MAX_QUERIES: usize = 4000;
+const MAX_QUERIES: usize = crate::params::Params::DEFAULT.focus.max_queries;
 /// Time for one solver query; a harder query answers unknown (the analysis then stops
 /// with a budget verdict rather than hang).
-const MAX_QUERY_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+const MAX_QUERY_TIME: std::time::Duration = crate::params::Params::DEFAULT.focus.max_query_time;
 /// Plain joins in `loopiter` before widening.
-const LOOPITER_DELAY: usize = 2;
+const LOOPITER_DELAY: usize = crate::params::Params::DEFAULT.focus.loopiter_delay;
 /// Narrowing steps in `loopiter` and on the reduced multigraph.
-const NARROWING_STEPS: usize = 2;
+const NARROWING_STEPS: usize = crate::params::Params::DEFAULT.focus.narrowing_steps;
 /// Constants used as widening thresholds, at most.
-const MAX_THRESHOLD_CONSTANTS: usize = 48;
+const MAX_THRESHOLD_CONSTANTS: usize = crate::params::Params::DEFAULT.focus.max_threshold_constants;
 
 /// Runs path focusing on a function; the result holds the state at each block entry.
 pub fn analyze<D: NumericDomain>(
     lowering: &Lowering<'_>,
-    graph: &ReducedGraph,
     deadline: &Deadline,
 ) -> (Invariants<D>, Outcome) {
     let none = SlotAssignment::default();
-    let run = analyze_with_predicates(lowering, graph, &none, BlockLevel::Every, deadline);
+    let run = analyze_with_predicates(lowering, &none, BlockLevel::Every, deadline);
     (run.invariants, run.outcome)
 }
 
@@ -78,12 +78,12 @@ pub struct FocusRun<D> {
 /// the invariant there keeps one numeric state per valuation of the predicates.
 pub fn analyze_with_predicates<D: NumericDomain>(
     lowering: &Lowering<'_>,
-    graph: &ReducedGraph,
     preds: &SlotAssignment,
     blocks: BlockLevel,
     deadline: &Deadline,
 ) -> FocusRun<D> {
-    let mut engine = Focus::new(lowering, graph, preds);
+    let graph = lowering.context().graph();
+    let mut engine = Focus::new(lowering, preds);
     let outcome = engine.ascend(deadline);
     if outcome != Outcome::Complete {
         return FocusRun {
@@ -115,7 +115,7 @@ pub fn analyze_with_predicates<D: NumericDomain>(
 
 struct Focus<'a, 'f, D> {
     lowering: &'a Lowering<'f>,
-    graph: &'a ReducedGraph,
+    graph: &'f ReducedGraph,
     /// Invariant per cut point (`None`: no state yet).
     inv: Vec<Option<D>>,
     /// Dimensions forgotten at each cut point (the complement of `live`).
@@ -132,26 +132,25 @@ struct Focus<'a, 'f, D> {
 }
 
 impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
-    fn new(lowering: &'a Lowering<'f>, graph: &'a ReducedGraph, preds: &SlotAssignment) -> Self {
-        let func = lowering.func();
-        let live_in = liveness(lowering);
+    fn new(lowering: &'a Lowering<'f>, preds: &SlotAssignment) -> Self {
+        let ctx = lowering.context();
+        let graph = ctx.graph();
+        let layout = lowering.layout();
         let mut dead = Vec::new();
         let mut live = Vec::new();
         for cp in &graph.cut_points {
-            let l: Vec<ValueId> = live_in[cp.block.index()].iter().copied().collect();
-            live.push(l.clone());
-            let set: BTreeSet<ValueId> = l.iter().copied().collect();
+            let set = ctx.live_at(cp.block);
+            live.push(set.iter().copied().collect());
             dead.push(
-                (0..func.values.len() as u32)
-                    .filter(|i| !set.contains(&ValueId(*i)))
-                    .map(Var)
+                layout
+                    .value_vars()
+                    .into_iter()
+                    .filter(|var| layout.value(*var).is_some_and(|v| !set.contains(&v)))
                     .collect(),
             );
         }
         let n = graph.cut_points.len();
-        let slot_vars: Vec<Var> = (0..lowering.slots())
-            .map(|k| lowering.slot_var(k))
-            .collect();
+        let slot_vars: Vec<Var> = layout.slot_vars();
         let preds: Vec<Vec<(Var, LinCons)>> = (0..n)
             .map(|i| match preds.per_cut_point.get(i) {
                 Some(here) => here
@@ -171,7 +170,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             inv: vec![None; n],
             dead,
             formulas: BTreeMap::new(),
-            thresholds: thresholds(lowering, &live_in),
+            thresholds: thresholds(lowering),
             queries: 0,
         }
     }
@@ -282,14 +281,14 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         let formula = self
             .formulas
             .entry(p1)
-            .or_insert_with(|| RegionFormula::new(lowering.func(), graph, p1, Products::Free));
+            .or_insert_with(|| RegionFormula::new(lowering.context(), p1, Products::Free));
         formula.query_disjunctive(&from, &outside, blocked, budget)
     }
 
     /// The image of a state along a focus path, restricted to the target's live values and
     /// split by the target's predicates.
     fn post(&self, path: &FocusPath, mut state: D) -> D {
-        apply_path(self.lowering, path, &mut state);
+        transformer::apply_path(self.lowering, path, &mut state);
         state.forget(&self.dead[path.target.index()]);
         self.split(path.target, state)
     }
@@ -307,7 +306,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             let mut holds = state.clone();
             holds.meet_cons(std::slice::from_ref(pred));
             holds.assign(*slot, &LinExpr::constant(1));
-            state.meet_cons(&[refine::negate(pred)]);
+            state.meet_cons(&[pred.negate()]);
             state.assign(*slot, &zero);
             state = holds.join(&state);
         }
@@ -348,7 +347,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                         let a = c.expr.coeff(*slot);
                         let value = -c.expr.constant_part() / &a;
                         Some(if value.is_zero() {
-                            refine::negate(pred)
+                            pred.negate()
                         } else {
                             pred.clone()
                         })
@@ -370,31 +369,19 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
     /// the path is not of that form.
     fn accelerate(&self, path: &FocusPath, x: &D) -> Option<D> {
         let lw = self.lowering;
+        let layout = lw.layout();
         let live = &self.live[path.source.index()];
-        let n = lw.func().values.len() as u32;
-        let value_dims: Vec<Var> = (0..n).map(Var).collect();
-        let mut rel = D::top(lw.space());
-        let copies: Vec<LinCons> = live
-            .iter()
-            .map(|v| {
-                LinCons::eq(
-                    &LinExpr::var(lw.pre_var(*v)),
-                    &LinExpr::var(Lowering::var(*v)),
-                )
-            })
-            .collect();
-        rel.meet_cons(&copies);
-        apply_path(lw, path, &mut rel);
+        let rel: D = transformer::path_relation(lw, path, live);
         if rel.is_bottom() {
             return None;
         }
         let mut deltas: Vec<(Var, Int)> = Vec::new();
         let mut has_reset = false;
         for v in live {
-            let x_now = LinExpr::var(Lowering::var(*v));
-            let moved = x_now.minus(&LinExpr::var(lw.pre_var(*v)));
+            let x_now = LinExpr::var(layout.value_var(*v));
+            let moved = x_now.minus(&LinExpr::var(layout.pre_var(*v)));
             match rel.bound(&moved).as_point() {
-                Some(d) if d.is_integer() => deltas.push((Lowering::var(*v), d.to_integer())),
+                Some(d) if d.is_integer() => deltas.push((layout.value_var(*v), d.to_integer())),
                 Some(_) => return None,
                 None if rel.bound(&x_now).as_point().is_some() => has_reset = true,
                 None => return None,
@@ -404,20 +391,13 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             return None;
         }
         // The guard: the relation's projection on the copies, renamed to the values.
-        let mut guard = rel;
-        guard.forget(&value_dims);
-        let renames: Vec<(Var, LinExpr)> = live
-            .iter()
-            .map(|v| (Lowering::var(*v), LinExpr::var(lw.pre_var(*v))))
-            .collect();
-        guard.assign_parallel(&renames);
-        guard.forget(&lw.extra_vars());
+        let guard = transformer::on_copies(lw, rel, live);
         let start = if has_reset {
             self.post(path, x.clone())
         } else {
             x.clone()
         };
-        let t = lw.elapsed_var();
+        let t = layout.elapsed_var();
         let mut swept = start.clone().meet(&guard);
         swept.assign_interval(
             t,
@@ -438,7 +418,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         if has_reset {
             res = res.join(&start);
         }
-        res.forget(&lw.extra_vars());
+        res.forget(&layout.scratch_vars());
         Some(res)
     }
 
@@ -605,58 +585,11 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
     }
 }
 
-/// Applies the transformer of a focus path: each block's instructions, then the guard and
-/// the moves of the edge taken.
-pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, state: &mut D) {
-    let func = lowering.func();
-    for (b, idx) in &path.edges {
-        if state.is_bottom() {
-            return;
-        }
-        let block = func.block(*b);
-        for inst in &block.insts {
-            lowering.apply_inst(state, inst);
-        }
-        match &block.term {
-            Terminator::Jump(e) => lowering.apply_moves(state, e),
-            Terminator::Branch {
-                cond,
-                then_edge,
-                else_edge,
-            } => {
-                let (edge, truth) = if *idx == 0 {
-                    (then_edge, true)
-                } else {
-                    (else_edge, false)
-                };
-                lowering.apply_guard(state, cond, truth);
-                lowering.apply_moves(state, edge);
-            }
-            Terminator::Switch { on, cases, default } => {
-                if let Some((c, edge)) = cases.get(*idx) {
-                    lowering.apply_case(state, on, *c);
-                    lowering.apply_moves(state, edge);
-                } else {
-                    for (c, _) in cases {
-                        lowering.apply_not_case(state, on, *c);
-                    }
-                    lowering.apply_moves(state, default);
-                }
-            }
-            Terminator::Return | Terminator::Stop | Terminator::Error(_) => {}
-        }
-    }
-}
-
-/// Values live at the entry of each block (see [`super::liveness`]).
-pub fn liveness(lowering: &Lowering<'_>) -> Vec<BTreeSet<ValueId>> {
-    super::liveness::live_in(lowering)
-}
-
 /// Widening thresholds: `x ≤ c` and `x ≥ c` for each live integer value `x` and each
 /// constant `c` (and `c ± 1`) compared against in the function.
-fn thresholds(lowering: &Lowering<'_>, live_in: &[BTreeSet<ValueId>]) -> Vec<LinCons> {
+fn thresholds(lowering: &Lowering<'_>) -> Vec<LinCons> {
     let func = lowering.func();
+    let live_in = lowering.context().live_in();
     let mut constants: BTreeSet<Int> = BTreeSet::new();
     for b in &func.blocks {
         for inst in &b.insts {
@@ -687,7 +620,7 @@ fn thresholds(lowering: &Lowering<'_>, live_in: &[BTreeSet<ValueId>]) -> Vec<Lin
     }
     let mut res = Vec::new();
     for v in vars {
-        let x = LinExpr::var(Var(v.0));
+        let x = LinExpr::var(lowering.layout().value_var(v));
         for c in &constants {
             res.push(LinCons::le(&x, &LinExpr::constant(c.clone())));
             res.push(LinCons::ge(&x, &LinExpr::constant(c.clone())));

@@ -1,7 +1,7 @@
 //! Transformers of lifted instructions, written once for every numeric domain.
 //!
-//! Each SSA value is one dimension ([`Var`] with the value's index) holding the value's
-//! *reading* (see [`crate::ir::Interp`]). The math, for a `w`-bit destination with reading
+//! Each SSA value is one dimension (its [`Dim::Value`] in the function's [`Layout`]) holding
+//! the value's *reading* (see [`crate::ir::Interp`]). The math, for a `w`-bit destination with reading
 //! range `[L, L + 2^w)`:
 //! - an operation whose exact result is congruent modulo `2^w` to a linear expression `e`
 //!   over readings (add, sub, mul by a constant, shl by a constant, trunc, copies) is
@@ -17,50 +17,44 @@
 //!
 //! Every rule over-approximates the bit-precise semantics; none is exact for all inputs.
 
+use crate::context::layout::{Dim, Layout};
+use crate::context::FunctionContext;
 use crate::domain::{
-    ConsKind, Entailment, Int, Interval, LinCons, LinExpr, NumericDomain, Space, Var,
+    ConsKind, DimKind, Entailment, Int, Interval, LinCons, LinExpr, NumericDomain, Space, Var,
 };
 use crate::ir::{
-    choose_interpretations, ArithFlags, BinOp, CastOp, CmpPred, Const, Edge, Expr, Function, Inst,
-    Interp, Operand, Ty, ValueId,
+    ArithFlags, BinOp, CastOp, CmpPred, Const, Edge, Expr, Function, Inst, Interp, Operand, Ty,
+    ValueId,
 };
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
 
 /// How deep guards are decomposed through boolean definitions.
-const GUARD_DEPTH: usize = 8;
+const GUARD_DEPTH: usize = crate::params::Params::DEFAULT.lower.guard_depth;
 
 /// The transformers of one function.
 pub struct Lowering<'f> {
-    func: &'f Function,
-    interp: Vec<Interp>,
+    ctx: &'f FunctionContext<'f>,
+    /// The function's layout with this lowering's predicate slots.
+    layout: Layout,
     space: Space,
     /// The definition of each value assigned by an expression.
     defs: Vec<Option<&'f Expr>>,
-    /// Boolean dimensions after the acceleration ones that hold the truth of refinement
-    /// predicates at cut points (issue 7); a slot is reused by the predicates of different
-    /// cut points (register sharing, Jain et al.).
-    slots: usize,
 }
 
 impl<'f> Lowering<'f> {
-    /// Prepares the transformers of `func`.
-    pub fn new(func: &'f Function) -> Lowering<'f> {
-        Self::with_predicate_slots(func, 0)
+    /// Prepares the transformers of a function.
+    pub fn new(ctx: &'f FunctionContext<'f>) -> Lowering<'f> {
+        Self::with_predicate_slots(ctx, 0)
     }
 
-    /// Prepares the transformers of `func`, with `slots` boolean dimensions for predicates.
-    pub fn with_predicate_slots(func: &'f Function, slots: usize) -> Lowering<'f> {
-        let interp = choose_interpretations(func);
-        let names: Vec<String> = func
-            .values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| match &v.source_name {
-                Some(s) => s.clone(),
-                None => format!("v{i}"),
-            })
-            .collect();
+    /// Prepares the transformers of a function, with `slots` boolean dimensions for
+    /// predicates: boolean dimensions after the acceleration ones that hold the truth of
+    /// refinement predicates at cut points (issue 7); a slot is reused by the predicates of
+    /// different cut points (register sharing, Jain et al.).
+    pub fn with_predicate_slots(ctx: &'f FunctionContext<'f>, slots: usize) -> Lowering<'f> {
+        let func = ctx.func();
+        let layout = ctx.layout().with_slots(slots);
         let mut defs = vec![None; func.values.len()];
         for b in &func.blocks {
             for inst in &b.insts {
@@ -69,47 +63,55 @@ impl<'f> Lowering<'f> {
                 }
             }
         }
+        let value_name = |v: ValueId| match &func.value(v).source_name {
+            Some(s) => s.clone(),
+            None => format!("v{}", v.0),
+        };
         // Booleans read as 0/1 are boolean dimensions (issue 7: domains with predicates
-        // track them in BDDs; the others ignore the kind).
-        let mut kinds: Vec<crate::domain::DimKind> = func
-            .values
-            .iter()
-            .zip(&interp)
-            .map(|(v, i)| {
-                if v.ty.is_bool() && reading_range(v.ty, *i) == (Int::zero(), Int::one()) {
-                    crate::domain::DimKind::Bool
-                } else {
-                    crate::domain::DimKind::Int
+        // track them in BDDs; the others ignore the kind). The acceleration dimensions (a
+        // copy of each value, its value when a loop iteration starts, and the elapsed
+        // "time" of a translation) are constrained only inside one transformer
+        // (`analysis::transformer`) and forgotten before its result escapes.
+        let (names, kinds): (Vec<String>, Vec<DimKind>) = layout
+            .dims()
+            .map(|(_, dim)| match dim {
+                Dim::Value(v) => {
+                    let ty = func.value(v).ty;
+                    let kind = if ty.is_bool()
+                        && reading_range(ty, ctx.reading(v)) == (Int::zero(), Int::one())
+                    {
+                        DimKind::Bool
+                    } else {
+                        DimKind::Int
+                    };
+                    (value_name(v), kind)
                 }
+                Dim::Pre(v) => (format!("pre_{}", value_name(v)), DimKind::Int),
+                Dim::Elapsed => ("elapsed".to_string(), DimKind::Int),
+                Dim::Slot(k) => (format!("pred{k}"), DimKind::Bool),
             })
-            .collect();
-        // Extra dimensions for acceleration: a copy of each value (its value when a loop
-        // iteration starts) and the elapsed "time" of a translation. They are constrained
-        // only inside `analysis::focus::accelerate` and forgotten before its result escapes.
-        let mut names: Vec<String> = names;
-        let n = func.values.len();
-        for i in 0..n {
-            names.push(format!("pre_{}", names[i]));
-            kinds.push(crate::domain::DimKind::Int);
-        }
-        names.push("elapsed".to_string());
-        kinds.push(crate::domain::DimKind::Int);
-        for k in 0..slots {
-            names.push(format!("pred{k}"));
-            kinds.push(crate::domain::DimKind::Bool);
-        }
+            .unzip();
         Lowering {
-            func,
-            interp,
+            ctx,
+            layout,
             space: Space::with_kinds(names, kinds),
             defs,
-            slots,
         }
     }
 
     /// The function.
     pub fn func(&self) -> &'f Function {
-        self.func
+        self.ctx.func()
+    }
+
+    /// The facts of the function.
+    pub fn context(&self) -> &'f FunctionContext<'f> {
+        self.ctx
+    }
+
+    /// The dimensions of the states, with this lowering's predicate slots.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// One dimension per value, named after the source variable when known.
@@ -119,55 +121,23 @@ impl<'f> Lowering<'f> {
 
     /// The reading chosen for a value.
     pub fn interp(&self, v: ValueId) -> Interp {
-        self.interp[v.index()]
+        self.ctx.reading(v)
     }
 
     /// The dimension of a value.
-    pub fn var(v: ValueId) -> Var {
-        Var(v.0)
-    }
-
-    /// The acceleration copy of a value (its value when an iteration starts).
-    pub fn pre_var(&self, v: ValueId) -> Var {
-        Var((self.func.values.len() + v.index()) as u32)
-    }
-
-    /// The acceleration dimension counting elapsed iterations.
-    pub fn elapsed_var(&self) -> Var {
-        Var((2 * self.func.values.len()) as u32)
-    }
-
-    /// The extra dimensions of acceleration, to forget before a state escapes.
-    pub fn extra_vars(&self) -> Vec<Var> {
-        let n = self.func.values.len() as u32;
-        (n..=2 * n).map(Var).collect()
-    }
-
-    /// The boolean dimension of predicate slot `k`.
-    pub fn slot_var(&self, k: usize) -> Var {
-        debug_assert!(k < self.slots);
-        Var((2 * self.func.values.len() + 1 + k) as u32)
-    }
-
-    /// The number of predicate slots.
-    pub fn slots(&self) -> usize {
-        self.slots
-    }
-
-    /// True for the dimensions of program values (not acceleration copies or slots).
-    pub fn is_value_var(&self, v: Var) -> bool {
-        v.index() < self.func.values.len()
+    fn var(&self, v: ValueId) -> Var {
+        self.layout.value_var(v)
     }
 
     /// The range of a value's reading.
     pub fn range(&self, v: ValueId) -> (Int, Int) {
-        reading_range(self.func.value(v).ty, self.interp(v))
+        reading_range(self.func().value(v).ty, self.interp(v))
     }
 
     /// The initial state of an entry: parameters anywhere in their range.
     pub fn entry_state<D: NumericDomain>(&self) -> D {
         let mut d = D::top(&self.space);
-        for p in &self.func.params {
+        for p in &self.func().params {
             self.havoc(&mut d, *p);
         }
         d
@@ -180,7 +150,7 @@ impl<'f> Lowering<'f> {
     /// information (measured: 8 more code2inv tasks proved than with unbounded havocs).
     pub fn havoc<D: NumericDomain>(&self, d: &mut D, v: ValueId) {
         let (lo, hi) = self.range(v);
-        d.assign_interval(Self::var(v), &Interval::ints(lo, hi));
+        d.assign_interval(self.var(v), &Interval::ints(lo, hi));
     }
 
     /// Bounds of `e` in state `d`, intersected with what the ranges of the readings allow.
@@ -191,10 +161,11 @@ impl<'f> Lowering<'f> {
         ));
         let mut hi = lo.clone();
         for (var, c) in e.terms() {
-            let Some(info) = self.func.values.get(var.index()) else {
+            // Only a value's dimension has a range of readings.
+            let Some(v) = self.layout.value(var) else {
                 return from_state;
             };
-            let (rl, rh) = reading_range(info.ty, self.interp[var.index()]);
+            let (rl, rh) = self.range(v);
             let (a, b) = if c.is_positive() {
                 (rl * c, rh * c)
             } else {
@@ -238,7 +209,7 @@ impl<'f> Lowering<'f> {
         let mut havocs = Vec::new();
         for (dest, src) in &edge.moves {
             match self.reading(d, src, self.interp(*dest)) {
-                Some(e) => assignments.push((Self::var(*dest), e)),
+                Some(e) => assignments.push((self.var(*dest), e)),
                 None => havocs.push(*dest),
             }
         }
@@ -357,7 +328,7 @@ impl<'f> Lowering<'f> {
             Operand::Value(v) => *v,
         };
         d.meet_cons(&[LinCons::eq(
-            &LinExpr::var(Self::var(v)),
+            &LinExpr::var(self.var(v)),
             &LinExpr::constant(truth as i32),
         )]);
         if depth == 0 || d.is_bottom() {
@@ -456,7 +427,7 @@ impl<'f> Lowering<'f> {
         else {
             return None;
         };
-        if !self.func.operand_ty(arg).is_bool() {
+        if !self.func().operand_ty(arg).is_bool() {
             return None;
         }
         match pred {
@@ -474,12 +445,12 @@ impl<'f> Lowering<'f> {
             Operand::Undef(_) => None,
             Operand::Const(c) => Some(LinExpr::constant(const_reading(*c, want))),
             Operand::Value(v) => {
-                let x = LinExpr::var(Self::var(*v));
+                let x = LinExpr::var(self.var(*v));
                 let have = self.interp(*v);
                 if have == want {
                     return Some(x);
                 }
-                let ty = self.func.value(*v).ty;
+                let ty = self.func().value(*v).ty;
                 let modulus = pow2(ty.width);
                 let itv = self.bound(d, &x);
                 let (lo, hi) = itv.int_hull();
@@ -514,21 +485,21 @@ impl<'f> Lowering<'f> {
         match op {
             Operand::Undef(_) => None,
             Operand::Const(c) => Some(LinExpr::constant(const_reading(*c, want))),
-            Operand::Value(v) => Some(LinExpr::var(Self::var(*v))),
+            Operand::Value(v) => Some(LinExpr::var(self.var(*v))),
         }
     }
 
     /// `dest := e mod 2^w`, read in the destination's interpretation.
     fn assign_wrapped<D: NumericDomain>(&self, d: &mut D, dest: ValueId, e: &LinExpr) {
         let (lo_r, hi_r) = self.range(dest);
-        let modulus = pow2(self.func.value(dest).ty.width);
+        let modulus = pow2(self.func().value(dest).ty.width);
         let (lo, hi) = self.bound(d, e).int_hull();
         if let (Some(lo), Some(hi)) = (lo, hi) {
             let k_lo = floor_div(&(&lo - &lo_r), &modulus);
             let k_hi = floor_div(&(&hi - &lo_r), &modulus);
             if k_lo == k_hi {
                 let shifted = e.minus(&LinExpr::constant(&k_lo * &modulus));
-                d.assign(Self::var(dest), &shifted);
+                d.assign(self.var(dest), &shifted);
                 return;
             }
         }
@@ -566,7 +537,7 @@ impl<'f> Lowering<'f> {
             // over-approximated freely, so the state need not be cut.
             if promised && interp == self.interp(dest) {
                 if let Some(e) = build(&|op, _| self.reading(d, op, interp)) {
-                    d.assign(Self::var(dest), &e);
+                    d.assign(self.var(dest), &e);
                     return;
                 }
             }
@@ -579,8 +550,8 @@ impl<'f> Lowering<'f> {
     }
 
     fn apply_assign<D: NumericDomain>(&self, d: &mut D, dest: ValueId, expr: &Expr) {
-        let ty = self.func.value(dest).ty;
-        let x = Self::var(dest);
+        let ty = self.func().value(dest).ty;
+        let x = self.var(dest);
         match expr {
             Expr::Use(op) => match self.reading(d, op, self.interp(dest)) {
                 Some(e) => d.assign(x, &e),
@@ -609,7 +580,7 @@ impl<'f> Lowering<'f> {
                 d.assign_interval(x, &value);
             }
             Expr::Cast { op, arg } => {
-                let src_ty = self.func.operand_ty(arg);
+                let src_ty = self.func().operand_ty(arg);
                 match op {
                     CastOp::Trunc => match self.raw(arg, self.interp(dest)) {
                         Some(e) => self.assign_wrapped(d, dest, &e),
@@ -665,7 +636,7 @@ impl<'f> Lowering<'f> {
         rhs: &Operand,
         flags: ArithFlags,
     ) {
-        let x = Self::var(dest);
+        let x = self.var(dest);
         let rhs_const = match rhs {
             Operand::Const(c) => Some(*c),
             _ => None,
@@ -690,7 +661,7 @@ impl<'f> Lowering<'f> {
                     match o {
                         Operand::Const(c) => Some((Int::from(c.signed()), *other)),
                         Operand::Value(v) => {
-                            let itv = d.bound(&LinExpr::var(Self::var(*v)));
+                            let itv = d.bound(&LinExpr::var(self.var(*v)));
                             let p = itv.as_point()?;
                             if !p.is_integer() {
                                 return None;
@@ -895,8 +866,8 @@ impl<'f> Lowering<'f> {
             self.havoc(d, dest);
             return;
         };
-        let r = LinExpr::var(Self::var(dest));
-        d.assign_interval(Self::var(dest), &Interval::ints(0, 1));
+        let r = LinExpr::var(self.var(dest));
+        d.assign_interval(self.var(dest), &Interval::ints(0, 1));
         let one = LinExpr::constant(1);
         let cons = match op {
             BinOp::And => vec![

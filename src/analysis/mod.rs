@@ -3,13 +3,20 @@
 //! **Architecture Invariant:** generic over `D: NumericDomain`; the only place that calls
 //! `widen` and `narrow`. Instructions become domain operations in one place ([`lower`]); the
 //! engines ([`classic`], path focusing) only choose what to apply where.
+//!
+//! **Architecture Invariant:** [`Layout`] is the only map from dimensions to meanings; no
+//! other code computes a dimension's index or reads a dimension as an SSA value. The facts
+//! every stage reads (readings, reduced graph, liveness, layout) are computed once per
+//! function, in [`FunctionContext::new`].
 
 pub mod certify;
 pub mod classic;
 pub mod focus;
-pub mod liveness;
 pub mod lower;
 pub mod refine;
+pub mod transformer;
+
+pub use crate::context::{Dim, FunctionContext, Layout};
 
 use crate::budget::MemoryBudget;
 use crate::domain::NumericDomain;

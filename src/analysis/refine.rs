@@ -20,25 +20,26 @@
 //! boolean dimension, hence one BDD variable) everywhere; the others share slots, since a
 //! slot is reassigned at each cut point and only that cut point's predicates are live there.
 
-use super::focus::apply_path;
 use super::lower::Lowering;
+use super::transformer;
 use super::Deadline;
 use crate::domain::{ConsKind, Entailment, Int, LinCons, LinExpr, NumericDomain, Var};
-use crate::graph::{CutPointId, ReducedGraph};
+use crate::graph::CutPointId;
+use crate::ir::ValueId;
 use crate::smt::{FocusPath, Products, QueryResult, RegionFormula};
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// Paths stepped back from an error site, at most.
-pub const MAX_DEPTH: usize = 3;
+pub const MAX_DEPTH: usize = crate::params::Params::DEFAULT.refine.max_depth;
 /// Paths enumerated per (cut point, target) pair.
-const PATHS_PER_STEP: usize = 4;
+const PATHS_PER_STEP: usize = crate::params::Params::DEFAULT.refine.paths_per_step;
 /// Predicates kept at one cut point.
-const MAX_PER_CUT_POINT: usize = 6;
+const MAX_PER_CUT_POINT: usize = crate::params::Params::DEFAULT.refine.max_per_cut_point;
 /// Time for one solver query of the discovery.
-const QUERY_TIME: Duration = Duration::from_secs(2);
+const QUERY_TIME: Duration = crate::params::Params::DEFAULT.refine.query_time;
 
 /// Predicates localized at cut points, in the order of the reduced graph.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -155,28 +156,13 @@ pub fn canonical_atoms(c: &LinCons) -> Vec<LinCons> {
                 n.add_term(a / &g, v);
             }
             let first_negative = n.terms().next().is_some_and(|(_, a)| a.is_negative());
-            Some(LinCons {
-                expr: if first_negative { negation(&n) } else { n },
+            let atom = LinCons {
+                expr: n,
                 kind: ConsKind::Ge,
-            })
+            };
+            Some(if first_negative { atom.negate() } else { atom })
         })
         .collect()
-}
-
-/// The expression of `¬(e ≥ 0)` over the integers: `-e - 1 ≥ 0`.
-fn negation(e: &LinExpr) -> LinExpr {
-    let mut n = e.negated();
-    n.add_constant(-1);
-    n
-}
-
-/// The negation of an inequality predicate over the integers.
-pub fn negate(pred: &LinCons) -> LinCons {
-    debug_assert_eq!(pred.kind, ConsKind::Ge);
-    LinCons {
-        expr: negation(&pred.expr),
-        kind: ConsKind::Ge,
-    }
 }
 
 /// What one discovery step found.
@@ -194,13 +180,14 @@ pub struct Discovery {
 /// relational domain the weakest preconditions are computed in (polyhedra).
 pub fn discover<W: NumericDomain>(
     lowering: &Lowering<'_>,
-    graph: &ReducedGraph,
     at_cut_points: &[Option<Vec<Vec<LinCons>>>],
     errors: &[CutPointId],
-    live: &[BTreeSet<crate::ir::ValueId>],
     preds: &mut LocalPredicates,
     deadline: &Deadline,
 ) -> Discovery {
+    let ctx = lowering.context();
+    let graph = ctx.graph();
+    let layout = lowering.layout();
     let mut found = Discovery::default();
     let mut predecessors: Vec<Vec<CutPointId>> = vec![Vec::new(); graph.cut_points.len()];
     for c in graph.ids() {
@@ -223,13 +210,16 @@ pub fn discover<W: NumericDomain>(
                     if deadline.expired() {
                         return found;
                     }
-                    let formula = formulas.entry(*c).or_insert_with(|| {
-                        RegionFormula::new(lowering.func(), graph, *c, Products::Free)
-                    });
-                    let live_here: Vec<Var> = live[graph.cut_point(*c).block.index()]
+                    let formula = formulas
+                        .entry(*c)
+                        .or_insert_with(|| RegionFormula::new(ctx, *c, Products::Free));
+                    let live_here: Vec<ValueId> = ctx
+                        .live_at(graph.cut_point(*c).block)
                         .iter()
-                        .map(|v| Lowering::var(*v))
+                        .copied()
                         .collect();
+                    let live_vars: Vec<Var> =
+                        live_here.iter().map(|v| layout.value_var(*v)).collect();
                     let states: Vec<W> = inv
                         .iter()
                         .map(|d| {
@@ -246,7 +236,7 @@ pub fn discover<W: NumericDomain>(
                         }
                         let mut new_here = false;
                         for atom in pre.to_cons().iter().flat_map(canonical_atoms) {
-                            let useful = atom.expr.vars().all(|v| live_here.contains(&v))
+                            let useful = atom.expr.vars().all(|v| live_vars.contains(&v))
                                 && splits(&states, &atom)
                                 && !preds.at(*c).contains(&atom);
                             if useful && preds.add(*c, atom) {
@@ -284,9 +274,9 @@ fn splits<W: NumericDomain>(states: &[W], pred: &LinCons) -> bool {
     let some = |p: &LinCons| {
         states
             .iter()
-            .any(|s| !matches!(s.entails(&negate(p)), Entailment::Holds))
+            .any(|s| !matches!(s.entails(&p.negate()), Entailment::Holds))
     };
-    some(pred) && some(&negate(pred))
+    some(pred) && some(&pred.negate())
 }
 
 /// Up to [`PATHS_PER_STEP`] focus paths from a state of `from` to `target`, ending in the
@@ -305,7 +295,7 @@ fn paths_into(
         Some(
             q.iter()
                 .flat_map(|c| match c.kind {
-                    ConsKind::Ge => vec![vec![negate(c)]],
+                    ConsKind::Ge => vec![vec![c.negate()]],
                     ConsKind::Eq => {
                         let mut above = c.expr.clone();
                         above.add_constant(-1);
@@ -314,10 +304,11 @@ fn paths_into(
                                 expr: above,
                                 kind: ConsKind::Ge,
                             }],
-                            vec![negate(&LinCons {
+                            vec![LinCons {
                                 expr: c.expr.clone(),
                                 kind: ConsKind::Ge,
-                            })],
+                            }
+                            .negate()],
                         ]
                     }
                 })
@@ -343,31 +334,11 @@ pub fn precondition<W: NumericDomain>(
     lowering: &Lowering<'_>,
     path: &FocusPath,
     q: &[LinCons],
-    live_at_source: &[Var],
+    live_at_source: &[ValueId],
 ) -> W {
-    let n = lowering.func().values.len() as u32;
-    let mut rel = W::top(lowering.space());
-    let copies: Vec<LinCons> = live_at_source
-        .iter()
-        .map(|v| {
-            LinCons::eq(
-                &LinExpr::var(lowering.pre_var(crate::ir::ValueId(v.0))),
-                &LinExpr::var(*v),
-            )
-        })
-        .collect();
-    rel.meet_cons(&copies);
-    apply_path(lowering, path, &mut rel);
+    let mut rel: W = transformer::path_relation(lowering, path, live_at_source);
     rel.meet_cons(q);
-    let values: Vec<Var> = (0..n).map(Var).collect();
-    rel.forget(&values);
-    let renames: Vec<(Var, LinExpr)> = live_at_source
-        .iter()
-        .map(|v| (*v, LinExpr::var(lowering.pre_var(crate::ir::ValueId(v.0)))))
-        .collect();
-    rel.assign_parallel(&renames);
-    rel.forget(&lowering.extra_vars());
-    rel
+    transformer::on_copies(lowering, rel, live_at_source)
 }
 
 #[cfg(test)]

@@ -3,9 +3,10 @@
 //! The format is described in `../shared/bench/README.md`: a header line, then tab-separated
 //! columns `task`, `expected` (`true`, `false` or `n/a`), `entry`, `data_model` (`ILP32` or
 //! `LP64`), `cflags` (where `{bench}` stands for the absolute path of the benchmark folder),
-//! `suite`, and free-form columns (`source`, `license`, `notes`) that the harness ignores.
-//! Columns are found by their header name, so their order does not matter; only `task` and
-//! `expected` are mandatory.
+//! `suite`, and free-form columns (`source`, `license`, `notes`). Of `notes`, the harness reads
+//! only a leading `property=NAME` (`../shared/bench2`): the property the verdict refers to,
+//! `unreach-call` when absent. Columns are found by their header name, so their order does not
+//! matter; only `task` and `expected` are mandatory.
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -81,6 +82,29 @@ impl DataModel {
     }
 }
 
+/// The property a task's verdict refers to (`property=NAME` at the start of `notes`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TaskProperty {
+    /// No error call is reachable (the default, and the only property `check` decides today).
+    UnreachCall,
+    /// Another property (`no-overflow`, ...): a verdict of `check` says nothing about it.
+    Other(String),
+}
+
+impl TaskProperty {
+    /// Reads the property from the `notes` column: its first word when it is `property=NAME`.
+    fn from_notes(notes: &str) -> TaskProperty {
+        let first = notes
+            .split(|c: char| c.is_whitespace() || c == ';' || c == ',')
+            .next()
+            .unwrap_or("");
+        match first.strip_prefix("property=") {
+            None | Some("unreach-call") => TaskProperty::UnreachCall,
+            Some(other) => TaskProperty::Other(other.to_string()),
+        }
+    }
+}
+
 /// One row of the manifest, with `{bench}` already substituted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Task {
@@ -96,6 +120,8 @@ pub struct Task {
     pub cflags: String,
     /// Where the task comes from (the `suite` column, or the first folder of the path).
     pub suite: String,
+    /// The property `expected` refers to.
+    pub property: TaskProperty,
 }
 
 /// Reads `dir/MANIFEST.tsv`; `{bench}` becomes the absolute path of `dir`.
@@ -126,6 +152,7 @@ pub fn parse_manifest(text: &str, bench_dir: &str) -> Result<Vec<Task>> {
     let data_model_col = column("data_model");
     let cflags_col = column("cflags");
     let suite_col = column("suite");
+    let notes_col = column("notes");
 
     let mut tasks = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
@@ -162,6 +189,7 @@ pub fn parse_manifest(text: &str, bench_dir: &str) -> Result<Vec<Task>> {
         if !seen.insert(name.to_string()) {
             bail!("line {line_no}: task {name} appears twice");
         }
+        let property = TaskProperty::from_notes(field(notes_col).unwrap_or(""));
         tasks.push(Task {
             name: name.to_string(),
             expected,
@@ -169,6 +197,7 @@ pub fn parse_manifest(text: &str, bench_dir: &str) -> Result<Vec<Task>> {
             data_model,
             cflags,
             suite,
+            property,
         });
     }
     Ok(tasks)
@@ -249,6 +278,19 @@ mod tests {
         assert_eq!(tasks[1].expected, Expected::NotApplicable);
         assert_eq!(tasks[1].entry, "f");
         assert_eq!(tasks[1].suite, "b");
+        assert_eq!(tasks[0].property, TaskProperty::UnreachCall);
+    }
+
+    #[test]
+    fn reads_the_property_from_notes() {
+        let text = "task\texpected\tnotes\n\
+                    a.c\tfalse\tproperty=no-overflow; from sv-benchmarks\n\
+                    b.c\ttrue\tproperty=unreach-call error-call=__VERIFIER_error\n\
+                    c.c\ttrue\tsome note\n";
+        let tasks = parse_manifest(text, "/").unwrap();
+        assert_eq!(tasks[0].property, TaskProperty::Other("no-overflow".into()));
+        assert_eq!(tasks[1].property, TaskProperty::UnreachCall);
+        assert_eq!(tasks[2].property, TaskProperty::UnreachCall);
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub mod table;
 use anyhow::{bail, Result};
 use classify::{Class, Verdict};
 use json::Record;
-use manifest::Task;
+use manifest::{Task, TaskProperty};
 use runner::{Limits, Termination};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -156,7 +156,6 @@ impl Harness {
             wall: self.timeout + KILL_GRACE,
             memory_bytes: self.memory_bytes,
         };
-        let args = self.check_args(task, config);
         let mut record = Record {
             task: task.name.clone(),
             suite: task.suite.clone(),
@@ -174,6 +173,14 @@ impl Harness {
             analyzer_time_ms: None,
             refinement: None,
         };
+        if let TaskProperty::Other(property) = &task.property {
+            // `check` decides reachability of error calls only: running it would judge the
+            // program's error calls against a verdict about another property.
+            record.reason = Some(classify::UnknownReason::Unsupported);
+            record.detail = Some(format!("property {property} is not checked"));
+            return record;
+        }
+        let args = self.check_args(task, config);
         let outcome = match runner::run_limited(&self.analyzer, &args, &limits) {
             Ok(outcome) => outcome,
             Err(e) => {
@@ -301,6 +308,7 @@ mod tests {
             data_model: DataModel::Ilp32,
             cflags: "-include /b/p.h".into(),
             suite: "s".into(),
+            property: TaskProperty::UnreachCall,
         }
     }
 

@@ -2,9 +2,10 @@
 //! in, plus stubs and a driver `main` when needed, and instructions to compile it with the
 //! original program.
 
+use super::replay::CommandLine;
 use super::replay::{driver_text, runtime_source, stub_text, RUNTIME_STRONG, RUNTIME_WEAK};
 use crate::check::Counterexample;
-use crate::frontend::{DataModel, FrontendConfig};
+use crate::frontend::{is_library_function, unoptimized_user_flags, FrontendConfig};
 use crate::ir::{Function, HavocReason, Inst, SourceLoc};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -27,7 +28,12 @@ pub fn harness_text(
                     HavocReason::Nondet { function } => {
                         nondet.insert(function.clone(), w);
                     }
-                    HavocReason::UnknownCall { function } if !function.starts_with('<') => {
+                    // The C library's functions are linked for real, as in the replay
+                    // (a stub would also clash with their declarations in the runtime's
+                    // headers, `printf` in `<stdio.h>`).
+                    HavocReason::UnknownCall { function }
+                        if !function.starts_with('<') && !is_library_function(function) =>
+                    {
                         unknown.insert(function.clone(), w);
                     }
                     _ => {}
@@ -67,14 +73,31 @@ pub fn harness_text(
     }
     values.extend(cex.inputs.iter().map(|a| bits(a.value, a.width.max(1))));
 
-    let m32 = config.data_model == DataModel::Ilp32;
-    let m32_flag = if m32 { " -m32" } else { "" };
+    // The program is compiled as the analysis compiled it: data model, the directory of
+    // `polyfocus.h`, the user's flags, then `-O0`.
+    let m32_flag = if config.data_model == crate::frontend::DataModel::Ilp32 {
+        " -m32"
+    } else {
+        ""
+    };
+    let cflags: String = unoptimized_user_flags(config)
+        .iter()
+        .map(|f| format!(" {}", shell_quote(f)))
+        .collect();
     let sources: Vec<String> = config
         .inputs
         .iter()
-        .map(|p| p.display().to_string())
+        .map(|p| shell_quote(&p.display().to_string()))
         .collect();
-    let cflags = config.cflags.join(" ");
+    // A `main` that takes `argc` is run with as many arguments as the counterexample says.
+    let command_line = if super::reads_argc(func) {
+        cex.args
+            .first()
+            .and_then(|a| CommandLine::with_argc(a.value))
+            .unwrap_or(CommandLine::PLAIN)
+    } else {
+        CommandLine::PLAIN
+    };
     let mut out = String::new();
     let _ = writeln!(out, "/* polyfocus counterexample harness.");
     let _ = writeln!(
@@ -84,10 +107,17 @@ pub fn harness_text(
         target.map_or_else(|| "?".to_string(), |l| l.to_string())
     );
     let _ = writeln!(out, " * {}.", cex.confirmed_by.replace("*/", "* /"));
-    if !cex.args.is_empty() && !is_main {
+    if !cex.args.is_empty() {
         let _ = writeln!(out, " *\n * Arguments of {}:", func.name);
         for a in &cex.args {
             let _ = writeln!(out, " *   {} = {} (i{})", a.function, a.value, a.width);
+        }
+        if is_main {
+            let _ = writeln!(
+                out,
+                " * (given on the command line below, each argument `{}`)",
+                super::replay::ARGUMENT
+            );
         }
     }
     let _ = writeln!(out, " *\n * Inputs, in the order they are requested:");
@@ -114,11 +144,7 @@ pub fn harness_text(
     let mut objects = Vec::new();
     for (i, src) in sources.iter().enumerate() {
         let obj = format!("prog{i}.o");
-        let _ = writeln!(
-            out,
-            " *   clang-19 -c -O0 -g -w{m32_flag} {cflags}{}{src} -o {obj}",
-            if cflags.is_empty() { "" } else { " " }
-        );
+        let _ = writeln!(out, " *   clang-19 -c -g -w{cflags} {src} -o {obj}");
         let mut oc = String::from("objcopy");
         for w in &weaken {
             let _ = write!(oc, " --weaken-symbol={w}");
@@ -131,8 +157,9 @@ pub fn harness_text(
     }
     let _ = writeln!(
         out,
-        " *   clang-19{m32_flag} -w {} THIS_FILE.c -o cex && ./cex; echo \"exit status $?\"",
-        objects.join(" ")
+        " *   clang-19{m32_flag} -w {} THIS_FILE.c -o cex && ./cex{}; echo \"exit status $?\"",
+        objects.join(" "),
+        command_line.shell_suffix()
     );
     let _ = writeln!(
         out,
@@ -168,4 +195,17 @@ pub fn harness_text(
         out.push_str(&driver_text(&func.name, &widths));
     }
     Ok(out)
+}
+
+/// `arg` quoted for a POSIX shell when it needs to be.
+fn shell_quote(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
 }

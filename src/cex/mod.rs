@@ -5,14 +5,16 @@
 //! compiled program (clang, same flags and data model as the analysis, linked with
 //! `runtime/replay.c`) was run with exactly the recorded inputs, asked for no other input,
 //! and reached the runtime's error hook. Everything the search finds before that is a
-//! candidate. This module and [`crate::smt`] are the two that name `z3` (here: bit-vectors,
-//! in [`bmc`]).
+//! candidate. It never names `z3`: the bounded model checking it drives is
+//! [`crate::smt::bmc`].
 //!
 //! Search, under one deadline, alternating:
 //! - [`bmc`]: bounded model checking of the lifted function with a bit-precise encoding,
 //!   bounds 1, 2, 4, ... back edges; a model gives the inputs;
 //! - native search: the compiled program run with recorded-then-invented inputs (constants
-//!   of the program, boundary values, random values), each run logging what it was served.
+//!   of the program, boundary values, random values; `main`'s `argc` on a real command
+//!   line, [`replay::CommandLine`]; `scanf`'s conversions), each run logging what it was
+//!   served.
 //!   Deterministic stretches (loops of 10^5..10^8 iterations) run at native speed. A program
 //!   without inputs has one execution: a single run decides.
 //!
@@ -22,18 +24,19 @@
 //!
 //! `POLYFOCUS_CEX_DEBUG=1` in the environment prints the search's steps on stderr.
 
-pub mod bmc;
 pub mod exec;
 pub mod harness;
 pub mod replay;
 pub mod trace;
 pub mod witness;
 
+use crate::analysis::FunctionContext;
 use crate::check::Counterexample;
 use crate::frontend::FrontendConfig;
 use crate::graph::ReducedGraph;
 use crate::ir::{self, CheckId, Expr, HavocReason, Inst, Operand, Terminator};
-use replay::{BuildSpec, NativeProgram, Policy, RunResult, RunStatus, Served};
+use crate::smt::bmc;
+use replay::{BuildSpec, CommandLine, NativeProgram, Policy, RunResult, RunStatus, Served};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
@@ -90,15 +93,15 @@ impl InputKinds {
     }
 }
 
-/// Searches an execution of `func` reaching the error site of `check`.
+/// Searches an execution of the context's function reaching the error site of `check`.
 pub fn find_counterexample(
-    func: &ir::Function,
+    ctx: &FunctionContext<'_>,
     module: &ir::Module,
     check: CheckId,
     config: &CexConfig,
     deadline: Instant,
 ) -> CexOutcome {
-    match find_any_counterexample(func, module, &[check], config, deadline) {
+    match find_any_counterexample(ctx, module, &[check], config, deadline) {
         (Some(c), outcome) if c == check => outcome,
         (Some(c), _) => CexOutcome::Unconfirmed(format!(
             "the execution found reaches another error site ({c})"
@@ -107,15 +110,16 @@ pub fn find_counterexample(
     }
 }
 
-/// Searches an execution of `func` reaching the error site of any of `targets`; returns the
-/// check it reaches when confirmed.
+/// Searches an execution of the context's function reaching the error site of any of
+/// `targets`; returns the check it reaches when confirmed.
 pub fn find_any_counterexample(
-    func: &ir::Function,
+    ctx: &FunctionContext<'_>,
     module: &ir::Module,
     targets: &[CheckId],
     config: &CexConfig,
     deadline: Instant,
 ) -> (Option<CheckId>, CexOutcome) {
+    let func = ctx.func();
     if targets.is_empty() {
         return (None, CexOutcome::NotFound("no error site to reach".into()));
     }
@@ -161,7 +165,7 @@ pub fn find_any_counterexample(
     };
     let mut search = Search {
         func,
-        graph: ReducedGraph::new(func),
+        graph: ctx.graph(),
         targets,
         config,
         program: &program,
@@ -258,10 +262,16 @@ fn expr_has_undef(expr: &Expr) -> bool {
     }
 }
 
-/// A candidate execution: entry arguments and inputs (bits), and where it came from.
+/// A candidate execution: entry arguments and inputs (bits), the command line, and where it
+/// came from.
 struct Candidate {
     args: Vec<u128>,
+    /// For a `main` that takes `argc`, the command line that gives `args[0]`.
+    command_line: CommandLine,
     inputs: Vec<u128>,
+    /// The inputs the lifted program consumes: `inputs` without the values served to
+    /// `scanf`, whose conversions the lifted program reads back from memory (loads).
+    exec_inputs: Vec<u128>,
     /// The error site the search believes it reaches.
     check: Option<CheckId>,
     origin: String,
@@ -269,7 +279,7 @@ struct Candidate {
 
 struct Search<'a> {
     func: &'a ir::Function,
-    graph: ReducedGraph,
+    graph: &'a ReducedGraph,
     targets: &'a [CheckId],
     config: &'a CexConfig,
     program: &'a NativeProgram,
@@ -301,24 +311,42 @@ enum NativeSite {
 
 /// Native runs in a row that show no new behaviour (exit status and magnitude of the number
 /// of inputs served) after which the native search stops: it no longer learns anything.
-const NATIVE_STALE_RUNS: usize = 32;
+const NATIVE_STALE_RUNS: usize = crate::params::Params::DEFAULT.cex.native_stale_runs;
 /// Bounded model checking goes at most this many times deeper (in back edges) than the
 /// largest constant of the program, and at least [`MIN_BMC_DEPTH`]: beyond, the unrolling
 /// only adds iteration counts that no constant of the program tells apart.
-const BMC_DEPTH_PER_CONSTANT: usize = 4;
+const BMC_DEPTH_PER_CONSTANT: usize = crate::params::Params::DEFAULT.cex.bmc_depth_per_constant;
 /// The least depth limit of bounded model checking.
-const MIN_BMC_DEPTH: usize = 256;
+const MIN_BMC_DEPTH: usize = crate::params::Params::DEFAULT.cex.min_bmc_depth;
 /// The greatest depth limit of bounded model checking.
-const MAX_BMC_DEPTH: usize = 8192;
+const MAX_BMC_DEPTH: usize = crate::params::Params::DEFAULT.cex.max_bmc_depth;
 
 /// The longest solver query and the longest batch of native runs: a bounded model
 /// checking query the solver does not answer in this time is where it stops helping (a
 /// deeper one is only harder), whatever the function's budget.
-const MAX_SLICE: Duration = Duration::from_secs(4);
+const MAX_SLICE: Duration = crate::params::Params::DEFAULT.cex.max_slice;
 
 /// Whether the entry's arguments come from the input stream (a generated driver `main`).
 fn args_are_inputs(func: &ir::Function) -> bool {
     func.name != "main"
+}
+
+/// Whether the function calls `scanf`, whose integer conversions the replay runtime serves
+/// as inputs (`runtime/replay.c`).
+fn calls_scanf(func: &ir::Function) -> bool {
+    func.blocks.iter().any(|b| {
+        b.insts.iter().any(|i| {
+            matches!(i, Inst::Havoc { reason: HavocReason::UnknownCall { function }, .. }
+                if replay::SCANF_FUNCTIONS.contains(&function.as_str()))
+        })
+    })
+}
+
+/// Whether the entry is a `main` that takes `argc` (its first integer parameter; `argv` is
+/// a pointer, which the lifted program does not have): the replay gives it on the command
+/// line, so it is an input of the search, at least 1.
+pub(crate) fn reads_argc(func: &ir::Function) -> bool {
+    func.name == "main" && !func.params.is_empty()
 }
 
 impl Search<'_> {
@@ -339,17 +367,21 @@ impl Search<'_> {
     }
 
     fn run(&mut self) -> (Option<CheckId>, CexOutcome) {
-        let has_inputs = args_are_inputs(self.func) && !self.func.params.is_empty()
+        let has_served_inputs = args_are_inputs(self.func) && !self.func.params.is_empty()
             || self.func.blocks.iter().any(|b| {
                 b.insts.iter().any(|i| match i {
                     Inst::Havoc { reason, .. } => self.kinds.is_input(reason),
                     _ => false,
                 })
             });
-        // First native run: all inputs zero (for a program without inputs, its only
-        // execution; it may run long).
-        let first_timeout = if has_inputs {
+        let has_inputs = has_served_inputs || reads_argc(self.func) || calls_scanf(self.func);
+        // First native run: all inputs zero, no argument (for a program without inputs, its
+        // only execution; it may run long, and when `argc` is its only input, it is the
+        // usual run: half of the time).
+        let first_timeout = if has_served_inputs {
             Duration::from_millis(1000)
+        } else if has_inputs {
+            self.remaining() / 2
         } else {
             self.remaining()
         };
@@ -369,7 +401,15 @@ impl Search<'_> {
         }
         // Alternate bounded model checking and native runs with invented inputs.
         let rpo = self.graph.rpo().to_vec();
-        let mut bmc = bmc::Bmc::new(self.func, &rpo, self.kinds, self.targets);
+        let kinds = self.kinds;
+        let is_input = |reason: &HavocReason| kinds.is_input(reason);
+        let mut bmc = bmc::Bmc::new(
+            self.func,
+            &rpo,
+            &is_input,
+            self.targets,
+            reads_argc(self.func).then_some((1, i64::from(replay::MAX_ARGC))),
+        );
         let mut bound = 1usize;
         let mut bmc_done = false;
         let mut bmc_note = String::new();
@@ -422,9 +462,21 @@ impl Search<'_> {
                 self.debug(&format!("bmc: {answer:?}"));
                 match answer {
                     bmc::BmcResult::Found(path) => {
+                        let command_line = if reads_argc(self.func) {
+                            // The solver keeps argc within the command line's range.
+                            CommandLine::with_argc(
+                                ir::Ty::int(self.func.value(self.func.params[0]).ty.width)
+                                    .to_signed(path.args[0]),
+                            )
+                            .unwrap_or(CommandLine::PLAIN)
+                        } else {
+                            CommandLine::PLAIN
+                        };
                         let cand = Candidate {
+                            command_line,
                             args: path.args.clone(),
                             inputs: path.inputs.clone(),
+                            exec_inputs: path.inputs.clone(),
                             check: Some(path.check),
                             origin: format!(
                                 "bounded model checking ({} loop iteration{})",
@@ -643,17 +695,47 @@ impl Search<'_> {
         res
     }
 
+    /// The command line of a native run under `policy`: the program alone, except for some
+    /// random runs of a `main` that takes `argc`, which get a few arguments or as many as a
+    /// constant of the program says.
+    fn command_line_for(&self, policy: &Policy) -> CommandLine {
+        let Policy::Random(seed) = policy else {
+            return CommandLine::PLAIN;
+        };
+        if !reads_argc(self.func) {
+            return CommandLine::PLAIN;
+        }
+        let mut counts: Vec<i128> = vec![1, 1, 1, 2, 3, 4];
+        counts.extend(self.dictionary.iter().filter(|c| (5..=4096).contains(*c)));
+        // splitmix64 of the seed, so that nearby seeds pick different counts.
+        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        CommandLine::with_argc(counts[(z % counts.len() as u64) as usize])
+            .unwrap_or(CommandLine::PLAIN)
+    }
+
     /// One native run under `policy`; a run that reaches the error is confirmed.
     fn native_try(
         &mut self,
         policy: &Policy,
         timeout: Duration,
     ) -> Result<(Option<CheckId>, CexOutcome), (RunStatus, usize)> {
-        let run = self.program.run(&[], policy, &self.dictionary, timeout);
+        let command_line = self.command_line_for(policy);
+        let run = self
+            .program
+            .run(command_line, &[], policy, &self.dictionary, timeout);
         if run.status != RunStatus::ErrorReached {
             return Err((run.status, run.served.len()));
         }
-        let (args, inputs) = self.split_served(&run.served);
+        let (args, served_inputs) = self.split_served_values(&run.served, command_line);
+        let inputs = served_inputs.iter().map(|s| s.bits).collect();
+        let exec_inputs = served_inputs
+            .iter()
+            .filter(|s| s.function != replay::SCANF_INPUT)
+            .map(|s| s.bits)
+            .collect();
         let origin = match policy {
             _ if run.served.is_empty() => "native run, no input requested".to_string(),
             Policy::Strict => "native run".to_string(),
@@ -661,8 +743,10 @@ impl Search<'_> {
             Policy::Random(s) => format!("native run with random inputs (seed {s})"),
         };
         let cand = Candidate {
+            command_line,
             args,
             inputs,
+            exec_inputs,
             check: None,
             origin,
         };
@@ -671,8 +755,16 @@ impl Search<'_> {
             .ok_or((RunStatus::ErrorReached, n_served))
     }
 
-    /// Splits served values into entry arguments (for a driver `main`) and inputs.
-    fn split_served(&self, served: &[Served]) -> (Vec<u128>, Vec<u128>) {
+    /// The entry arguments of a run with `command_line` (`argc` of a `main`, or the first
+    /// values served to a driver `main`, as bits) and its inputs, as served.
+    fn split_served_values<'s>(
+        &self,
+        served: &'s [Served],
+        command_line: CommandLine,
+    ) -> (Vec<u128>, &'s [Served]) {
+        if reads_argc(self.func) {
+            return (vec![u128::from(command_line.argc())], served);
+        }
         let n_args = if args_are_inputs(self.func) {
             served
                 .iter()
@@ -682,8 +774,7 @@ impl Search<'_> {
             0
         };
         let args = served[..n_args].iter().map(|s| s.bits).collect();
-        let inputs = served[n_args..].iter().map(|s| s.bits).collect();
-        (args, inputs)
+        (args, &served[n_args..])
     }
 
     /// Replays a candidate strictly; on success, the counterexample.
@@ -709,10 +800,10 @@ impl Search<'_> {
         let exec_deadline = Instant::now() + Duration::from_secs(2).min(self.remaining());
         let execution = exec::execute(
             self.func,
-            &self.graph,
+            self.graph,
             self.kinds,
             &cand.args,
-            &cand.inputs,
+            &cand.exec_inputs,
             20_000_000,
             exec_deadline,
         );
@@ -727,7 +818,9 @@ impl Search<'_> {
             .min(self.remaining().max(Duration::from_millis(500)));
         let run = match strict_run {
             Some(run) if run.served.is_empty() && run.status == RunStatus::ErrorReached => run,
-            _ => self.program.run(&stream, &Policy::Strict, &[], timeout),
+            _ => self
+                .program
+                .run(cand.command_line, &stream, &Policy::Strict, &[], timeout),
         };
         if run.status != RunStatus::ErrorReached {
             let what = match &run.status {
@@ -746,7 +839,7 @@ impl Search<'_> {
             }
             return None;
         }
-        let (_, inputs) = self.split_served(&run.served);
+        let (args, inputs) = self.split_served_values(&run.served, cand.command_line);
         // Which error site the native run reached. The native stack is the program as
         // written, so it decides when it names one; the lifted program reproduces the native
         // run only when it read no value the native program does not reproduce (a load from
@@ -787,14 +880,18 @@ impl Search<'_> {
             ));
             return None;
         }
+        let command = if cand.command_line == CommandLine::PLAIN {
+            String::new()
+        } else {
+            format!(", {}", cand.command_line.describe())
+        };
         let cex = trace::counterexample(
             self.func,
-            self.kinds,
-            &run.served,
-            args_are_inputs(self.func),
+            &args,
+            inputs,
             &execution,
             &format!(
-                "replayed natively: error site reached after {} input{} ({})",
+                "replayed natively: error site reached after {} input{} ({}{command})",
                 inputs.len(),
                 if inputs.len() == 1 { "" } else { "s" },
                 cand.origin

@@ -8,7 +8,11 @@
 //! themselves), adds stubs for the nondet functions outside the runtime's fixed list and for
 //! undefined external functions (their results are inputs, served like nondet values), and,
 //! when the entry is not `main`, a driver `main` that calls the entry with arguments taken
-//! from the input stream.
+//! from the input stream. When the entry is `main`, a run gets a real command line
+//! ([`CommandLine`]): `argc` is an input chosen before the run.
+//!
+//! The runtime also serves the integer conversions of `scanf` (named [`SCANF_INPUT`]), so a
+//! run does not depend on what its standard input holds.
 //!
 //! A run serves the given values in order; with a [`Policy`] other than `Strict` further
 //! requests are answered by the policy, and every served value is logged, so that a run that
@@ -91,6 +95,76 @@ pub const RUNTIME_WEAK: &[&str] = &[
 pub fn runtime_source() -> Result<String, String> {
     let path = runtime_dir().join("replay.c");
     std::fs::read_to_string(&path).map_err(|e| format!("reading {}: {e}", path.display()))
+}
+
+/// The name under which the runtime serves the integers `scanf` converts.
+pub const SCANF_INPUT: &str = "scanf";
+/// The symbols of `scanf` the runtime defines (glibc's `<stdio.h>` calls the second).
+pub const SCANF_FUNCTIONS: &[&str] = &["scanf", "__isoc99_scanf"];
+
+/// The largest `argc` of a replay: 2^16 arguments of two bytes (`"1"`) and their pointers
+/// take about 650 KiB, well within what Linux accepts on a command line (a quarter of the
+/// default 8 MiB stack), so every count up to it is one a real `execve` can give.
+pub const MAX_ARGC: u32 = 1 << 16;
+
+/// The text of each argument a replay passes after the program's path.
+///
+/// The analysis does not model what `argv` points to (every load from it is an arbitrary
+/// value), so the search chooses only how many arguments there are; their text is fixed,
+/// and whatever the program does with it is what the native run does.
+pub const ARGUMENT: &str = "1";
+
+/// The command line of a native run of `main(int argc, char **argv)`: the program's path
+/// and `argc - 1` copies of [`ARGUMENT`], passed to the process for real (so `argv` is
+/// exactly what the C library gives a program, and `argc >= 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommandLine {
+    argc: u32,
+}
+
+impl CommandLine {
+    /// The program's path alone (`argc == 1`).
+    pub const PLAIN: CommandLine = CommandLine { argc: 1 };
+
+    /// The command line with this `argc`, if a real one can have it (1 to [`MAX_ARGC`]).
+    pub fn with_argc(argc: i128) -> Option<CommandLine> {
+        (1..=i128::from(MAX_ARGC))
+            .contains(&argc)
+            .then_some(CommandLine { argc: argc as u32 })
+    }
+
+    /// Its `argc`.
+    pub fn argc(self) -> u32 {
+        self.argc
+    }
+
+    /// The arguments after the program's path.
+    pub fn arguments(self) -> impl Iterator<Item = &'static str> {
+        std::iter::repeat(ARGUMENT).take(self.argc as usize - 1)
+    }
+
+    /// How the program was run, for a reader: `run as \`PROGRAM 1 1\`` (or a count when
+    /// there are many arguments).
+    pub fn describe(self) -> String {
+        if self.argc <= 9 {
+            format!(
+                "run as `PROGRAM{}` (argc = {})",
+                self.shell_suffix(),
+                self.argc
+            )
+        } else {
+            format!(
+                "run with argc = {} (the program and {} arguments `{ARGUMENT}`)",
+                self.argc,
+                self.argc - 1
+            )
+        }
+    }
+
+    /// The arguments as they follow the program in a shell command (empty for none).
+    pub fn shell_suffix(self) -> String {
+        self.arguments().map(|a| format!(" {a}")).collect()
+    }
 }
 
 /// What to answer when the recorded values are used up.
@@ -539,9 +613,11 @@ impl NativeProgram {
         self.dir.path()
     }
 
-    /// Runs the binary, serving `inputs` (bits) and then answering per `policy`.
+    /// Runs the binary with `command_line`, serving `inputs` (bits) and then answering per
+    /// `policy`.
     pub fn run(
         &self,
+        command_line: CommandLine,
         inputs: &[u128],
         policy: &Policy,
         dictionary: &[i128],
@@ -569,7 +645,8 @@ impl NativeProgram {
         let stderr_path = dir.join("stderr.txt");
         let stderr_file = std::fs::File::create(&stderr_path).ok();
         let mut cmd = Command::new(&self.binary);
-        cmd.current_dir(dir)
+        cmd.args(command_line.arguments())
+            .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .env("POLYFOCUS_REPLAY_INPUTS", &inputs_file)

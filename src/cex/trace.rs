@@ -3,52 +3,61 @@
 
 use super::exec::{ExecEnd, Execution};
 use super::replay::Served;
-use super::InputKinds;
 use crate::check::{Counterexample, NondetValue, TraceStep};
 use crate::ir::{Function, SourceLoc, Ty};
 
-/// The counterexample of a confirmed run. `served` is everything the native program was
-/// served, arguments first when `args_served` (a driver `main` called the entry).
+/// The counterexample of a confirmed run: `args` are the bits of the entry's arguments
+/// (`argc` of a `main`, or what a driver `main` was served), `inputs` what the native
+/// program was served after them.
 pub fn counterexample(
     func: &Function,
-    kinds: &InputKinds,
-    served: &[Served],
-    args_served: bool,
+    args: &[u128],
+    inputs: &[Served],
     execution: &Execution,
     confirmed_by: &str,
 ) -> Counterexample {
-    let _ = kinds;
-    let value = |s: &Served, loc: Option<SourceLoc>| -> NondetValue {
-        let w = s.width.max(1);
-        let ty = Ty::int(w);
+    let value = |function: String, width: u32, bits: u128, loc: Option<SourceLoc>| {
+        let w = width.max(1);
         let v = if w == 1 {
-            (s.bits & 1) as i128
+            (bits & 1) as i128
         } else {
-            ty.to_signed(s.bits)
+            Ty::int(w).to_signed(bits)
         };
         NondetValue {
-            function: s.function.clone(),
-            width: s.width,
+            function,
+            width,
             value: v,
             loc,
         }
     };
-    let n_args = if args_served {
-        served
-            .iter()
-            .take_while(|s| s.function.starts_with("<arg "))
-            .count()
-    } else {
-        0
-    };
-    let args = served[..n_args]
+    let args = func
+        .params
         .iter()
-        .map(|s| value(s, func.loc.clone()))
-        .collect();
-    let inputs = served[n_args..]
-        .iter()
+        .zip(args)
         .enumerate()
-        .map(|(i, s)| value(s, execution.input_locs.get(i).cloned().flatten()))
+        .map(|(i, (p, bits))| {
+            let info = func.value(*p);
+            value(
+                parameter_name(func, i),
+                info.ty.width,
+                *bits,
+                func.loc.clone(),
+            )
+        })
+        .collect();
+    // The interpreter consumed every input except those served to `scanf` (it reads them
+    // back from memory): the locations it recorded are theirs, in order.
+    let mut consumed = execution.input_locs.iter();
+    let inputs = inputs
+        .iter()
+        .map(|s| {
+            let loc = if s.function == super::replay::SCANF_INPUT {
+                None
+            } else {
+                consumed.next().cloned().flatten()
+            };
+            value(s.function.clone(), s.width, s.bits, loc)
+        })
         .collect();
     let mut steps: Vec<TraceStep> = Vec::new();
     let split = execution.steps.len().min(super::exec::KEEP_FIRST);
@@ -74,6 +83,14 @@ pub fn counterexample(
         steps,
         confirmed_by,
     }
+}
+
+/// The source name of the entry's parameter `i` (from debug info), else its position.
+pub fn parameter_name(func: &Function, i: usize) -> String {
+    func.params
+        .get(i)
+        .and_then(|p| func.value(*p).source_name.clone())
+        .unwrap_or_else(|| format!("<arg {i}>"))
 }
 
 /// The name of the pseudo-variable of a step that stands for omitted steps.

@@ -8,13 +8,20 @@
 use crate::ir::{CheckId, SourceLoc};
 use std::fmt;
 
+mod run;
+
+pub use run::{
+    AnalysisReport, BudgetKind, CheckRun, FunctionRun, LoopInvariant, RefinementStats, RunEnd,
+    Stage, StageEnd, StageRun,
+};
+
 /// Why an assertion is neither proved nor refuted.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum UnknownReason {
     /// The time budget ran out.
     Timeout,
-    /// A resource budget (SMT queries, polyhedra size) ran out.
-    Budget(String),
+    /// A resource budget (memory, or the analysis's own: SMT queries) ran out.
+    Budget(BudgetKind),
     /// The abstraction was too coarse to prove it, and no counterexample was found.
     Imprecise,
     /// The invariant of a loop from which a loop-free path leads to the error site does not
@@ -94,7 +101,8 @@ pub struct TraceStep {
 /// A nondeterministic input of a counterexample, in call order.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct NondetValue {
-    /// The function that produced it (`__VERIFIER_nondet_int`, or `<arg n>` for entry arguments).
+    /// The function that produced it (`__VERIFIER_nondet_int`, `scanf`), or for an entry
+    /// argument its parameter's source name (`argc`; `<arg n>` without debug info).
     pub function: String,
     /// Its width in bits.
     pub width: u32,
@@ -139,6 +147,22 @@ pub struct CheckResult {
     pub function: String,
     /// The verdict.
     pub verdict: Verdict,
+}
+
+/// Puts `results` in source order: by file, line and column, then (several checks of one
+/// line: inlined call sites) by function and check id; checks without a location come last.
+/// Every report (text, JSON, SARIF) lists results in this order, so it is deterministic and
+/// reads like the program.
+pub fn sort_in_source_order(results: &mut [CheckResult]) {
+    results.sort_by(|a, b| {
+        let place = |r: &CheckResult| r.loc.as_ref().map(|l| (l.file.clone(), l.line, l.column));
+        (place(a).is_none(), place(a), &a.function, a.check).cmp(&(
+            place(b).is_none(),
+            place(b),
+            &b.function,
+            b.check,
+        ))
+    });
 }
 
 /// The overall answer for a program, SV-COMP style.

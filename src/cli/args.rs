@@ -20,6 +20,11 @@ pub struct InputArgs {
         conflicts_with = "files"
     )]
     pub project: Option<PathBuf>,
+    /// With --project: analyze each translation unit as a program of its own instead of
+    /// linking them (for projects that build several shared objects from one database, such
+    /// as the modules of a Python extension package).
+    #[arg(long, requires = "project")]
+    pub each_unit: bool,
     /// Function where execution starts (default: main, or every external function);
     /// repeat it, or separate names with commas, for several library entry points.
     #[arg(long, value_delimiter = ',')]

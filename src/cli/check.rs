@@ -73,6 +73,7 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
         memory_per_function: (memory_mb * 1048576.0) as usize,
         jobs,
         refine: a.refine == super::args::OnOff::On,
+        params: crate::params::Params::DEFAULT,
     }
 }
 
@@ -125,7 +126,8 @@ fn check(args: CheckArgs) -> Result<i32> {
     if let Some(build) = &args.input.project {
         // A whole project from its compilation database (issue 8).
         let bc_dir = tempfile::tempdir().context("creating a temporary directory")?;
-        let (inputs, mut reports) = project::compdb_programs(build, &fe, bc_dir.path())?;
+        let (inputs, mut reports) =
+            project::compdb_programs(build, &fe, bc_dir.path(), args.input.each_unit)?;
         let mut analyzed = project::analyze_programs(&inputs, &config, !args.no_counterexamples);
         analyzed.append(&mut reports);
         return project::write_report(&analyzed, &args.report, &info(start));
@@ -226,7 +228,7 @@ pub fn run_ir(args: IrArgs) -> Result<i32> {
         );
     }
     for w in &module.warnings {
-        eprintln!("warning: {}: {}", w.function, w.message);
+        eprintln!("warning: {}", report::warning_text(w));
     }
     if let Some(path) = &args.dot {
         std::fs::write(path, dot).with_context(|| format!("writing {}", path.display()))?;

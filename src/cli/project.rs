@@ -194,12 +194,13 @@ pub fn group_by_main(files: &[(String, PathBuf)], fallback: &str) -> Vec<(String
 
 /// The programs of a compilation database `BUILD_DIR/compile_commands.json` (or the file
 /// itself): every C translation unit compiled to bitcode in `bc_dir` with its own flags,
-/// grouped by [`group_by_main`]. Translation units that do not compile are returned as
-/// failed programs.
+/// grouped by [`group_by_main`], or each a program of its own with `each_unit`. Translation
+/// units that do not compile are returned as failed programs.
 pub fn compdb_programs(
     build: &Path,
     base: &FrontendConfig,
     bc_dir: &Path,
+    each_unit: bool,
 ) -> Result<(Vec<ProgramInput>, Vec<ProgramReport>)> {
     let db = if build.is_dir() {
         build.join("compile_commands.json")
@@ -233,7 +234,15 @@ pub fn compdb_programs(
     if compiled.is_empty() {
         return Ok((vec![], failed));
     }
-    let programs = group_by_main(&compiled, &display_path(build, &root))
+    let groups = if each_unit {
+        compiled
+            .into_iter()
+            .map(|(name, bc)| (name, vec![bc]))
+            .collect()
+    } else {
+        group_by_main(&compiled, &display_path(build, &root))
+    };
+    let programs = groups
         .into_iter()
         .map(|(name, inputs)| ProgramInput {
             name,

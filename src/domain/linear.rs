@@ -317,6 +317,24 @@ impl LinCons {
         }
     }
 
+    /// The negation of an inequality over the integers: `¬(e ≥ 0)` is `-e - 1 ≥ 0`.
+    ///
+    /// Only for inequalities: the negation of an equality is not one constraint (callers
+    /// split it into its two halves first).
+    pub fn negate(&self) -> LinCons {
+        debug_assert_eq!(
+            self.kind,
+            ConsKind::Ge,
+            "the negation of an equality is not convex"
+        );
+        let mut expr = self.expr.negated();
+        expr.add_constant(-1);
+        LinCons {
+            expr,
+            kind: ConsKind::Ge,
+        }
+    }
+
     /// `a < b` over integers, i.e. `b - a - 1 ≥ 0`.
     pub fn lt_int(a: &LinExpr, b: &LinExpr) -> LinCons {
         let mut expr = b.minus(a);
@@ -492,5 +510,19 @@ mod tests {
             kind: ConsKind::Ge,
         };
         assert_eq!(c.display(&space).to_string(), "x - 2*y >= -3");
+    }
+
+    #[test]
+    fn negation_over_the_integers_is_the_complement_and_an_involution() {
+        // x - 3 >= 0 (x >= 3); its negation is -x + 2 >= 0 (x <= 2).
+        let mut e = LinExpr::var(Var(0));
+        e.add_constant(-3);
+        let c = LinCons {
+            expr: e,
+            kind: ConsKind::Ge,
+        };
+        let n = c.negate();
+        assert_eq!(n, LinCons::le(&LinExpr::var(Var(0)), &LinExpr::constant(2)));
+        assert_eq!(n.negate(), c);
     }
 }

@@ -9,6 +9,7 @@
 //! - otherwise the imprecise cut point: the first loop head from which a loop-free path
 //!   leads to the error site, with the invariant there.
 
+use crate::check::{LoopInvariant, UnknownReason};
 use crate::graph::{CutKind, ReducedGraph};
 use crate::ir::{BlockId, Function, HavocReason, Inst, Operand, SourceLoc, Terminator, ValueId};
 use std::collections::{BTreeSet, VecDeque};
@@ -147,4 +148,36 @@ pub fn imprecise_loop_head(graph: &ReducedGraph, error: BlockId) -> Option<Block
         .filter(|c| graph.cut_point(*c).kind == CutKind::LoopHead)
         .find(|c| graph.successors(*c).contains(&target))
         .map(|c| graph.cut_point(c).block)
+}
+
+/// The first cause that blocks an assertion left imprecise: a value the analysis does not
+/// model, else the loop whose invariant does not exclude the error site.
+pub fn cause_of(
+    func: &Function,
+    graph: &ReducedGraph,
+    loop_invariants: &[LoopInvariant],
+    error: BlockId,
+) -> Option<UnknownReason> {
+    if let Some(u) = unmodeled_dependency(func, error) {
+        return Some(UnknownReason::Unmodeled {
+            what: u.what,
+            loc: u.loc,
+        });
+    }
+    let head = imprecise_loop_head(graph, error)?;
+    let name = &func.block(head).name;
+    let inv = loop_invariants.iter().find(|i| i.block == *name)?;
+    // A reason is one line: a long invariant (many disjuncts) is cut; the whole one is in
+    // the invariants of the report.
+    const MAX_CHARS: usize = 240;
+    let invariant = if inv.text.chars().count() > MAX_CHARS {
+        let cut: String = inv.text.chars().take(MAX_CHARS).collect();
+        format!("{cut} ...")
+    } else {
+        inv.text.clone()
+    };
+    Some(UnknownReason::ImpreciseAt {
+        loc: inv.loc.clone(),
+        invariant,
+    })
 }

@@ -15,6 +15,17 @@
 //! written. A program that defines `__VERIFIER_nondet_int` to return 5 gets 5, both in the
 //! analysis and in the native replay.
 
+/// Prefix of the functions that give uninitialized locals their arbitrary initial value
+/// (`polyfocus.uninit.i32`, ..., and `polyfocus.uninit.memory`), which `normalize` inserts;
+/// not a C identifier, so no clash with user code.
+pub const UNINIT_PREFIX: &str = "polyfocus.uninit.";
+
+/// Whether `name` is one of the functions `normalize` inserts for uninitialized locals:
+/// its result is arbitrary, and it is not program code.
+pub fn is_uninit_initializer(name: &str) -> bool {
+    name.starts_with(UNINIT_PREFIX)
+}
+
 /// What a call of a function means.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Role {

@@ -809,7 +809,7 @@ impl Lifter {
         };
         let name = raw::name(callee);
         let defined = raw::is_defined(callee);
-        if name.starts_with(super::normalize::UNINIT_PREFIX) {
+        if conventions::is_uninit_initializer(&name) {
             // The initial value of an uninitialized local: arbitrary (see `normalize`).
             if let Some(&dest) = self.value_of.get(&inst) {
                 let ty = self.values[dest.index()].ty;

@@ -102,6 +102,7 @@ pub use compile::{
 };
 pub use conventions::{role, Role};
 pub use error::FrontendError;
+pub use library::is_library_function;
 pub use normalize::PIPELINE;
 
 use std::collections::{BTreeSet, HashMap, HashSet};

@@ -42,6 +42,7 @@ use inkwell::OptimizationLevel;
 use petgraph::graph::DiGraph;
 
 use super::conventions;
+use super::conventions::UNINIT_PREFIX;
 use super::library;
 use super::lift::{self, ErrorSite};
 use super::raw;
@@ -50,10 +51,6 @@ use super::FrontendError;
 /// The pass pipeline run after inlining and global localization.
 pub const PIPELINE: &str =
     "sroa,simplifycfg<bonus-inst-threshold=0;no-speculate-blocks>,loop-simplify,dce";
-
-/// Prefix of the functions that give uninitialized integer locals their arbitrary initial
-/// value (`polyfocus.uninit.i32`, ...); not a C identifier, so no clash with user code.
-pub const UNINIT_PREFIX: &str = "polyfocus.uninit.";
 
 /// The single function where executions start, and how much of the world the module shows.
 #[derive(Clone, Copy, Debug)]

@@ -72,7 +72,7 @@ pub fn foreign_functions(m: LLVMModuleRef) -> Vec<String> {
 /// Whether an undefined function called `name` may be program code that was not given.
 fn is_foreign(name: &str) -> bool {
     !(name.starts_with("llvm.")
-        || name.starts_with(super::normalize::UNINIT_PREFIX)
+        || conventions::is_uninit_initializer(name)
         || conventions::role(name, false).is_some()
         || library::is_library_function(name))
 }

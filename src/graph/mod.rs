@@ -72,14 +72,32 @@ pub struct ReducedGraph {
 }
 
 impl ReducedGraph {
-    /// Builds the reduced multigraph of a function.
+    /// Builds the reduced multigraph of a function: every error site is a cut point.
     pub fn new(func: &Function) -> ReducedGraph {
+        ReducedGraph::for_open_checks(func, |_| true)
+    }
+
+    /// Builds the reduced multigraph of a function in which only the error sites of the
+    /// checks still open (`open(check)`) are cut points. The error block of a settled check
+    /// stays in the region of the cut points that reach it, as a block without successors:
+    /// a path into it ends there (an execution that reaches an error site ends), so it
+    /// should reach no cut point and add nothing to any invariant.
+    ///
+    /// Not used yet: the stages of the driver share one graph, built before any check is
+    /// settled, because the invariants they pass on (and certification) are indexed by its
+    /// cut points. A stage that runs on the checks left open by a cheaper one (issue 14)
+    /// builds its graph here, so that settled error sites do not multiply the cut points.
+    /// Until now every block without successors was a cut point: before a stage uses this,
+    /// the engines (the SMT region formula, the forward pass through regions) must be
+    /// tested on regions with such dead ends.
+    pub fn for_open_checks(func: &Function, open: impl Fn(CheckId) -> bool) -> ReducedGraph {
         let n = func.blocks.len();
         let (rpo, back_targets) = dfs(func);
         let mut kind: Vec<Option<CutKind>> = vec![None; n];
         for b in &rpo {
             kind[b.index()] = match func.block(*b).term {
-                Terminator::Error(c) => Some(CutKind::ErrorSite(c)),
+                Terminator::Error(c) if open(c) => Some(CutKind::ErrorSite(c)),
+                Terminator::Error(_) => None,
                 Terminator::Return | Terminator::Stop => Some(CutKind::Exit),
                 _ => None,
             };
@@ -232,8 +250,22 @@ impl ReducedGraph {
                 CutKind::LoopHead => "doublecircle",
                 _ => "box",
             };
+            // The source line where the cut point's block starts, when debug info has it.
+            let block = func.block(cp.block);
+            let line = block
+                .locs
+                .iter()
+                .flatten()
+                .next()
+                .or(block.term_loc.as_ref())
+                .filter(|l| l.line > 0)
+                .map(|l| {
+                    let file = l.file.replace('\\', "\\\\").replace('"', "\\\"");
+                    format!("\\n{file}:{}", l.line)
+                })
+                .unwrap_or_default();
             out.push_str(&format!(
-                "  {id} [label=\"{id}\\n{}\" shape={shape}];\n",
+                "  {id} [label=\"{id}\\n{}{line}\" shape={shape}];\n",
                 cp.block
             ));
             for s in self.successors(id) {
@@ -285,4 +317,80 @@ fn dfs(func: &Function) -> (Vec<BlockId>, Vec<BlockId>) {
     post.reverse();
     back_targets.sort();
     (post, back_targets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CutKind, ReducedGraph};
+    use crate::ir::{
+        Block, BlockId, CheckId, Edge, Function, Operand, Terminator, Ty, ValueId, ValueInfo,
+    };
+
+    fn block(name: &str, term: Terminator) -> Block {
+        Block {
+            name: name.into(),
+            insts: vec![],
+            locs: vec![],
+            term,
+            term_loc: None,
+        }
+    }
+
+    fn edge(b: u32) -> Edge {
+        Edge {
+            target: BlockId(b),
+            moves: vec![],
+        }
+    }
+
+    /// `entry: br c, e0, next; next: br c, e1, ret`, with two error sites.
+    fn two_checks() -> Function {
+        let c = Operand::Value(ValueId(0));
+        let branch = |t: u32, e: u32| Terminator::Branch {
+            cond: c.clone(),
+            then_edge: edge(t),
+            else_edge: edge(e),
+        };
+        Function {
+            name: "f".into(),
+            params: vec![ValueId(0)],
+            values: vec![ValueInfo {
+                ty: Ty::BOOL,
+                name: "c".into(),
+                source_name: None,
+            }],
+            blocks: vec![
+                block("entry", branch(1, 2)),
+                block("e0", Terminator::Error(CheckId(0))),
+                block("next", branch(3, 4)),
+                block("e1", Terminator::Error(CheckId(1))),
+                block("ret", Terminator::Return),
+            ],
+            entry: BlockId(0),
+            loc: None,
+        }
+    }
+
+    #[test]
+    fn every_error_site_is_a_cut_point_by_default() {
+        let g = ReducedGraph::new(&two_checks());
+        let kinds: Vec<CutKind> = g.cut_points.iter().map(|c| c.kind).collect();
+        assert!(kinds.contains(&CutKind::ErrorSite(CheckId(0))));
+        assert!(kinds.contains(&CutKind::ErrorSite(CheckId(1))));
+        assert_eq!(g.cut_points.len(), 4);
+    }
+
+    #[test]
+    fn a_settled_error_site_is_a_dead_end_inside_a_region() {
+        let f = two_checks();
+        let g = ReducedGraph::for_open_checks(&f, |c| c == CheckId(1));
+        assert_eq!(g.cut_points.len(), 3);
+        assert_eq!(g.cut_of_block(BlockId(1)), None);
+        let entry = g.cut_of_block(f.entry).unwrap();
+        // The region of the entry keeps the settled error block, which leads nowhere.
+        assert!(g.region(entry).contains(&BlockId(1)));
+        let open = g.cut_of_block(BlockId(3)).unwrap();
+        assert!(g.successors(entry).contains(&open));
+        assert_eq!(g.successors(entry).len(), 2);
+    }
 }

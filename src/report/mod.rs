@@ -2,8 +2,9 @@
 //! JUnit XML for CI dashboards (`junit`), and their multi-program forms (`project`).
 //!
 //! **Architecture Invariant:** the only module that knows serde and output formats. It has
-//! its own serializable records, converted by hand from `check` and `driver` types, so the
-//! analysis types stay free of serialization concerns. Output order is deterministic.
+//! its own serializable records, converted by hand from the `check` records, so the
+//! analysis types stay free of serialization concerns. It depends on data only: it never
+//! names the driver. Output order is deterministic.
 
 mod junit;
 mod project;
@@ -13,8 +14,8 @@ pub use junit::junit;
 pub use project::{all_results, project_json, project_text, ProgramReport};
 pub use sarif::{sarif, SarifOptions};
 
+use crate::check::{AnalysisReport, CheckRun, FunctionRun, LoopInvariant};
 use crate::check::{CheckResult, ProgramVerdict, Verdict};
-use crate::driver::{AnalysisReport, CheckRun, FunctionRun, LoopInvariant, RunEnd, StageEnd};
 use crate::ir::LiftWarning;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -72,14 +73,6 @@ struct JsonStage {
     detail: Option<String>,
 }
 
-fn stage_end(end: &StageEnd) -> String {
-    match end {
-        StageEnd::Finished => "finished".to_string(),
-        StageEnd::Timeout => "timeout".to_string(),
-        StageEnd::Budget(what) => format!("budget: {what}"),
-    }
-}
-
 /// The time each stage spent on one assertion, in milliseconds.
 #[derive(Serialize)]
 struct JsonCheckTime {
@@ -91,12 +84,7 @@ struct JsonCheckTime {
 fn json_function(run: &FunctionRun) -> JsonFunction<'_> {
     JsonFunction {
         function: &run.function,
-        end: match &run.end {
-            RunEnd::Finished => "finished".to_string(),
-            RunEnd::Timeout => "timeout".to_string(),
-            RunEnd::Budget(what) => format!("budget: {what}"),
-            RunEnd::InternalError(what) => format!("internal error: {what}"),
-        },
+        end: run.end.to_string(),
         time_ms: run.elapsed.as_millis() as u64,
         peak_heap_mb: (run.peak_heap_bytes >> 20) as u64,
         stages: run
@@ -105,7 +93,7 @@ fn json_function(run: &FunctionRun) -> JsonFunction<'_> {
             .map(|st| JsonStage {
                 stage: st.stage.name(),
                 time_ms: st.elapsed.as_millis() as u64,
-                end: stage_end(&st.end),
+                end: st.end.to_string(),
                 detail: st.detail.clone(),
             })
             .collect(),
@@ -276,7 +264,7 @@ struct JsonRefinement<'a> {
     millis: u128,
 }
 
-fn json_refinement(r: &crate::driver::RefinementStats) -> JsonRefinement<'_> {
+fn json_refinement(r: &crate::check::RefinementStats) -> JsonRefinement<'_> {
     JsonRefinement {
         function: &r.function,
         rounds: r.rounds,
@@ -299,7 +287,8 @@ fn json_invariant(inv: &LoopInvariant) -> JsonInvariant<'_> {
     }
 }
 
-fn warning_text(w: &LiftWarning) -> String {
+/// A lifting warning as one line: `file:line:col: function: message` when the location is known.
+pub fn warning_text(w: &LiftWarning) -> String {
     match &w.loc {
         Some(loc) => format!("{loc}: {}: {}", w.function, w.message),
         None => format!("{}: {}", w.function, w.message),

@@ -2,8 +2,8 @@
 //! record the SARIF and JUnit writers share.
 
 use super::{json, text, RunInfo};
+use crate::check::AnalysisReport;
 use crate::check::{CheckResult, ProgramVerdict};
-use crate::driver::AnalysisReport;
 use crate::ir::LiftWarning;
 use std::fmt::Write as _;
 
@@ -26,13 +26,7 @@ impl ProgramReport {
     pub fn failed(name: String, error: String) -> ProgramReport {
         ProgramReport {
             name,
-            analysis: AnalysisReport {
-                results: vec![],
-                loop_invariants: vec![],
-                cut_invariants: vec![],
-                refinement: vec![],
-                functions: vec![],
-            },
+            analysis: AnalysisReport::default(),
             warnings: vec![],
             error: Some(error),
         }

@@ -1,8 +1,10 @@
-//! The SMT formula of the loop-free paths leaving a cut point (Monniaux & Gonnord §3.2).
+//! The SMT formula of the loop-free paths leaving a cut point (Monniaux & Gonnord §3.2),
+//! and the bit-precise unrolling of bounded model checking ([`bmc`]).
 //!
 //! **Architecture Invariant:** the only module that names `z3`. Queries answer in `ir` and
-//! `graph` terms ([`FocusPath`]); linear constraints come in as `domain::LinCons` over value
-//! dimensions.
+//! `graph` terms ([`FocusPath`], [`bmc::BmcPath`]); linear constraints come in as
+//! `domain::LinCons` over value dimensions, read through the function's
+//! [`crate::analysis::Layout`].
 //!
 //! Encoding (linear integer arithmetic, see ARCHITECTURE.md "Why LIA"): every value is an
 //! integer term holding its *reading* ([`crate::ir::Interp`]), with its range asserted.
@@ -18,14 +20,18 @@
 //! values of their range (an over-approximation: a path the solver finds may be
 //! infeasible, which the abstract transformer then discovers; it never misses a path).
 
-use crate::domain::{ConsKind, Int as BigInt, LinCons};
-use crate::graph::{CutPointId, ReducedGraph};
+pub mod bmc;
+
+use crate::context::{FunctionContext, Layout};
+use crate::domain::{ConsKind, Int as BigInt, LinCons, Var};
+use crate::graph::CutPointId;
 use crate::ir::{
-    choose_interpretations, BinOp, BlockId, CastOp, CmpPred, Const, Expr, Function, Inst, Interp,
-    Operand, Terminator, Ty, ValueId,
+    BinOp, BlockId, CastOp, CmpPred, Const, Expr, Function, Inst, Interp, Operand, Terminator, Ty,
+    ValueId,
 };
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
+use std::fmt;
 use std::str::FromStr;
 use z3::ast::{Bool, Int};
 use z3::{SatResult, Solver};
@@ -48,13 +54,49 @@ pub enum QueryResult {
     Path(FocusPath),
     /// No such path.
     Unsat,
-    /// The solver gave up.
-    Unknown(String),
+    /// The solver gave up: never evidence either way.
+    Unknown(Unknown),
+}
+
+/// Why a query has no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unknown {
+    /// The solver answered unknown, with its own reason (a timeout, a cancellation, a
+    /// resource limit, or incompleteness of the theory).
+    Solver(String),
+    /// The solver could not take in the region's assertions within the timeout.
+    Loading(Option<String>),
+    /// The solver said sat without giving a model.
+    NoModel,
+    /// The model's taken edges lead to no target cut point.
+    NoPath,
+    /// The model's path could not be followed through the unrolling (bounded model
+    /// checking, [`bmc`]).
+    PathLost,
+    /// A constraint mentions a dimension that is not a value's (a bug of the caller: only
+    /// values have terms in the formula).
+    NotAValue(Var),
+}
+
+impl fmt::Display for Unknown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unknown::Solver(reason) => f.write_str(reason),
+            Unknown::Loading(Some(reason)) => f.write_str(reason),
+            Unknown::Loading(None) => f.write_str("loading the region formula"),
+            Unknown::NoModel => f.write_str("no model"),
+            Unknown::NoPath => f.write_str("model designates no path"),
+            Unknown::PathLost => f.write_str("could not follow the model's path"),
+            Unknown::NotAValue(var) => write!(f, "dimension {} is not a value", var.index()),
+        }
+    }
 }
 
 /// The formula of one cut point's region, with a solver reused across queries.
 pub struct RegionFormula {
     products: Products,
+    /// Which dimensions of the constraints are values (the only ones with terms).
+    layout: Layout,
     source: CutPointId,
     solver: Solver,
     /// Term of each value as seen inside the region (input or defined there).
@@ -109,16 +151,14 @@ pub enum Products {
 pub type LiveSet = Vec<ValueId>;
 
 impl RegionFormula {
-    /// Encodes the region of cut point `source`.
-    pub fn new(
-        func: &Function,
-        graph: &ReducedGraph,
-        source: CutPointId,
-        products: Products,
-    ) -> RegionFormula {
-        let interp = choose_interpretations(func);
+    /// Encodes the region of cut point `source` of the context's function.
+    pub fn new(ctx: &FunctionContext<'_>, source: CutPointId, products: Products) -> RegionFormula {
+        let func = ctx.func();
+        let graph = ctx.graph();
+        let interp = ctx.readings();
         let mut enc = RegionFormula {
             products,
+            layout: ctx.layout(),
             source,
             solver: Solver::new(),
             terms: vec![None; func.values.len()],
@@ -155,7 +195,7 @@ impl RegionFormula {
                     }
                 }
                 for (d, alts) in phis {
-                    let term = enc.ite_chain(func, &interp, &alts, d);
+                    let term = enc.ite_chain(func, interp, &alts, d);
                     enc.terms[d.index()] = Some(term);
                     enc.defined[d.index()] = true;
                 }
@@ -164,13 +204,13 @@ impl RegionFormula {
             enc.reach.insert(*b, reached.clone());
             let block = func.block(*b);
             for inst in &block.insts {
-                enc.encode_inst(func, &interp, inst, &reached);
+                enc.encode_inst(func, interp, inst, &reached);
                 if let Some(d) = inst.dest() {
                     enc.defined[d.index()] = true;
                 }
             }
             // Edges.
-            let guards = enc.edge_guards(func, &interp, &block.term);
+            let guards = enc.edge_guards(func, interp, &block.term);
             for (idx, (edge, guard)) in block.term.edges().into_iter().zip(guards).enumerate() {
                 let t = Bool::and(&[reached.clone(), guard]);
                 enc.taken.insert((*b, idx), t.clone());
@@ -189,7 +229,7 @@ impl RegionFormula {
                             .or_insert_with(|| (Bool::from_bool(false), BTreeMap::new()));
                         entry.0 = Bool::or(&[entry.0.clone(), t.clone()]);
                         for (d, s) in &edge.moves {
-                            let src = enc.operand(func, &interp, s);
+                            let src = enc.operand(func, interp, s);
                             let primed = enc.targets[&cp].1.get(d).cloned();
                             let new = match primed {
                                 None => src,
@@ -253,8 +293,22 @@ impl RegionFormula {
             timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
         );
         self.solver.set_params(&params);
-        if let Err(reason) = self.load() {
-            return QueryResult::Unknown(reason);
+        if let Err(why) = self.load() {
+            return QueryResult::Unknown(why);
+        }
+        // Every constraint is over values; checked before the solver's state changes.
+        let stray = from
+            .iter()
+            .chain(outside.values().flatten().flatten())
+            .flatten()
+            .flat_map(|c| c.expr.vars())
+            .find(|var| self.layout.value(*var).is_none());
+        if let Some(var) = stray {
+            debug_assert!(
+                false,
+                "a constraint on dimension {var:?}, which is not a value"
+            );
+            return QueryResult::Unknown(Unknown::NotAValue(var));
         }
         self.solver.push();
         let starts: Vec<Bool> = from
@@ -304,14 +358,14 @@ impl RegionFormula {
             outside.keys().map(|cp| (*cp, None)).collect();
         let res = match self.solver.check() {
             SatResult::Unsat => QueryResult::Unsat,
-            SatResult::Unknown => {
-                QueryResult::Unknown(self.solver.get_reason_unknown().unwrap_or_default())
-            }
+            SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
+                self.solver.get_reason_unknown().unwrap_or_default(),
+            )),
             SatResult::Sat => match self.solver.get_model() {
-                None => QueryResult::Unknown("no model".into()),
+                None => QueryResult::Unknown(Unknown::NoModel),
                 Some(model) => match self.extract_path(&model, &keys) {
                     Some(p) => QueryResult::Path(p),
-                    None => QueryResult::Unknown("model designates no path".into()),
+                    None => QueryResult::Unknown(Unknown::NoPath),
                 },
             },
         };
@@ -327,17 +381,14 @@ impl RegionFormula {
     /// function) that `push` ignores every timeout. A `check` runs the same work under the
     /// timeout: with an assumption `l` and `¬l` asserted, it ends as soon as the assertions
     /// are in, without a search.
-    fn load(&mut self) -> Result<(), String> {
+    fn load(&mut self) -> Result<(), Unknown> {
         if self.loaded {
             return Ok(());
         }
         let probe = Bool::fresh_const("load");
         self.solver.assert(&probe.not());
         match self.solver.check_assumptions(&[probe]) {
-            SatResult::Unknown => Err(self
-                .solver
-                .get_reason_unknown()
-                .unwrap_or_else(|| "loading the region formula".into())),
+            SatResult::Unknown => Err(Unknown::Loading(self.solver.get_reason_unknown())),
             SatResult::Sat | SatResult::Unsat => {
                 self.loaded = true;
                 Ok(())
@@ -763,11 +814,15 @@ impl RegionFormula {
     }
 
     /// A linear constraint over value dimensions, on the source copy (`at == None`) or on
-    /// the destination copy of a target cut point.
+    /// the destination copy of a target cut point. The caller has checked that every
+    /// dimension is a value's ([`Self::query_disjunctive`]).
     fn cons_formula(&mut self, c: &LinCons, at: Option<CutPointId>) -> Bool {
         let mut sum = big(c.expr.constant_part());
         for (var, k) in c.expr.terms() {
-            let v = ValueId(var.0);
+            let v = self
+                .layout
+                .value(var)
+                .expect("checked by query_disjunctive");
             let term = match at {
                 Some(cp) => match self.targets.get(&cp).and_then(|(_, primed)| primed.get(&v)) {
                     Some(t) => t.clone(),

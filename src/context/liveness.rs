@@ -9,13 +9,11 @@
 //! (whole libraries inlined into one entry) take milliseconds, where ordered sets took
 //! seconds and gigabytes before any budget of the analysis applied.
 
-use super::lower::Lowering;
-use crate::ir::{Operand, Terminator, ValueId};
+use crate::ir::{Function, Operand, Terminator, ValueId};
 use std::collections::BTreeSet;
 
 /// The values live at the entry of each block, indexed by block.
-pub fn live_in(lowering: &Lowering<'_>) -> Vec<BTreeSet<ValueId>> {
-    let func = lowering.func();
+pub fn live_in(func: &Function) -> Vec<BTreeSet<ValueId>> {
     let n_blocks = func.blocks.len();
     let width = func.values.len().div_ceil(64);
     let row = || vec![0u64; width];

@@ -6,19 +6,24 @@
 //! post-order are a topological order of the DAG. Each node has a reach condition and a
 //! *store* (one z3 term per value used outside its defining block), merged with
 //! if-then-else at joins; values used only in their block live in a local map. The whole
-//! encoding is functional: no assertion is added to the solver, each query asks for one of
-//! the newly unrolled error nodes to be reachable (under `push`/`pop`).
+//! encoding is functional: the only assertion added to the solver is the range of the first
+//! argument the caller may give (`main`'s `argc`: what a command line can give, see
+//! `cex::replay::CommandLine`); each query
+//! asks for one of the newly unrolled error nodes to be reachable (under an assumption).
 //!
 //! Semantics (exact LLVM on bit-vectors): plain operations wrap; an `nsw`/`nuw`/`exact`
 //! violation, a division by zero and an oversized shift are undefined behaviour and end the
 //! path (so a counterexample is free of them); `undef` is a fresh constant at each use;
 //! every havoc is a fresh constant per dynamic occurrence, the replayable ones (inputs)
 //! recorded in order.
+//!
+//! The counterexample search ([`crate::cex`]) drives it: it says which havocs are inputs
+//! its native replay serves, and gets back bits in `ir` terms.
 
-use super::InputKinds;
+use super::Unknown;
 use crate::ir::{
-    BinOp, BlockId, CastOp, CheckId, CmpPred, Expr, Function, Inst, Operand, Terminator, Ty,
-    ValueId,
+    BinOp, BlockId, CastOp, CheckId, CmpPred, Expr, Function, HavocReason, Inst, Operand,
+    Terminator, Ty, ValueId,
 };
 use std::collections::HashMap;
 use std::time::Instant;
@@ -62,13 +67,14 @@ pub enum BmcResult {
     /// No execution reaches a target within the bound.
     NoneUpTo(usize),
     /// The solver gave up (timeout).
-    Unknown(String),
+    Unknown(Unknown),
 }
 
 /// An incremental unrolling.
 pub struct Bmc<'a> {
     func: &'a Function,
-    kinds: &'a InputKinds,
+    /// Whether a havoc is an input the native replay serves (recorded in a path).
+    is_input: &'a dyn Fn(&HavocReason) -> bool,
     targets: Vec<CheckId>,
     rpo: Vec<BlockId>,
     rpo_index: Vec<usize>,
@@ -92,8 +98,9 @@ impl<'a> Bmc<'a> {
     pub fn new(
         func: &'a Function,
         rpo: &[BlockId],
-        kinds: &'a InputKinds,
+        is_input: &'a dyn Fn(&HavocReason) -> bool,
         targets: &[CheckId],
+        first_arg_range: Option<(i64, i64)>,
     ) -> Bmc<'a> {
         let mut rpo_index = vec![usize::MAX; func.blocks.len()];
         for (i, b) in rpo.iter().enumerate() {
@@ -153,30 +160,30 @@ impl<'a> Bmc<'a> {
                 n_slots += 1;
             }
         }
-        let args = func
+        let args: Vec<BV> = func
             .params
             .iter()
             .enumerate()
-            .map(|(i, p)| {
-                let w = func.value(*p).ty.width;
-                if func.name == "main" && i == 0 {
-                    // argc of a native run.
-                    BV::from_u64(1, w)
-                } else {
-                    BV::new_const(format!("arg{i}"), w)
-                }
-            })
+            .map(|(i, p)| BV::new_const(format!("arg{i}"), func.value(*p).ty.width))
             .collect();
+        let solver = Solver::new();
+        if let (Some((lo, hi)), Some(first)) = (first_arg_range, args.first()) {
+            // E.g. argc of a native run: the replay passes `argc - 1` arguments on its
+            // command line, so only the counts a real command line can have are searched.
+            let w = first.get_size();
+            solver.assert(&first.bvsge(&BV::from_i64(lo, w)));
+            solver.assert(&first.bvsle(&BV::from_i64(hi, w)));
+        }
         Bmc {
             func,
-            kinds,
+            is_input,
             targets: targets.to_vec(),
             rpo: rpo.to_vec(),
             rpo_index,
             slot,
             n_slots,
             args,
-            solver: Solver::new(),
+            solver,
             nodes: vec![],
             incoming_next: HashMap::new(),
             pending: vec![],
@@ -234,19 +241,19 @@ impl<'a> Bmc<'a> {
             SatResult::Sat => match self.solver.get_model() {
                 Some(model) => match self.extract(&model) {
                     Some(p) => BmcResult::Found(p),
-                    None => BmcResult::Unknown("could not follow the model's path".into()),
+                    None => BmcResult::Unknown(Unknown::PathLost),
                 },
-                None => BmcResult::Unknown("no model".into()),
+                None => BmcResult::Unknown(Unknown::NoModel),
             },
             SatResult::Unsat => {
                 self.pending.clear();
                 BmcResult::NoneUpTo(self.nodes.len())
             }
-            SatResult::Unknown => BmcResult::Unknown(
+            SatResult::Unknown => BmcResult::Unknown(Unknown::Solver(
                 self.solver
                     .get_reason_unknown()
                     .unwrap_or_else(|| "unknown".into()),
-            ),
+            )),
         };
         self.solver.assert(&assumption.not());
         res
@@ -345,7 +352,7 @@ impl<'a> Bmc<'a> {
                 }
                 Inst::Havoc { dest, reason } => {
                     let w = func.value(*dest).ty.width;
-                    let v = if self.kinds.is_input(reason) {
+                    let v = if (self.is_input)(reason) {
                         let v = self.fresh("in", w);
                         inputs.push(InputVar { var: v.clone() });
                         v

@@ -1,0 +1,220 @@
+//! The transformer of a focus path, and its relational form.
+//!
+//! [`apply_path`] is the image of a state along one path. Acceleration ([`super::focus`])
+//! and weakest preconditions ([`super::refine`]) both need the path as a *relation*
+//! between the values where it starts and where it ends: [`path_relation`] keeps a `pre`
+//! copy of each live value at the start (`pre_x = x`) and applies the path to the values,
+//! so that the result relates the copies to the values after the path; [`on_copies`]
+//! projects such a relation back onto the start, renamed to the values.
+
+use super::lower::Lowering;
+use crate::domain::{LinCons, LinExpr, NumericDomain, Var};
+use crate::ir::{Terminator, ValueId};
+use crate::smt::FocusPath;
+
+/// Applies the transformer of a focus path: each block's instructions, then the guard and
+/// the moves of the edge taken.
+pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, state: &mut D) {
+    let func = lowering.func();
+    for (b, idx) in &path.edges {
+        if state.is_bottom() {
+            return;
+        }
+        let block = func.block(*b);
+        for inst in &block.insts {
+            lowering.apply_inst(state, inst);
+        }
+        match &block.term {
+            Terminator::Jump(e) => lowering.apply_moves(state, e),
+            Terminator::Branch {
+                cond,
+                then_edge,
+                else_edge,
+            } => {
+                let (edge, truth) = if *idx == 0 {
+                    (then_edge, true)
+                } else {
+                    (else_edge, false)
+                };
+                lowering.apply_guard(state, cond, truth);
+                lowering.apply_moves(state, edge);
+            }
+            Terminator::Switch { on, cases, default } => {
+                if let Some((c, edge)) = cases.get(*idx) {
+                    lowering.apply_case(state, on, *c);
+                    lowering.apply_moves(state, edge);
+                } else {
+                    for (c, _) in cases {
+                        lowering.apply_not_case(state, on, *c);
+                    }
+                    lowering.apply_moves(state, default);
+                }
+            }
+            Terminator::Return | Terminator::Stop | Terminator::Error(_) => {}
+        }
+    }
+}
+
+/// The path as a relation from any start state: `pre_x = x` for each value `x` of `live`
+/// (the values live where the path starts), then the path applied. The `pre` copies keep
+/// the start while the values move.
+pub fn path_relation<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    path: &FocusPath,
+    live: &[ValueId],
+) -> D {
+    let layout = lowering.layout();
+    let mut rel = D::top(lowering.space());
+    let copies: Vec<LinCons> = live
+        .iter()
+        .map(|v| {
+            LinCons::eq(
+                &LinExpr::var(layout.pre_var(*v)),
+                &LinExpr::var(layout.value_var(*v)),
+            )
+        })
+        .collect();
+    rel.meet_cons(&copies);
+    apply_path(lowering, path, &mut rel);
+    rel
+}
+
+/// The start states of a relation built by [`path_relation`] with the same `live`: its
+/// projection on the `pre` copies, renamed to the values (every other dimension of a value
+/// is unconstrained, the scratch dimensions are forgotten).
+pub fn on_copies<D: NumericDomain>(lowering: &Lowering<'_>, mut rel: D, live: &[ValueId]) -> D {
+    let layout = lowering.layout();
+    rel.forget(&layout.value_vars());
+    let renames: Vec<(Var, LinExpr)> = live
+        .iter()
+        .map(|v| (layout.value_var(*v), LinExpr::var(layout.pre_var(*v))))
+        .collect();
+    rel.assign_parallel(&renames);
+    rel.forget(&layout.scratch_vars());
+    rel
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::FunctionContext;
+    use crate::domain::{Interval, Polyhedron};
+    use crate::ir::{
+        ArithFlags, BinOp, Block, BlockId, CmpPred, Const, Edge, Expr, Function, Inst, Operand, Ty,
+        ValueInfo,
+    };
+    use num_rational::BigRational;
+
+    fn block(name: &str, insts: Vec<Inst>, term: Terminator) -> Block {
+        Block {
+            name: name.into(),
+            locs: vec![None; insts.len()],
+            insts,
+            term,
+            term_loc: None,
+        }
+    }
+
+    fn value(name: &str, ty: Ty) -> ValueInfo {
+        ValueInfo {
+            ty,
+            name: name.into(),
+            source_name: Some(name.into()),
+        }
+    }
+
+    /// `for (i = 0; i < 10; i++) {}`: bb1 is the loop head, bb2 the body.
+    fn counting_loop() -> Function {
+        let (i, c, next) = (ValueId(0), ValueId(1), ValueId(2));
+        let i32t = Ty::int(32);
+        let edge = |target: u32, moves: Vec<(ValueId, Operand)>| Edge {
+            target: BlockId(target),
+            moves,
+        };
+        Function {
+            name: "count".into(),
+            params: vec![],
+            values: vec![value("i", i32t), value("c", Ty::BOOL), value("next", i32t)],
+            blocks: vec![
+                block(
+                    "entry",
+                    vec![],
+                    Terminator::Jump(edge(1, vec![(i, Operand::Const(Const::new(i32t, 0)))])),
+                ),
+                block(
+                    "head",
+                    vec![Inst::Assign {
+                        dest: c,
+                        expr: Expr::Cmp {
+                            pred: CmpPred::Slt,
+                            lhs: Operand::Value(i),
+                            rhs: Operand::Const(Const::new(i32t, 10)),
+                        },
+                    }],
+                    Terminator::Branch {
+                        cond: Operand::Value(c),
+                        then_edge: edge(2, vec![]),
+                        else_edge: edge(3, vec![]),
+                    },
+                ),
+                block(
+                    "body",
+                    vec![Inst::Assign {
+                        dest: next,
+                        expr: Expr::Binary {
+                            op: BinOp::Add,
+                            lhs: Operand::Value(i),
+                            rhs: Operand::Const(Const::new(i32t, 1)),
+                            flags: ArithFlags {
+                                nsw: true,
+                                ..ArithFlags::default()
+                            },
+                        },
+                    }],
+                    Terminator::Jump(edge(1, vec![(i, Operand::Value(next))])),
+                ),
+                block("exit", vec![], Terminator::Return),
+            ],
+            entry: BlockId(0),
+            loc: None,
+        }
+    }
+
+    fn point(n: i64) -> Interval {
+        let n = BigRational::from_integer(n.into());
+        Interval {
+            lo: Some(n.clone()),
+            hi: Some(n),
+        }
+    }
+
+    #[test]
+    fn the_relation_of_a_loop_body_moves_the_value_and_keeps_the_start_in_the_copy() {
+        let func = counting_loop();
+        let ctx = FunctionContext::new(&func);
+        let lowering = Lowering::new(&ctx);
+        let layout = lowering.layout();
+        let head = ctx.graph().cut_of_block(BlockId(1)).expect("a loop head");
+        let path = FocusPath {
+            source: head,
+            target: head,
+            edges: vec![(BlockId(1), 0), (BlockId(2), 0)],
+        };
+        let i = ValueId(0);
+        let rel: Polyhedron = path_relation(&lowering, &path, &[i]);
+        let moved = LinExpr::var(layout.value_var(i)).minus(&LinExpr::var(layout.pre_var(i)));
+        assert_eq!(rel.bound(&moved), point(1));
+
+        // The start states from which one iteration ends at `i >= 10`: exactly `i = 9`.
+        let mut ends_high = rel;
+        ends_high.meet_cons(&[LinCons::ge(
+            &LinExpr::var(layout.value_var(i)),
+            &LinExpr::constant(10),
+        )]);
+        let pre = on_copies(&lowering, ends_high, &[i]);
+        assert_eq!(pre.bound(&LinExpr::var(layout.value_var(i))), point(9));
+        for scratch in layout.scratch_vars() {
+            assert_eq!(pre.bound(&LinExpr::var(scratch)), Interval::top());
+        }
+    }
+}

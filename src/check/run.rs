@@ -1,0 +1,215 @@
+//! What a run of the analysis produced, as data: the verdicts of every assertion and how the
+//! analysis of each function went (stages, times, budgets, invariants for people).
+//!
+//! The driver fills these records; `report` prints them. Neither the records nor `report`
+//! name anything of the driver, so the printer depends on data only.
+
+use super::CheckResult;
+use crate::analysis::certify::CutInvariants;
+use crate::ir::{CheckId, SourceLoc};
+use std::fmt;
+use std::time::Duration;
+
+/// A resource budget other than time that can stop an analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BudgetKind {
+    /// The heap budget of the function (see [`crate::budget`]).
+    Memory,
+    /// The analysis's own limits: solver queries, or a query the solver gave up on.
+    Analysis,
+}
+
+impl fmt::Display for BudgetKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BudgetKind::Memory => "memory",
+            BudgetKind::Analysis => "analysis",
+        })
+    }
+}
+
+/// Everything the analysis found.
+#[derive(Clone, Debug, Default)]
+pub struct AnalysisReport {
+    /// One result per assertion, in check order.
+    pub results: Vec<CheckResult>,
+    /// Invariants at loop heads.
+    pub loop_invariants: Vec<LoopInvariant>,
+    /// Invariants at every cut point of every function whose analysis completed, for
+    /// certification.
+    pub cut_invariants: Vec<CutInvariants>,
+    /// What predicate refinement did, per function where it ran.
+    pub refinement: Vec<RefinementStats>,
+    /// How the analysis of each function ended, in function order.
+    pub functions: Vec<FunctionRun>,
+}
+
+/// The invariant at a loop head, for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopInvariant {
+    /// The function.
+    pub function: String,
+    /// The loop head's block name.
+    pub block: String,
+    /// Where the loop is in the source.
+    pub loc: Option<SourceLoc>,
+    /// The invariant as a C expression over source variable names.
+    pub text: String,
+}
+
+/// How the analysis of one function ended, with what it cost.
+#[derive(Clone, Debug)]
+pub struct FunctionRun {
+    /// The function.
+    pub function: String,
+    /// Finished, or the budget it ran out of.
+    pub end: RunEnd,
+    /// Wall time, counterexample search included.
+    pub elapsed: Duration,
+    /// The most heap the analysis held at once, in bytes (see [`crate::budget`]).
+    pub peak_heap_bytes: usize,
+    /// The stages that ran, in order, with how each ended.
+    pub stages: Vec<StageRun>,
+    /// Per assertion of the function (in check order), the time each stage spent on it.
+    pub checks: Vec<CheckRun>,
+}
+
+/// A stage of the analysis of one function, as reported (issue 13: where the time goes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The engine over the chosen domain.
+    Analysis,
+    /// Predicate refinement rounds.
+    Refinement,
+    /// The counterexample search (the short one before refinement and the full one).
+    CounterexampleSearch,
+}
+
+impl Stage {
+    /// The stage's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Analysis => "analysis",
+            Stage::Refinement => "refinement",
+            Stage::CounterexampleSearch => "counterexample search",
+        }
+    }
+}
+
+/// How a stage ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StageEnd {
+    /// It ended by itself: a fixpoint, no assertion left open, or nothing more to learn.
+    Finished,
+    /// Its share of the time budget ran out first.
+    Timeout,
+    /// A resource budget ran out.
+    Budget(BudgetKind),
+    /// The stage panicked (a bug); the verdicts it would have given stay unknown.
+    InternalError,
+}
+
+impl fmt::Display for StageEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StageEnd::Finished => f.write_str("finished"),
+            StageEnd::Timeout => f.write_str("timeout"),
+            StageEnd::Budget(what) => write!(f, "budget: {what}"),
+            // Reported as it was when the end was a string (`Budget("internal error")`), so
+            // that reports keep their form.
+            StageEnd::InternalError => f.write_str("budget: internal error"),
+        }
+    }
+}
+
+/// One stage that ran in one function.
+#[derive(Clone, Debug)]
+pub struct StageRun {
+    /// Which.
+    pub stage: Stage,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// How it ended.
+    pub end: StageEnd,
+    /// What it did or why it stopped, for people.
+    pub detail: Option<String>,
+}
+
+/// The time each stage spent while an assertion was still open.
+#[derive(Clone, Debug)]
+pub struct CheckRun {
+    /// The assertion.
+    pub check: CheckId,
+    /// The first analysis (shared by every assertion of the function).
+    pub analysis: Duration,
+    /// Refinement rounds that started with the assertion open.
+    pub refinement: Duration,
+    /// Counterexample searches that had it as a target.
+    pub search: Duration,
+    /// What the last counterexample search said about it, when it found nothing.
+    pub search_note: Option<String>,
+    /// A search found a candidate for it that did not replay: searching again would find
+    /// the same one.
+    pub unconfirmed: bool,
+}
+
+impl CheckRun {
+    /// An assertion no stage has spent time on yet.
+    pub fn new(check: CheckId) -> CheckRun {
+        CheckRun {
+            check,
+            analysis: Duration::ZERO,
+            refinement: Duration::ZERO,
+            search: Duration::ZERO,
+            search_note: None,
+            unconfirmed: false,
+        }
+    }
+}
+
+/// How the analysis of a function ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The fixpoint was reached: its invariants decided the verdicts.
+    Finished,
+    /// The time budget ran out.
+    Timeout,
+    /// A resource budget ran out.
+    Budget(BudgetKind),
+    /// The analysis panicked (a bug).
+    InternalError(String),
+}
+
+impl fmt::Display for RunEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunEnd::Finished => f.write_str("finished"),
+            RunEnd::Timeout => f.write_str("timeout"),
+            RunEnd::Budget(what) => write!(f, "budget: {what}"),
+            RunEnd::InternalError(what) => write!(f, "internal error: {what}"),
+        }
+    }
+}
+
+/// What predicate refinement did in one function (issue 7).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RefinementStats {
+    /// The function.
+    pub function: String,
+    /// Analyses re-run with predicates.
+    pub rounds: usize,
+    /// Predicates at the end, summed over cut points.
+    pub predicates: usize,
+    /// Cut points with at least one predicate.
+    pub cut_points_with_predicates: usize,
+    /// Boolean dimensions (BDD variables) the predicates took, with register sharing.
+    pub bdd_vars: usize,
+    /// The same without sharing (one per distinct predicate).
+    pub bdd_vars_unshared: usize,
+    /// Abstract error paths examined.
+    pub error_paths: usize,
+    /// Assertions proved only after refinement.
+    pub proved: usize,
+    /// Time spent refining (discovery and re-analyses), in milliseconds.
+    pub millis: u128,
+}

@@ -1,0 +1,529 @@
+//! The stages that analyze one function, over a table of verdicts.
+//!
+//! ```text
+//! Engine -> QuickCex -> Refine -> FullCex -> verdicts
+//! ```
+//!
+//! - [`Step::Engine`]: the chosen engine over the chosen domain; proves the assertions whose
+//!   error site gets no invariant. Reported as the stage `analysis`.
+//! - [`Step::QuickCex`]: a short counterexample search (issue 7), so that refinement, which
+//!   cannot help with a real bug, does not use up the budget of one. Reported as
+//!   `counterexample search`.
+//! - [`Step::Refine`]: predicate refinement rounds for the assertions still imprecise.
+//!   Reported as `refinement`.
+//! - [`Step::FullCex`]: the counterexample search with the rest of the budget (issue 6).
+//!   Reported as `counterexample search`.
+//!
+//! **Invariant (monotonicity):** every stage reads and writes the verdicts through a
+//! [`VerdictTable`], which only lets it settle an open assertion (proved or violated): no
+//! later stage can lose what an earlier one settled, whatever it computes. The verdicts
+//! of the report are derived from the table in one place ([`VerdictTable::into_results`]).
+//!
+//! Each stage gets its share of the function's budget from [`StageParams`].
+
+use super::engine::{loop_invariants_of, run_engine, Run};
+use super::verdicts::{Open, VerdictTable};
+use super::{cause, AnalysisConfig, DomainKind, Engine};
+use crate::analysis::certify::CutInvariants;
+use crate::analysis::lower::Lowering;
+use crate::analysis::refine::{LocalPredicates, SlotAssignment};
+use crate::analysis::{Deadline, FunctionContext, Outcome};
+use crate::budget::MemoryBudget;
+use crate::cex::{CexConfig, CexOutcome};
+use crate::check::{
+    BudgetKind, CheckResult, CheckRun, LoopInvariant, RefinementStats, RunEnd, Stage, StageEnd,
+    StageRun,
+};
+use crate::domain::{IntervalDomain, NumericDomain};
+use crate::ir::{BlockId, CheckId, CheckKind, Function, Module, Terminator};
+use crate::params::StageParams;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
+
+/// The stages of the pipeline, in the order they run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// The engine over the chosen domain.
+    Engine,
+    /// The short counterexample search before refinement.
+    QuickCex,
+    /// Predicate refinement.
+    Refine,
+    /// The counterexample search with the rest of the budget.
+    FullCex,
+}
+
+impl Step {
+    /// The stage under which reports list it (names fixed by issue 13).
+    fn reported(self) -> Stage {
+        match self {
+            Step::Engine => Stage::Analysis,
+            Step::Refine => Stage::Refinement,
+            Step::QuickCex | Step::FullCex => Stage::CounterexampleSearch,
+        }
+    }
+}
+
+/// What the analysis of one function produced.
+pub(super) struct FunctionOutcome {
+    /// In the order of `Function::checks`.
+    pub results: Vec<CheckResult>,
+    pub invariants: Vec<LoopInvariant>,
+    pub at_cut_points: Option<CutInvariants>,
+    pub refinement: Option<RefinementStats>,
+    pub end: RunEnd,
+    /// The stages that ran, in order.
+    pub stages: Vec<StageRun>,
+    /// In the order of `Function::checks`.
+    pub times: Vec<CheckRun>,
+}
+
+/// What every stage of one function reads and updates.
+struct Progress {
+    /// The verdicts, in the order of `Function::checks`.
+    table: VerdictTable,
+    /// In the order of `Function::checks`.
+    times: Vec<CheckRun>,
+    /// The stages that ran, in order.
+    stages: Vec<StageRun>,
+}
+
+/// The facts of one function the stages share, computed once: the function's context
+/// (readings, reduced graph, liveness, layout: `analysis::FunctionContext`), its lowering
+/// and its error blocks.
+struct Facts<'f> {
+    ctx: &'f FunctionContext<'f>,
+    lowering: Lowering<'f>,
+    /// The error blocks, in the order of `Function::checks`.
+    error_blocks: Vec<BlockId>,
+}
+
+impl<'f> Facts<'f> {
+    fn new(ctx: &'f FunctionContext<'f>) -> Facts<'f> {
+        let func = ctx.func();
+        let lowering = Lowering::new(ctx);
+        let error_blocks = func
+            .blocks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| match b.term {
+                Terminator::Error(_) => Some(BlockId(i as u32)),
+                _ => None,
+            })
+            .collect();
+        Facts {
+            ctx,
+            lowering,
+            error_blocks,
+        }
+    }
+}
+
+/// What the engine (and then refinement) computed: the invariants the later stages and the
+/// report use.
+struct Found {
+    /// How the engine's run ended.
+    outcome: Outcome,
+    /// Per cut point, the invariant of the last complete run, as a disjunction.
+    at_cut_points: Vec<Option<Vec<Vec<crate::domain::LinCons>>>>,
+    /// The invariants at loop heads of the last complete run, for people.
+    loop_invariants: Vec<LoopInvariant>,
+}
+
+/// Analyzes one function: every stage in order, then the verdicts. `started` is when the
+/// function's budget started.
+pub(super) fn run(
+    func: &Function,
+    module: &Module,
+    config: &AnalysisConfig,
+    cex: Option<&CexConfig>,
+    started: Instant,
+) -> FunctionOutcome {
+    use crate::domain::predicates::{Partitioned, Product};
+    use crate::domain::Polyhedron;
+    type I = IntervalDomain;
+    // The second domain is the one refinement runs in: predicates need a domain that
+    // keeps one numeric state per valuation of the booleans.
+    match config.domain {
+        DomainKind::Interval => run_in::<I, Partitioned<I>>(func, module, config, cex, started),
+        DomainKind::Poly => {
+            run_in::<Polyhedron, Partitioned<Polyhedron>>(func, module, config, cex, started)
+        }
+        DomainKind::PolyPred => run_in::<Partitioned<Polyhedron>, Partitioned<Polyhedron>>(
+            func, module, config, cex, started,
+        ),
+        DomainKind::PolyPredProduct => run_in::<Product<Polyhedron>, Partitioned<Polyhedron>>(
+            func, module, config, cex, started,
+        ),
+        DomainKind::IntervalPred => {
+            run_in::<Partitioned<I>, Partitioned<I>>(func, module, config, cex, started)
+        }
+        DomainKind::IntervalPredProduct => {
+            run_in::<Product<I>, Partitioned<I>>(func, module, config, cex, started)
+        }
+    }
+}
+
+/// The outcome of a function that is not analyzed: every assertion unknown, for `reason`;
+/// no stage ran.
+pub(super) fn not_analyzed(func: &Function, module: &Module, reason: String) -> FunctionOutcome {
+    let checks = func.checks();
+    let times = checks.iter().map(|c| CheckRun::new(*c)).collect();
+    FunctionOutcome {
+        results: VerdictTable::open(checks, Open::Unsupported(reason))
+            .into_results(module, |_| None),
+        invariants: vec![],
+        at_cut_points: None,
+        refinement: None,
+        end: RunEnd::Finished,
+        stages: vec![],
+        times,
+    }
+}
+
+fn run_in<D: NumericDomain, P: NumericDomain>(
+    func: &Function,
+    module: &Module,
+    config: &AnalysisConfig,
+    cex: Option<&CexConfig>,
+    function_started: Instant,
+) -> FunctionOutcome {
+    let params = &config.params.stages;
+    let started = Instant::now();
+    crate::progress::stage(|| Stage::Analysis.name().into());
+    let ctx = FunctionContext::new(func);
+    let facts = Facts::new(&ctx);
+    let mut progress = Progress {
+        table: VerdictTable::open(func.checks(), Open::Imprecise),
+        times: func.checks().into_iter().map(CheckRun::new).collect(),
+        stages: Vec::new(),
+    };
+    let mut found = engine::<D>(&facts, config, started, &mut progress);
+    let complete = found.outcome == Outcome::Complete;
+    let refine = config.refine && config.engine == Engine::Focus && complete;
+    if let Some(cex) = cex.filter(|_| refine && progress.table.any_imprecise()) {
+        let slice = (config.timeout / params.quick_search_divisor).min(params.quick_search_cap);
+        let deadline = Instant::now() + slice;
+        search(
+            Step::QuickCex,
+            &ctx,
+            module,
+            cex,
+            params,
+            deadline,
+            &mut progress,
+        );
+    }
+    let refinement = (refine && progress.table.any_imprecise())
+        .then(|| refinement::<P>(&facts, config, started, &mut found, &mut progress));
+    if let Some(cex) = cex {
+        let margin = (config.timeout / params.final_margin_divisor).max(params.final_margin_min);
+        let deadline = function_started + config.timeout.saturating_sub(margin);
+        search(
+            Step::FullCex,
+            &ctx,
+            module,
+            cex,
+            params,
+            deadline,
+            &mut progress,
+        );
+    }
+    let Progress {
+        table,
+        times,
+        stages,
+    } = progress;
+    // The first cause that blocks each assertion still unknown, found from the program and
+    // the invariants only (not from how far a search got).
+    let results = table.into_results(module, |i| {
+        cause::cause_of(
+            func,
+            ctx.graph(),
+            &found.loop_invariants,
+            facts.error_blocks[i],
+        )
+    });
+    FunctionOutcome {
+        results,
+        invariants: found.loop_invariants,
+        at_cut_points: complete.then(|| CutInvariants {
+            function: func.name.clone(),
+            at_cut_point: found.at_cut_points,
+        }),
+        refinement,
+        end: run_end(found.outcome),
+        stages,
+        times,
+    }
+}
+
+/// [`Step::Engine`]: the engine over `D`; proves the assertions whose error site gets no
+/// invariant, or, when it stops before a fixpoint, leaves every assertion open for that.
+/// Its time counts from `started`, before the facts were computed.
+fn engine<D: NumericDomain>(
+    facts: &Facts<'_>,
+    config: &AnalysisConfig,
+    started: Instant,
+    progress: &mut Progress,
+) -> Found {
+    let deadline = Deadline::after(config.timeout)
+        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let mut first: Run<D> = run_engine(
+        &facts.lowering,
+        config.engine,
+        &SlotAssignment::default(),
+        &deadline,
+    );
+    first.outcome = deadline.blame(first.outcome);
+    let elapsed = started.elapsed();
+    progress.stages.push(StageRun {
+        stage: Step::Engine.reported(),
+        elapsed,
+        end: stage_end(first.outcome),
+        detail: None,
+    });
+    for t in &mut progress.times {
+        t.analysis = elapsed;
+    }
+    match first.outcome {
+        Outcome::Complete => {
+            for (i, b) in facts.error_blocks.iter().enumerate() {
+                if first.invariants.at(*b).is_none() {
+                    settled(progress.table.prove(i));
+                }
+            }
+        }
+        stopped => progress.table.stop_open(open_for(stopped)),
+    }
+    Found {
+        outcome: first.outcome,
+        loop_invariants: loop_invariants_of(&facts.lowering, &first),
+        at_cut_points: first.at_cut_points,
+    }
+}
+
+/// [`Step::Refine`]: rounds of predicate discovery and re-analysis in `P`, for the
+/// assertions still imprecise, until none is left, a round finds no new predicate, or the
+/// stage's share of the budget (counted from `started`) runs out.
+fn refinement<P: NumericDomain>(
+    facts: &Facts<'_>,
+    config: &AnalysisConfig,
+    started: Instant,
+    found: &mut Found,
+    progress: &mut Progress,
+) -> RefinementStats {
+    let params = &config.params.stages;
+    let func = facts.lowering.func();
+    let graph = facts.ctx.graph();
+    let budget = config.timeout.mul_f64(params.refinement_share);
+    let deadline = Deadline::after(budget.saturating_sub(started.elapsed()))
+        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let mut stats = RefinementStats {
+        function: func.name.clone(),
+        ..RefinementStats::default()
+    };
+    let refining = Instant::now();
+    let mut preds = LocalPredicates::none(graph.cut_points.len());
+    let mut end = StageEnd::Finished;
+    let max_rounds = params.max_refinement_rounds;
+    let mut detail = format!("stopped after {max_rounds} rounds");
+    while stats.rounds < max_rounds {
+        if deadline.expired() {
+            end = StageEnd::Timeout;
+            detail = format!(
+                "its share of the budget ran out in round {}",
+                stats.rounds + 1
+            );
+            break;
+        }
+        let round_start = Instant::now();
+        crate::progress::stage(|| format!("refinement round {}", stats.rounds + 1));
+        let open: Vec<bool> = (0..facts.error_blocks.len())
+            .map(|i| progress.table.is_imprecise(i))
+            .collect();
+        let errors: Vec<crate::graph::CutPointId> = facts
+            .error_blocks
+            .iter()
+            .zip(&open)
+            .filter(|(_, open)| **open)
+            .filter_map(|(b, _)| graph.cut_of_block(*b))
+            .collect();
+        if errors.is_empty() {
+            detail = "no assertion left open".into();
+            break;
+        }
+        let discovered = crate::analysis::refine::discover::<crate::domain::Polyhedron>(
+            &facts.lowering,
+            &found.at_cut_points,
+            &errors,
+            &mut preds,
+            &deadline,
+        );
+        stats.error_paths += discovered.paths;
+        let charge = |times: &mut [CheckRun]| {
+            for (t, open) in times.iter_mut().zip(&open) {
+                if *open {
+                    t.refinement += round_start.elapsed();
+                }
+            }
+        };
+        if discovered.added == 0 {
+            charge(&mut progress.times);
+            detail = format!("round {} found no new predicate", stats.rounds + 1);
+            break;
+        }
+        stats.rounds += 1;
+        let slots = preds.assign_slots();
+        let refined_lowering = Lowering::with_predicate_slots(facts.ctx, slots.slots);
+        let run: Run<P> = run_engine(&refined_lowering, config.engine, &slots, &deadline);
+        charge(&mut progress.times);
+        if run.outcome != Outcome::Complete {
+            end = match deadline.blame(run.outcome) {
+                Outcome::Timeout => StageEnd::Timeout,
+                Outcome::Memory => StageEnd::Budget(BudgetKind::Memory),
+                _ => StageEnd::Budget(BudgetKind::Analysis),
+            };
+            detail = format!("round {} did not reach a fixpoint", stats.rounds);
+            break;
+        }
+        stats.predicates = preds.count();
+        stats.cut_points_with_predicates = graph.ids().filter(|c| !preds.at(*c).is_empty()).count();
+        stats.bdd_vars = slots.slots;
+        stats.bdd_vars_unshared = slots.unshared;
+        for (i, b) in facts.error_blocks.iter().enumerate() {
+            if progress.table.is_imprecise(i) && run.invariants.at(*b).is_none() {
+                settled(progress.table.prove(i));
+                stats.proved += 1;
+            }
+        }
+        found.at_cut_points = run.at_cut_points.clone();
+        found.loop_invariants = loop_invariants_of(&refined_lowering, &run);
+    }
+    stats.millis = refining.elapsed().as_millis();
+    progress.stages.push(StageRun {
+        stage: Step::Refine.reported(),
+        elapsed: refining.elapsed(),
+        end,
+        detail: Some(detail),
+    });
+    stats
+}
+
+/// [`Step::QuickCex`] or [`Step::FullCex`]: searches, before `deadline`, a counterexample
+/// for the assertions left open by imprecision or a resource budget; one confirmed by
+/// native replay refutes its assertion. The time goes to the targets. Does not run (and
+/// is not listed) when there is no target or too little time.
+fn search(
+    step: Step,
+    ctx: &FunctionContext<'_>,
+    module: &Module,
+    cex: &CexConfig,
+    params: &StageParams,
+    deadline: Instant,
+    progress: &mut Progress,
+) {
+    let searchable = |i: usize| {
+        matches!(
+            progress.table.open_reason(i),
+            Some(Open::Imprecise | Open::Budget(_))
+        ) && !progress.times[i].unconfirmed
+    };
+    // An error site at a call that may call an escaped error function branches on an
+    // arbitrary condition, which the search cannot drive: it is left out.
+    let may_call = |c: &CheckId| matches!(module.check(*c).kind, CheckKind::MayCallError { .. });
+    let targets: Vec<CheckId> = progress
+        .table
+        .checks()
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| searchable(*i) && !may_call(c))
+        .map(|(_, c)| *c)
+        .collect();
+    if targets.is_empty() || Instant::now() + params.min_search_time >= deadline {
+        return;
+    }
+    let stage = step.reported();
+    crate::progress::stage(|| stage.name().into());
+    let started = Instant::now();
+    let found = catch_unwind(AssertUnwindSafe(|| {
+        crate::cex::find_any_counterexample(ctx, module, &targets, cex, deadline)
+    }));
+    let elapsed = started.elapsed();
+    let times = &mut progress.times;
+    for t in times.iter_mut().filter(|t| targets.contains(&t.check)) {
+        t.search += elapsed;
+    }
+    let mut note = |why: String, unconfirmed: bool| {
+        for t in times.iter_mut().filter(|t| targets.contains(&t.check)) {
+            t.search_note = Some(why.clone());
+            t.unconfirmed |= unconfirmed;
+        }
+    };
+    let (end, detail) = match found {
+        Ok((Some(check), CexOutcome::Confirmed(trace))) => {
+            settled(progress.table.refute(check, trace));
+            (StageEnd::Finished, "counterexample confirmed".to_string())
+        }
+        // The search's outcome is a note beside the verdict, not its reason: it depends on
+        // how far the search got in its budget (issue 13).
+        Ok((_, CexOutcome::Unconfirmed(why))) => {
+            let why = format!("counterexample not confirmed: {why}");
+            note(why.clone(), true);
+            (StageEnd::Finished, why)
+        }
+        Ok((_, CexOutcome::NotFound(why))) => {
+            note(why.clone(), false);
+            (StageEnd::Finished, why)
+        }
+        Ok((_, CexOutcome::OutOfTime(why))) => {
+            note(why.clone(), false);
+            (StageEnd::Timeout, why)
+        }
+        Ok((None, CexOutcome::Confirmed(_))) => (StageEnd::Finished, "no error site".into()),
+        Err(_) => (
+            StageEnd::InternalError,
+            "the counterexample search panicked".into(),
+        ),
+    };
+    progress.stages.push(StageRun {
+        stage,
+        elapsed,
+        end,
+        detail: Some(detail),
+    });
+}
+
+/// A stage settles only open assertions, so the table never refuses; if it did (a bug in
+/// the stage: a failed debug assertion in the table), the settled verdict stays, which is
+/// the sound choice: what a stage settled rests on a proof or a replayed execution.
+fn settled(r: Result<(), super::verdicts::AlreadySettled>) {
+    let _ = r;
+}
+
+fn open_for(stopped: Outcome) -> Open {
+    match stopped {
+        Outcome::Timeout => Open::Timeout,
+        Outcome::Budget => Open::Budget(BudgetKind::Analysis),
+        Outcome::Memory => Open::Budget(BudgetKind::Memory),
+        Outcome::Complete => Open::Imprecise,
+    }
+}
+
+fn stage_end(outcome: Outcome) -> StageEnd {
+    match outcome {
+        Outcome::Complete => StageEnd::Finished,
+        Outcome::Timeout => StageEnd::Timeout,
+        Outcome::Budget => StageEnd::Budget(BudgetKind::Analysis),
+        Outcome::Memory => StageEnd::Budget(BudgetKind::Memory),
+    }
+}
+
+fn run_end(outcome: Outcome) -> RunEnd {
+    match outcome {
+        Outcome::Complete => RunEnd::Finished,
+        Outcome::Timeout => RunEnd::Timeout,
+        Outcome::Budget => RunEnd::Budget(BudgetKind::Analysis),
+        Outcome::Memory => RunEnd::Budget(BudgetKind::Memory),
+    }
+}

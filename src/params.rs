@@ -1,0 +1,168 @@
+//! The tuning constants of the analysis, in one place: what the engines, refinement,
+//! certification, the counterexample search and the driver's stages may spend, and when
+//! they widen or give up.
+//!
+//! **Architecture Invariant:** a leaf, like `budget.rs`: it names no other module, so every
+//! module may read it. A parameter changes how much is tried, never what a result means:
+//! no value here can make an analysis unsound (a smaller budget only gives more `unknown`).
+//!
+//! [`Params::DEFAULT`] holds today's values. The driver reads its own (the stage shares)
+//! from [`crate::driver::AnalysisConfig::params`]; the engines, refinement, certification
+//! and the counterexample search still read [`Params::DEFAULT`] through their module
+//! constants, until a per-function context carries the parameters to them.
+
+use std::time::Duration;
+
+/// Every tuning constant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// Path focusing.
+    pub focus: FocusParams,
+    /// The classic worklist engine.
+    pub classic: ClassicParams,
+    /// Lowering of the lifted IR to domain operations.
+    pub lower: LowerParams,
+    /// Predicate discovery for refinement.
+    pub refine: RefineParams,
+    /// Certification of invariants.
+    pub certify: CertifyParams,
+    /// The counterexample search.
+    pub cex: CexParams,
+    /// The driver's stages: how a function's budget is shared between them.
+    pub stages: StageParams,
+}
+
+/// Path focusing (`analysis/focus.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FocusParams {
+    /// Solver queries per function before giving up.
+    pub max_queries: usize,
+    /// Time for one solver query; a harder query answers unknown (the analysis then stops
+    /// with a budget verdict rather than hang).
+    pub max_query_time: Duration,
+    /// Plain joins in `loopiter` before widening.
+    pub loopiter_delay: usize,
+    /// Narrowing steps in `loopiter` and on the reduced multigraph.
+    pub narrowing_steps: usize,
+    /// Constants used as widening thresholds, at most.
+    pub max_threshold_constants: usize,
+}
+
+/// The classic engine (`analysis/classic.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassicParams {
+    /// Joins at a loop head before widening starts.
+    pub widening_delay: u32,
+}
+
+/// Lowering (`analysis/lower.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LowerParams {
+    /// How deep guards are decomposed through boolean definitions.
+    pub guard_depth: usize,
+}
+
+/// Predicate discovery (`analysis/refine.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefineParams {
+    /// Paths stepped back from an error site, at most.
+    pub max_depth: usize,
+    /// Paths enumerated per (cut point, target) pair.
+    pub paths_per_step: usize,
+    /// Predicates kept at one cut point.
+    pub max_per_cut_point: usize,
+    /// Time for one solver query of the discovery.
+    pub query_time: Duration,
+}
+
+/// Certification (`analysis/certify.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CertifyParams {
+    /// Time for one certification query; past it the answer is "undecided".
+    pub query_timeout: Duration,
+}
+
+/// The counterexample search (`cex/mod.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CexParams {
+    /// Native runs in a row that show no new behaviour (exit status and magnitude of the
+    /// number of inputs served) after which the native search stops: it no longer learns
+    /// anything.
+    pub native_stale_runs: usize,
+    /// Bounded model checking goes at most this many times deeper (in back edges) than the
+    /// largest constant of the program, and at least `min_bmc_depth`: beyond, the
+    /// unrolling only adds iteration counts that no constant of the program tells apart.
+    pub bmc_depth_per_constant: usize,
+    /// The least depth limit of bounded model checking.
+    pub min_bmc_depth: usize,
+    /// The greatest depth limit of bounded model checking.
+    pub max_bmc_depth: usize,
+    /// The longest solver query and the longest batch of native runs: a bounded model
+    /// checking query the solver does not answer in this time is where it stops helping (a
+    /// deeper one is only harder), whatever the function's budget.
+    pub max_slice: Duration,
+}
+
+/// How the driver shares a function's time budget between its stages
+/// (`driver/pipeline.rs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StageParams {
+    /// Analyses re-run with more predicates, at most.
+    pub max_refinement_rounds: usize,
+    /// Share of a function's budget, counted from its start, that the engine and
+    /// refinement may use together (the rest is left to the counterexample search).
+    pub refinement_share: f64,
+    /// The short counterexample search run before refinement gets the function's budget
+    /// divided by this, at most `quick_search_cap`: shallow bugs are found in well under a
+    /// second, and on a true task the whole slice is lost before refinement can start.
+    pub quick_search_divisor: u32,
+    /// The longest short search.
+    pub quick_search_cap: Duration,
+    /// The budget divided by this is kept free at the end of the full search, for
+    /// reporting before a harness kills the process; at least `final_margin_min`.
+    pub final_margin_divisor: u32,
+    /// The least margin.
+    pub final_margin_min: Duration,
+    /// A search is not started with less time left than this.
+    pub min_search_time: Duration,
+}
+
+impl Params {
+    /// Today's values.
+    pub const DEFAULT: Params = Params {
+        focus: FocusParams {
+            max_queries: 4000,
+            max_query_time: Duration::from_secs(5),
+            loopiter_delay: 2,
+            narrowing_steps: 2,
+            max_threshold_constants: 48,
+        },
+        classic: ClassicParams { widening_delay: 2 },
+        lower: LowerParams { guard_depth: 8 },
+        refine: RefineParams {
+            max_depth: 3,
+            paths_per_step: 4,
+            max_per_cut_point: 6,
+            query_time: Duration::from_secs(2),
+        },
+        certify: CertifyParams {
+            query_timeout: Duration::from_secs(5),
+        },
+        cex: CexParams {
+            native_stale_runs: 32,
+            bmc_depth_per_constant: 4,
+            min_bmc_depth: 256,
+            max_bmc_depth: 8192,
+            max_slice: Duration::from_secs(4),
+        },
+        stages: StageParams {
+            max_refinement_rounds: 4,
+            refinement_share: 0.5,
+            quick_search_divisor: 10,
+            quick_search_cap: Duration::from_millis(500),
+            final_margin_divisor: 20,
+            final_margin_min: Duration::from_millis(300),
+            min_search_time: Duration::from_millis(200),
+        },
+    };
+}
