@@ -10,12 +10,12 @@
 //! - `; expect at bbN: LINEAR` where `LINEAR` is `e1 OP e2` over values (`v3`), integers,
 //!   `+`, `-` and `k*vN`, with `OP` one of `<=`, `>=`, `==`, `<`, `>`: every disjunct of the
 //!   invariant the engine computed at cut point `bbN` must entail it (the polyhedra's
-//!   entailment, over the values' readings).
+//!   entailment, over the values' readings, placed by `context::Layout`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use polyfocus::analysis::lower::Lowering;
+use polyfocus::context::Layout;
 use polyfocus::check::Verdict;
 use polyfocus::domain::{Entailment, Lattice, LinCons, LinExpr, NumericDomain, Polyhedron, Space};
 use polyfocus::driver::{self, AnalysisConfig, DomainKind, Engine};
@@ -94,10 +94,10 @@ fn expectations(text: &str) -> Result<Vec<Expected>, String> {
 }
 
 /// `e1 OP e2` as constraints over the values' dimensions.
-fn linear(text: &str) -> Result<Vec<LinCons>, String> {
+fn linear(layout: &Layout, text: &str) -> Result<Vec<LinCons>, String> {
     for op in ["<=", ">=", "==", "<", ">"] {
         if let Some((l, r)) = text.split_once(op) {
-            let (a, b) = (expr(l)?, expr(r)?);
+            let (a, b) = (expr(layout, l)?, expr(layout, r)?);
             return Ok(match op {
                 "<=" => vec![LinCons::le(&a, &b)],
                 ">=" => vec![LinCons::ge(&a, &b)],
@@ -110,7 +110,7 @@ fn linear(text: &str) -> Result<Vec<LinCons>, String> {
     Err(format!("no comparison in `{text}`"))
 }
 
-fn expr(text: &str) -> Result<LinExpr, String> {
+fn expr(layout: &Layout, text: &str) -> Result<LinExpr, String> {
     let mut res = LinExpr::constant(0);
     let spaced = text.replace('-', " - ").replace('+', " + ");
     let mut sign = 1i64;
@@ -125,7 +125,7 @@ fn expr(text: &str) -> Result<LinExpr, String> {
                 };
                 if let Some(id) = atom.strip_prefix('v') {
                     let v = ir::ValueId(id.parse().map_err(|_| format!("bad `{tok}`"))?);
-                    res.add_term(sign * k, Lowering::var(v));
+                    res.add_term(sign * k, layout.value_var(v));
                 } else {
                     res.add_constant(
                         sign * k * atom.parse::<i64>().map_err(|_| format!("bad `{tok}`"))?,
@@ -146,6 +146,7 @@ fn config(engine: Engine) -> AnalysisConfig {
         memory_per_function: 2 << 30,
         jobs: 1,
         refine: true,
+        params: polyfocus::params::Params::DEFAULT,
     }
 }
 
@@ -211,7 +212,7 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
                     }
                 }
                 Expectation::Invariant { block, text } => {
-                    let cons = match linear(text) {
+                    let cons = match linear(&Layout::of(&func), text) {
                         Ok(c) => c,
                         Err(e) => {
                             res.push(format!("{name}: {e}"));
