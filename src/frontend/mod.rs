@@ -457,7 +457,8 @@ fn lift_entries(
                 None => vanished.push(site.clone()),
             }
         }
-        res.functions.push(lifted.function);
+        res.functions
+            .push(run_passes(lifted.function, &mut res.warnings));
         res.checks.extend(lifted.checks);
         for (kind, loc) in vanished {
             let id = ir::CheckId(res.checks.len() as u32);
@@ -471,4 +472,23 @@ fn lift_entries(
         res.warnings.extend(lifted.warnings);
     }
     res
+}
+
+/// Runs the standard IR passes (`ir::pass`) on a lifted function. A pass that breaks the IR
+/// (seen when verification is on: debug builds, tests, `POLYFOCUS_VERIFY_IR=1`) costs only
+/// precision: the function is analyzed as lifted, with a warning naming the pass.
+fn run_passes(func: ir::Function, warnings: &mut Vec<ir::LiftWarning>) -> ir::Function {
+    let requested = std::env::var_os("POLYFOCUS_VERIFY_IR").is_some_and(|v| v != "0");
+    let pipeline = ir::pass::Pipeline::standard(ir::pass::Verification::for_build(requested));
+    match pipeline.run(func.clone()) {
+        Ok(func) => func,
+        Err(e) => {
+            warnings.push(ir::LiftWarning {
+                function: func.name.clone(),
+                message: format!("{e}; the function is analyzed without the IR passes"),
+                loc: func.loc.clone(),
+            });
+            func
+        }
+    }
 }

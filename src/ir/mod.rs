@@ -16,10 +16,13 @@
 //!   [`Terminator::Stop`] ends the path without error (`abort`, `exit`, `unreachable`).
 
 mod interp;
+mod parse;
+pub mod pass;
 mod print;
 mod verify;
 
 pub use interp::{choose_interpretations, Interp};
+pub use parse::{parse, parse_functions, ParseError};
 pub use verify::{verify, VerifyError};
 
 use std::fmt;
@@ -494,6 +497,24 @@ impl Terminator {
             } => vec![then_edge, else_edge],
             Terminator::Switch { cases, default, .. } => cases
                 .iter()
+                .map(|(_, e)| e)
+                .chain(std::iter::once(default))
+                .collect(),
+            Terminator::Return | Terminator::Stop | Terminator::Error(_) => vec![],
+        }
+    }
+
+    /// The outgoing edges, mutable, in the order of [`Terminator::edges`].
+    pub fn edges_mut(&mut self) -> Vec<&mut Edge> {
+        match self {
+            Terminator::Jump(e) => vec![e],
+            Terminator::Branch {
+                then_edge,
+                else_edge,
+                ..
+            } => vec![then_edge, else_edge],
+            Terminator::Switch { cases, default, .. } => cases
+                .iter_mut()
                 .map(|(_, e)| e)
                 .chain(std::iter::once(default))
                 .collect(),

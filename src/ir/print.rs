@@ -1,4 +1,10 @@
 //! The text form of the lifted program, as `polyfocus ir` prints it.
+//!
+//! Two forms, both read back by [`super::parse`]:
+//! - `{}` (readable): what `polyfocus ir` shows. Value names, files and columns of source
+//!   locations are left out; printing what `parse` reads from it gives the same text.
+//! - `{:#}` (exact): adds a `value` line per value (type, name, source name), quotes every
+//!   name, and writes locations in full; `parse` reads back the same [`Function`].
 
 use super::*;
 
@@ -96,12 +102,26 @@ impl fmt::Display for Expr {
 
 impl fmt::Display for HavocReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HavocReason::Nondet { function } => write!(f, "nondet {function}"),
-            HavocReason::UnknownCall { function } => write!(f, "unknown call {function}"),
-            HavocReason::Load => write!(f, "load"),
-            HavocReason::Unsupported { what } => write!(f, "unsupported {what}"),
+        match (self, f.alternate()) {
+            (HavocReason::Nondet { function }, false) => write!(f, "nondet {function}"),
+            (HavocReason::Nondet { function }, true) => write!(f, "nondet {function:?}"),
+            (HavocReason::UnknownCall { function }, false) => write!(f, "unknown call {function}"),
+            (HavocReason::UnknownCall { function }, true) => {
+                write!(f, "unknown call {function:?}")
+            }
+            (HavocReason::Load, _) => write!(f, "load"),
+            (HavocReason::Unsupported { what }, false) => write!(f, "unsupported {what}"),
+            (HavocReason::Unsupported { what }, true) => write!(f, "unsupported {what:?}"),
         }
+    }
+}
+
+/// ` @line` (readable) or ` @"file":line:column` (exact).
+fn write_loc(f: &mut fmt::Formatter<'_>, loc: &SourceLoc, exact: bool) -> fmt::Result {
+    if exact {
+        write!(f, "  @{:?}:{}:{}", loc.file, loc.line, loc.column)
+    } else {
+        write!(f, "  @{}", loc.line)
     }
 }
 
@@ -122,6 +142,7 @@ fn write_edge(f: &mut fmt::Formatter<'_>, e: &Edge) -> fmt::Result {
 
 impl fmt::Display for Function {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let exact = f.alternate();
         write!(f, "function {}(", self.name)?;
         for (i, p) in self.params.iter().enumerate() {
             if i > 0 {
@@ -129,29 +150,55 @@ impl fmt::Display for Function {
             }
             write!(f, "{p}: {}", self.value(*p).ty)?;
         }
-        writeln!(f, ") entry {}", self.entry)?;
+        write!(f, ") entry {}", self.entry)?;
+        if let (true, Some(loc)) = (exact, &self.loc) {
+            write_loc(f, loc, true)?;
+        }
+        writeln!(f)?;
+        if exact {
+            for (i, info) in self.values.iter().enumerate() {
+                write!(
+                    f,
+                    "  value {}: {} {:?}",
+                    ValueId(i as u32),
+                    info.ty,
+                    info.name
+                )?;
+                if let Some(src) = &info.source_name {
+                    write!(f, " {src:?}")?;
+                }
+                writeln!(f)?;
+            }
+        }
         for id in self.block_ids() {
             let b = self.block(id);
-            writeln!(f, "  {id}: ; {}", b.name)?;
+            if exact {
+                writeln!(f, "  {id}: {:?}", b.name)?;
+            } else {
+                writeln!(f, "  {id}: ; {}", b.name)?;
+            }
             for (inst, loc) in b.insts.iter().zip(&b.locs) {
                 write!(f, "    ")?;
                 match inst {
                     Inst::Assign { dest, expr } => {
                         write!(f, "{dest}: {} = {expr}", self.value(*dest).ty)?
                     }
+                    Inst::Havoc { dest, reason } if exact => {
+                        write!(f, "{dest}: {} = havoc ({reason:#})", self.value(*dest).ty)?
+                    }
                     Inst::Havoc { dest, reason } => {
                         write!(f, "{dest}: {} = havoc ({reason})", self.value(*dest).ty)?
                     }
                     Inst::Assume { cond } => write!(f, "assume {cond}")?,
                 }
-                if let Some(dest) = inst.dest() {
+                if let (false, Some(dest)) = (exact, inst.dest()) {
                     let info = self.value(dest);
                     if let Some(src) = &info.source_name {
                         write!(f, "  ; {src}")?;
                     }
                 }
                 if let Some(loc) = loc {
-                    write!(f, "  @{}", loc.line)?;
+                    write_loc(f, loc, exact)?;
                 }
                 writeln!(f)?;
             }
@@ -185,7 +232,7 @@ impl fmt::Display for Function {
                 Terminator::Error(c) => write!(f, "error {c}")?,
             }
             if let Some(loc) = &b.term_loc {
-                write!(f, "  @{}", loc.line)?;
+                write_loc(f, loc, exact)?;
             }
             writeln!(f)?;
         }

@@ -1,0 +1,12 @@
+// issue 13, point 2: the README's idiom, a short-circuit `&&` in one assumption.
+#include "polyfocus.h"
+int main(void) {
+  int n = polyfocus_nondet_int();
+  polyfocus_assume(n >= 0 && n <= 500);
+  int hits = 0;
+  for (int i = 0; i < n; i++)
+    hits++;
+  polyfocus_assert(n <= 500); // proved
+  polyfocus_assert(hits == n); // proved
+  return 0;
+}
