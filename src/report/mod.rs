@@ -1,15 +1,18 @@
 //! Reports: text for people, JSON for tools, SARIF 2.1.0 for code scanning (`sarif`),
-//! JUnit XML for CI dashboards (`junit`), and their multi-program forms (`project`).
+//! JUnit XML for CI dashboards (`junit`), the annotated source as one HTML page (`html`),
+//! and their multi-program forms (`project`).
 //!
 //! **Architecture Invariant:** the only module that knows serde and output formats. It has
 //! its own serializable records, converted by hand from the `check` records, so the
 //! analysis types stay free of serialization concerns. It depends on data only: it never
 //! names the driver. Output order is deterministic.
 
+mod html;
 mod junit;
 mod project;
 mod sarif;
 
+pub use html::{html, html_source_files};
 pub use junit::junit;
 pub use project::{all_results, project_json, project_text, ProgramReport};
 pub use sarif::{sarif, SarifOptions};
@@ -192,7 +195,6 @@ fn verdict_word(v: &Verdict) -> &'static str {
     }
 }
 
-/// The class of the first unknown reason, for the program-level answer.
 fn program_reason(results: &[CheckResult]) -> Option<&'static str> {
     if ProgramVerdict::of(results) != ProgramVerdict::Unknown {
         return None;
