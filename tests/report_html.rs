@@ -34,7 +34,10 @@ fn run_chromium(browser: &Path, profile: &Path, page: &Path, extra: &[&str]) -> 
             "--disable-component-update",
             "--disable-sync",
         ])
-        .arg(format!("--user-data-dir={}", profile.join("profile").display()))
+        .arg(format!(
+            "--user-data-dir={}",
+            profile.join("profile").display()
+        ))
         .args(extra)
         .arg(format!("file://{}", page.display()))
         .stdin(Stdio::null())
@@ -67,9 +70,7 @@ fn line_element<'a>(dom: &'a str, id: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no element {id} in the DOM"));
     let start = dom[..at].rfind('<').unwrap();
     let rest = &dom[at..];
-    let end = rest
-        .find("<div class=\"line")
-        .map_or(dom.len(), |e| at + e);
+    let end = rest.find("<div class=\"line").map_or(dom.len(), |e| at + e);
     &dom[start..end]
 }
 
@@ -128,7 +129,9 @@ fn html_report_renders_with_marks_on_the_right_lines() {
     for (line, verdict) in [(13, "proved"), (14, "unknown"), (15, "violated")] {
         let element = line_element(&dom, &format!("p0-f0-L{line}"));
         assert!(
-            class_of(element).split(' ').any(|c| c == format!("line-{verdict}")),
+            class_of(element)
+                .split(' ')
+                .any(|c| c == format!("line-{verdict}")),
             "line {line} is not marked {verdict}: {element}"
         );
         assert!(
@@ -142,16 +145,25 @@ fn html_report_renders_with_marks_on_the_right_lines() {
     // No other line has a mark.
     for line in (1..=17).filter(|l| ![13, 14, 15].contains(l)) {
         let element = line_element(&dom, &format!("p0-f0-L{line}"));
-        assert!(!element.contains("data-verdict"), "line {line} has a mark: {element}");
+        assert!(
+            !element.contains("data-verdict"),
+            "line {line} has a mark: {element}"
+        );
     }
     // The loop invariant sits beside the loop head, named by its line.
     let head = line_element(&dom, "p0-f0-L9");
     assert!(class_of(head).contains("line-loop"), "{head}");
     assert!(head.contains("loop at line 9"), "{head}");
-    assert!(!dom.contains("while.cond"), "an LLVM block name leaks into the page");
+    assert!(
+        !dom.contains("while.cond"),
+        "an LLVM block name leaks into the page"
+    );
     // The counterexample's steps sit beside the loop head with their values, and the last
     // step beside the violated assertion.
-    assert!(head.contains("i=3 n=3"), "no step i=3 n=3 beside the loop head: {head}");
+    assert!(
+        head.contains("i=3 n=3"),
+        "no step i=3 n=3 beside the loop head: {head}"
+    );
     let violated = line_element(&dom, "p0-f0-L15");
     assert!(violated.contains("i=3"), "{violated}");
     // Source text is escaped, not interpreted.

@@ -308,8 +308,12 @@ fn member_path(
                 if !is_md_node(member) || unsafe { LLVMGetDINodeTag(member) } != DW_TAG_MEMBER {
                     continue;
                 }
-                let (m_offset, m_size) =
-                    unsafe { (LLVMDITypeGetOffsetInBits(member), LLVMDITypeGetSizeInBits(member)) };
+                let (m_offset, m_size) = unsafe {
+                    (
+                        LLVMDITypeGetOffsetInBits(member),
+                        LLVMDITypeGetSizeInBits(member),
+                    )
+                };
                 if offset < m_offset || offset + size > m_offset + m_size {
                     continue;
                 }

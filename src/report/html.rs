@@ -61,6 +61,8 @@ struct LineNotes {
     loops: Vec<String>,
     /// Counterexample steps on the line: `(counterexample number, step number, values)`.
     steps: Vec<(usize, usize, String)>,
+    /// Counterexample inputs requested on the line: `(counterexample, input number, text)`.
+    inputs: Vec<(usize, usize, String)>,
 }
 
 impl LineNotes {
@@ -74,9 +76,18 @@ impl LineNotes {
 
 /// The HTML report of a run. `sources` maps a file name as the locations spell it to its
 /// text; a file missing from it is listed with its notes but without its lines.
-pub fn html(programs: &[ProgramReport], sources: &BTreeMap<String, String>, info: &RunInfo) -> String {
+pub fn html(
+    programs: &[ProgramReport],
+    sources: &BTreeMap<String, String>,
+    info: &RunInfo,
+) -> String {
     let results = super::all_results(programs);
-    let count = |w: &str| results.iter().filter(|r| verdict_word(&r.verdict) == w).count();
+    let count = |w: &str| {
+        results
+            .iter()
+            .filter(|r| verdict_word(&r.verdict) == w)
+            .count()
+    };
     let verdict = ProgramVerdict::of(&results);
     let mut out = String::new();
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -140,7 +151,11 @@ fn write_program(
         match &r.verdict {
             Verdict::Proved => {}
             Verdict::Unknown(reason) => {
-                let _ = write!(note, "<div class=\"reason\">{}</div>", esc(&reason.to_string()));
+                let _ = write!(
+                    note,
+                    "<div class=\"reason\">{}</div>",
+                    esc(&reason.to_string())
+                );
             }
             Verdict::Violated(cex) => {
                 cex_number += 1;
@@ -165,13 +180,12 @@ fn write_program(
         }
     }
     for inv in &analysis.loop_invariants {
-        let line = inv.loc.as_ref().map_or(0, |l| l.line);
         let note = format!(
-            "<span class=\"loop-label\">loop{} <span class=\"func\">{}</span></span> \
+            "<span class=\"loop-label\">{} <span class=\"func\">{}</span></span> \
              <code class=\"invariant\">{}</code>",
-            if line > 0 { format!(" at line {line}") } else { String::new() },
+            esc(&super::loop_name(inv)),
             esc(&inv.function),
-            esc(&inv.text)
+            invariant_html(&inv.text)
         );
         match &inv.loc {
             Some(loc) if loc.line > 0 => notes
@@ -212,7 +226,9 @@ fn write_program(
         match sources.get(*file) {
             Some(text) => write_source(out, &id, text, lines),
             None => {
-                out.push_str("<p class=\"dim\">(source not available)</p>\n<div class=\"source\">\n");
+                out.push_str(
+                    "<p class=\"dim\">(source not available)</p>\n<div class=\"source\">\n",
+                );
                 for (line, n) in lines {
                     write_line(out, &id, *line, "", Some(n));
                 }
@@ -230,6 +246,22 @@ fn add_steps<'a>(
     cex_number: usize,
     cex: &'a Counterexample,
 ) {
+    for (i, input) in cex.inputs.iter().enumerate() {
+        let Some(loc) = input.loc.as_ref().filter(|l| l.line > 0) else {
+            continue;
+        };
+        notes
+            .entry(&loc.file)
+            .or_default()
+            .entry(loc.line)
+            .or_default()
+            .inputs
+            .push((
+                cex_number,
+                i + 1,
+                format!("{}() = {}", esc(&input.function), input.value),
+            ));
+    }
     let mut step_number = 0;
     for step in &cex.steps {
         if let [(name, n)] = step.values.as_slice() {
@@ -260,7 +292,11 @@ fn add_steps<'a>(
 fn inputs_html(cex: &Counterexample) -> String {
     let mut out = String::from("<details class=\"inputs\"><summary>");
     let n = cex.args.len() + cex.inputs.len();
-    let _ = write!(out, "{n} input{}</summary><ol>", if n == 1 { "" } else { "s" });
+    let _ = write!(
+        out,
+        "{n} input{}</summary><ol>",
+        if n == 1 { "" } else { "s" }
+    );
     for a in &cex.args {
         let _ = write!(
             out,
@@ -310,7 +346,7 @@ fn write_line(out: &mut String, id: &str, line: u32, text: &str, notes: Option<&
         .and_then(LineNotes::verdict)
         .map_or_else(String::new, |v| format!(" line-{v}"));
     let looped = notes.is_some_and(|n| !n.loops.is_empty());
-    let stepped = notes.is_some_and(|n| !n.steps.is_empty());
+    let stepped = notes.is_some_and(|n| !n.steps.is_empty() || !n.inputs.is_empty());
     let _ = write!(
         out,
         "<div class=\"line{class}{}{}\" id=\"{id}-L{line}\" data-line=\"{line}\">\
@@ -327,6 +363,23 @@ fn write_line(out: &mut String, id: &str, line: u32, text: &str, notes: Option<&
         for l in &n.loops {
             let _ = write!(out, "<div class=\"note loop\">{l}</div>");
         }
+        if !n.inputs.is_empty() {
+            out.push_str("<div class=\"note steps\">");
+            for (cex, input, text) in n.inputs.iter().take(MAX_STEPS_PER_LINE) {
+                let _ = write!(
+                    out,
+                    "<div class=\"step\"><span class=\"step-no\">#{cex} input {input}</span> {text}</div>"
+                );
+            }
+            if n.inputs.len() > MAX_STEPS_PER_LINE {
+                let _ = write!(
+                    out,
+                    "<div class=\"step dim\">... {} more inputs here</div>",
+                    n.inputs.len() - MAX_STEPS_PER_LINE
+                );
+            }
+            out.push_str("</div>");
+        }
         if !n.steps.is_empty() {
             out.push_str("<div class=\"note steps\">");
             for (cex, step, values) in n.steps.iter().take(MAX_STEPS_PER_LINE) {
@@ -338,7 +391,7 @@ fn write_line(out: &mut String, id: &str, line: u32, text: &str, notes: Option<&
             if n.steps.len() > MAX_STEPS_PER_LINE {
                 let _ = write!(
                     out,
-                    "<div class=\"step dim\">... {} more steps here</div>",
+                    "<div class=\"step dim\">... {} more steps of the trace here</div>",
                     n.steps.len() - MAX_STEPS_PER_LINE
                 );
             }
@@ -347,6 +400,86 @@ fn write_line(out: &mut String, id: &str, line: u32, text: &str, notes: Option<&
         out.push_str("</div>");
     }
     out.push_str("</div>\n");
+}
+
+/// An invariant with each top-level disjunct on its own line (`a && (b || c)` shows `a`,
+/// then `b` and `c` under it), escaped.
+fn invariant_html(text: &str) -> String {
+    // Split at ` || ` outside parentheses deeper than the outermost group.
+    let (common, disjunction) = match text.find(" && (") {
+        Some(at) if text.ends_with(')') && top_level_disjuncts(&text[at + 4..]).len() > 1 => {
+            (Some(&text[..at]), &text[at + 4..])
+        }
+        _ => (None, text),
+    };
+    let parts = top_level_disjuncts(disjunction);
+    if parts.len() <= 1 {
+        return esc(text);
+    }
+    let mut out = String::new();
+    if let Some(c) = common {
+        let _ = write!(out, "{} &amp;&amp;", esc(c));
+    }
+    for (i, p) in parts.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<span class=\"disjunct\">{}{}</span>",
+            if i == 0 && common.is_none() {
+                "   "
+            } else {
+                "|| "
+            },
+            esc(p)
+        );
+    }
+    out
+}
+
+/// The disjuncts of `(a) || b || (c)` at depth 0, or of `((a) || b)` at depth 1.
+fn top_level_disjuncts(text: &str) -> Vec<&str> {
+    let inner = if text.starts_with('(') && matching_close(text) == Some(text.len() - 1) {
+        &text[1..text.len() - 1]
+    } else {
+        text
+    };
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let bytes = inner.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            b'|' if depth == 0 && inner[i..].starts_with("|| ") && i > 0 => {
+                parts.push(inner[start..i].trim());
+                start = i + 2;
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(inner[start..].trim());
+    parts
+}
+
+/// The index of the parenthesis closing the one `text` starts with.
+fn matching_close(text: &str) -> Option<usize> {
+    let mut depth = 0;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Escapes text for HTML content and quoted attribute values.
@@ -380,7 +513,7 @@ h3 { font-size: 14px; margin: 14px 18px 4px; font-family: ui-monospace, monospac
 .error { color: var(--violated); margin: 8px 18px; }
 .warnings, .unplaced { margin: 8px 18px; }
 .source { margin: 0 18px; border: 1px solid #d0d7de; border-radius: 6px; overflow: hidden; }
-.line { display: grid; grid-template-columns: 44px minmax(0, 1fr) minmax(0, 1fr); border-left: 4px solid transparent; }
+.line { display: grid; grid-template-columns: 44px minmax(0, 11fr) minmax(0, 9fr); border-left: 4px solid transparent; }
 .line:target { background: #fff8c5; }
 .ln { text-align: right; padding-right: 8px; color: #8c959f; text-decoration: none;
       font: 12px/20px ui-monospace, monospace; user-select: none; }
@@ -401,6 +534,7 @@ h3 { font-size: 14px; margin: 14px 18px 4px; font-family: ui-monospace, monospac
 .func { color: #656d76; font-family: ui-monospace, monospace; font-size: 12px; }
 .reason { color: #1f2328; overflow-wrap: anywhere; }
 .loop-label { color: var(--loop); font-weight: 600; }
+.disjunct { display: block; padding-left: 2.4em; text-indent: -2.4em; white-space: pre-wrap; }
 .invariant { display: block; font: 12px/1.35 ui-monospace, monospace; color: #0a3069; overflow-wrap: anywhere; }
 .steps { font: 12px/1.35 ui-monospace, monospace; color: #82071e; }
 .step-no { font-weight: 700; }

@@ -182,9 +182,20 @@ fn json_counterexample(cex: &crate::check::Counterexample) -> JsonCounterexample
 #[derive(Serialize)]
 struct JsonInvariant<'a> {
     function: &'a str,
-    block: &'a str,
+    /// The loop, named by its source line (`loop at line 12`), never by an LLVM block.
+    #[serde(rename = "loop")]
+    loop_name: String,
     location: Option<String>,
     invariant: &'a str,
+}
+
+/// A loop head as people name it: by its source line. LLVM block names (`for.cond.i`)
+/// never reach a report.
+pub fn loop_name(inv: &LoopInvariant) -> String {
+    match &inv.loc {
+        Some(loc) if loc.line > 0 => format!("loop at line {}", loc.line),
+        _ => "loop (no line in the debug info)".to_string(),
+    }
 }
 
 fn verdict_word(v: &Verdict) -> &'static str {
@@ -283,7 +294,7 @@ fn json_refinement(r: &crate::check::RefinementStats) -> JsonRefinement<'_> {
 fn json_invariant(inv: &LoopInvariant) -> JsonInvariant<'_> {
     JsonInvariant {
         function: &inv.function,
-        block: &inv.block,
+        loop_name: loop_name(inv),
         location: inv.loc.as_ref().map(|l| l.to_string()),
         invariant: &inv.text,
     }
@@ -434,11 +445,13 @@ pub fn invariants_text(report: &AnalysisReport) -> String {
         let loc = inv
             .loc
             .as_ref()
-            .map_or_else(|| inv.block.clone(), |l| l.to_string());
+            .map_or_else(|| "<unknown location>".to_string(), |l| l.to_string());
         let _ = writeln!(
             out,
-            "{loc}: [{}] loop head {}: {}",
-            inv.function, inv.block, inv.text
+            "{loc}: [{}] {}: {}",
+            inv.function,
+            loop_name(inv),
+            inv.text
         );
     }
     if report.loop_invariants.is_empty() {
