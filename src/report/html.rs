@@ -556,3 +556,114 @@ const JS: &str = r#"
   });
 })();
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{CheckResult, UnknownReason};
+    use crate::driver::{AnalysisReport, LoopInvariant};
+    use crate::ir::CheckId;
+    use std::time::Duration;
+
+    fn loc(line: u32) -> Option<SourceLoc> {
+        Some(SourceLoc {
+            file: "a<b>.c".into(),
+            line,
+            column: 1,
+        })
+    }
+
+    fn program() -> ProgramReport {
+        ProgramReport {
+            name: String::new(),
+            analysis: AnalysisReport {
+                results: vec![
+                    CheckResult {
+                        check: CheckId(0),
+                        loc: loc(3),
+                        function: "main".into(),
+                        verdict: Verdict::Proved,
+                    },
+                    CheckResult {
+                        check: CheckId(1),
+                        loc: loc(3),
+                        function: "main".into(),
+                        verdict: Verdict::Unknown(UnknownReason::Unsupported(
+                            "a <script> & \"quotes\"".into(),
+                        )),
+                    },
+                ],
+                loop_invariants: vec![LoopInvariant {
+                    function: "main".into(),
+                    block: "for.cond".into(),
+                    loc: loc(2),
+                    text: "i >= 0 && ((i <= 3) || (n < 2))".into(),
+                }],
+                cut_invariants: vec![],
+                refinement: vec![],
+                functions: vec![],
+            },
+            warnings: vec![],
+            error: None,
+        }
+    }
+
+    fn page(sources: &BTreeMap<String, String>) -> String {
+        let info = RunInfo {
+            engine: "focus",
+            domain: "poly",
+            elapsed: Duration::from_millis(5),
+        };
+        html(&[program()], sources, &info)
+    }
+
+    #[test]
+    fn everything_from_the_program_is_escaped() {
+        let sources = BTreeMap::from([(
+            "a<b>.c".to_string(),
+            "int main() {\n  for (;;) {}\n  assert(x < y && \"</pre>\");\n}\n".to_string(),
+        )]);
+        let out = page(&sources);
+        assert!(!out.contains("<script> &"), "{out}");
+        assert!(
+            out.contains("a &lt;script&gt; &amp; &quot;quotes&quot;"),
+            "{out}"
+        );
+        assert!(
+            out.contains("x &lt; y &amp;&amp; &quot;&lt;/pre&gt;&quot;"),
+            "{out}"
+        );
+        assert!(out.contains("data-file=\"a&lt;b&gt;.c\""), "{out}");
+        assert!(!out.contains("for.cond"), "a block name leaks: {out}");
+    }
+
+    #[test]
+    fn a_line_shows_its_worst_verdict_and_every_mark() {
+        let sources = BTreeMap::from([("a<b>.c".to_string(), "a\nb\nc\nd\n".to_string())]);
+        let out = page(&sources);
+        let line3 = out
+            .lines()
+            .find(|l| l.contains("id=\"p0-f0-L3\""))
+            .expect("line 3");
+        assert!(line3.contains("class=\"line line-unknown\""), "{line3}");
+        assert!(
+            line3.contains("data-verdict=\"proved\"") && line3.contains("data-verdict=\"unknown\"")
+        );
+        let line2 = out.lines().find(|l| l.contains("id=\"p0-f0-L2\"")).unwrap();
+        assert!(
+            line2.contains("line-loop") && line2.contains("loop at line 2"),
+            "{line2}"
+        );
+        // The disjuncts of the invariant are on lines of their own.
+        assert_eq!(line2.matches("class=\"disjunct\"").count(), 2, "{line2}");
+        let line1 = out.lines().find(|l| l.contains("id=\"p0-f0-L1\"")).unwrap();
+        assert!(!line1.contains("notes"), "{line1}");
+    }
+
+    #[test]
+    fn a_missing_source_still_lists_its_marks() {
+        let out = page(&BTreeMap::new());
+        assert!(out.contains("source not available"));
+        assert!(out.contains("id=\"p0-f0-L3\""));
+    }
+}
