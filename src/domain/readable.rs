@@ -178,7 +178,8 @@ fn simplify(disjunct: &[LinCons], ranges: &[Interval]) -> Vec<LinCons> {
             }
         }
     }
-    cons.into_iter()
+    let kept: Vec<LinCons> = cons
+        .into_iter()
         .filter(|c| {
             if c.kind == ConsKind::Eq {
                 return true;
@@ -192,7 +193,71 @@ fn simplify(disjunct: &[LinCons], ranges: &[Interval]) -> Vec<LinCons> {
             };
             !implied_by_box(c, box_)
         })
-        .collect()
+        .collect();
+    drop_large_implied(kept, ranges)
+}
+
+/// Coefficients from which an inequality counts as large.
+const LARGE_COEFFICIENT: i64 = 1000;
+/// Dimensions of a disjunct at most for the polyhedron redundancy test (its range box has
+/// `2^n` vertices).
+const MAX_BOX_DIMS: usize = 8;
+
+/// Drops each inequality with a large coefficient or constant that the ranges and the
+/// constraints kept imply (hull facets through the corners of the range box, such as
+/// `1600*u + 567794676399*i <= 6871947672000`, are often implied by the others).
+fn drop_large_implied(mut cons: Vec<LinCons>, ranges: &[Interval]) -> Vec<LinCons> {
+    let mut dims: Vec<Var> = cons.iter().flat_map(|c| c.expr.vars()).collect();
+    dims.sort();
+    dims.dedup();
+    if dims.len() > MAX_BOX_DIMS {
+        return cons;
+    }
+    let large = Int::from(LARGE_COEFFICIENT);
+    let is_large = |c: &LinCons| {
+        c.kind == ConsKind::Ge
+            && (c.expr.terms().any(|(_, a)| a.abs() >= large)
+                || c.expr.constant_part().abs() >= &large * &large * &large)
+    };
+    let mut box_cons = Vec::new();
+    for v in &dims {
+        let Some(range) = ranges.get(v.index()) else {
+            continue;
+        };
+        let (lo, hi) = range.int_hull();
+        if let Some(lo) = lo {
+            box_cons.push(LinCons::ge(&LinExpr::var(*v), &LinExpr::constant(lo)));
+        }
+        if let Some(hi) = hi {
+            box_cons.push(LinCons::le(&LinExpr::var(*v), &LinExpr::constant(hi)));
+        }
+    }
+    // The largest first: they are the least readable.
+    let mut order: Vec<usize> = (0..cons.len()).filter(|i| is_large(&cons[*i])).collect();
+    order.sort_by_key(|i| std::cmp::Reverse(weight(&cons[*i].expr).0));
+    let mut dropped = vec![false; cons.len()];
+    for i in order {
+        let mut rest = Polyhedron::universe(ranges.len(), budget());
+        let others: Vec<LinCons> = cons
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i && !dropped[*j])
+            .map(|(_, c)| c.clone())
+            .chain(box_cons.iter().cloned())
+            .collect();
+        if rest.try_meet_cons(&others).is_err() {
+            continue;
+        }
+        if rest.entails_impl(&cons[i]) == super::Entailment::Holds {
+            dropped[i] = true;
+        }
+    }
+    let mut k = 0;
+    cons.retain(|_| {
+        k += 1;
+        !dropped[k - 1]
+    });
+    cons
 }
 
 /// `e >= 0` rewritten as `|q_v|·e - sign(q_v)·e_v·q >= 0` with an equality `q = 0` that
@@ -456,6 +521,31 @@ mod tests {
         let e = vec![LinCons::eq(&x(1), &x(0)), LinCons::eq(&x(0), &k(4))];
         let text = readable_invariant(&[e, a], &space, &ranges);
         assert_eq!(text, "i - n == 0 && n >= 0 && n <= 10");
+    }
+
+    #[test]
+    fn large_facets_implied_by_the_ranges_and_the_rest_go() {
+        let space = Space::named(vec!["i".into(), "u".into()]);
+        let u32_range = Interval::ints(0, (1i64 << 32) - 1);
+        // 0 <= i <= 10, u <= 100 make 1600*u + 567794676399*i <= 6871947672000 hold.
+        let big = LinCons::le(
+            &x(1)
+                .scaled(&Int::from(1600))
+                .plus(&x(0).scaled(&Int::from(567794676399i64))),
+            &k(6871947672000),
+        );
+        let d = vec![
+            LinCons::ge(&x(0), &k(0)),
+            LinCons::le(&x(0), &k(10)),
+            LinCons::le(&x(1), &k(100)),
+            big.clone(),
+        ];
+        let text = readable_invariant(&[d], &space, &[i32_range(), u32_range.clone()]);
+        assert_eq!(text, "i >= 0 && i <= 10 && u <= 100");
+        // Without the bound on u it is the state's own: it stays.
+        let d = vec![LinCons::ge(&x(0), &k(0)), LinCons::le(&x(0), &k(10)), big];
+        let text = readable_invariant(&[d], &space, &[i32_range(), u32_range]);
+        assert!(text.contains("567794676399*i"), "{text}");
     }
 
     #[test]
