@@ -11,7 +11,8 @@
 //!    coefficients smaller, and divided by the gcd of its coefficients (integer tightening);
 //! 4. a constraint implied by the ranges (the machine range of each dimension, narrowed by
 //!    the disjunct's own bounds on single dimensions) is dropped: `x >= -2147483648` of an
-//!    `int`, `u <= 4294967295`;
+//!    `int`, `u <= 4294967295`; so is an inequality with a large coefficient that the
+//!    ranges and the constraints kept imply (a polyhedron test, for at most 8 dimensions);
 //! 5. constraints common to every disjunct are printed once, before the disjunction.
 //!
 //! When a polyhedron operation runs out of its budget, the disjuncts are printed as they
