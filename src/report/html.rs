@@ -561,7 +561,7 @@ const JS: &str = r#"
 mod tests {
     use super::*;
     use crate::check::{CheckResult, UnknownReason};
-    use crate::driver::{AnalysisReport, LoopInvariant};
+    use crate::check::{AnalysisReport, LoopInvariant};
     use crate::ir::CheckId;
     use std::time::Duration;
 
