@@ -560,8 +560,8 @@ const JS: &str = r#"
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{CheckResult, UnknownReason};
     use crate::check::{AnalysisReport, LoopInvariant};
+    use crate::check::{CheckResult, UnknownReason};
     use crate::ir::CheckId;
     use std::time::Duration;
 
