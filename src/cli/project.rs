@@ -21,6 +21,9 @@ pub enum Format {
     Sarif,
     /// JUnit XML (CI dashboards): a testcase per assertion.
     Junit,
+    /// One self-contained HTML page: the source with each assertion marked, loop
+    /// invariants and counterexample steps beside their lines (use with -o).
+    Html,
 }
 
 /// What makes the exit code non-zero.
@@ -119,6 +122,7 @@ pub fn write_report(programs: &[ProgramReport], out: &OutputArgs, info: &RunInfo
             report::sarif(programs, &SarifOptions::new(root))
         }
         Format::Junit => report::junit(programs),
+        Format::Html => report::html(programs, &read_sources(programs), info),
     };
     match &out.output {
         Some(path) => {
@@ -127,6 +131,19 @@ pub fn write_report(programs: &[ProgramReport], out: &OutputArgs, info: &RunInfo
         None => print!("{text}"),
     }
     Ok(exit_code(programs, out.fail_on))
+}
+
+/// The texts of the source files the report's locations name, as the compiler spelled
+/// them (relative to the current directory, like the compiler's); a file that cannot be
+/// read is left out (the HTML report lists its notes without its lines).
+fn read_sources(programs: &[ProgramReport]) -> std::collections::BTreeMap<String, String> {
+    report::html_source_files(programs)
+        .into_iter()
+        .filter_map(|file| {
+            let bytes = std::fs::read(&file).ok()?;
+            Some((file, String::from_utf8_lossy(&bytes).into_owned()))
+        })
+        .collect()
 }
 
 /// Fails when `path` cannot be written, before any work is done: opens it for appending

@@ -17,6 +17,7 @@ pub mod interval;
 pub mod linear;
 pub mod poly;
 pub mod predicates;
+pub mod readable;
 
 pub use interval::IntervalDomain;
 pub use linear::{ConsKind, DimKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};

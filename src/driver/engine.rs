@@ -6,7 +6,8 @@ use crate::analysis::lower::Lowering;
 use crate::analysis::refine::SlotAssignment;
 use crate::analysis::{classic, Deadline, Dim, Invariants, Outcome};
 use crate::check::LoopInvariant;
-use crate::domain::{format_state, NumericDomain};
+use crate::domain::readable::readable_invariant;
+use crate::domain::NumericDomain;
 use crate::graph::CutKind;
 
 /// One complete or stopped run of an engine, in the terms the driver needs.
@@ -79,37 +80,49 @@ pub(super) fn loop_invariants_of<D: NumericDomain>(
     if run.outcome != Outcome::Complete {
         return loop_invariants;
     }
+    // The machine range of each value's reading, 0..1 for a boolean dimension (predicate
+    // slots); other dimensions are unbounded.
+    let space = lowering.space();
+    let mut ranges = vec![crate::domain::Interval::top(); space.dim()];
+    for (var, dim) in lowering.layout().dims() {
+        ranges[var.index()] = match dim {
+            Dim::Value(v) => {
+                let (lo, hi) = lowering.range(v);
+                crate::domain::Interval::ints(lo, hi)
+            }
+            Dim::Slot(_) => crate::domain::Interval::ints(0, 1),
+            Dim::Pre(_) | Dim::Elapsed => crate::domain::Interval::top(),
+        };
+    }
     for id in graph.ids() {
         let cp = graph.cut_point(id);
         if cp.kind != CutKind::LoopHead {
             continue;
         }
+        // Printed for people (`domain::readable`): equivalent on the machine ranges of the
+        // values, shorter; what was computed and certified is unchanged.
         let text = match run.at_cut_points.get(id.index()) {
             Some(None) | None if run.invariants.at(cp.block).is_none() => "false".to_string(),
             // Each disjunct on its own (predicates, issue 7): forgetting the predicate
             // slots would print their convex hull.
             Some(Some(disjuncts)) if disjuncts.len() > 1 => {
-                let mut texts: Vec<String> = disjuncts
+                let parts: Vec<Vec<crate::domain::LinCons>> = disjuncts
                     .iter()
-                    .map(|d| {
+                    .flat_map(|d| {
                         let mut part = D::top(lowering.space());
                         part.meet_cons(d);
-                        let t = format_state(
-                            &project_to_source(lowering, &live_in[cp.block.index()], &part),
-                            lowering.space(),
-                        );
-                        format!("({t})")
+                        project_to_source(lowering, &live_in[cp.block.index()], &part)
+                            .to_disjunction()
                     })
                     .collect();
-                texts.sort();
-                texts.dedup();
-                texts.join(" || ")
+                readable_invariant(&parts, lowering.space(), &ranges)
             }
             _ => match run.invariants.at(cp.block) {
                 None => "false".to_string(),
-                Some(d) => format_state(
-                    &project_to_source(lowering, &live_in[cp.block.index()], d),
+                Some(d) => readable_invariant(
+                    &project_to_source(lowering, &live_in[cp.block.index()], d).to_disjunction(),
                     lowering.space(),
+                    &ranges,
                 ),
             },
         };

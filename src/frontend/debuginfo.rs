@@ -217,6 +217,153 @@ fn dbg_value_pair(call: LLVMValueRef) -> Option<(LLVMValueRef, String)> {
                 raw::md_string(*v)
             }
         })?;
-        Some((value, name))
+        // A piece of an aggregate (a field SROA split off) is named after its member, so
+        // two fields of `st` print as `st.hits` and `st.misses`, not both as `st`.
+        let fragment = raw::operand(call, 2);
+        let member = match (fragment_of(fragment), ops.get(3)) {
+            (Some((offset, size)), Some(ty)) if !ty.is_null() => {
+                member_path(ctx, LLVMValueAsMetadata(*ty), offset, size, 0)
+            }
+            _ => None,
+        };
+        Some((value, name + &member.unwrap_or_default()))
+    }
+}
+
+/// The `(offset, size)` in bits of a `DW_OP_LLVM_fragment` in the DIExpression operand of a
+/// `llvm.dbg.value` call. The C API has no accessor for expression elements, so they are
+/// read from the expression's printed form.
+fn fragment_of(expr: LLVMValueRef) -> Option<(u64, u64)> {
+    if expr.is_null() {
+        return None;
+    }
+    let text = unsafe {
+        let ptr = LLVMPrintValueToString(expr);
+        if ptr.is_null() {
+            return None;
+        }
+        let text = std::ffi::CStr::from_ptr(ptr).to_string_lossy().into_owned();
+        LLVMDisposeMessage(ptr);
+        text
+    };
+    let rest = &text[text.find("DW_OP_LLVM_fragment")? + "DW_OP_LLVM_fragment".len()..];
+    let mut numbers = rest
+        .split(|c: char| c == ',' || c == ')')
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    let offset = numbers.next()?.parse().ok()?;
+    let size = numbers.next()?.parse().ok()?;
+    Some((offset, size))
+}
+
+// DWARF tags of the types a fragment is looked up in.
+const DW_TAG_ARRAY_TYPE: u16 = 0x01;
+const DW_TAG_MEMBER: u16 = 0x0d;
+const DW_TAG_STRUCTURE_TYPE: u16 = 0x13;
+const DW_TAG_TYPEDEF: u16 = 0x16;
+const DW_TAG_UNION_TYPE: u16 = 0x17;
+const DW_TAG_CONST_TYPE: u16 = 0x26;
+const DW_TAG_VOLATILE_TYPE: u16 = 0x35;
+const DW_TAG_CLASS_TYPE: u16 = 0x02;
+
+/// Type operand `idx` of a DIType node (3: the base type of a derived type; 4: the
+/// elements of a composite type).
+fn type_operand(ctx: LLVMContextRef, ty: LLVMMetadataRef, idx: usize) -> Option<LLVMMetadataRef> {
+    let ops = md_operands(ctx, ty);
+    let op = *ops.get(idx)?;
+    if op.is_null() {
+        return None;
+    }
+    Some(unsafe { LLVMValueAsMetadata(op) })
+}
+
+/// The source path (`.hits`, `.pos.x`, `[2]`) of the bits `[offset, offset + size)` of a
+/// value of type `ty`; `None` when they are not exactly one member (a union, padding, or a
+/// type the debug info does not describe).
+fn member_path(
+    ctx: LLVMContextRef,
+    ty: LLVMMetadataRef,
+    offset: u64,
+    size: u64,
+    depth: usize,
+) -> Option<String> {
+    if depth > 16 || ty.is_null() || !is_md_node(ty) {
+        return None;
+    }
+    let tag = unsafe { LLVMGetDINodeTag(ty) };
+    let type_size = unsafe { LLVMDITypeGetSizeInBits(ty) };
+    match tag {
+        DW_TAG_TYPEDEF | DW_TAG_CONST_TYPE | DW_TAG_VOLATILE_TYPE | DW_TAG_MEMBER => {
+            let base = type_operand(ctx, ty, 3)?;
+            member_path(ctx, base, offset, size, depth + 1)
+        }
+        _ if offset == 0 && size == type_size => Some(String::new()),
+        DW_TAG_STRUCTURE_TYPE | DW_TAG_CLASS_TYPE => {
+            let elements = type_operand(ctx, ty, 4)?;
+            for op in md_operands(ctx, elements) {
+                if op.is_null() {
+                    continue;
+                }
+                let member = unsafe { LLVMValueAsMetadata(op) };
+                if !is_md_node(member) || unsafe { LLVMGetDINodeTag(member) } != DW_TAG_MEMBER {
+                    continue;
+                }
+                let (m_offset, m_size) = unsafe {
+                    (
+                        LLVMDITypeGetOffsetInBits(member),
+                        LLVMDITypeGetSizeInBits(member),
+                    )
+                };
+                if offset < m_offset || offset + size > m_offset + m_size {
+                    continue;
+                }
+                let name = type_name(member)?;
+                let inner = member_path(ctx, member, offset - m_offset, size, depth + 1)?;
+                return Some(format!(".{name}{inner}"));
+            }
+            None
+        }
+        DW_TAG_ARRAY_TYPE => {
+            let element = type_operand(ctx, ty, 3)?;
+            let e_size = element_size(ctx, element, depth)?;
+            if e_size == 0 {
+                return None;
+            }
+            let index = offset / e_size;
+            let inner = member_path(ctx, element, offset - index * e_size, size, depth + 1)?;
+            Some(format!("[{index}]{inner}"))
+        }
+        // A union's members overlap: which one is meant is not known.
+        DW_TAG_UNION_TYPE => None,
+        _ => None,
+    }
+}
+
+/// The size in bits of a type, looking through typedefs and qualifiers (which record 0).
+fn element_size(ctx: LLVMContextRef, ty: LLVMMetadataRef, depth: usize) -> Option<u64> {
+    if depth > 16 || !is_md_node(ty) {
+        return None;
+    }
+    let size = unsafe { LLVMDITypeGetSizeInBits(ty) };
+    if size > 0 {
+        return Some(size);
+    }
+    match unsafe { LLVMGetDINodeTag(ty) } {
+        DW_TAG_TYPEDEF | DW_TAG_CONST_TYPE | DW_TAG_VOLATILE_TYPE => {
+            element_size(ctx, type_operand(ctx, ty, 3)?, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+fn type_name(ty: LLVMMetadataRef) -> Option<String> {
+    unsafe {
+        let mut len = 0usize;
+        let ptr = LLVMDITypeGetName(ty, &mut len);
+        if ptr.is_null() || len == 0 {
+            return None;
+        }
+        let bytes = std::slice::from_raw_parts(ptr as *const u8, len);
+        Some(String::from_utf8_lossy(bytes).into_owned())
     }
 }

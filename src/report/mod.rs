@@ -1,15 +1,18 @@
 //! Reports: text for people, JSON for tools, SARIF 2.1.0 for code scanning (`sarif`),
-//! JUnit XML for CI dashboards (`junit`), and their multi-program forms (`project`).
+//! JUnit XML for CI dashboards (`junit`), the annotated source as one HTML page (`html`),
+//! and their multi-program forms (`project`).
 //!
 //! **Architecture Invariant:** the only module that knows serde and output formats. It has
 //! its own serializable records, converted by hand from the `check` records, so the
 //! analysis types stay free of serialization concerns. It depends on data only: it never
 //! names the driver. Output order is deterministic.
 
+mod html;
 mod junit;
 mod project;
 mod sarif;
 
+pub use html::{html, html_source_files};
 pub use junit::junit;
 pub use project::{all_results, project_json, project_text, ProgramReport};
 pub use sarif::{sarif, SarifOptions};
@@ -179,9 +182,20 @@ fn json_counterexample(cex: &crate::check::Counterexample) -> JsonCounterexample
 #[derive(Serialize)]
 struct JsonInvariant<'a> {
     function: &'a str,
-    block: &'a str,
+    /// The loop, named by its source line (`loop at line 12`), never by an LLVM block.
+    #[serde(rename = "loop")]
+    loop_name: String,
     location: Option<String>,
     invariant: &'a str,
+}
+
+/// A loop head as people name it: by its source line. LLVM block names (`for.cond.i`)
+/// never reach a report.
+pub fn loop_name(inv: &LoopInvariant) -> String {
+    match &inv.loc {
+        Some(loc) if loc.line > 0 => format!("loop at line {}", loc.line),
+        _ => "loop (no line in the debug info)".to_string(),
+    }
 }
 
 fn verdict_word(v: &Verdict) -> &'static str {
@@ -192,7 +206,6 @@ fn verdict_word(v: &Verdict) -> &'static str {
     }
 }
 
-/// The class of the first unknown reason, for the program-level answer.
 fn program_reason(results: &[CheckResult]) -> Option<&'static str> {
     if ProgramVerdict::of(results) != ProgramVerdict::Unknown {
         return None;
@@ -281,7 +294,7 @@ fn json_refinement(r: &crate::check::RefinementStats) -> JsonRefinement<'_> {
 fn json_invariant(inv: &LoopInvariant) -> JsonInvariant<'_> {
     JsonInvariant {
         function: &inv.function,
-        block: &inv.block,
+        loop_name: loop_name(inv),
         location: inv.loc.as_ref().map(|l| l.to_string()),
         invariant: &inv.text,
     }
@@ -433,11 +446,13 @@ pub fn invariants_text(report: &AnalysisReport) -> String {
         let loc = inv
             .loc
             .as_ref()
-            .map_or_else(|| inv.block.clone(), |l| l.to_string());
+            .map_or_else(|| "<unknown location>".to_string(), |l| l.to_string());
         let _ = writeln!(
             out,
-            "{loc}: [{}] loop head {}: {}",
-            inv.function, inv.block, inv.text
+            "{loc}: [{}] {}: {}",
+            inv.function,
+            loop_name(inv),
+            inv.text
         );
     }
     if report.loop_invariants.is_empty() {
