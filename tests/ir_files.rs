@@ -15,8 +15,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use polyfocus::context::Layout;
 use polyfocus::check::Verdict;
+use polyfocus::context::Layout;
 use polyfocus::domain::{Entailment, Lattice, LinCons, LinExpr, NumericDomain, Polyhedron, Space};
 use polyfocus::driver::{self, AnalysisConfig, DomainKind, Engine};
 use polyfocus::graph::ReducedGraph;
