@@ -109,6 +109,9 @@ pub struct CexParams {
 pub struct StageParams {
     /// Analyses re-run with more predicates, at most.
     pub max_refinement_rounds: usize,
+    /// Share of a function's budget the engine may use when a counterexample search
+    /// follows (all of it without one).
+    pub engine_share: f64,
     /// Share of a function's budget, counted from its start, that the engine and
     /// refinement may use together (the rest is left to the counterexample search).
     pub refinement_share: f64,
@@ -157,6 +160,7 @@ impl Params {
         },
         stages: StageParams {
             max_refinement_rounds: 4,
+            engine_share: 0.8,
             refinement_share: 0.5,
             quick_search_divisor: 10,
             quick_search_cap: Duration::from_millis(500),

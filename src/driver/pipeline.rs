@@ -198,7 +198,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         times: func.checks().into_iter().map(CheckRun::new).collect(),
         stages: Vec::new(),
     };
-    let mut found = engine::<D>(&facts, config, started, &mut progress);
+    let mut found = engine::<D>(&facts, config, cex.is_some(), started, &mut progress);
     let complete = found.outcome == Outcome::Complete;
     let refine = config.refine && config.engine == Engine::Focus && complete;
     if let Some(cex) = cex.filter(|_| refine && progress.table.any_imprecise()) {
@@ -264,10 +264,19 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
 fn engine<D: NumericDomain>(
     facts: &Facts<'_>,
     config: &AnalysisConfig,
+    searching: bool,
     started: Instant,
     progress: &mut Progress,
 ) -> Found {
-    let deadline = Deadline::after(config.timeout)
+    // With a counterexample search to come, the engine leaves it a share of the budget: an
+    // engine that cannot finish (a diamond of ten branches over wrapping arithmetic) would
+    // otherwise use all of it, and a bug one input away would stay unknown.
+    let share = if searching {
+        config.params.stages.engine_share
+    } else {
+        1.0
+    };
+    let deadline = Deadline::after(config.timeout.mul_f64(share))
         .with_memory(MemoryBudget::from_now(config.memory_per_function));
     let mut first: Run<D> = run_engine(
         &facts.lowering,
@@ -411,7 +420,7 @@ fn refinement<P: NumericDomain>(
 }
 
 /// [`Step::QuickCex`] or [`Step::FullCex`]: searches, before `deadline`, a counterexample
-/// for the assertions left open by imprecision or a resource budget; one confirmed by
+/// for the assertions left open by imprecision, the engine's time or a resource budget; one confirmed by
 /// native replay refutes its assertion. The time goes to the targets. Does not run (and
 /// is not listed) when there is no target or too little time.
 fn search(
@@ -426,7 +435,7 @@ fn search(
     let searchable = |i: usize| {
         matches!(
             progress.table.open_reason(i),
-            Some(Open::Imprecise | Open::Budget(_))
+            Some(Open::Imprecise | Open::Timeout | Open::Budget(_))
         ) && !progress.times[i].unconfirmed
     };
     // An error site at a call that may call an escaped error function branches on an
