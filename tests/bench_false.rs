@@ -4,8 +4,9 @@
 //! them the count drops (issue 13), which this test catches.
 //! Skips, visibly, when `../shared/bench` is absent; under CI (`CI` set) its absence fails.
 
+mod common;
+
 use serde_json::Value;
-use std::path::Path;
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_polyfocus");
@@ -16,22 +17,10 @@ const FLOOR: usize = 33;
 
 #[test]
 fn every_false_task_is_refuted_with_a_native_replay() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bench = root.join("../shared/bench");
-    let Ok(manifest) = std::fs::read_to_string(bench.join("MANIFEST.tsv")) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{} is absent: CI runs beside ../shared",
-            bench.display()
-        );
-        use std::io::Write as _;
-        let _ = writeln!(
-            std::io::stderr(),
-            "bench_false: SKIPPED, {} is absent",
-            bench.display()
-        );
+    let Some(bench) = common::shared_bench_or_skip("bench_false") else {
         return;
     };
+    let manifest = std::fs::read_to_string(bench.join("MANIFEST.tsv")).unwrap();
     let header: Vec<&str> = manifest.lines().next().unwrap().split('\t').collect();
     let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
     let (task, expected, model) = (col("task"), col("expected"), col("data_model"));

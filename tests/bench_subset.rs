@@ -3,6 +3,8 @@
 //! verdicts (tests/bench-floor.txt; only ever raise it). Skips, visibly, when
 //! `../shared/bench` is absent; under CI (`CI` set) its absence fails the test.
 
+mod common;
+
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -15,23 +17,9 @@ const TIMEOUT_S: &str = "8";
 #[test]
 fn bench_subset_has_no_wrong_verdict_and_meets_the_floor() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bench = root.join("../shared/bench");
-    if !bench.join("MANIFEST.tsv").is_file() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{} is absent: CI runs beside ../shared",
-            bench.display()
-        );
-        // Straight to the standard error, not `eprintln!`: the test harness hides what
-        // passing tests print, and a skip must be seen.
-        use std::io::Write as _;
-        let _ = writeln!(
-            std::io::stderr(),
-            "bench_subset: SKIPPED, {} is absent",
-            bench.display()
-        );
+    let Some(bench) = common::shared_bench_or_skip("bench_subset") else {
         return;
-    }
+    };
     let floor_text = std::fs::read_to_string(root.join("tests/bench-floor.txt")).unwrap();
     let floor: usize = floor_text
         .lines()

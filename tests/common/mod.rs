@@ -42,3 +42,27 @@ pub fn check_at_line(report: &Value, line: u32) -> Option<&Value> {
             == Some(line)
     })
 }
+
+/// `../shared/bench` beside the project, or `None` after telling the user that `test` is
+/// skipped; under CI (`CI` set) its absence fails the test, since CI runs beside it.
+#[track_caller]
+pub fn shared_bench_or_skip(test: &str) -> Option<PathBuf> {
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
+    if bench.join("MANIFEST.tsv").is_file() {
+        return Some(bench);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{} is absent: CI runs beside ../shared",
+        bench.display()
+    );
+    // Straight to the standard error, not `eprintln!`: the test harness hides what passing
+    // tests print, and a skip must be seen.
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "{test}: SKIPPED, {} is absent",
+        bench.display()
+    );
+    None
+}
