@@ -362,6 +362,85 @@ fn run_tool(
     }
 }
 
+/// What clang made of an input with some flags, kept for the rest of the run: a library has
+/// hundreds of entries, and each one's search would otherwise compile every translation unit
+/// again (twice: once for the entry's signature, once for the object), which dominates the
+/// run on real code. Inputs do not change during a run; only successes are kept.
+#[derive(Default)]
+struct CompileCache {
+    /// The `define` lines of the textual IR, per input and flags.
+    signatures: std::collections::HashMap<(PathBuf, Vec<String>), std::sync::Arc<String>>,
+    /// The object file's bytes, per input and flags.
+    objects: std::collections::HashMap<(PathBuf, Vec<String>), std::sync::Arc<Vec<u8>>>,
+}
+
+fn compile_cache() -> std::sync::MutexGuard<'static, CompileCache> {
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<CompileCache>> = std::sync::OnceLock::new();
+    CACHE
+        .get_or_init(Default::default)
+        .lock()
+        // A panic while holding it leaves the maps as they were: entries are inserted whole.
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// The `define` lines of `input` compiled to textual IR with `flags`.
+fn signatures(
+    input: &Path,
+    flags: Vec<String>,
+    ll: &Path,
+    dir: &Path,
+    deadline: Instant,
+) -> Result<std::sync::Arc<String>, String> {
+    let key = (input.to_path_buf(), flags);
+    if let Some(text) = compile_cache().signatures.get(&key) {
+        return Ok(text.clone());
+    }
+    let mut args = key.1.clone();
+    args.extend([
+        input.display().to_string(),
+        "-o".to_string(),
+        ll.display().to_string(),
+    ]);
+    run_tool(&clang_program(), &args, dir, deadline)?;
+    let text = std::fs::read_to_string(ll).map_err(|e| format!("reading {}: {e}", ll.display()))?;
+    let defines: String = text
+        .lines()
+        .filter(|l| l.starts_with("define "))
+        .flat_map(|l| [l, "\n"])
+        .collect();
+    let defines = std::sync::Arc::new(defines);
+    compile_cache().signatures.insert(key, defines.clone());
+    Ok(defines)
+}
+
+/// Writes to `obj` the object file of `input` compiled with `flags`.
+fn compile_object(
+    input: &Path,
+    flags: Vec<String>,
+    obj: &Path,
+    dir: &Path,
+    deadline: Instant,
+) -> Result<(), String> {
+    let key = (input.to_path_buf(), flags);
+    let cached = compile_cache().objects.get(&key).cloned();
+    if let Some(bytes) = cached {
+        return std::fs::write(obj, bytes.as_slice())
+            .map_err(|e| format!("writing {}: {e}", obj.display()));
+    }
+    let mut args = key.1.clone();
+    args.extend([
+        input.display().to_string(),
+        "-o".to_string(),
+        obj.display().to_string(),
+    ]);
+    run_tool(&clang_program(), &args, dir, deadline)?;
+    let bytes = std::fs::read(obj).map_err(|e| format!("reading {}: {e}", obj.display()))?;
+    compile_cache()
+        .objects
+        .insert(key, std::sync::Arc::new(bytes));
+    Ok(())
+}
+
 /// The parameter widths of `entry` as clang compiles it, from the textual IR of the inputs;
 /// `Err` when a parameter is not an integer.
 fn entry_params(
@@ -377,14 +456,10 @@ fn entry_params(
             "-S".to_string(),
             "-emit-llvm".to_string(),
             "-fno-sanitize=all".to_string(),
-            input.display().to_string(),
-            "-o".to_string(),
-            ll.display().to_string(),
         ]);
-        if run_tool(&clang_program(), &args, dir, deadline).is_err() {
+        let Ok(text) = signatures(input, args, &ll, dir, deadline) else {
             continue;
-        }
-        let text = std::fs::read_to_string(&ll).unwrap_or_default();
+        };
         let needle = format!("@{entry}(");
         for line in text.lines() {
             if !line.starts_with("define ") {
@@ -473,12 +548,7 @@ impl NativeProgram {
                 );
                 args.push("-fsanitize-trap=all".into());
             }
-            args.extend([
-                input.display().to_string(),
-                "-o".to_string(),
-                obj.display().to_string(),
-            ]);
-            run_tool(&clang, &args, dir.path(), deadline)?;
+            compile_object(input, args, &obj, dir.path(), deadline)?;
             let mut oc: Vec<String> = weaken
                 .iter()
                 .map(|s| format!("--weaken-symbol={s}"))
