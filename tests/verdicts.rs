@@ -106,6 +106,11 @@ fn relational_loop() {
 }
 
 #[test]
+fn bit_or() {
+    check_program("bit_or.c");
+}
+
+#[test]
 fn unsigned_wrap() {
     check_program("unsigned_wrap.c");
 }

@@ -845,7 +845,36 @@ impl<'f> Lowering<'f> {
                     _ => self.havoc(d, dest),
                 }
             }
-            BinOp::Or | BinOp::Xor => self.havoc(d, dest),
+            BinOp::Or => {
+                // Unsigned, `x | c` sets the bits of `c` and keeps those of `x`: it is at
+                // least both. The dimension holds that reading only when the destination is
+                // read unsigned; a signed reading of the same bits is not convex in `x`.
+                let mask = rhs_const.or(lhs_const);
+                let other = if rhs_const.is_some() { lhs } else { rhs };
+                self.havoc(d, dest);
+                if self.interp(dest) != Interp::Unsigned {
+                    return;
+                }
+                let r = LinExpr::var(x);
+                let mut cons = vec![
+                    LinCons::ge(&r, &LinExpr::constant(0)),
+                    LinCons::le(&r, &LinExpr::constant(Int::from(ty.umax()))),
+                ];
+                let operands = match mask {
+                    Some(c) => {
+                        cons.push(LinCons::ge(&r, &LinExpr::constant(Int::from(c.unsigned()))));
+                        vec![other]
+                    }
+                    None => vec![lhs, rhs],
+                };
+                for operand in operands {
+                    if let Some(n) = self.reading(d, operand, Interp::Unsigned) {
+                        cons.push(LinCons::ge(&r, &n));
+                    }
+                }
+                d.meet_cons(&cons);
+            }
+            BinOp::Xor => self.havoc(d, dest),
         }
     }
 
