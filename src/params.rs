@@ -128,6 +128,12 @@ pub struct StageParams {
     pub final_margin_min: Duration,
     /// A search is not started with less time left than this.
     pub min_search_time: Duration,
+    /// Share of a function's budget, counted from its start, after which the congruence
+    /// stage asks no more queries.
+    pub congruence_share: f64,
+    /// The longest solver query of the congruence stage (one per cut point that reaches
+    /// an open error site): the queries are linear and small, a longer one would not help.
+    pub congruence_query: Duration,
 }
 
 impl Params {
@@ -167,6 +173,8 @@ impl Params {
             final_margin_divisor: 20,
             final_margin_min: Duration::from_millis(300),
             min_search_time: Duration::from_millis(200),
+            congruence_share: 0.3,
+            congruence_query: Duration::from_secs(2),
         },
     };
 }

@@ -1,10 +1,11 @@
 //! Every invariant the engines compute is checked inductive by Z3 (initiation and
 //! consecution on the exact formula of the lifted program), on every task of
-//! `../shared/bench` and on the test programs. An invariant that is not inductive is a bug;
+//! `../shared/bench` and on the test programs, and so are the congruences of the values next
+//! to them (`analysis::congruence`). An invariant that is not inductive is a bug;
 //! a proof resting on it would be unsound.
 
 use polyfocus::analysis::certify::{certify, Certificate};
-use polyfocus::analysis::FunctionContext;
+use polyfocus::analysis::{congruence, FunctionContext};
 use polyfocus::bench::manifest::{read_manifest, DataModel as BenchModel};
 use polyfocus::driver::{analyze, AnalysisConfig, DomainKind, Engine};
 use polyfocus::frontend::{load, DataModel, EntrySelection, FrontendConfig};
@@ -44,8 +45,16 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
                 .iter()
                 .find(|f| f.name == inv.function)
                 .expect("analyzed function exists");
-            if let Certificate::NotInductive(why) = certify(&FunctionContext::new(func), inv) {
+            let ctx = FunctionContext::new(func);
+            if let Certificate::NotInductive(why) = certify(&ctx, inv) {
                 failures.push(format!("{label} [{name}]: {why}"));
+            }
+            // The congruences the congruence stage adds to these invariants (issue 17).
+            let classes = congruence::analyze(func, ctx.readings());
+            if let Certificate::NotInductive(why) =
+                congruence::certify(&ctx, inv, &classes, Duration::from_secs(5))
+            {
+                failures.push(format!("{label} [{name}] congruences: {why}"));
             }
         }
     }

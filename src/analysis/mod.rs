@@ -11,6 +11,7 @@
 
 pub mod certify;
 pub mod classic;
+pub mod congruence;
 pub mod focus;
 pub mod lower;
 pub mod refine;

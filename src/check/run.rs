@@ -79,6 +79,8 @@ pub struct FunctionRun {
 pub enum Stage {
     /// The engine over the chosen domain.
     Analysis,
+    /// The engine's invariants with the congruences of the values (issue 17).
+    Congruences,
     /// Predicate refinement rounds.
     Refinement,
     /// The counterexample search (the short one before refinement and the full one).
@@ -90,6 +92,7 @@ impl Stage {
     pub fn name(self) -> &'static str {
         match self {
             Stage::Analysis => "analysis",
+            Stage::Congruences => "congruences",
             Stage::Refinement => "refinement",
             Stage::CounterexampleSearch => "counterexample search",
         }

@@ -13,6 +13,7 @@
 //! `γ(a) ∪ γ(b) ⊆ γ(a ⊔ b)`, `γ(a) ∩ γ(b) ⊆ γ(a ⊓ b)`, `is_leq(a, b) ⇒ γ(a) ⊆ γ(b)`,
 //! `γ(a) ∪ γ(b) ⊆ γ(a ∇ b)`, and `assign` over-approximates the strongest post-condition.
 
+pub mod congruence;
 pub mod interval;
 pub mod linear;
 pub mod poly;

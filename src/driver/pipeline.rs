@@ -1,11 +1,14 @@
 //! The stages that analyze one function, over a table of verdicts.
 //!
 //! ```text
-//! Engine -> QuickCex -> Refine -> FullCex -> verdicts
+//! Engine -> Congruences -> QuickCex -> Refine -> FullCex -> verdicts
 //! ```
 //!
 //! - [`Step::Engine`]: the chosen engine over the chosen domain; proves the assertions whose
 //!   error site gets no invariant. Reported as the stage `analysis`.
+//! - [`Step::Congruences`]: the engine's invariants with the congruences of the values
+//!   (`analysis::congruence`): an open error site no path reaches from them is proved.
+//!   Reported as `congruences`; runs only when the engine finished and left one open.
 //! - [`Step::QuickCex`]: a short counterexample search (issue 7), so that refinement, which
 //!   cannot help with a real bug, does not use up the budget of one. Reported as
 //!   `counterexample search`.
@@ -45,6 +48,8 @@ use std::time::Instant;
 pub(super) enum Step {
     /// The engine over the chosen domain.
     Engine,
+    /// The engine's invariants with congruences.
+    Congruences,
     /// The short counterexample search before refinement.
     QuickCex,
     /// Predicate refinement.
@@ -58,6 +63,7 @@ impl Step {
     fn reported(self) -> Stage {
         match self {
             Step::Engine => Stage::Analysis,
+            Step::Congruences => Stage::Congruences,
             Step::Refine => Stage::Refinement,
             Step::QuickCex | Step::FullCex => Stage::CounterexampleSearch,
         }
@@ -200,6 +206,10 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     };
     let mut found = engine::<D>(&facts, config, cex.is_some(), started, &mut progress);
     let complete = found.outcome == Outcome::Complete;
+    if complete && progress.table.any_imprecise() {
+        let deadline = function_started + config.timeout.mul_f64(params.congruence_share);
+        congruences(&facts, &found, params, deadline, &mut progress);
+    }
     let refine = config.refine && config.engine == Engine::Focus && complete;
     if let Some(cex) = cex.filter(|_| refine && progress.table.any_imprecise()) {
         let slice = (config.timeout / params.quick_search_divisor).min(params.quick_search_cap);
@@ -310,6 +320,93 @@ fn engine<D: NumericDomain>(
         loop_invariants: loop_invariants_of(&facts.lowering, &first),
         at_cut_points: first.at_cut_points,
     }
+}
+
+/// [`Step::Congruences`]: proves each imprecise assertion whose error site no path reaches
+/// from the engine's invariant of a cut point together with the congruences of the values
+/// live there. Both are true of every execution (the engine's invariants are sound, the
+/// congruences too, see `analysis::congruence`), so an unsat query is a proof; a solver
+/// `unknown` proves nothing. Exact formulas (bit operations with constants, `x & 5`, are
+/// what a congruence helps with); the stage stops at its share of the function's budget.
+fn congruences(
+    facts: &Facts<'_>,
+    found: &Found,
+    params: &StageParams,
+    deadline: Instant,
+    progress: &mut Progress,
+) {
+    use crate::smt::{Products, QueryResult, RegionFormula};
+    let started = Instant::now();
+    let ctx = facts.ctx;
+    let graph = ctx.graph();
+    let classes = crate::analysis::congruence::analyze(ctx.func(), ctx.readings());
+    let mut formulas: std::collections::BTreeMap<crate::graph::CutPointId, RegionFormula> =
+        Default::default();
+    let mut proved = 0usize;
+    let mut open = 0usize;
+    let mut end = StageEnd::Finished;
+    for (i, b) in facts.error_blocks.iter().enumerate() {
+        if !progress.table.is_imprecise(i) {
+            continue;
+        }
+        open += 1;
+        if end == StageEnd::Timeout {
+            continue;
+        }
+        let Some(error) = graph.cut_of_block(*b) else {
+            continue;
+        };
+        let outside = std::collections::BTreeMap::from([(error, None)]);
+        let mut excluded = true;
+        for p in graph.ids() {
+            let Some(from) = &found.at_cut_points[p.index()] else {
+                continue;
+            };
+            if p == error || !graph.successors(p).contains(&error) {
+                continue;
+            }
+            let side = classes.facts_at(ctx, p);
+            if side.is_empty() {
+                excluded = false;
+                break;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                end = StageEnd::Timeout;
+                excluded = false;
+                break;
+            }
+            let formula = formulas
+                .entry(p)
+                .or_insert_with(|| RegionFormula::new(ctx, p, Products::Exact));
+            match formula.query_with_facts(
+                from,
+                &side,
+                &outside,
+                &[],
+                params.congruence_query.min(left),
+            ) {
+                QueryResult::Unsat => {}
+                QueryResult::Path(_) | QueryResult::Unknown(_) => {
+                    excluded = false;
+                    break;
+                }
+            }
+        }
+        if excluded {
+            settled(progress.table.prove(i));
+            proved += 1;
+        }
+    }
+    progress.stages.push(StageRun {
+        stage: Step::Congruences.reported(),
+        elapsed: started.elapsed(),
+        end,
+        detail: Some(format!(
+            "{proved} of {open} open assertions proved; {} values with a congruence",
+            classes.informative().count()
+        )),
+    });
 }
 
 /// [`Step::Refine`]: rounds of predicate discovery and re-analysis in `P`, for the

@@ -47,6 +47,21 @@ pub struct FocusPath {
     pub edges: Vec<(BlockId, usize)>,
 }
 
+/// A fact about a value at the source of a query that is not a linear constraint, true of
+/// every execution there (computed by an analysis the solver does not repeat).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SideFact {
+    /// The value's reading is `residue` modulo `modulus` (`modulus == 0`: equal to it).
+    Congruence {
+        /// The value.
+        value: ValueId,
+        /// The residue.
+        residue: BigInt,
+        /// The modulus, at least 0.
+        modulus: BigInt,
+    },
+}
+
 /// The answer to a query.
 #[derive(Debug)]
 pub enum QueryResult {
@@ -287,6 +302,20 @@ impl RegionFormula {
         blocked: &[FocusPath],
         timeout: std::time::Duration,
     ) -> QueryResult {
+        self.query_with_facts(from, &[], outside, blocked, timeout)
+    }
+
+    /// [`RegionFormula::query_disjunctive`] with, besides `from`, facts on the source's
+    /// values that are not linear constraints ([`SideFact`]). They must hold of every
+    /// execution at the source: they only remove paths no execution takes.
+    pub fn query_with_facts(
+        &mut self,
+        from: &[Vec<LinCons>],
+        facts: &[SideFact],
+        outside: &BTreeMap<CutPointId, Option<Vec<Vec<LinCons>>>>,
+        blocked: &[FocusPath],
+        timeout: std::time::Duration,
+    ) -> QueryResult {
         let mut params = z3::Params::new();
         params.set_u32(
             "timeout",
@@ -319,6 +348,10 @@ impl RegionFormula {
             })
             .collect();
         self.solver.assert(&Bool::or(&starts));
+        for fact in facts {
+            let f = self.side_fact_formula(fact);
+            self.solver.assert(&f);
+        }
         let mut disjuncts = Vec::new();
         let targets: Vec<(CutPointId, Bool)> = self
             .targets
@@ -762,6 +795,10 @@ impl RegionFormula {
                         let mut sum = Int::from_i64(0);
                         for (i, (x, y)) in a_bits.iter().zip(&b_bits).enumerate() {
                             let r = self.fresh_int("bit");
+                            // A bit: without these bounds `0 & 1` could be -1 and `1 | 1`
+                            // could be 2 (an over-approximation that lost `x & 1`).
+                            self.solver
+                                .assert(&Bool::and(&[r.ge(Int::from_i64(0)), r.le(Int::from_i64(1))]));
                             let (x, y) = (x.clone(), y.clone());
                             let xy = x.clone() + y.clone();
                             let cons = match op {
@@ -835,6 +872,111 @@ impl RegionFormula {
         match c.kind {
             ConsKind::Eq => sum.eq(Int::from_i64(0)),
             ConsKind::Ge => sum.ge(Int::from_i64(0)),
+        }
+    }
+
+    /// Asks for a path from a state of `from` with the `facts` at the source to a target cut
+    /// point `q` of `kept` where one of `kept[q]`, read on the values the path leaves there,
+    /// fails: `Unsat` means the facts are kept by every path of the region (consecution).
+    pub fn query_facts_kept(
+        &mut self,
+        from: &[Vec<LinCons>],
+        facts: &[SideFact],
+        kept: &BTreeMap<CutPointId, Vec<SideFact>>,
+        timeout: std::time::Duration,
+    ) -> QueryResult {
+        let mut params = z3::Params::new();
+        params.set_u32(
+            "timeout",
+            timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
+        );
+        self.solver.set_params(&params);
+        if let Err(why) = self.load() {
+            return QueryResult::Unknown(why);
+        }
+        self.solver.push();
+        let starts: Vec<Bool> = from
+            .iter()
+            .map(|d| {
+                let fs: Vec<Bool> = d.iter().map(|c| self.cons_formula(c, None)).collect();
+                Bool::and(&fs)
+            })
+            .collect();
+        self.solver.assert(&Bool::or(&starts));
+        for fact in facts {
+            let f = self.side_fact_formula(fact);
+            self.solver.assert(&f);
+        }
+        let targets: Vec<(CutPointId, Bool)> = self
+            .targets
+            .iter()
+            .map(|(cp, (r, _))| (*cp, r.clone()))
+            .collect();
+        let mut disjuncts = Vec::new();
+        for (cp, reached) in &targets {
+            let Some(kept) = kept.get(cp) else { continue };
+            let broken: Vec<Bool> = kept.iter().map(|f| self.fact_at_target(f, *cp).not()).collect();
+            disjuncts.push(Bool::and(&[reached.clone(), Bool::or(&broken)]));
+        }
+        self.solver.assert(&Bool::or(&disjuncts));
+        let keys: BTreeMap<CutPointId, Option<Vec<LinCons>>> =
+            kept.keys().map(|cp| (*cp, None)).collect();
+        let res = match self.solver.check() {
+            SatResult::Unsat => QueryResult::Unsat,
+            SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
+                self.solver.get_reason_unknown().unwrap_or_default(),
+            )),
+            SatResult::Sat => match self.solver.get_model() {
+                None => QueryResult::Unknown(Unknown::NoModel),
+                Some(model) => match self.extract_path(&model, &keys) {
+                    Some(p) => QueryResult::Path(p),
+                    None => QueryResult::Unknown(Unknown::NoPath),
+                },
+            },
+        };
+        self.solver.pop(1);
+        res
+    }
+
+    /// A fact read on the values a path leaves at target `cp` (negated by the caller, so
+    /// `mod` rather than a fresh multiple).
+    fn fact_at_target(&mut self, fact: &SideFact, cp: CutPointId) -> Bool {
+        match fact {
+            SideFact::Congruence {
+                value,
+                residue,
+                modulus,
+            } => {
+                let t = match self.targets.get(&cp).and_then(|(_, primed)| primed.get(value)) {
+                    Some(t) => t.clone(),
+                    None => self.input_or_region_term(*value),
+                };
+                if modulus.is_zero() {
+                    t.eq(big(residue))
+                } else {
+                    (t - big(residue)).modulo(big(modulus)).eq(Int::from_i64(0))
+                }
+            }
+        }
+    }
+
+    fn side_fact_formula(&mut self, fact: &SideFact) -> Bool {
+        match fact {
+            SideFact::Congruence {
+                value,
+                residue,
+                modulus,
+            } => {
+                let t = self.input_term(*value);
+                if modulus.is_zero() {
+                    t.eq(big(residue))
+                } else {
+                    // Asserted, never negated: the multiple can be a fresh integer, which
+                    // keeps the query linear (z3's `mod` made it time out).
+                    let k = self.fresh_int("mult");
+                    t.eq(big(residue) + k * big(modulus))
+                }
+            }
         }
     }
 
