@@ -26,9 +26,9 @@ use crate::ir::{
     Terminator, Ty, ValueId,
 };
 use std::collections::HashMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use z3::ast::{Bool, BV};
-use z3::{Params, SatResult, Solver};
+use z3::{SatResult, Solver};
 
 type Store = Vec<Option<BV>>;
 
@@ -205,8 +205,8 @@ impl<'a> Bmc<'a> {
 
     /// Unrolls up to `bound` layers and asks for an execution reaching a target in the new
     /// layers (or in earlier ones whose query gave up), within `timeout_ms`.
-    /// The solver is interrupted at `hard_deadline` whatever `timeout_ms` says (z3's own
-    /// timeout is not always honoured promptly on large bit-vector formulas).
+    /// The solver is interrupted at `hard_deadline` or after `timeout_ms`, whichever comes
+    /// first ([`super::check_until`]).
     pub fn search(
         &mut self,
         bound: usize,
@@ -226,9 +226,7 @@ impl<'a> Bmc<'a> {
         if self.pending.is_empty() {
             return BmcResult::NoneUpTo(self.nodes.len());
         }
-        let mut params = Params::new();
-        params.set_u32("timeout", timeout_ms.max(1));
-        self.solver.set_params(&params);
+        let hard_deadline = hard_deadline.min(Instant::now() + Duration::from_millis(timeout_ms.max(1) as u64));
         // The goal holds under an assumption rather than in a pushed scope: z3 4.8 takes in
         // pending assertions (every unrolled layer) at `push` with cancellation suspended,
         // which no timeout bounds, while `check` does that work under the timeout and the
@@ -236,7 +234,7 @@ impl<'a> Bmc<'a> {
         let goal = Bool::or(&self.pending);
         let assumption = Bool::fresh_const("goal");
         self.solver.assert(&assumption.implies(&goal));
-        let answer = check_until(&self.solver, &assumption, hard_deadline);
+        let answer = super::check_until(&self.solver, std::slice::from_ref(&assumption), hard_deadline);
         let res = match answer {
             SatResult::Sat => match self.solver.get_model() {
                 Some(model) => match self.extract(&model) {
@@ -272,12 +270,10 @@ impl<'a> Bmc<'a> {
         if taken.is_empty() {
             return Some(false);
         }
-        let mut params = Params::new();
-        params.set_u32("timeout", timeout_ms.max(1));
-        self.solver.set_params(&params);
+        let hard_deadline = hard_deadline.min(Instant::now() + Duration::from_millis(timeout_ms.max(1) as u64));
         let assumption = Bool::fresh_const("deeper");
         self.solver.assert(&assumption.implies(&Bool::or(&taken)));
-        let answer = check_until(&self.solver, &assumption, hard_deadline);
+        let answer = super::check_until(&self.solver, std::slice::from_ref(&assumption), hard_deadline);
         self.solver.assert(&assumption.not());
         match answer {
             SatResult::Sat => Some(true),
@@ -717,32 +713,3 @@ fn binary(
     (r, ok)
 }
 
-/// Checks `solver` under `assumption`, interrupting the context at `hard_deadline`.
-///
-/// The interrupt is sent only while the check runs, under a lock the checking thread takes
-/// as soon as the check returns: an interrupt that lands after the check returned races with
-/// the next use of the context, and z3 4.8 then corrupts its heap (seen as crashes of other
-/// threads when counterexample searches ran next to analyses).
-fn check_until(solver: &Solver, assumption: &Bool, hard_deadline: Instant) -> SatResult {
-    let ctx = z3::Context::thread_local();
-    let handle = ctx.handle();
-    let checking = std::sync::Mutex::new(true);
-    let finished = std::sync::Condvar::new();
-    let limit = hard_deadline.saturating_duration_since(Instant::now());
-    let (checking, finished) = (&checking, &finished);
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            let guard = checking.lock().unwrap_or_else(|e| e.into_inner());
-            let (guard, _) = finished
-                .wait_timeout_while(guard, limit, |still| *still)
-                .unwrap_or_else(|e| e.into_inner());
-            if *guard {
-                handle.interrupt();
-            }
-        });
-        let answer = solver.check_assumptions(std::slice::from_ref(assumption));
-        *checking.lock().unwrap_or_else(|e| e.into_inner()) = false;
-        finished.notify_one();
-        answer
-    })
-}

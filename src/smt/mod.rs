@@ -62,6 +62,44 @@ pub enum SideFact {
     },
 }
 
+/// Checks `solver` under `assumptions`, interrupting its context at `deadline`: the one way
+/// this module and [`bmc`] ask z3 for an answer.
+///
+/// z3's own `timeout` parameter is never used: in z3 4.8.12 (Debian 12) it runs a pool of
+/// timer threads whose race corrupts the heap when several threads check with timeouts
+/// (seen as aborts "free(): corrupted unsorted chunks" and crashes in `Z3_solver_pop`, one
+/// run in five of a generated program analyzed with two jobs).
+/// The interrupt is sent only while the check runs, under a lock the checking thread takes
+/// as soon as the check returns: an interrupt that lands after the check returned races with
+/// the next use of the context, and z3 4.8 then corrupts its heap too.
+pub(crate) fn check_until(
+    solver: &Solver,
+    assumptions: &[Bool],
+    deadline: std::time::Instant,
+) -> SatResult {
+    let ctx = z3::Context::thread_local();
+    let handle = ctx.handle();
+    let checking = std::sync::Mutex::new(true);
+    let finished = std::sync::Condvar::new();
+    let limit = deadline.saturating_duration_since(std::time::Instant::now());
+    let (checking, finished) = (&checking, &finished);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let guard = checking.lock().unwrap_or_else(|e| e.into_inner());
+            let (guard, _) = finished
+                .wait_timeout_while(guard, limit, |still| *still)
+                .unwrap_or_else(|e| e.into_inner());
+            if *guard {
+                handle.interrupt();
+            }
+        });
+        let answer = solver.check_assumptions(assumptions);
+        *checking.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        finished.notify_one();
+        answer
+    })
+}
+
 /// The answer to a query.
 #[derive(Debug)]
 pub enum QueryResult {
@@ -316,13 +354,8 @@ impl RegionFormula {
         blocked: &[FocusPath],
         timeout: std::time::Duration,
     ) -> QueryResult {
-        let mut params = z3::Params::new();
-        params.set_u32(
-            "timeout",
-            timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
-        );
-        self.solver.set_params(&params);
-        if let Err(why) = self.load() {
+        let deadline = std::time::Instant::now() + timeout.max(std::time::Duration::from_millis(1));
+        if let Err(why) = self.load(deadline) {
             return QueryResult::Unknown(why);
         }
         // Every constraint is over values; checked before the solver's state changes.
@@ -389,7 +422,7 @@ impl RegionFormula {
         self.solver.assert(&Bool::or(&disjuncts));
         let keys: BTreeMap<CutPointId, Option<Vec<LinCons>>> =
             outside.keys().map(|cp| (*cp, None)).collect();
-        let res = match self.solver.check() {
+        let res = match check_until(&self.solver, &[], deadline) {
             SatResult::Unsat => QueryResult::Unsat,
             SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
                 self.solver.get_reason_unknown().unwrap_or_default(),
@@ -406,21 +439,20 @@ impl RegionFormula {
         res
     }
 
-    /// Makes the solver take in the region's assertions under the query timeout set in its
-    /// parameters.
+    /// Makes the solver take in the region's assertions before `deadline`.
     ///
     /// z3 4.8 preprocesses and internalizes pending assertions at the first `push`, with
     /// cancellation suspended, so on a large region (thousands of blocks inlined into one
     /// function) that `push` ignores every timeout. A `check` runs the same work under the
     /// timeout: with an assumption `l` and `¬l` asserted, it ends as soon as the assertions
     /// are in, without a search.
-    fn load(&mut self) -> Result<(), Unknown> {
+    fn load(&mut self, deadline: std::time::Instant) -> Result<(), Unknown> {
         if self.loaded {
             return Ok(());
         }
         let probe = Bool::fresh_const("load");
         self.solver.assert(&probe.not());
-        match self.solver.check_assumptions(&[probe]) {
+        match check_until(&self.solver, &[probe], deadline) {
             SatResult::Unknown => Err(Unknown::Loading(self.solver.get_reason_unknown())),
             SatResult::Sat | SatResult::Unsat => {
                 self.loaded = true;
@@ -885,13 +917,8 @@ impl RegionFormula {
         kept: &BTreeMap<CutPointId, Vec<SideFact>>,
         timeout: std::time::Duration,
     ) -> QueryResult {
-        let mut params = z3::Params::new();
-        params.set_u32(
-            "timeout",
-            timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
-        );
-        self.solver.set_params(&params);
-        if let Err(why) = self.load() {
+        let deadline = std::time::Instant::now() + timeout.max(std::time::Duration::from_millis(1));
+        if let Err(why) = self.load(deadline) {
             return QueryResult::Unknown(why);
         }
         self.solver.push();
@@ -921,7 +948,7 @@ impl RegionFormula {
         self.solver.assert(&Bool::or(&disjuncts));
         let keys: BTreeMap<CutPointId, Option<Vec<LinCons>>> =
             kept.keys().map(|cp| (*cp, None)).collect();
-        let res = match self.solver.check() {
+        let res = match check_until(&self.solver, &[], deadline) {
             SatResult::Unsat => QueryResult::Unsat,
             SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
                 self.solver.get_reason_unknown().unwrap_or_default(),
