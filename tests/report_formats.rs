@@ -165,6 +165,9 @@ fn unknown_results(n: u32) -> ProgramReport {
             results: (0..n)
                 .map(|i| CheckResult {
                     check: CheckId(i),
+                    kind: polyfocus::ir::CheckKind::ErrorCall {
+                        function: "reach_error".into(),
+                    },
                     loc: Some(SourceLoc {
                         file: "gen.c".into(),
                         line: i + 1,

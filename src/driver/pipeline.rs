@@ -219,7 +219,9 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     if let Some(cex) = cex {
         let margin = (config.timeout / params.final_margin_divisor).max(params.final_margin_min);
         let deadline = function_started + config.timeout.saturating_sub(margin);
-        search(
+        // Runtime checks of one function fail independently: after a confirmed one, the
+        // search goes on for the others (an assertion search stops at the first, as before).
+        while search(
             Step::FullCex,
             &ctx,
             module,
@@ -227,7 +229,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             params,
             deadline,
             &mut progress,
-        );
+        ) {}
     }
     let Progress {
         table,
@@ -422,7 +424,8 @@ fn refinement<P: NumericDomain>(
 /// [`Step::QuickCex`] or [`Step::FullCex`]: searches, before `deadline`, a counterexample
 /// for the assertions left open by imprecision, the engine's time or a resource budget; one confirmed by
 /// native replay refutes its assertion. The time goes to the targets. Does not run (and
-/// is not listed) when there is no target or too little time.
+/// is not listed) when there is no target or too little time. True when it refuted a runtime
+/// check (issue 16), so that the caller may search again for the others.
 fn search(
     step: Step,
     ctx: &FunctionContext<'_>,
@@ -431,7 +434,7 @@ fn search(
     params: &StageParams,
     deadline: Instant,
     progress: &mut Progress,
-) {
+) -> bool {
     let searchable = |i: usize| {
         matches!(
             progress.table.open_reason(i),
@@ -450,7 +453,7 @@ fn search(
         .map(|(_, c)| *c)
         .collect();
     if targets.is_empty() || Instant::now() + params.min_search_time >= deadline {
-        return;
+        return false;
     }
     let stage = step.reported();
     crate::progress::stage(|| stage.name().into());
@@ -469,8 +472,10 @@ fn search(
             t.unconfirmed |= unconfirmed;
         }
     };
+    let mut refuted_runtime = false;
     let (end, detail) = match found {
         Ok((Some(check), CexOutcome::Confirmed(trace))) => {
+            refuted_runtime = module.check(check).kind.class() != crate::ir::CheckClass::Assert;
             settled(progress.table.refute(check, trace));
             (StageEnd::Finished, "counterexample confirmed".to_string())
         }
@@ -501,6 +506,7 @@ fn search(
         end,
         detail: Some(detail),
     });
+    refuted_runtime
 }
 
 /// A stage settles only open assertions, so the table never refuses; if it did (a bug in

@@ -79,6 +79,10 @@ pub struct FrontendConfig {
     pub entry: EntrySelection,
     /// Functions larger than this many instructions are not inlined.
     pub inline_limit: usize,
+    /// What is checked (`--checks`): assertions, runtime errors (added after lifting by
+    /// `ir::pass::RuntimeChecks`). Without `assert`, assertion sites end the path (an error
+    /// function ends the program) and are not reported.
+    pub checks: ir::CheckSelection,
 }
 
 mod compdb;
@@ -135,8 +139,10 @@ pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let (module, sites, never_called, warnings) = prepare(&ctx, config)?;
     let entries = select_entries(&module, &config.entry)?;
     let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
-    let mut res = lift_entries(&entries, &sites, escaped_error.as_deref());
-    add_never_called(&mut res, &module, never_called);
+    let mut res = lift_entries(&entries, &sites, escaped_error.as_deref(), config.checks);
+    if config.checks.contains(ir::CheckClass::Assert) {
+        add_never_called(&mut res, &module, never_called);
+    }
     res.warnings.splice(0..0, warnings);
     Ok(res)
 }
@@ -410,6 +416,7 @@ fn lift_entries(
     entries: &[LLVMValueRef],
     sites_before: &SitesBefore,
     escaped_error: Option<&str>,
+    selection: ir::CheckSelection,
 ) -> ir::Module {
     let mut res = ir::Module {
         functions: vec![],
@@ -457,21 +464,65 @@ fn lift_entries(
                 None => vanished.push(site.clone()),
             }
         }
-        res.functions
-            .push(run_passes(lifted.function, &mut res.warnings));
-        res.checks.extend(lifted.checks);
-        for (kind, loc) in vanished {
-            let id = ir::CheckId(res.checks.len() as u32);
-            res.checks.push(ir::Check {
-                id,
-                kind,
-                loc,
-                function: name.clone(),
-            });
+        let mut function = run_passes(lifted.function, &mut res.warnings);
+        if selection.contains(ir::CheckClass::Assert) {
+            res.checks.extend(lifted.checks);
+            for (kind, loc) in vanished {
+                let id = ir::CheckId(res.checks.len() as u32);
+                res.checks.push(ir::Check {
+                    id,
+                    kind,
+                    loc,
+                    function: name.clone(),
+                });
+            }
+        } else {
+            // Assertions are not checked: reaching an error function ends the execution
+            // (it reports and aborts), and no assertion is listed.
+            for block in &mut function.blocks {
+                if matches!(block.term, ir::Terminator::Error(_)) {
+                    block.term = ir::Terminator::Stop;
+                }
+            }
         }
+        if selection.has_runtime_checks() {
+            let first = res.checks.len() as u32;
+            function = instrument(function, selection, first, &mut res.warnings, &mut res.checks);
+        }
+        res.functions.push(function);
         res.warnings.extend(lifted.warnings);
     }
     res
+}
+
+/// Adds the runtime checks of `selection` to `func` (numbered from `first`, appended to
+/// `checks`). A broken instrumentation (seen when verification is on) costs the checks of
+/// the function, never soundness of the others: it is analyzed without them, with a warning,
+/// and its runtime checks are missing from the report (the warning says so).
+fn instrument(
+    func: ir::Function,
+    selection: ir::CheckSelection,
+    first: u32,
+    warnings: &mut Vec<ir::LiftWarning>,
+    checks: &mut Vec<ir::Check>,
+) -> ir::Function {
+    let requested = std::env::var_os("POLYFOCUS_VERIFY_IR").is_some_and(|v| v != "0");
+    let pipeline = ir::pass::Pipeline::new(vec![], ir::pass::Verification::for_build(requested));
+    let pass = ir::pass::RuntimeChecks::new(selection);
+    match pipeline.instrument(&pass, func.clone(), first) {
+        Ok(done) => {
+            checks.extend(done.checks);
+            done.function
+        }
+        Err(e) => {
+            warnings.push(ir::LiftWarning {
+                function: func.name.clone(),
+                message: format!("{e}; the function's runtime errors are not checked"),
+                loc: func.loc.clone(),
+            });
+            func
+        }
+    }
 }
 
 /// Runs the standard IR passes (`ir::pass`) on a lifted function. A pass that breaks the IR
