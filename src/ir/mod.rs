@@ -636,6 +636,10 @@ pub enum CheckKind {
         /// The operation.
         op: BinOp,
     },
+    /// A signed overflow in an expression clang folded into a constant (it warns
+    /// `-Winteger-overflow`): there is no operation left, so the error site is reached when
+    /// the function starts (`ir::pass::reach_at_entry`).
+    FoldedOverflow,
     /// A division or remainder by zero (`udiv`, `sdiv`, `urem`, `srem`).
     DivByZero {
         /// The operation.
@@ -656,7 +660,7 @@ impl CheckKind {
             CheckKind::ErrorCall { .. }
             | CheckKind::AssertCall { .. }
             | CheckKind::MayCallError { .. } => CheckClass::Assert,
-            CheckKind::Overflow { .. } => CheckClass::Overflow,
+            CheckKind::Overflow { .. } | CheckKind::FoldedOverflow => CheckClass::Overflow,
             CheckKind::DivByZero { .. } => CheckClass::Div,
             CheckKind::Shift { .. } => CheckClass::Shift,
         }
@@ -682,6 +686,9 @@ impl CheckKind {
             | CheckKind::AssertCall { .. }
             | CheckKind::MayCallError { .. } => None,
             CheckKind::Overflow { op } => Some(format!("signed overflow in `{}`", symbol(op))),
+            CheckKind::FoldedOverflow => {
+                Some("signed overflow in a constant expression (folded by clang)".to_string())
+            }
             CheckKind::DivByZero { op } => Some(format!("`{}` by zero", symbol(op))),
             CheckKind::Shift { op } => Some(format!(
                 "`{}` by an amount not less than the width",

@@ -17,7 +17,7 @@ mod assume_phi;
 mod runtime_checks;
 
 pub use assume_phi::AssumeThroughPhis;
-pub use runtime_checks::{Instrumented, RuntimeChecks};
+pub use runtime_checks::{reach_at_entry, Instrumented, RuntimeChecks};
 
 use std::fmt;
 

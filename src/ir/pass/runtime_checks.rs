@@ -132,6 +132,67 @@ impl RuntimeChecks {
     }
 }
 
+/// Makes the error site of `check` reachable whenever `func` starts: a new entry block that
+/// branches on an arbitrary choice to the error site or to the old entry. For a runtime error
+/// with no operation to branch before (a signed overflow clang folded into a constant,
+/// [`CheckKind::FoldedOverflow`]): such a check is never proved, and only a native run that
+/// misbehaves at its place confirms it.
+pub fn reach_at_entry(func: &mut Function, check: CheckId, loc: Option<SourceLoc>) {
+    let name = func.name.clone();
+    let mut builder = Builder {
+        checks: vec![],
+        next_check: check.0,
+        function_name: name,
+        func: std::mem::replace(
+            func,
+            Function {
+                name: String::new(),
+                params: vec![],
+                values: vec![],
+                blocks: vec![],
+                entry: BlockId(0),
+                loc: None,
+            },
+        ),
+    };
+    let old_entry = builder.func.entry;
+    let start = builder.new_block("folded.overflow".to_string());
+    let error = builder.new_block("folded.overflow.error".to_string());
+    let b = &mut builder.func.blocks[error.index()];
+    b.term = Terminator::Error(check);
+    b.term_loc = loc.clone();
+    // An arbitrary choice, not a true condition: the folded operation does not end the
+    // execution, so the checks after it (another folded overflow) stay reachable.
+    let choice = ValueId(builder.func.values.len() as u32);
+    builder.func.values.push(ValueInfo {
+        ty: Ty::BOOL,
+        name: format!("folded{}", check.0),
+        source_name: None,
+    });
+    let b = &mut builder.func.blocks[start.index()];
+    b.insts.push(Inst::Havoc {
+        dest: choice,
+        reason: HavocReason::Unsupported {
+            what: "a signed overflow clang folded into a constant".to_string(),
+        },
+    });
+    b.locs.push(loc.clone());
+    b.term = Terminator::Branch {
+        cond: Operand::Value(choice),
+        then_edge: Edge {
+            target: error,
+            moves: vec![],
+        },
+        else_edge: Edge {
+            target: old_entry,
+            moves: vec![],
+        },
+    };
+    b.term_loc = loc;
+    builder.func.entry = start;
+    *func = builder.func;
+}
+
 /// A value computed for a test: an operand, or an operation on values.
 #[derive(Clone, Debug)]
 enum Term {
