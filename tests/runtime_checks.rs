@@ -219,3 +219,21 @@ fn the_failing_lines_really_misbehave() {
         );
     }
 }
+
+/// The witness of an overflow is for SV-COMP's `no-overflow`, with its target at the
+/// operation.
+#[test]
+fn an_overflow_witness_names_the_no_overflow_property() {
+    let dir = tempfile::tempdir().unwrap();
+    let witness = dir.path().join("witness.yml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+        .args(["check", "--checks", "overflow", "--timeout", "60", "--witness"])
+        .arg(&witness)
+        .arg(program("checks/overflow.c"))
+        .output()
+        .expect("polyfocus runs");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&witness).expect("witness written");
+    assert!(text.contains("LTL(G ! overflow)"), "{text}");
+    assert!(text.contains("type: target"), "{text}");
+}

@@ -307,6 +307,10 @@ mod tests {
                     c.c\ttrue\tsome note\n";
         let tasks = parse_manifest(text, "/").unwrap();
         assert_eq!(tasks[0].property, TaskProperty::Other("no-overflow".into()));
+        // Decided by `check --checks overflow` (issue 16), not skipped.
+        assert_eq!(tasks[0].property.checks(), Some("overflow"));
+        assert_eq!(tasks[0].property.unchecked(), None);
+        assert_eq!(tasks[1].property.checks(), None);
         assert_eq!(tasks[1].property, TaskProperty::UnreachCall);
         assert_eq!(tasks[2].property, TaskProperty::UnreachCall);
     }

@@ -128,10 +128,20 @@ mod tests {
     }
 
     #[test]
+    fn parses_no_overflow() {
+        let p = parse_property("CHECK( init(main()), LTL(G ! overflow) )\n");
+        assert_eq!(
+            p,
+            Property::NoOverflow {
+                entry: "main".into()
+            }
+        );
+    }
+
+    #[test]
     fn other_properties_are_unsupported() {
         for text in [
             "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )",
-            "CHECK( init(main()), LTL(G ! overflow) )",
             "CHECK( init(main()), LTL(F end) )",
             "",
         ] {
