@@ -237,3 +237,10 @@ fn an_overflow_witness_names_the_no_overflow_property() {
     assert!(text.contains("LTL(G ! overflow)"), "{text}");
     assert!(text.contains("type: target"), "{text}");
 }
+
+/// An operation of a function that is not where executions start (a recursive callee) is
+/// refuted by a native run from `main`.
+#[test]
+fn a_recursive_callee_is_refuted_from_main() {
+    check_program("recursive.c", &[]);
+}

@@ -31,7 +31,7 @@ pub mod trace;
 pub mod witness;
 
 use crate::analysis::FunctionContext;
-use crate::check::Counterexample;
+use crate::check::{Counterexample, NondetValue};
 use crate::frontend::FrontendConfig;
 use crate::graph::ReducedGraph;
 use crate::ir::{self, CheckId, Expr, HavocReason, Inst, Operand, Terminator};
@@ -133,6 +133,12 @@ pub fn find_any_counterexample(
             func.name == "main" || !module.functions.iter().any(|f| f.name == "main")
         }
     };
+    let runtime_only = targets
+        .iter()
+        .all(|c| module.check(*c).kind.class() != ir::CheckClass::Assert);
+    if !is_entry && runtime_only {
+        return from_entry::search(module, targets, config, deadline);
+    }
     if !is_entry {
         return (
             None,
@@ -183,6 +189,150 @@ pub fn find_any_counterexample(
             .collect(),
     };
     search.run()
+}
+
+/// Runtime checks of a function that is not where executions start (a recursive callee):
+/// native runs of the program from its entry, with invented inputs, until one stops on a
+/// runtime error at exactly one of the targets; replayed strictly, that run is the
+/// counterexample. The lifted path is not shown (the function's own interpretation does not
+/// start where the program does): the trace has the inputs and the operation.
+mod from_entry {
+    use super::*;
+
+    /// Runs with random inputs, after the extreme ones.
+    const RANDOM_RUNS: usize = 64;
+
+    pub(super) fn search(
+        module: &ir::Module,
+        targets: &[CheckId],
+        config: &CexConfig,
+        deadline: Instant,
+    ) -> (Option<CheckId>, CexOutcome) {
+        let names = config.frontend.entry.names();
+        let entry = module.functions.iter().find(|f| match names.as_slice() {
+            [] => f.name == "main",
+            [one] => f.name == *one,
+            _ => false,
+        });
+        let Some(entry) = entry else {
+            return (
+                None,
+                CexOutcome::NotFound(
+                    "the function is not where executions start, and there is no single entry to run from".into(),
+                ),
+            );
+        };
+        if entry.name != "main" {
+            return (
+                None,
+                CexOutcome::NotFound(format!(
+                    "the function is not where executions start; runs from `{}` are not tried",
+                    entry.name
+                )),
+            );
+        }
+        let spec = build_spec(entry);
+        let program = match NativeProgram::build(&config.frontend, &spec, deadline) {
+            Ok(p) => p,
+            // Out of time, not a program the replay cannot build.
+            Err(e) if Instant::now() >= deadline => return (None, CexOutcome::OutOfTime(e)),
+            Err(e) => {
+                return (
+                    None,
+                    CexOutcome::Unconfirmed(format!("no native replay possible: {e}")),
+                )
+            }
+        };
+        // Every pair of extreme values for the first two inputs (the rest 1), then random
+        // inputs.
+        let extremes = [0i128, 1, -1, 2, 10, 100, i32::MAX as i128, i32::MIN as i128, u32::MAX as i128];
+        let mut tries: Vec<(Vec<u128>, Policy)> = Vec::new();
+        for a in extremes {
+            for b in extremes {
+                tries.push((vec![a as u128, b as u128], Policy::Const(1)));
+            }
+        }
+        tries.extend((1..=(RANDOM_RUNS as u64)).map(|seed| (vec![], Policy::Random(seed))));
+        for (given, policy) in tries {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left < Duration::from_millis(100) {
+                return (
+                    None,
+                    CexOutcome::OutOfTime("runs from `main` stopped at the deadline".into()),
+                );
+            }
+            let timeout = config.replay_timeout.min(left);
+            let run = program.run(CommandLine::PLAIN, &given, &policy, &spec.dictionary, timeout);
+            let Some(check) = site(module, targets, &run) else {
+                continue;
+            };
+            // The same inputs, strictly: the counterexample is this replay.
+            let values: Vec<u128> = run.served.iter().map(|s| s.bits).collect();
+            let replay = program.run(CommandLine::PLAIN, &values, &Policy::Strict, &[], timeout);
+            if site(module, targets, &replay) != Some(check) {
+                continue;
+            }
+            let inputs = replay
+                .served
+                .iter()
+                .map(|s| NondetValue {
+                    function: s.function.clone(),
+                    width: s.width,
+                    value: ir::Ty::int(s.width.clamp(1, 128)).to_signed(s.bits),
+                    loc: None,
+                })
+                .collect::<Vec<_>>();
+            let cex = Counterexample {
+                args: vec![],
+                steps: vec![crate::check::TraceStep {
+                    loc: module.check(check).loc.clone(),
+                    values: vec![],
+                }],
+                confirmed_by: format!(
+                    "replayed natively from `main`: the operation misbehaves after {} input{} (native run); the path inside `{}` is not shown",
+                    inputs.len(),
+                    if inputs.len() == 1 { "" } else { "s" },
+                    module.check(check).function
+                ),
+                inputs,
+            };
+            return (Some(check), CexOutcome::Confirmed(Box::new(cex)));
+        }
+        (
+            None,
+            CexOutcome::NotFound(format!(
+                "the function is not where executions start; native runs from `main` did not stop at its operations"
+            )),
+        )
+    }
+
+    /// The target a run stopped at: a runtime error at the class, file, line and column of
+    /// exactly one target.
+    fn site(module: &ir::Module, targets: &[CheckId], run: &RunResult) -> Option<CheckId> {
+        let error = replay::RuntimeError::of_run(run)?;
+        let base = |f: &str| {
+            std::path::Path::new(f)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        };
+        let matching: Vec<CheckId> = targets
+            .iter()
+            .copied()
+            .filter(|c| {
+                let check = module.check(*c);
+                check.loc.as_ref().is_some_and(|loc| {
+                    check.kind.class().name() == error.class
+                        && loc.line == error.line
+                        && loc.column == error.column
+                        && base(&loc.file) == base(&error.file)
+                })
+            })
+            .collect();
+        match matching.as_slice() {
+            [c] => Some(*c),
+            _ => None,
+        }
+    }
 }
 
 /// The nondet functions, unknown calls and constants of a function.
