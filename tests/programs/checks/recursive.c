@@ -5,7 +5,8 @@ extern int __VERIFIER_nondet_int(void);
 int count(int m, int n) {
   if (n <= 0)
     return m;
-  return count(m + 1, n - 1); // overflow: fails
+  int rest = n - 1; // overflow: holds
+  return count(m + 1, rest); // overflow: fails
 }
 
 int main(void) {
