@@ -139,7 +139,11 @@ fn a_product_of_two_variables_stays_unknown() {
 #[test]
 fn by_default_only_assertions_are_checked() {
     let report = check_json(&program("checks/overflow.c"), &["--timeout", "30"]);
-    assert_eq!(report["checks"].as_array().map(Vec::len), Some(0), "{report}");
+    assert_eq!(
+        report["checks"].as_array().map(Vec::len),
+        Some(0),
+        "{report}"
+    );
     assert_eq!(report["verdict"], "true");
 }
 
@@ -197,7 +201,11 @@ fn the_failing_lines_really_misbehave() {
         .arg(&exe)
         .output()
         .expect("clang runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for (input, traps) in [
         ("1 2147483646 0", false),
         ("2 2147483647 0", true),
@@ -227,12 +235,24 @@ fn an_overflow_witness_names_the_no_overflow_property() {
     let dir = tempfile::tempdir().unwrap();
     let witness = dir.path().join("witness.yml");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfocus"))
-        .args(["check", "--checks", "overflow", "--timeout", "60", "--witness"])
+        .args([
+            "check",
+            "--checks",
+            "overflow",
+            "--timeout",
+            "60",
+            "--witness",
+        ])
         .arg(&witness)
         .arg(program("checks/overflow.c"))
         .output()
         .expect("polyfocus runs");
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&witness).expect("witness written");
     assert!(text.contains("LTL(G ! overflow)"), "{text}");
     assert!(text.contains("type: target"), "{text}");

@@ -245,7 +245,17 @@ mod from_entry {
         };
         // Every pair of extreme values for the first two inputs (the rest 1), then random
         // inputs.
-        let extremes = [0i128, 1, -1, 2, 10, 100, i32::MAX as i128, i32::MIN as i128, u32::MAX as i128];
+        let extremes = [
+            0i128,
+            1,
+            -1,
+            2,
+            10,
+            100,
+            i32::MAX as i128,
+            i32::MIN as i128,
+            u32::MAX as i128,
+        ];
         let mut tries: Vec<(Vec<u128>, Policy)> = Vec::new();
         for a in extremes {
             for b in extremes {
@@ -262,7 +272,13 @@ mod from_entry {
                 );
             }
             let timeout = config.replay_timeout.min(left);
-            let run = program.run(CommandLine::PLAIN, &given, &policy, &spec.dictionary, timeout);
+            let run = program.run(
+                CommandLine::PLAIN,
+                &given,
+                &policy,
+                &spec.dictionary,
+                timeout,
+            );
             let Some(check) = site(module, targets, &run) else {
                 continue;
             };
@@ -525,9 +541,9 @@ impl Search<'_> {
     /// is only a candidate until [`Search::native_site`] names the site).
     fn reached(&self, status: &RunStatus) -> bool {
         let searched = |runtime: bool| {
-            self.targets.iter().any(|c| {
-                (self.module_checks[c.index()].0 != ir::CheckClass::Assert) == runtime
-            })
+            self.targets
+                .iter()
+                .any(|c| (self.module_checks[c.index()].0 != ir::CheckClass::Assert) == runtime)
         };
         match status {
             RunStatus::ErrorReached => searched(false),

@@ -97,7 +97,9 @@ pub fn compile_c(
 pub fn folded_overflows(stderr: &str) -> Vec<crate::ir::SourceLoc> {
     stderr
         .lines()
-        .filter(|l| l.contains(": warning: overflow in expression") && l.contains("-Winteger-overflow"))
+        .filter(|l| {
+            l.contains(": warning: overflow in expression") && l.contains("-Winteger-overflow")
+        })
         .filter_map(|l| {
             let (place, _) = l.split_once(": warning: ")?;
             let (rest, column) = place.rsplit_once(':')?;

@@ -319,7 +319,8 @@ fn add_folded_overflows(res: &mut ir::Module, folded: Vec<ir::SourceLoc>) {
             .enumerate()
             .filter_map(|(i, f)| {
                 let def = f.loc.as_ref()?;
-                (base(&def.file) == base(&loc.file) && def.line <= loc.line).then_some((def.line, i))
+                (base(&def.file) == base(&loc.file) && def.line <= loc.line)
+                    .then_some((def.line, i))
             })
             .max()
             .map(|(_, i)| i);
@@ -536,7 +537,13 @@ fn lift_entries(
         }
         if selection.has_runtime_checks() {
             let first = res.checks.len() as u32;
-            function = instrument(function, selection, first, &mut res.warnings, &mut res.checks);
+            function = instrument(
+                function,
+                selection,
+                first,
+                &mut res.warnings,
+                &mut res.checks,
+            );
         }
         res.functions.push(function);
         res.warnings.extend(lifted.warnings);

@@ -294,7 +294,10 @@ fn div_ceil(a: i128, b: i128) -> i128 {
 /// When `op nsw a, b` overflows.
 fn arithmetic_overflow(op: BinOp, ty: Ty, a: Operand, b: Operand) -> Option<Tree> {
     let (min, max) = (ty.smin(), ty.smax());
-    let (ca, cb) = (constant(a).map(Const::signed), constant(b).map(Const::signed));
+    let (ca, cb) = (
+        constant(a).map(Const::signed),
+        constant(b).map(Const::signed),
+    );
     if let (Some(x), Some(y)) = (ca, cb) {
         let r = match op {
             BinOp::Add => x + y,
@@ -377,7 +380,10 @@ fn product_range(ty: Ty, x: Operand, k: i128) -> Option<Tree> {
 /// When `sdiv`/`srem a, b` overflows: `a == MIN && b == -1`.
 fn division_overflow(ty: Ty, a: Operand, b: Operand) -> Option<Tree> {
     let min = ty.smin();
-    match (constant(a).map(Const::signed), constant(b).map(Const::signed)) {
+    match (
+        constant(a).map(Const::signed),
+        constant(b).map(Const::signed),
+    ) {
         (Some(x), Some(y)) => (x == min && y == -1).then(|| always(ty)),
         (_, Some(-1)) => Some(fails_if(test(CmpPred::Eq, leaf(a), konst(ty, min)))),
         (_, Some(_)) => None,
