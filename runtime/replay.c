@@ -199,6 +199,86 @@ void polyfocus_replay_error(const char *how) {
     _exit(POLYFOCUS_EXIT_ERROR);
 }
 
+/* Runtime errors (polyfocus --checks overflow,div,shift). The program is compiled with
+ * -fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent,bounds and
+ * -fno-sanitize-recover=all but linked WITHOUT the sanitizer runtime: the definitions below
+ * are the handlers clang calls. Each prints the kind and the source location clang recorded
+ * for the operation ("POLYFOCUS-RUNTIME-ERROR overflow t.c:3:13") and exits with status 96,
+ * so that polyfocus can tell which operation misbehaved; no sanitizer runtime is needed,
+ * for LP64 and ILP32 alike. The layouts are UBSan's stable ABI: every data record starts
+ * with the source location, and a value of a type wider than a pointer is passed by
+ * address. */
+#define POLYFOCUS_EXIT_RUNTIME 96
+
+struct polyfocus_source_location {
+    const char *file;
+    unsigned int line;
+    unsigned int column;
+};
+
+struct polyfocus_type_descriptor {
+    unsigned short kind;
+    unsigned short info;
+    char name[1];
+};
+
+struct polyfocus_overflow_data {
+    struct polyfocus_source_location loc;
+    const struct polyfocus_type_descriptor *type;
+};
+
+static void polyfocus_runtime_error(const char *kind, const void *data) {
+    const struct polyfocus_source_location *loc = (const struct polyfocus_source_location *)data;
+    if (polyfocus_log)
+        fclose(polyfocus_log);
+    polyfocus_log = NULL;
+    fprintf(stderr, "POLYFOCUS-RUNTIME-ERROR %s %s:%u:%u\n", kind,
+            loc->file ? loc->file : "<unknown>", loc->line, loc->column);
+    fflush(NULL);
+    _exit(POLYFOCUS_EXIT_RUNTIME);
+}
+
+/* Whether the integer value handle `value` of type `type` is zero. */
+static int polyfocus_value_is_zero(const struct polyfocus_type_descriptor *type, void *value) {
+    unsigned bits = 1u << (type->info >> 1);
+    if (bits <= 8 * sizeof(void *)) {
+        unsigned long long v = (unsigned long long)(size_t)value;
+        if (bits < 64)
+            v &= (1ULL << bits) - 1;
+        return v == 0;
+    } else {
+        const unsigned char *p = (const unsigned char *)value;
+        unsigned i;
+        for (i = 0; i < bits / 8; i++)
+            if (p[i])
+                return 0;
+        return 1;
+    }
+}
+
+void __ubsan_handle_add_overflow_abort(void *data, void *lhs, void *rhs) {
+    polyfocus_runtime_error("overflow", data);
+}
+void __ubsan_handle_sub_overflow_abort(void *data, void *lhs, void *rhs) {
+    polyfocus_runtime_error("overflow", data);
+}
+void __ubsan_handle_mul_overflow_abort(void *data, void *lhs, void *rhs) {
+    polyfocus_runtime_error("overflow", data);
+}
+void __ubsan_handle_negate_overflow_abort(void *data, void *old) {
+    polyfocus_runtime_error("overflow", data);
+}
+void __ubsan_handle_divrem_overflow_abort(void *data, void *lhs, void *rhs) {
+    const struct polyfocus_overflow_data *d = (const struct polyfocus_overflow_data *)data;
+    polyfocus_runtime_error(polyfocus_value_is_zero(d->type, rhs) ? "div" : "overflow", data);
+}
+void __ubsan_handle_shift_out_of_bounds_abort(void *data, void *lhs, void *rhs) {
+    polyfocus_runtime_error("shift", data);
+}
+void __ubsan_handle_out_of_bounds_abort(void *data, void *index) {
+    polyfocus_runtime_error("bounds", data);
+}
+
 /* A failed assumption: the execution ends without error. */
 static void polyfocus_replay_stop(void) {
     if (polyfocus_log)

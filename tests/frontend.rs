@@ -13,6 +13,7 @@ fn config(inputs: Vec<PathBuf>) -> FrontendConfig {
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
         inline_limit: 2000,
+        checks: polyfocus::ir::CheckSelection::ASSERT,
     }
 }
 
@@ -720,6 +721,7 @@ fn check_task(bench: &Path, cols: &[String]) -> (Vec<String>, Vec<String>) {
         },
         entry: EntrySelection::Named(entry.to_string()),
         inline_limit: 2000,
+        checks: polyfocus::ir::CheckSelection::ASSERT,
     };
     let mut failures = Vec::new();
     let mut warnings = std::collections::BTreeSet::new();

@@ -79,6 +79,7 @@ fn invariants_of_test_programs_are_inductive() {
             data_model: DataModel::Lp64,
             entry: EntrySelection::Default,
             inline_limit: 2000,
+            checks: polyfocus::ir::CheckSelection::ASSERT,
         };
         failures.extend(certify_program(&path.display().to_string(), &fe));
     }
@@ -114,6 +115,7 @@ fn invariants_on_the_benchmark_set_are_inductive() {
                     },
                     entry: EntrySelection::Named(task.entry.clone()),
                     inline_limit: 2000,
+                    checks: polyfocus::ir::CheckSelection::ASSERT,
                 };
                 let started = std::time::Instant::now();
                 let found = certify_program(&task.name, &fe);

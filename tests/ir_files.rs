@@ -5,6 +5,9 @@
 //!
 //! Expectations, one per comment line:
 //! - `; expect[ENGINE] ...` (`classic` or `focus`): the same, for one engine only;
+//! - `; checks: LIST` (once): the function also goes through the instrumentation of
+//!   runtime checks (`--checks LIST`, issue 16); its checks are numbered after the file's
+//!   own error sites, in block order;
 //! - `; expect checkN: proved` or `; expect checkN: unknown` (the verdict of the analysis,
 //!   without a counterexample search: a reachable error site is `unknown` here);
 //! - `; expect at bbN: LINEAR` where `LINEAR` is `e1 OP e2` over values (`v3`), integers,
@@ -162,11 +165,12 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
         Ok(f) => f,
         Err(e) => return vec![format!("{name}: {e}")],
     };
-    let func = match pass::Pipeline::standard(pass::Verification::AfterEachPass).run(func) {
+    let pipeline = pass::Pipeline::standard(pass::Verification::AfterEachPass);
+    let func = match pipeline.run(func) {
         Ok(f) => f,
         Err(e) => return vec![format!("{name}: {e}")],
     };
-    let checks = func
+    let mut checks = func
         .checks()
         .into_iter()
         .map(|id| ir::Check {
@@ -178,6 +182,25 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
             function: func.name.clone(),
         })
         .collect::<Vec<_>>();
+    // `; checks: LIST`: the runtime checks of `--checks LIST`, numbered after the file's own.
+    let selection = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("; checks: "))
+        .map(ir::CheckSelection::parse);
+    let func = match selection {
+        None => func,
+        Some(Err(e)) => return vec![format!("{name}: {e}")],
+        Some(Ok(selection)) => {
+            let first = checks.len() as u32;
+            match pipeline.instrument(&pass::RuntimeChecks::new(selection), func, first) {
+                Ok(done) => {
+                    checks.extend(done.checks);
+                    done.function
+                }
+                Err(e) => return vec![format!("{name}: {e}")],
+            }
+        }
+    };
     if checks.iter().enumerate().any(|(i, c)| c.id.index() != i) {
         return vec![format!(
             "{name}: checks must be numbered check0, check1, ... in block order"

@@ -35,6 +35,7 @@ fn every_lifted_function_round_trips() {
             data_model: DataModel::Lp64,
             entry: EntrySelection::Default,
             inline_limit: 2000,
+            checks: polyfocus::ir::CheckSelection::ASSERT,
         };
         // Programs written to be rejected (and those needing a second unit) are skipped;
         // the count below makes sure most are not.

@@ -31,6 +31,7 @@ fn load(input: PathBuf) -> polyfocus::ir::Module {
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
         inline_limit: 2000,
+        checks: polyfocus::ir::CheckSelection::ASSERT,
     })
     .expect("loads")
 }

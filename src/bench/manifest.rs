@@ -92,6 +92,24 @@ pub enum TaskProperty {
 }
 
 impl TaskProperty {
+    /// The `--checks` that decide the property, when `check` decides it: `no-overflow` is
+    /// `--checks overflow` (issue 16); `None` for reachability (the default) and for
+    /// properties `check` does not decide.
+    pub fn checks(&self) -> Option<&'static str> {
+        match self {
+            TaskProperty::Other(p) if p == "no-overflow" => Some("overflow"),
+            _ => None,
+        }
+    }
+
+    /// The property's name when `check` does not decide it.
+    pub fn unchecked(&self) -> Option<&str> {
+        match self {
+            TaskProperty::Other(p) if self.checks().is_none() => Some(p),
+            _ => None,
+        }
+    }
+
     /// Reads the property from the `notes` column: its first word when it is `property=NAME`.
     fn from_notes(notes: &str) -> TaskProperty {
         let first = notes
@@ -289,6 +307,10 @@ mod tests {
                     c.c\ttrue\tsome note\n";
         let tasks = parse_manifest(text, "/").unwrap();
         assert_eq!(tasks[0].property, TaskProperty::Other("no-overflow".into()));
+        // Decided by `check --checks overflow` (issue 16), not skipped.
+        assert_eq!(tasks[0].property.checks(), Some("overflow"));
+        assert_eq!(tasks[0].property.unchecked(), None);
+        assert_eq!(tasks[1].property.checks(), None);
         assert_eq!(tasks[1].property, TaskProperty::UnreachCall);
         assert_eq!(tasks[2].property, TaskProperty::UnreachCall);
     }

@@ -40,7 +40,7 @@ pub mod table;
 use anyhow::{bail, Result};
 use classify::{Class, Verdict};
 use json::Record;
-use manifest::{Task, TaskProperty};
+use manifest::Task;
 use runner::{Limits, Termination};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -146,6 +146,9 @@ impl Harness {
         if !sets("--format") {
             args.extend(["--format".to_string(), "json".to_string()]);
         }
+        if let (false, Some(checks)) = (sets("--checks"), task.property.checks()) {
+            args.extend(["--checks".to_string(), checks.to_string()]);
+        }
         args.extend(rest);
         args
     }
@@ -173,7 +176,7 @@ impl Harness {
             analyzer_time_ms: None,
             refinement: None,
         };
-        if let TaskProperty::Other(property) = &task.property {
+        if let Some(property) = task.property.unchecked() {
             // `check` decides reachability of error calls only: running it would judge the
             // program's error calls against a verdict about another property.
             record.reason = Some(classify::UnknownReason::Unsupported);
@@ -308,7 +311,7 @@ mod tests {
             data_model: DataModel::Ilp32,
             cflags: "-include /b/p.h".into(),
             suite: "s".into(),
-            property: TaskProperty::UnreachCall,
+            property: manifest::TaskProperty::UnreachCall,
         }
     }
 

@@ -18,6 +18,12 @@ pub enum Property {
         /// The error function.
         function: String,
     },
+    /// No signed arithmetic overflows in executions starting at `entry` (`LTL(G ! overflow)`):
+    /// checked with `--checks overflow`.
+    NoOverflow {
+        /// The entry function.
+        entry: String,
+    },
     /// Anything else; the text says what.
     Unsupported(String),
 }
@@ -37,8 +43,13 @@ pub fn parse_property(text: &str) -> Property {
         let inner = check.strip_prefix("CHECK(")?.strip_suffix(')')?;
         let rest = inner.strip_prefix("init(")?;
         let (entry, rest) = rest.split_once("()),")?;
-        let function = rest.strip_prefix("LTL(G!call(")?.strip_suffix("()))")?;
         let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if rest == "LTL(G!overflow)" {
+            return ident(entry).then(|| Property::NoOverflow {
+                entry: entry.to_string(),
+            });
+        }
+        let function = rest.strip_prefix("LTL(G!call(")?.strip_suffix("()))")?;
         (ident(entry) && ident(function)).then(|| Property::UnreachCall {
             entry: entry.to_string(),
             function: function.to_string(),
@@ -117,10 +128,20 @@ mod tests {
     }
 
     #[test]
+    fn parses_no_overflow() {
+        let p = parse_property("CHECK( init(main()), LTL(G ! overflow) )\n");
+        assert_eq!(
+            p,
+            Property::NoOverflow {
+                entry: "main".into()
+            }
+        );
+    }
+
+    #[test]
     fn other_properties_are_unsupported() {
         for text in [
             "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )",
-            "CHECK( init(main()), LTL(G ! overflow) )",
             "CHECK( init(main()), LTL(F end) )",
             "",
         ] {

@@ -139,12 +139,16 @@ pub fn harness_text(
     }
     let _ = writeln!(
         out,
-        " *\n * To watch it fail (exit status 97, \"POLYFOCUS-ERROR-REACHED\"):"
+        " *\n * To watch it fail (exit status 97, \"POLYFOCUS-ERROR-REACHED\"; a runtime error: exit status\n * 96, \"POLYFOCUS-RUNTIME-ERROR kind file:line:column\"):"
     );
     let mut objects = Vec::new();
     for (i, src) in sources.iter().enumerate() {
         let obj = format!("prog{i}.o");
-        let _ = writeln!(out, " *   clang-19 -c -g -w{cflags} {src} -o {obj}");
+        let _ = writeln!(
+            out,
+            " *   clang-19 -c -g -w{cflags} {} -fno-sanitize-recover=all {src} -o {obj}",
+            super::replay::SANITIZE
+        );
         let mut oc = String::from("objcopy");
         for w in &weaken {
             let _ = write!(oc, " --weaken-symbol={w}");

@@ -31,7 +31,7 @@ pub mod trace;
 pub mod witness;
 
 use crate::analysis::FunctionContext;
-use crate::check::Counterexample;
+use crate::check::{Counterexample, NondetValue};
 use crate::frontend::FrontendConfig;
 use crate::graph::ReducedGraph;
 use crate::ir::{self, CheckId, Expr, HavocReason, Inst, Operand, Terminator};
@@ -133,6 +133,12 @@ pub fn find_any_counterexample(
             func.name == "main" || !module.functions.iter().any(|f| f.name == "main")
         }
     };
+    let runtime_only = targets
+        .iter()
+        .all(|c| module.check(*c).kind.class() != ir::CheckClass::Assert);
+    if !is_entry && runtime_only {
+        return from_entry::search(module, targets, config, deadline);
+    }
     if !is_entry {
         return (
             None,
@@ -176,9 +182,173 @@ pub fn find_any_counterexample(
         rejected_undef: false,
         single_site: module.functions.len() == 1 && func.checks().len() == 1,
         unattributed: false,
-        module_checks: module.checks.iter().map(|c| c.loc.clone()).collect(),
+        module_checks: module
+            .checks
+            .iter()
+            .map(|c| (c.kind.class(), c.loc.clone()))
+            .collect(),
     };
     search.run()
+}
+
+/// Runtime checks of a function that is not where executions start (a recursive callee):
+/// native runs of the program from its entry, with invented inputs, until one stops on a
+/// runtime error at exactly one of the targets; replayed strictly, that run is the
+/// counterexample. The lifted path is not shown (the function's own interpretation does not
+/// start where the program does): the trace has the inputs and the operation.
+mod from_entry {
+    use super::*;
+
+    /// Runs with random inputs, after the extreme ones.
+    const RANDOM_RUNS: usize = 64;
+
+    pub(super) fn search(
+        module: &ir::Module,
+        targets: &[CheckId],
+        config: &CexConfig,
+        deadline: Instant,
+    ) -> (Option<CheckId>, CexOutcome) {
+        let names = config.frontend.entry.names();
+        let entry = module.functions.iter().find(|f| match names.as_slice() {
+            [] => f.name == "main",
+            [one] => f.name == *one,
+            _ => false,
+        });
+        let Some(entry) = entry else {
+            return (
+                None,
+                CexOutcome::NotFound(
+                    "the function is not where executions start, and there is no single entry to run from".into(),
+                ),
+            );
+        };
+        if entry.name != "main" {
+            return (
+                None,
+                CexOutcome::NotFound(format!(
+                    "the function is not where executions start; runs from `{}` are not tried",
+                    entry.name
+                )),
+            );
+        }
+        let spec = build_spec(entry);
+        let program = match NativeProgram::build(&config.frontend, &spec, deadline) {
+            Ok(p) => p,
+            // Out of time, not a program the replay cannot build.
+            Err(e) if Instant::now() >= deadline => return (None, CexOutcome::OutOfTime(e)),
+            Err(e) => {
+                return (
+                    None,
+                    CexOutcome::Unconfirmed(format!("no native replay possible: {e}")),
+                )
+            }
+        };
+        // Every pair of extreme values for the first two inputs (the rest 1), then random
+        // inputs.
+        let extremes = [
+            0i128,
+            1,
+            -1,
+            2,
+            10,
+            100,
+            i32::MAX as i128,
+            i32::MIN as i128,
+            u32::MAX as i128,
+        ];
+        let mut tries: Vec<(Vec<u128>, Policy)> = Vec::new();
+        for a in extremes {
+            for b in extremes {
+                tries.push((vec![a as u128, b as u128], Policy::Const(1)));
+            }
+        }
+        tries.extend((1..=(RANDOM_RUNS as u64)).map(|seed| (vec![], Policy::Random(seed))));
+        for (given, policy) in tries {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left < Duration::from_millis(100) {
+                return (
+                    None,
+                    CexOutcome::OutOfTime("runs from `main` stopped at the deadline".into()),
+                );
+            }
+            let timeout = config.replay_timeout.min(left);
+            let run = program.run(
+                CommandLine::PLAIN,
+                &given,
+                &policy,
+                &spec.dictionary,
+                timeout,
+            );
+            let Some(check) = site(module, targets, &run) else {
+                continue;
+            };
+            // The same inputs, strictly: the counterexample is this replay.
+            let values: Vec<u128> = run.served.iter().map(|s| s.bits).collect();
+            let replay = program.run(CommandLine::PLAIN, &values, &Policy::Strict, &[], timeout);
+            if site(module, targets, &replay) != Some(check) {
+                continue;
+            }
+            let inputs = replay
+                .served
+                .iter()
+                .map(|s| NondetValue {
+                    function: s.function.clone(),
+                    width: s.width,
+                    value: ir::Ty::int(s.width.clamp(1, 128)).to_signed(s.bits),
+                    loc: None,
+                })
+                .collect::<Vec<_>>();
+            let cex = Counterexample {
+                args: vec![],
+                steps: vec![crate::check::TraceStep {
+                    loc: module.check(check).loc.clone(),
+                    values: vec![],
+                }],
+                confirmed_by: format!(
+                    "replayed natively from `main`: the operation misbehaves after {} input{} (native run); the path inside `{}` is not shown",
+                    inputs.len(),
+                    if inputs.len() == 1 { "" } else { "s" },
+                    module.check(check).function
+                ),
+                inputs,
+            };
+            return (Some(check), CexOutcome::Confirmed(Box::new(cex)));
+        }
+        (
+            None,
+            CexOutcome::NotFound(format!(
+                "the function is not where executions start; native runs from `main` did not stop at its operations"
+            )),
+        )
+    }
+
+    /// The target a run stopped at: a runtime error at the class, file, line and column of
+    /// exactly one target.
+    fn site(module: &ir::Module, targets: &[CheckId], run: &RunResult) -> Option<CheckId> {
+        let error = replay::RuntimeError::of_run(run)?;
+        let base = |f: &str| {
+            std::path::Path::new(f)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        };
+        let matching: Vec<CheckId> = targets
+            .iter()
+            .copied()
+            .filter(|c| {
+                let check = module.check(*c);
+                check.loc.as_ref().is_some_and(|loc| {
+                    check.kind.class().name() == error.class
+                        && loc.line == error.line
+                        && loc.column == error.column
+                        && base(&loc.file) == base(&error.file)
+                })
+            })
+            .collect();
+        match matching.as_slice() {
+            [c] => Some(*c),
+            _ => None,
+        }
+    }
 }
 
 /// The nondet functions, unknown calls and constants of a function.
@@ -293,8 +463,8 @@ struct Search<'a> {
     single_site: bool,
     /// A run reached an error site the interpreter could not identify.
     unattributed: bool,
-    /// The source location of every check of the module, by id.
-    module_checks: Vec<Option<ir::SourceLoc>>,
+    /// The class and source location of every check of the module, by id.
+    module_checks: Vec<(ir::CheckClass, Option<ir::SourceLoc>)>,
 }
 
 /// Where the native stack says a run that reached the error hook stopped.
@@ -366,6 +536,22 @@ impl Search<'_> {
         }
     }
 
+    /// Whether a native run that ended with `status` reached an error site of the kind
+    /// searched: the error hook for assertions, a sanitizer handler for runtime checks (each
+    /// is only a candidate until [`Search::native_site`] names the site).
+    fn reached(&self, status: &RunStatus) -> bool {
+        let searched = |runtime: bool| {
+            self.targets
+                .iter()
+                .any(|c| (self.module_checks[c.index()].0 != ir::CheckClass::Assert) == runtime)
+        };
+        match status {
+            RunStatus::ErrorReached => searched(false),
+            RunStatus::RuntimeError => searched(true),
+            _ => false,
+        }
+    }
+
     fn run(&mut self) -> (Option<CheckId>, CexOutcome) {
         let has_served_inputs = args_are_inputs(self.func) && !self.func.params.is_empty()
             || self.func.blocks.iter().any(|b| {
@@ -394,7 +580,7 @@ impl Search<'_> {
             let why = match first {
                 RunStatus::Timeout => "the program has no inputs and its execution did not reach the error site before the deadline".to_string(),
                 RunStatus::Exited(c) => format!("the program has no inputs and its only execution ends (status {c}) without reaching the error site"),
-                RunStatus::ErrorReached => "the program has no inputs and its only execution reaches an error site that the lifted program does not identify".to_string(),
+                RunStatus::ErrorReached | RunStatus::RuntimeError => "the program has no inputs and its only execution reaches an error site that the lifted program does not identify".to_string(),
                 other => format!("the program has no inputs and its only execution does not reach the error site ({other:?})"),
             };
             return (None, CexOutcome::NotFound(why));
@@ -610,6 +796,9 @@ impl Search<'_> {
     /// Which check the native stack at the error hook points at: the checks of the module
     /// whose source line is the line of one of its frames.
     fn native_site(&self, run: &RunResult) -> NativeSite {
+        if run.status == RunStatus::RuntimeError {
+            return self.runtime_site(run);
+        }
         let lines = self.program.error_lines(run);
         if lines.is_empty() {
             return NativeSite::NoFrames;
@@ -622,9 +811,13 @@ impl Search<'_> {
         let matching: Vec<CheckId> = (0..self.module_checks.len())
             .map(|i| CheckId(i as u32))
             .filter(|c| {
-                let Some(loc) = &self.module_checks[c.index()] else {
+                let (class, loc) = &self.module_checks[c.index()];
+                let Some(loc) = loc else {
                     return false;
                 };
+                if *class != ir::CheckClass::Assert {
+                    return false;
+                }
                 lines
                     .iter()
                     .any(|(f, l)| *l == loc.line && base(f) == base(&loc.file))
@@ -638,6 +831,45 @@ impl Search<'_> {
         match (targets.as_slice(), matching.is_empty()) {
             ([c], _) => NativeSite::Target(*c),
             ([], false) => NativeSite::Other,
+            _ => NativeSite::Unknown,
+        }
+    }
+
+    /// Which check a run that stopped on a runtime error points at: the checks of that class
+    /// at the operation's file, line and column (line only when the check has no column).
+    /// A runtime error at no check of its class is another site, never left to the
+    /// interpreter to attribute.
+    fn runtime_site(&self, run: &RunResult) -> NativeSite {
+        let Some(error) = replay::RuntimeError::of_run(run) else {
+            return NativeSite::Other;
+        };
+        let base = |f: &str| {
+            std::path::Path::new(f)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        };
+        let matching: Vec<CheckId> = (0..self.module_checks.len())
+            .map(|i| CheckId(i as u32))
+            .filter(|c| {
+                let (class, loc) = &self.module_checks[c.index()];
+                let Some(loc) = loc else {
+                    return false;
+                };
+                class.name() == error.class
+                    && loc.line == error.line
+                    && (loc.column == error.column || loc.column == 0)
+                    && base(&loc.file) == base(&error.file)
+            })
+            .collect();
+        let targets: Vec<CheckId> = matching
+            .iter()
+            .copied()
+            .filter(|c| self.targets.contains(c))
+            .collect();
+        match targets.as_slice() {
+            [c] => NativeSite::Target(*c),
+            [] => NativeSite::Other,
+            // One operation inlined at several places: the interpreter's path decides.
             _ => NativeSite::Unknown,
         }
     }
@@ -726,7 +958,7 @@ impl Search<'_> {
         let run = self
             .program
             .run(command_line, &[], policy, &self.dictionary, timeout);
-        if run.status != RunStatus::ErrorReached {
+        if !self.reached(&run.status) {
             return Err((run.status, run.served.len()));
         }
         let (args, served_inputs) = self.split_served_values(&run.served, command_line);
@@ -751,8 +983,9 @@ impl Search<'_> {
             origin,
         };
         let n_served = run.served.len();
+        let status = run.status.clone();
         self.confirm(cand, false, Some(run))
-            .ok_or((RunStatus::ErrorReached, n_served))
+            .ok_or((status, n_served))
     }
 
     /// The entry arguments of a run with `command_line` (`argc` of a `main`, or the first
@@ -817,18 +1050,25 @@ impl Search<'_> {
             .replay_timeout
             .min(self.remaining().max(Duration::from_millis(500)));
         let run = match strict_run {
-            Some(run) if run.served.is_empty() && run.status == RunStatus::ErrorReached => run,
+            Some(run) if run.served.is_empty() && self.reached(&run.status) => run,
             _ => self
                 .program
                 .run(cand.command_line, &stream, &Policy::Strict, &[], timeout),
         };
-        if run.status != RunStatus::ErrorReached {
+        if !self.reached(&run.status) {
             let what = match &run.status {
+                RunStatus::RuntimeError => match replay::RuntimeError::of_run(&run) {
+                    Some(e) => format!(
+                        "stopped on a runtime error ({}) at {}:{}:{}",
+                        e.class, e.file, e.line, e.column
+                    ),
+                    None => "stopped on a runtime error".to_string(),
+                },
                 RunStatus::ExtraInput => "asked for more inputs than recorded".to_string(),
                 RunStatus::Exited(c) => format!("exited with status {c}"),
                 RunStatus::Signaled(s) => format!("was killed by signal {s}"),
                 RunStatus::Timeout => "timed out".to_string(),
-                RunStatus::ErrorReached => unreachable!(),
+                RunStatus::ErrorReached => "reached an assertion's error site".to_string(),
             };
             let note = format!(
                 "a candidate from {} did not replay: the native program {what}",

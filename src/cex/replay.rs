@@ -2,8 +2,12 @@
 //! `runtime/replay.c`, run in a temporary directory under a time limit.
 //!
 //! The build compiles every input with the analysis' flags and data model (at `-O0`, with
-//! signed overflow, division by zero and oversized shifts trapping, so that an execution with
-//! undefined behaviour never counts as reaching the error), weakens the program's own
+//! UBSan's checks of signed overflow, division by zero, oversized shifts and array bounds,
+//! not recoverable, but without the sanitizer runtime: `runtime/replay.c` defines the
+//! handlers, which print the kind and source location of the operation and exit with
+//! [`EXIT_RUNTIME_ERROR`]; so an execution with undefined behaviour never counts as reaching
+//! an assertion's error site, and a runtime check is confirmed only at its own operation,
+//! for both data models, with nothing to install), weakens the program's own
 //! definitions of the runtime's functions with `objcopy` (SV-COMP tasks define `reach_error`
 //! themselves), adds stubs for the nondet functions outside the runtime's fixed list and for
 //! undefined external functions (their results are inputs, served like nondet values), and,
@@ -29,6 +33,8 @@ use std::time::{Duration, Instant};
 
 /// Exit status of the runtime's error hook.
 pub const EXIT_ERROR_REACHED: i32 = 97;
+/// Exit status of the runtime's sanitizer handlers (a runtime error, see [`RuntimeError`]).
+pub const EXIT_RUNTIME_ERROR: i32 = 96;
 /// Exit status of an input request beyond the recorded ones (strict mode).
 pub const EXIT_EXTRA_INPUT: i32 = 98;
 
@@ -167,6 +173,46 @@ impl CommandLine {
     }
 }
 
+/// The undefined behaviours the native build checks (UBSan's names).
+pub const SANITIZE: &str =
+    "-fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent,bounds";
+
+/// Where a run stopped on a runtime error, as the runtime's handler printed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeError {
+    /// `overflow`, `div`, `shift` or `bounds` (the names of `--checks`).
+    pub class: String,
+    /// The file as clang recorded it.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+impl RuntimeError {
+    /// The runtime error a run stopped on (`POLYFOCUS-RUNTIME-ERROR kind file:line:col`).
+    pub fn of_run(run: &RunResult) -> Option<RuntimeError> {
+        if run.status != RunStatus::RuntimeError {
+            return None;
+        }
+        let line = run
+            .stderr
+            .lines()
+            .rev()
+            .find_map(|l| l.strip_prefix("POLYFOCUS-RUNTIME-ERROR "))?;
+        let (class, place) = line.trim().split_once(' ')?;
+        let (rest, column) = place.rsplit_once(':')?;
+        let (file, line) = rest.rsplit_once(':')?;
+        Some(RuntimeError {
+            class: class.to_string(),
+            file: file.to_string(),
+            line: line.parse().ok()?,
+            column: column.parse().ok()?,
+        })
+    }
+}
+
 /// What to answer when the recorded values are used up.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Policy {
@@ -183,6 +229,9 @@ pub enum Policy {
 pub enum RunStatus {
     /// The runtime's error hook ran.
     ErrorReached,
+    /// A sanitizer handler of the runtime ran: an operation misbehaved (the site is in
+    /// standard error, see [`RuntimeError::of_run`]).
+    RuntimeError,
     /// A strict run asked for more values than recorded.
     ExtraInput,
     /// Normal exit with another status.
@@ -542,11 +591,9 @@ impl NativeProgram {
                 .extension()
                 .is_some_and(|x| x == "c" || x == "i" || x == "h");
             if is_c {
-                args.push(
-                    "-fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent,bounds"
-                        .into(),
-                );
-                args.push("-fsanitize-trap=all".into());
+                args.push(SANITIZE.into());
+                // Not trapping: the handlers of `runtime/replay.c` name the operation.
+                args.push("-fno-sanitize-recover=all".into());
             }
             compile_object(input, args, &obj, dir.path(), deadline)?;
             let mut oc: Vec<String> = weaken
@@ -762,6 +809,7 @@ impl NativeProgram {
                             use std::os::unix::process::ExitStatusExt;
                             break match (st.code(), st.signal()) {
                                 (Some(EXIT_ERROR_REACHED), _) => RunStatus::ErrorReached,
+                                (Some(EXIT_RUNTIME_ERROR), _) => RunStatus::RuntimeError,
                                 (Some(EXIT_EXTRA_INPUT), _) => RunStatus::ExtraInput,
                                 (Some(c), _) => RunStatus::Exited(c),
                                 (None, Some(s)) => RunStatus::Signaled(s),

@@ -21,10 +21,22 @@ pub struct WitnessTask<'a> {
     pub data_model: DataModel,
     /// The entry function.
     pub entry: &'a str,
-    /// The error function of the specification (`reach_error`).
-    pub error_function: &'a str,
+    /// The property the counterexample violates.
+    pub property: WitnessProperty<'a>,
     /// Source names of the entry's integer parameters (for the arguments' assumptions).
     pub params: Vec<String>,
+}
+
+/// The SV-COMP property a witness is for.
+#[derive(Clone, Copy, Debug)]
+pub enum WitnessProperty<'a> {
+    /// `unreach-call` of this error function (`reach_error`).
+    UnreachCall {
+        /// The error function.
+        error_function: &'a str,
+    },
+    /// `no-overflow` (`--checks overflow`): the target is the overflowing operation.
+    NoOverflow,
 }
 
 /// The witness of `cex`, whose error site is at `target`.
@@ -59,10 +71,15 @@ pub fn witness_yaml(
     let _ = writeln!(
         out,
         "      specification: {}",
-        quote(&format!(
-            "CHECK( init({}()), LTL(G ! call({}())) )",
-            task.entry, task.error_function
-        ))
+        quote(&match task.property {
+            WitnessProperty::UnreachCall { error_function } => format!(
+                "CHECK( init({}()), LTL(G ! call({error_function}())) )",
+                task.entry
+            ),
+            WitnessProperty::NoOverflow => {
+                format!("CHECK( init({}()), LTL(G ! overflow) )", task.entry)
+            }
+        })
     );
     let _ = writeln!(
         out,

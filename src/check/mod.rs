@@ -5,7 +5,7 @@
 //! a counterexample that was replayed and confirmed. Everything else is `Unknown` with a
 //! reason.
 
-use crate::ir::{CheckId, SourceLoc};
+use crate::ir::{CheckId, CheckKind, SourceLoc};
 use std::fmt;
 
 mod run;
@@ -141,6 +141,8 @@ pub enum Verdict {
 pub struct CheckResult {
     /// The assertion.
     pub check: CheckId,
+    /// What it checks: an assertion, or a runtime error of an operation.
+    pub kind: CheckKind,
     /// Its source location.
     pub loc: Option<SourceLoc>,
     /// The function analyzed.

@@ -47,6 +47,16 @@ pub struct InputArgs {
     /// Callees larger than this many instructions are not inlined.
     #[arg(long, default_value_t = 2000)]
     pub inline_limit: usize,
+    /// What to check, comma-separated: assert (assertions and error calls), overflow
+    /// (signed overflow of +, -, * in unoptimized code, and of / and % by -1), div
+    /// (division or remainder by zero), shift (shift amount not less than the width), all.
+    #[arg(long, value_name = "LIST", default_value = "assert", value_parser = parse_checks)]
+    pub checks: crate::ir::CheckSelection,
+}
+
+/// `--checks LIST`.
+pub fn parse_checks(text: &str) -> Result<crate::ir::CheckSelection, String> {
+    crate::ir::CheckSelection::parse(text)
 }
 
 /// The data model as spelled on the command line.
@@ -83,6 +93,7 @@ impl InputArgs {
             data_model,
             entry: EntrySelection::from_names(&self.entry),
             inline_limit: self.inline_limit,
+            checks: self.checks,
         })
     }
 }

@@ -181,12 +181,27 @@ fn write_counterexample_files(
             .map_err(anyhow::Error::msg)?;
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     }
-    if let Some(path) = &args.witness {
+    let property = match r.kind.class() {
+        crate::ir::CheckClass::Assert => Some(crate::cex::witness::WitnessProperty::UnreachCall {
+            error_function: "reach_error",
+        }),
+        crate::ir::CheckClass::Overflow => Some(crate::cex::witness::WitnessProperty::NoOverflow),
+        // SV-COMP has no property for these.
+        crate::ir::CheckClass::Div | crate::ir::CheckClass::Shift => None,
+    };
+    if let (Some(path), None) = (&args.witness, property) {
+        eprintln!(
+            "polyfocus: SV-COMP has no property for a {} check; no witness written to {}",
+            r.kind.class().name(),
+            path.display()
+        );
+    }
+    if let (Some(path), Some(property)) = (&args.witness, property) {
         let task = crate::cex::witness::WitnessTask {
             inputs: &fe.inputs,
             data_model: fe.data_model,
             entry: &func.name,
-            error_function: "reach_error",
+            property,
             params: func
                 .params
                 .iter()

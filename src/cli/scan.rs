@@ -52,6 +52,9 @@ pub struct ScanArgs {
     /// Callees larger than this many instructions are not inlined.
     #[arg(long, default_value_t = 2000)]
     inline_limit: usize,
+    /// What to check, comma-separated: assert, overflow, div, shift, all (see `check --help`).
+    #[arg(long, value_name = "LIST", default_value = "assert", value_parser = super::args::parse_checks)]
+    checks: crate::ir::CheckSelection,
     /// Analyze only the bitcode already collected in DIR; do not run a build.
     #[arg(long)]
     no_build: bool,
@@ -91,6 +94,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         data_model: DataModel::Lp64,
         entry: EntrySelection::from_names(&args.entry),
         inline_limit: args.inline_limit,
+        checks: args.checks,
     };
     let log = read_log(&out.join("log"))?;
     let groups = programs_of(&log, &cwd);
@@ -243,6 +247,7 @@ fn collect(dir: &Path, real: &Path, args: &[String]) -> Result<()> {
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
         inline_limit: 2000,
+        checks: crate::ir::CheckSelection::ASSERT,
     };
     let mut record: Vec<String> = Vec::new();
     let mut linked_bitcode = Vec::new();

@@ -1,4 +1,5 @@
-//! `polyfocus svcomp`: behaves like an SV-COMP participant for `unreach-call`.
+//! `polyfocus svcomp`: behaves like an SV-COMP participant for `unreach-call` and
+//! `no-overflow` (run as `check --checks overflow`).
 //!
 //! The task is analyzed by a child process (`ANALYZER check ... --format json`, by default
 //! this executable), so that a crash of the analysis still ends in a verdict line. The last
@@ -18,7 +19,7 @@ use std::time::Duration;
 /// Arguments of `polyfocus svcomp`.
 #[derive(Args, Debug)]
 pub struct SvcompArgs {
-    /// The property file (only unreach-call is supported).
+    /// The property file (unreach-call or no-overflow).
     #[arg(long, value_name = "FILE.prp")]
     pub property: PathBuf,
     /// Target data model (default: the task file's, else LP64).
@@ -42,8 +43,9 @@ pub struct SvcompArgs {
 pub fn run(args: SvcompArgs) -> Result<i32> {
     let property_text = std::fs::read_to_string(&args.property)
         .with_context(|| format!("reading {}", args.property.display()))?;
-    let (entry, _error_function) = match parse_property(&property_text) {
-        Property::UnreachCall { entry, function } => (entry, function),
+    let (entry, checks) = match parse_property(&property_text) {
+        Property::UnreachCall { entry, .. } => (entry, "assert"),
+        Property::NoOverflow { entry } => (entry, "overflow"),
         Property::Unsupported(what) => {
             println!("reason: unsupported property: {what}");
             println!("UNKNOWN");
@@ -89,6 +91,8 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
         data_model.as_str().to_string(),
         "--format".to_string(),
         "json".to_string(),
+        "--checks".to_string(),
+        checks.to_string(),
     ]);
     // `parse_seconds` admits only positive finite budgets of at most a year.
     let wall = match args.timeout {

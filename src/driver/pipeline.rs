@@ -229,7 +229,9 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     if let Some(cex) = cex {
         let margin = (config.timeout / params.final_margin_divisor).max(params.final_margin_min);
         let deadline = function_started + config.timeout.saturating_sub(margin);
-        search(
+        // Runtime checks of one function fail independently: after a confirmed one, the
+        // search goes on for the others (an assertion search stops at the first, as before).
+        while search(
             Step::FullCex,
             &ctx,
             module,
@@ -237,7 +239,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             params,
             deadline,
             &mut progress,
-        );
+        ) {}
     }
     let Progress {
         table,
@@ -519,7 +521,8 @@ fn refinement<P: NumericDomain>(
 /// [`Step::QuickCex`] or [`Step::FullCex`]: searches, before `deadline`, a counterexample
 /// for the assertions left open by imprecision, the engine's time or a resource budget; one confirmed by
 /// native replay refutes its assertion. The time goes to the targets. Does not run (and
-/// is not listed) when there is no target or too little time.
+/// is not listed) when there is no target or too little time. True when it refuted a runtime
+/// check (issue 16), so that the caller may search again for the others.
 fn search(
     step: Step,
     ctx: &FunctionContext<'_>,
@@ -528,7 +531,7 @@ fn search(
     params: &StageParams,
     deadline: Instant,
     progress: &mut Progress,
-) {
+) -> bool {
     let searchable = |i: usize| {
         matches!(
             progress.table.open_reason(i),
@@ -547,7 +550,7 @@ fn search(
         .map(|(_, c)| *c)
         .collect();
     if targets.is_empty() || Instant::now() + params.min_search_time >= deadline {
-        return;
+        return false;
     }
     let stage = step.reported();
     crate::progress::stage(|| stage.name().into());
@@ -566,8 +569,10 @@ fn search(
             t.unconfirmed |= unconfirmed;
         }
     };
+    let mut refuted_runtime = false;
     let (end, detail) = match found {
         Ok((Some(check), CexOutcome::Confirmed(trace))) => {
+            refuted_runtime = module.check(check).kind.class() != crate::ir::CheckClass::Assert;
             settled(progress.table.refute(check, trace));
             (StageEnd::Finished, "counterexample confirmed".to_string())
         }
@@ -598,6 +603,7 @@ fn search(
         end,
         detail: Some(detail),
     });
+    refuted_runtime
 }
 
 /// A stage settles only open assertions, so the table never refuses; if it did (a bug in

@@ -177,6 +177,7 @@ impl VerdictTable {
                 let c = module.check(*check);
                 CheckResult {
                     check: *check,
+                    kind: c.kind.clone(),
                     loc: c.loc.clone(),
                     function: c.function.clone(),
                     verdict,

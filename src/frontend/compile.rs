@@ -66,7 +66,7 @@ pub fn compile_c(
     config: &FrontendConfig,
     source: &Path,
     output: &Path,
-) -> Result<(), FrontendError> {
+) -> Result<Vec<crate::ir::SourceLoc>, FrontendError> {
     let clang = clang_program();
     let out = Command::new(&clang)
         .args(clang_args(config, source, output))
@@ -86,7 +86,31 @@ pub fn compile_c(
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         });
     }
-    Ok(())
+    Ok(folded_overflows(&String::from_utf8_lossy(&out.stderr)))
+}
+
+/// The places where clang reports a signed overflow in an expression it folded
+/// (`-Winteger-overflow`, on by default): `file:line:col: warning: overflow in expression`.
+/// The bitcode has no operation there (the folded value is a constant), so the runtime
+/// checks add these from clang's word (`frontend::load`); the native replay, built with the
+/// sanitizer, still calls the handler at the same place.
+pub fn folded_overflows(stderr: &str) -> Vec<crate::ir::SourceLoc> {
+    stderr
+        .lines()
+        .filter(|l| {
+            l.contains(": warning: overflow in expression") && l.contains("-Winteger-overflow")
+        })
+        .filter_map(|l| {
+            let (place, _) = l.split_once(": warning: ")?;
+            let (rest, column) = place.rsplit_once(':')?;
+            let (file, line) = rest.rsplit_once(':')?;
+            Some(crate::ir::SourceLoc {
+                file: file.to_string(),
+                line: line.parse().ok()?,
+                column: column.parse().ok()?,
+            })
+        })
+        .collect()
 }
 
 /// The flags every compilation of the user's program shares, for analysis or for native

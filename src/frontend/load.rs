@@ -48,11 +48,12 @@ fn check_file(path: &Path) -> Result<(), FrontendError> {
     Ok(())
 }
 
-/// Reads every input into `ctx` and links them into one module.
+/// Reads every input into `ctx` and links them into one module; with the places where clang
+/// folded a signed overflow (see `compile::folded_overflows`).
 pub fn load_module<'ctx>(
     ctx: &'ctx Context,
     config: &FrontendConfig,
-) -> Result<Module<'ctx>, FrontendError> {
+) -> Result<(Module<'ctx>, Vec<crate::ir::SourceLoc>), FrontendError> {
     if config.inputs.is_empty() {
         return Err(FrontendError::NoInputs);
     }
@@ -71,13 +72,14 @@ pub fn load_module<'ctx>(
         None
     };
     let mut linked: Option<Module<'ctx>> = None;
+    let mut folded = Vec::new();
     for (idx, (path, kind)) in config.inputs.iter().zip(kinds).enumerate() {
         let module = match kind {
             InputKind::C => {
                 let dir = tmp.as_ref().expect("temp dir exists for C inputs").path();
                 let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
                 let out: PathBuf = dir.join(format!("{idx}-{stem}.bc"));
-                compile::compile_c(config, path, &out)?;
+                folded.extend(compile::compile_c(config, path, &out)?);
                 parse_bitcode(ctx, &out, path)?
             }
             InputKind::Bitcode => parse_bitcode(ctx, path, path)?,
@@ -93,7 +95,7 @@ pub fn load_module<'ctx>(
                 })?,
         }
     }
-    Ok(linked.expect("at least one input"))
+    Ok((linked.expect("at least one input"), folded))
 }
 
 const BITCODE_MAGIC: [u8; 4] = [b'B', b'C', 0xC0, 0xDE];

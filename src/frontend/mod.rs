@@ -79,6 +79,10 @@ pub struct FrontendConfig {
     pub entry: EntrySelection,
     /// Functions larger than this many instructions are not inlined.
     pub inline_limit: usize,
+    /// What is checked (`--checks`): assertions, runtime errors (added after lifting by
+    /// `ir::pass::RuntimeChecks`). Without `assert`, assertion sites end the path (an error
+    /// function ends the program) and are not reported.
+    pub checks: ir::CheckSelection,
 }
 
 mod compdb;
@@ -132,11 +136,16 @@ use crate::ir;
 /// check holds; it is listed so that every assertion of the source gets a verdict.
 pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
-    let (module, sites, never_called, warnings) = prepare(&ctx, config)?;
-    let entries = select_entries(&module, &config.entry)?;
+    let (module, sites, never_called, warnings, folded) = prepare(&ctx, config)?;
+    let entries = select_entries(&module, &config.entry, config.checks)?;
     let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
-    let mut res = lift_entries(&entries, &sites, escaped_error.as_deref());
-    add_never_called(&mut res, &module, never_called);
+    let mut res = lift_entries(&entries, &sites, escaped_error.as_deref(), config.checks);
+    if config.checks.contains(ir::CheckClass::Assert) {
+        add_never_called(&mut res, &module, never_called);
+    }
+    if config.checks.contains(ir::CheckClass::Overflow) {
+        add_folded_overflows(&mut res, folded);
+    }
     res.warnings.splice(0..0, warnings);
     Ok(res)
 }
@@ -144,7 +153,7 @@ pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
 /// The normalized LLVM module as text, as the lifter sees it (for debugging).
 pub fn to_llvm_ir_text(config: &FrontendConfig) -> Result<String, FrontendError> {
     let ctx = Context::create();
-    let (module, _, _, _) = prepare(&ctx, config)?;
+    let (module, _, _, _, _) = prepare(&ctx, config)?;
     Ok(module.print_to_string().to_string())
 }
 
@@ -156,12 +165,14 @@ type SitesBefore = HashMap<String, Vec<lift::ErrorSite>>;
 type SitesAtStart = Vec<(String, lift::ErrorSite)>;
 
 /// What `prepare` gives: the normalized module, the error sites before simplification, the
-/// sites of functions never called, and warnings about the input.
+/// sites of functions never called, warnings about the input, and the signed overflows clang
+/// folded.
 type Prepared<'ctx> = (
     Module<'ctx>,
     SitesBefore,
     SitesAtStart,
     Vec<ir::LiftWarning>,
+    Vec<ir::SourceLoc>,
 );
 
 /// Loads, links, checks the entry and normalizes; with warnings about the input.
@@ -169,7 +180,7 @@ fn prepare<'ctx>(
     ctx: &'ctx Context,
     config: &FrontendConfig,
 ) -> Result<Prepared<'ctx>, FrontendError> {
-    let module = load::load_module(ctx, config)?;
+    let (module, folded) = load::load_module(ctx, config)?;
     if let Err(e) = module.verify() {
         return Err(FrontendError::BadIr {
             path: config.inputs.last().cloned().unwrap_or_default(),
@@ -212,7 +223,7 @@ fn prepare<'ctx>(
     };
     let warnings = uncalled_error_functions(m);
     let sites = normalize::normalize(&module, root, config.inline_limit)?;
-    Ok((module, sites, never_called, warnings))
+    Ok((module, sites, never_called, warnings, folded))
 }
 
 /// A warning for each error function that has a body, is never called and was optimized:
@@ -286,10 +297,51 @@ fn add_never_called(res: &mut ir::Module, module: &Module<'_>, at_start: SitesAt
     }
 }
 
+/// Adds an overflow check for each signed overflow clang folded (`folded`): its error site
+/// is reached at the start of the lifted function whose definition precedes the place (the
+/// folded operation has no instruction to branch before). The check can therefore never be
+/// proved (it is reached whenever that function runs), and only a native run that calls the
+/// sanitizer's handler at that very place confirms it.
+fn add_folded_overflows(res: &mut ir::Module, folded: Vec<ir::SourceLoc>) {
+    let mut folded = folded;
+    folded.sort();
+    folded.dedup();
+    let base = |f: &str| {
+        std::path::Path::new(f)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+    };
+    for loc in folded {
+        // The function defined last before the place, in the same file.
+        let host = res
+            .functions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                let def = f.loc.as_ref()?;
+                (base(&def.file) == base(&loc.file) && def.line <= loc.line)
+                    .then_some((def.line, i))
+            })
+            .max()
+            .map(|(_, i)| i);
+        let Some(host) = host else { continue };
+        let id = ir::CheckId(res.checks.len() as u32);
+        let func = &mut res.functions[host];
+        res.checks.push(ir::Check {
+            id,
+            kind: ir::CheckKind::FoldedOverflow,
+            loc: Some(loc.clone()),
+            function: func.name.clone(),
+        });
+        ir::pass::reach_at_entry(func, id, Some(loc));
+    }
+}
+
 /// The functions to lift, in order: the selected entries, then the extra entries.
 fn select_entries(
     module: &Module<'_>,
     selection: &EntrySelection,
+    checks: ir::CheckSelection,
 ) -> Result<Vec<LLVMValueRef>, FrontendError> {
     let m = module.as_mut_ptr();
     let defined = defined_functions(m);
@@ -374,7 +426,11 @@ fn select_entries(
     // Extra entries in module order, for determinism.
     let extra: BTreeSet<usize> = reached
         .iter()
-        .filter(|f| !root_set.contains(f) && has_error_site(**f, escaped_error))
+        // With runtime checks, every operation of every function that may run is a check.
+        .filter(|f| {
+            !root_set.contains(f)
+                && (checks.has_runtime_checks() || has_error_site(**f, escaped_error))
+        })
         .filter_map(|f| defined.iter().position(|g| g == f))
         .collect();
     res.extend(extra.into_iter().map(|i| defined[i]));
@@ -410,6 +466,7 @@ fn lift_entries(
     entries: &[LLVMValueRef],
     sites_before: &SitesBefore,
     escaped_error: Option<&str>,
+    selection: ir::CheckSelection,
 ) -> ir::Module {
     let mut res = ir::Module {
         functions: vec![],
@@ -457,21 +514,71 @@ fn lift_entries(
                 None => vanished.push(site.clone()),
             }
         }
-        res.functions
-            .push(run_passes(lifted.function, &mut res.warnings));
-        res.checks.extend(lifted.checks);
-        for (kind, loc) in vanished {
-            let id = ir::CheckId(res.checks.len() as u32);
-            res.checks.push(ir::Check {
-                id,
-                kind,
-                loc,
-                function: name.clone(),
-            });
+        let mut function = run_passes(lifted.function, &mut res.warnings);
+        if selection.contains(ir::CheckClass::Assert) {
+            res.checks.extend(lifted.checks);
+            for (kind, loc) in vanished {
+                let id = ir::CheckId(res.checks.len() as u32);
+                res.checks.push(ir::Check {
+                    id,
+                    kind,
+                    loc,
+                    function: name.clone(),
+                });
+            }
+        } else {
+            // Assertions are not checked: reaching an error function ends the execution
+            // (it reports and aborts), and no assertion is listed.
+            for block in &mut function.blocks {
+                if matches!(block.term, ir::Terminator::Error(_)) {
+                    block.term = ir::Terminator::Stop;
+                }
+            }
         }
+        if selection.has_runtime_checks() {
+            let first = res.checks.len() as u32;
+            function = instrument(
+                function,
+                selection,
+                first,
+                &mut res.warnings,
+                &mut res.checks,
+            );
+        }
+        res.functions.push(function);
         res.warnings.extend(lifted.warnings);
     }
     res
+}
+
+/// Adds the runtime checks of `selection` to `func` (numbered from `first`, appended to
+/// `checks`). A broken instrumentation (seen when verification is on) costs the checks of
+/// the function, never soundness of the others: it is analyzed without them, with a warning,
+/// and its runtime checks are missing from the report (the warning says so).
+fn instrument(
+    func: ir::Function,
+    selection: ir::CheckSelection,
+    first: u32,
+    warnings: &mut Vec<ir::LiftWarning>,
+    checks: &mut Vec<ir::Check>,
+) -> ir::Function {
+    let requested = std::env::var_os("POLYFOCUS_VERIFY_IR").is_some_and(|v| v != "0");
+    let pipeline = ir::pass::Pipeline::new(vec![], ir::pass::Verification::for_build(requested));
+    let pass = ir::pass::RuntimeChecks::new(selection);
+    match pipeline.instrument(&pass, func.clone(), first) {
+        Ok(done) => {
+            checks.extend(done.checks);
+            done.function
+        }
+        Err(e) => {
+            warnings.push(ir::LiftWarning {
+                function: func.name.clone(),
+                message: format!("{e}; the function's runtime errors are not checked"),
+                loc: func.loc.clone(),
+            });
+            func
+        }
+    }
 }
 
 /// Runs the standard IR passes (`ir::pass`) on a lifted function. A pass that breaks the IR

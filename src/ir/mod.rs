@@ -629,6 +629,177 @@ pub enum CheckKind {
         /// The error function.
         function: String,
     },
+    /// A signed operation whose mathematical result does not fit its type: `add`, `sub`,
+    /// `mul` marked `nsw` (only unoptimized code keeps the flag), `sdiv`/`srem` of the
+    /// smallest value by -1. Added by the pass `runtime-checks` before the operation.
+    Overflow {
+        /// The operation.
+        op: BinOp,
+    },
+    /// A signed overflow in an expression clang folded into a constant (it warns
+    /// `-Winteger-overflow`): there is no operation left, so the error site is reached when
+    /// the function starts (`ir::pass::reach_at_entry`).
+    FoldedOverflow,
+    /// A division or remainder by zero (`udiv`, `sdiv`, `urem`, `srem`).
+    DivByZero {
+        /// The operation.
+        op: BinOp,
+    },
+    /// A shift whose amount, read unsigned (so a negative amount too), is not less than the
+    /// width (`shl`, `lshr`, `ashr`).
+    Shift {
+        /// The operation.
+        op: BinOp,
+    },
+}
+
+impl CheckKind {
+    /// The class `--checks` selects this check by.
+    pub fn class(&self) -> CheckClass {
+        match self {
+            CheckKind::ErrorCall { .. }
+            | CheckKind::AssertCall { .. }
+            | CheckKind::MayCallError { .. } => CheckClass::Assert,
+            CheckKind::Overflow { .. } | CheckKind::FoldedOverflow => CheckClass::Overflow,
+            CheckKind::DivByZero { .. } => CheckClass::Div,
+            CheckKind::Shift { .. } => CheckClass::Shift,
+        }
+    }
+
+    /// What a violation of the check is, for people ("signed overflow in `*`"); `None`
+    /// for assertions, whose text is their source line.
+    pub fn runtime_error(&self) -> Option<String> {
+        let symbol = |op: &BinOp| match op {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::UDiv | BinOp::SDiv => "/",
+            BinOp::URem | BinOp::SRem => "%",
+            BinOp::Shl => "<<",
+            BinOp::LShr | BinOp::AShr => ">>",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+        };
+        match self {
+            CheckKind::ErrorCall { .. }
+            | CheckKind::AssertCall { .. }
+            | CheckKind::MayCallError { .. } => None,
+            CheckKind::Overflow { op } => Some(format!("signed overflow in `{}`", symbol(op))),
+            CheckKind::FoldedOverflow => {
+                Some("signed overflow in a constant expression (folded by clang)".to_string())
+            }
+            CheckKind::DivByZero { op } => Some(format!("`{}` by zero", symbol(op))),
+            CheckKind::Shift { op } => Some(format!(
+                "`{}` by an amount not less than the width",
+                symbol(op)
+            )),
+        }
+    }
+}
+
+/// What `--checks` selects: assertions, or one kind of runtime error.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum CheckClass {
+    /// Assertions and error calls (today's checks).
+    Assert,
+    /// Signed overflow ([`CheckKind::Overflow`]).
+    Overflow,
+    /// Division by zero ([`CheckKind::DivByZero`]).
+    Div,
+    /// Shift amounts out of range ([`CheckKind::Shift`]).
+    Shift,
+}
+
+impl CheckClass {
+    /// Every class, in the order of `--checks all`.
+    pub const ALL: [CheckClass; 4] = [
+        CheckClass::Assert,
+        CheckClass::Overflow,
+        CheckClass::Div,
+        CheckClass::Shift,
+    ];
+
+    /// The name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckClass::Assert => "assert",
+            CheckClass::Overflow => "overflow",
+            CheckClass::Div => "div",
+            CheckClass::Shift => "shift",
+        }
+    }
+
+    /// The class of a name given on the command line.
+    pub fn from_name(name: &str) -> Option<CheckClass> {
+        CheckClass::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// A set of [`CheckClass`]es: what a run checks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct CheckSelection {
+    bits: u8,
+}
+
+impl CheckSelection {
+    /// Assertions only: the default, today's behaviour.
+    pub const ASSERT: CheckSelection = CheckSelection { bits: 1 };
+
+    /// Exactly these classes.
+    pub fn of(classes: &[CheckClass]) -> CheckSelection {
+        CheckSelection {
+            bits: classes.iter().fold(0, |acc, c| acc | 1 << (*c as u8)),
+        }
+    }
+
+    /// Whether `class` is selected.
+    pub fn contains(self, class: CheckClass) -> bool {
+        self.bits & (1 << (class as u8)) != 0
+    }
+
+    /// Whether any runtime-error class is selected.
+    pub fn has_runtime_checks(self) -> bool {
+        CheckClass::ALL
+            .into_iter()
+            .any(|c| c != CheckClass::Assert && self.contains(c))
+    }
+
+    /// Parses a comma-separated list of class names or `all`; never empty.
+    pub fn parse(list: &str) -> Result<CheckSelection, String> {
+        let mut classes = Vec::new();
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            if name == "all" {
+                classes.extend(CheckClass::ALL);
+                continue;
+            }
+            match CheckClass::from_name(name) {
+                Some(c) => classes.push(c),
+                None => {
+                    let names: Vec<&str> = CheckClass::ALL.iter().map(|c| c.name()).collect();
+                    return Err(format!(
+                        "unknown check `{name}` (expected {} or all)",
+                        names.join(", ")
+                    ));
+                }
+            }
+        }
+        if classes.is_empty() {
+            return Err("no check selected".to_string());
+        }
+        Ok(CheckSelection::of(&classes))
+    }
+}
+
+impl fmt::Display for CheckSelection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = CheckClass::ALL
+            .into_iter()
+            .filter(|c| self.contains(*c))
+            .map(|c| c.name())
+            .collect();
+        write!(f, "{}", names.join(","))
+    }
 }
 
 /// An assertion: a property whose error site must be unreachable.

@@ -580,12 +580,18 @@ mod tests {
                 results: vec![
                     CheckResult {
                         check: CheckId(0),
+                        kind: crate::ir::CheckKind::ErrorCall {
+                            function: "reach_error".into(),
+                        },
                         loc: loc(3),
                         function: "main".into(),
                         verdict: Verdict::Proved,
                     },
                     CheckResult {
                         check: CheckId(1),
+                        kind: crate::ir::CheckKind::ErrorCall {
+                            function: "reach_error".into(),
+                        },
                         loc: loc(3),
                         function: "main".into(),
                         verdict: Verdict::Unknown(UnknownReason::Unsupported(

@@ -40,13 +40,23 @@ pub fn junit(programs: &[ProgramReport]) -> String {
                 .as_ref()
                 .map_or_else(|| "<unknown location>".to_string(), |l| l.to_string());
             let classname = format!("{name}.{}", r.function);
-            let case_name = format!("assertion {} at {loc}", r.check.0);
+            // A runtime check is named by its kind (`overflow 4 at f.c:3:9`, what misbehaves
+            // in the failure message); an assertion as before.
+            let case_name = match r.kind.runtime_error() {
+                Some(_) => format!("{} {} at {loc}", r.kind.class().name(), r.check.0),
+                None => format!("assertion {} at {loc}", r.check.0),
+            };
+            let violated = match r.kind.runtime_error() {
+                Some(error) => format!("{error}: counterexample"),
+                None => "assertion violated: counterexample".to_string(),
+            };
             let body = match &r.verdict {
                 Verdict::Proved => None,
                 Verdict::Violated(cex) => {
                     f += 1;
                     Some(format!(
-                        "      <failure message=\"assertion violated: counterexample {}\" type=\"violated\">{}</failure>\n",
+                        "      <failure message=\"{} {}\" type=\"violated\">{}</failure>\n",
+                        escape(&violated),
                         escape(&cex.confirmed_by),
                         escape(&counterexample_text(cex))
                     ))

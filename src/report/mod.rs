@@ -115,6 +115,11 @@ fn check_run(report: &AnalysisReport, check: crate::ir::CheckId) -> Option<&Chec
 #[derive(Serialize)]
 struct JsonCheck {
     id: u32,
+    /// `assert`, `overflow`, `div` or `shift` (`--checks`).
+    kind: &'static str,
+    /// For a runtime check, what misbehaves (`signed overflow in \`+\``).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
     function: String,
     location: Option<String>,
     verdict: &'static str,
@@ -231,6 +236,8 @@ pub fn json(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
             .iter()
             .map(|r| JsonCheck {
                 id: r.check.0,
+                kind: r.kind.class().name(),
+                error: r.kind.runtime_error(),
                 function: r.function.clone(),
                 location: r.loc.as_ref().map(|l| l.to_string()),
                 verdict: verdict_word(&r.verdict),
@@ -325,9 +332,13 @@ pub fn text(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
             Verdict::Violated(cex) => format!("  (counterexample {})", cex.confirmed_by),
             Verdict::Unknown(reason) => format!("  ({reason})"),
         };
+        let what = match r.kind.runtime_error() {
+            Some(error) => format!(" {}: {error}", r.kind.class().name()),
+            None => String::new(),
+        };
         let _ = writeln!(
             out,
-            "{loc}: {} [{}]{detail}",
+            "{loc}: {} [{}]{what}{detail}",
             verdict_word(&r.verdict),
             r.function
         );

@@ -3,7 +3,9 @@
 //!
 //! - Rules have stable ids: `PF000` assertion-proved (never reported as a result, listed
 //!   for completeness), `PF001` assertion-violated (`error`), `PF002` assertion-unknown
-//!   (`warning`).
+//!   (`warning`); one rule per kind of runtime check (`--checks`): `PF010` signed
+//!   overflow, `PF011` division by zero, `PF012` shift amount out of range (a violation is
+//!   an `error`, a check not proved a `warning`).
 //! - Locations come from debug info; a URI is relative to `source_root` (with `uriBaseId`
 //!   `SRCROOT`) when the file is under it, an absolute `file://` URI otherwise.
 //! - `partialFingerprints["polyfocus/v1"]` hashes the rule, the file, the function, the
@@ -50,7 +52,7 @@ impl SarifOptions {
     }
 }
 
-const RULES: [(&str, &str, &str, &str); 3] = [
+const RULES: [(&str, &str, &str, &str); 6] = [
     (
         "PF000",
         "assertion-proved",
@@ -70,7 +72,38 @@ const RULES: [(&str, &str, &str, &str); 3] = [
         "The analysis could neither prove nor refute the assertion (imprecision, budget or \
          unsupported feature); the reason is in the message.",
     ),
+    (
+        "PF010",
+        "signed-overflow",
+        "Signed overflow",
+        "A signed arithmetic operation may overflow (`--checks overflow`): violated with a \
+         replayed counterexample (error), or not proved (warning, the reason is in the message).",
+    ),
+    (
+        "PF011",
+        "division-by-zero",
+        "Division by zero",
+        "A division or remainder may have a zero divisor (`--checks div`): violated with a \
+         replayed counterexample (error), or not proved (warning).",
+    ),
+    (
+        "PF012",
+        "shift-out-of-range",
+        "Shift amount out of range",
+        "A shift amount may be negative or not less than the width (`--checks shift`): \
+         violated with a replayed counterexample (error), or not proved (warning).",
+    ),
 ];
+
+/// The rule of a runtime check's kind (`PF010`...), as an index into `RULES`.
+fn runtime_rule(kind: &crate::ir::CheckKind) -> Option<usize> {
+    match kind.class() {
+        crate::ir::CheckClass::Assert => None,
+        crate::ir::CheckClass::Overflow => Some(3),
+        crate::ir::CheckClass::Div => Some(4),
+        crate::ir::CheckClass::Shift => Some(5),
+    }
+}
 
 /// The SARIF log of a run.
 pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
@@ -101,22 +134,42 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
                 }
                 Verdict::Violated(cex) => {
                     *counts.get_mut("violated").expect("key") += 1;
-                    (
-                        1,
-                        "error",
-                        format!(
-                            "Assertion can fail in `{}`: counterexample {}.",
-                            r.function, cex.confirmed_by
+                    match (runtime_rule(&r.kind), r.kind.runtime_error()) {
+                        (Some(rule), Some(what)) => (
+                            rule,
+                            "error",
+                            format!(
+                                "Runtime error in `{}`: {what}, counterexample {}.",
+                                r.function, cex.confirmed_by
+                            ),
                         ),
-                    )
+                        _ => (
+                            1,
+                            "error",
+                            format!(
+                                "Assertion can fail in `{}`: counterexample {}.",
+                                r.function, cex.confirmed_by
+                            ),
+                        ),
+                    }
                 }
                 Verdict::Unknown(reason) => {
                     *counts.get_mut("unknown").expect("key") += 1;
-                    (
-                        2,
-                        "warning",
-                        format!("Assertion not proved in `{}`: {reason}.", r.function),
-                    )
+                    match (runtime_rule(&r.kind), r.kind.runtime_error()) {
+                        (Some(rule), Some(what)) => (
+                            rule,
+                            "warning",
+                            format!(
+                                "Not proved in `{}` that no {what} happens: {reason}.",
+                                r.function
+                            ),
+                        ),
+                        _ => (
+                            2,
+                            "warning",
+                            format!("Assertion not proved in `{}`: {reason}.", r.function),
+                        ),
+                    }
                 }
             };
             let text = if several {
@@ -236,7 +289,11 @@ fn log_value(
             "shortDescription": { "text": short },
             "fullDescription": { "text": full },
             "defaultConfiguration": {
-                "level": match *id { "PF001" => "error", "PF002" => "warning", _ => "none" },
+                "level": match *id {
+                    "PF001" | "PF010" | "PF011" | "PF012" => "error",
+                    "PF002" => "warning",
+                    _ => "none",
+                },
             },
         })).collect::<Vec<_>>(),
     });

@@ -14,8 +14,10 @@
 //! they are.
 
 mod assume_phi;
+mod runtime_checks;
 
 pub use assume_phi::AssumeThroughPhis;
+pub use runtime_checks::{reach_at_entry, Instrumented, RuntimeChecks};
 
 use std::fmt;
 
@@ -123,6 +125,20 @@ impl Pipeline {
             self.check(pass.name(), &func)?;
         }
         Ok(func)
+    }
+
+    /// Runs the instrumentation of runtime checks after the passes (it creates checks, so it
+    /// is not a [`Pass`]); the new checks are numbered from `first_check`. With verification
+    /// on, its output is verified like a pass's.
+    pub fn instrument(
+        &self,
+        checks: &RuntimeChecks,
+        func: Function,
+        first_check: u32,
+    ) -> Result<Instrumented, PassError> {
+        let res = checks.run(func, first_check);
+        self.check(checks.name(), &res.function)?;
+        Ok(res)
     }
 
     fn check(&self, stage: &'static str, func: &Function) -> Result<(), PassError> {

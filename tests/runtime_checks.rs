@@ -1,0 +1,266 @@
+//! Runtime-error checks (issue 16) on the programs of `tests/programs/checks`, through the
+//! binary: `--checks`, the instrumentation pass, the analysis, and the native replay that
+//! must stop at that very operation (the sanitizer handlers of `runtime/replay.c`).
+//!
+//! Annotations on a source line: `// KIND: holds|fails|unknown`, several separated by `;`.
+//! `holds`: every check of that kind on the line is proved; `fails`: one of them is violated
+//! with a counterexample replayed natively and none is proved; `unknown`: none is settled.
+//! Each program is also run natively with UBSan first, so that a `fails` line really
+//! misbehaves for some input the test gives.
+
+mod common;
+
+use common::{check_json, program};
+use serde_json::Value;
+use std::path::Path;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Expect {
+    Holds,
+    Fails,
+    Unknown,
+}
+
+/// `(line, kind, expectation)` of every annotation of the program.
+fn annotations(path: &Path) -> Vec<(u32, String, Expect)> {
+    let text = std::fs::read_to_string(path).expect("program readable");
+    let mut res = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(idx) = line.find("// ") else {
+            continue;
+        };
+        for part in line[idx + 3..].split(';') {
+            let Some((kind, what)) = part.trim().split_once(": ") else {
+                continue;
+            };
+            let expect = match what.split_whitespace().next() {
+                Some("holds") => Expect::Holds,
+                Some("fails") => Expect::Fails,
+                Some("unknown") => Expect::Unknown,
+                _ => continue,
+            };
+            res.push((i as u32 + 1, kind.to_string(), expect));
+        }
+    }
+    res
+}
+
+fn checks_at<'r>(report: &'r Value, line: u32, kind: &str) -> Vec<&'r Value> {
+    report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| {
+            c["kind"] == kind
+                && c["location"]
+                    .as_str()
+                    .and_then(|l| l.split(':').nth(1))
+                    .and_then(|l| l.parse::<u32>().ok())
+                    == Some(line)
+        })
+        .collect()
+}
+
+/// Every way the report disagrees with the annotations.
+fn disagreements(name: &str, report: &Value) -> Vec<String> {
+    let path = program(&format!("checks/{name}"));
+    let notes = annotations(&path);
+    assert!(!notes.is_empty(), "{name} has no annotation");
+    let mut res = Vec::new();
+    for (line, kind, expect) in notes {
+        let checks = checks_at(report, line, &kind);
+        if checks.is_empty() {
+            res.push(format!("{name}:{line}: no {kind} check"));
+            continue;
+        }
+        let verdicts: Vec<&str> = checks
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap_or(""))
+            .collect();
+        let ok = match expect {
+            Expect::Holds => verdicts.iter().all(|v| *v == "proved"),
+            Expect::Fails => {
+                !verdicts.contains(&"proved")
+                    && checks.iter().any(|c| {
+                        c["verdict"] == "violated"
+                            && c["counterexample"]["confirmed_by"]
+                                .as_str()
+                                .is_some_and(|s| s.contains("replayed natively"))
+                    })
+            }
+            Expect::Unknown => verdicts.iter().all(|v| *v == "unknown"),
+        };
+        if !ok {
+            res.push(format!(
+                "{name}:{line}: {kind} expected {expect:?}, got {verdicts:?}"
+            ));
+        }
+    }
+    res
+}
+
+#[track_caller]
+fn check_program(name: &str, args: &[&str]) {
+    let path = program(&format!("checks/{name}"));
+    let mut all_args = vec!["--checks", "all", "--timeout", "60"];
+    all_args.extend(args);
+    let report = check_json(&path, &all_args);
+    let found = disagreements(name, &report);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn overflow_holds_fails_and_boundaries() {
+    check_program("overflow.c", &[]);
+}
+
+#[test]
+fn overflow_replays_for_ilp32() {
+    check_program("overflow.c", &["--m32"]);
+}
+
+#[test]
+fn division_by_zero_and_min_by_minus_one() {
+    check_program("div.c", &[]);
+}
+
+#[test]
+fn shift_amounts() {
+    check_program("shift.c", &[]);
+}
+
+#[test]
+fn a_product_of_two_variables_stays_unknown() {
+    check_program("overflow_product.c", &[]);
+}
+
+/// The default is `assert`: no runtime check is reported, and the program's verdict is
+/// today's (no assertion: true).
+#[test]
+fn by_default_only_assertions_are_checked() {
+    let report = check_json(&program("checks/overflow.c"), &["--timeout", "30"]);
+    assert_eq!(
+        report["checks"].as_array().map(Vec::len),
+        Some(0),
+        "{report}"
+    );
+    assert_eq!(report["verdict"], "true");
+}
+
+/// Selecting one kind reports only that kind, and a program's assertions are not checked
+/// without `assert`.
+#[test]
+fn a_selection_reports_only_its_kinds() {
+    let report = check_json(
+        &program("checks/div.c"),
+        &["--checks", "div", "--timeout", "30"],
+    );
+    let checks = report["checks"].as_array().unwrap();
+    assert!(!checks.is_empty());
+    assert!(checks.iter().all(|c| c["kind"] == "div"), "{report}");
+    let report = check_json(
+        &program("counter.c"),
+        &["--checks", "overflow", "--timeout", "30"],
+    );
+    assert!(
+        report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["kind"] == "overflow"),
+        "{report}"
+    );
+}
+
+/// The test's ground truth: compiled natively with UBSan in trap mode (no sanitizer runtime
+/// needed), each `fails` line of `overflow.c` traps for the input its branch needs, and a
+/// `holds` boundary does not (so the test cannot pass on a program whose annotation is
+/// wrong). Each branch has one operation that can overflow.
+#[test]
+fn the_failing_lines_really_misbehave() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let src = program("checks/overflow.c");
+    let harness = dir.path().join("inputs.c");
+    std::fs::write(
+        &harness,
+        "#include <stdlib.h>\n#include <stdio.h>\n\
+         static int k; static long long v[3];\n\
+         static void load(void) { if (!k) { char *e = getenv(\"IN\"); sscanf(e, \"%lld %lld %lld\", &v[0], &v[1], &v[2]); } }\n\
+         int __VERIFIER_nondet_int(void) { load(); return (int)v[k++]; }\n\
+         long long __VERIFIER_nondet_longlong(void) { load(); return v[k++]; }\n",
+    )
+    .unwrap();
+    let exe = dir.path().join("prog");
+    let out = std::process::Command::new(polyfocus::frontend::clang_program())
+        .args(["-g", "-O0", "-w", "-fsanitize=signed-integer-overflow"])
+        .args(["-fsanitize-trap=all"])
+        .arg(&src)
+        .arg(&harness)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("clang runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (input, traps) in [
+        ("1 2147483646 0", false),
+        ("2 2147483647 0", true),
+        ("3 -2147483648 0", true),
+        ("4 200000 0", true),
+        ("5 0 4611686018427387904", true),
+        ("6 -2147483647 0", false),
+        ("7 -1 0", false),
+    ] {
+        let run = std::process::Command::new(&exe)
+            .env("IN", input)
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.signal() == Some(libc::SIGILL),
+            traps,
+            "input {input}: {:?}",
+            run.status
+        );
+    }
+}
+
+/// The witness of an overflow is for SV-COMP's `no-overflow`, with its target at the
+/// operation.
+#[test]
+fn an_overflow_witness_names_the_no_overflow_property() {
+    let dir = tempfile::tempdir().unwrap();
+    let witness = dir.path().join("witness.yml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+        .args([
+            "check",
+            "--checks",
+            "overflow",
+            "--timeout",
+            "60",
+            "--witness",
+        ])
+        .arg(&witness)
+        .arg(program("checks/overflow.c"))
+        .output()
+        .expect("polyfocus runs");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&witness).expect("witness written");
+    assert!(text.contains("LTL(G ! overflow)"), "{text}");
+    assert!(text.contains("type: target"), "{text}");
+}
+
+/// An operation of a function that is not where executions start (a recursive callee) is
+/// refuted by a native run from `main`.
+#[test]
+fn a_recursive_callee_is_refuted_from_main() {
+    check_program("recursive.c", &[]);
+}
