@@ -13,6 +13,7 @@ pub mod certify;
 pub mod classic;
 pub mod focus;
 pub mod lower;
+pub mod polyeq;
 pub mod refine;
 pub mod transformer;
 

@@ -16,6 +16,7 @@
 pub mod interval;
 pub mod linear;
 pub mod poly;
+pub mod polynomial;
 pub mod predicates;
 pub mod readable;
 
