@@ -44,8 +44,7 @@
 
 use super::{Deadline, FunctionContext};
 use crate::domain::polynomial::{
-    dependencies, ideal_generators, in_ideal, simplify_generators, span_basis, Monomial,
-    Polynomial,
+    dependencies, ideal_generators, in_ideal, simplify_generators, span_basis, Monomial, Polynomial,
 };
 use crate::domain::{Int, LinCons, Var};
 use crate::graph::{CutKind, CutPointId};
@@ -561,14 +560,6 @@ pub fn certify(
         let mut formula = RegionFormula::new(ctx, s, Products::Exact);
         let answer =
             formula.query_equalities(from, &eqs.at_cut_point[s.index()], &violated, QUERY_TIMEOUT);
-        if std::env::var_os("POLYFOCUS_DEBUG_POLYEQ").is_some() {
-            eprintln!("polyeq certify from {s:?}: {answer:?}");
-            for (i, e) in eqs.at_cut_point.iter().enumerate() {
-                for p in e {
-                    eprintln!("  cp{i}: {} = 0", p.display(&|v| format!("x{}", v.0)));
-                }
-            }
-        }
         match answer {
             QueryResult::Unsat => {}
             QueryResult::Path(_) => return Consecution::Refuted,
@@ -610,7 +601,9 @@ pub fn prove_unreachable(
             let no_vars: Vec<Vec<Var>> = vec![Vec::new(); graph.cut_points.len()];
             let mut walker = Walker::new(ctx, &no_vars);
             let block = graph.cut_point(s).block;
-            if walker.error_paths_refuted(block, BTreeMap::new(), error, &member, false) == Some(true) {
+            if walker.error_paths_refuted(block, BTreeMap::new(), error, &member, false)
+                == Some(true)
+            {
                 return true;
             }
         }

@@ -479,7 +479,13 @@ pub fn simplify_generators(gens: &[Polynomial], vars: &[Var], degree: u32) -> Ve
                 continue;
             }
             let substituted = g.compose(
-                &|y| if y == x { value.clone() } else { Polynomial::var(y) },
+                &|y| {
+                    if y == x {
+                        value.clone()
+                    } else {
+                        Polynomial::var(y)
+                    }
+                },
                 usize::MAX,
             );
             if let Some(q) = substituted {
