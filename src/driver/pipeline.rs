@@ -325,7 +325,11 @@ fn polynomial_equalities(
 ) {
     use crate::analysis::polyeq;
     let open = |table: &VerdictTable| (0..facts.error_blocks.len()).filter(|i| table.open_reason(*i).is_some()).collect::<Vec<usize>>();
-    if open(&progress.table).is_empty() {
+    let graph = facts.ctx.graph();
+    let has_loop = graph
+        .ids()
+        .any(|c| graph.cut_point(c).kind == crate::graph::CutKind::LoopHead);
+    if open(&progress.table).is_empty() || !has_loop {
         return;
     }
     // The engine's invariants when it reached its fixpoint (certified, see
