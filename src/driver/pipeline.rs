@@ -339,7 +339,7 @@ fn polynomial_equalities(
         _ => vec![Some(vec![vec![]]); facts.ctx.graph().cut_points.len()],
     };
     let started = Instant::now();
-    let budget = config.timeout.mul_f64(config.params.stages.engine_share) / 4;
+    let budget = config.timeout.mul_f64(config.params.stages.engine_share) / 3;
     let deadline = Deadline::after(budget)
         .with_memory(MemoryBudget::from_now(config.memory_per_function));
     // Degrees in increasing order: the lowest that proves an assertion gives the solver the
