@@ -137,3 +137,55 @@ fn invariants_on_the_benchmark_set_are_inductive() {
         failures.join("\n")
     );
 }
+
+/// Issue 17: the polynomial equalities at loop heads (`analysis::polyeq`) are inductive.
+/// Z3 must never find a path leaving them; on the test programs, where its non-linear
+/// arithmetic decides the queries, it must certify them outright.
+#[test]
+fn polynomial_equalities_are_inductive() {
+    use polyfocus::analysis::polyeq::{certify as certify_eqs, discover, Consecution, MAX_DEGREE};
+    use polyfocus::analysis::Deadline;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let nla = root.join("../shared/bench2/sv-benchmarks/c/nla-digbench");
+    let mut programs: Vec<(PathBuf, bool)> = vec![
+        (root.join("tests/programs/polynomial.c"), true),
+        (root.join("tests/programs/polynomial_wrap.c"), true),
+    ];
+    for task in ["ps2.c", "ps4-ll.c", "cohencu-ll.c", "fermat1.c", "egcd.c", "sqrt1-ll.c", "geo1.c"] {
+        if nla.join(task).is_file() {
+            programs.push((nla.join(task), false));
+        } else {
+            eprintln!("skipped: {} is absent", nla.join(task).display());
+        }
+    }
+    let mut failures = Vec::new();
+    let mut n_equalities = 0;
+    for (path, must_certify) in programs {
+        let fe = FrontendConfig {
+            inputs: vec![path.clone()],
+            cflags: vec![],
+            data_model: DataModel::Ilp32,
+            entry: EntrySelection::Default,
+            inline_limit: 2000,
+        };
+        let module = load(&fe).expect("program loads");
+        for func in &module.functions {
+            let ctx = FunctionContext::new(func);
+            let top = vec![Some(vec![vec![]]); ctx.graph().cut_points.len()];
+            for degree in 2..=MAX_DEGREE {
+                let deadline = Deadline::after(Duration::from_secs(20));
+                let Some(eqs) = discover(&ctx, degree, &deadline) else {
+                    continue;
+                };
+                n_equalities += eqs.at_cut_point.iter().map(Vec::len).sum::<usize>();
+                match certify_eqs(&ctx, &top, &eqs) {
+                    Consecution::Certified => {}
+                    Consecution::Undecided if !must_certify => {}
+                    other => failures.push(format!("{} degree {degree}: {other:?}", path.display())),
+                }
+            }
+        }
+    }
+    assert!(n_equalities > 0, "no polynomial equality found at all");
+    assert!(failures.is_empty(), "not inductive:\n{}", failures.join("\n"));
+}

@@ -181,3 +181,28 @@ fn r12_uninitialized_aggregates() {
         &["--no-counterexamples", "--cflags", "-O2"],
     );
 }
+
+/// Issue 17: polynomial equalities at loop heads prove a Gauss sum and Cohen's division.
+#[test]
+fn polynomial_equalities() {
+    check_program("polynomial.c");
+}
+
+/// Issue 17: with unsigned (wrapping) sums the integer equality does not hold, and nothing
+/// may be proved from it.
+#[test]
+fn polynomial_equalities_not_over_wrapping_sums() {
+    check_program("polynomial_wrap.c");
+}
+
+/// Issue 17: a false polynomial claim is not proved, and its counterexample is replayed.
+#[test]
+fn polynomial_false_claim_is_refuted() {
+    check_program("polynomial_false.c");
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs", "polynomial_false.c"]
+        .iter()
+        .collect();
+    let report = run(&path, "focus", "poly", &[]);
+    let found = common::check_at_line(&report, 11).expect("verdict at line 11");
+    assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
+}

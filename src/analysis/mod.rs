@@ -14,6 +14,7 @@ pub mod classic;
 pub mod congruence;
 pub mod focus;
 pub mod lower;
+pub mod polyeq;
 pub mod refine;
 pub mod transformer;
 

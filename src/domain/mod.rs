@@ -17,6 +17,7 @@ pub mod congruence;
 pub mod interval;
 pub mod linear;
 pub mod poly;
+pub mod polynomial;
 pub mod predicates;
 pub mod readable;
 

@@ -206,6 +206,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     };
     let mut found = engine::<D>(&facts, config, cex.is_some(), started, &mut progress);
     let complete = found.outcome == Outcome::Complete;
+    polynomial_equalities(&facts, config, &found, &mut progress);
     if complete && progress.table.any_imprecise() {
         let deadline = function_started + config.timeout.mul_f64(params.congruence_share);
         congruences(&facts, &found, params, deadline, &mut progress);
@@ -408,6 +409,105 @@ fn congruences(
             "{proved} of {open} open assertions proved; {} values with a congruence",
             classes.informative().count()
         )),
+    });
+}
+
+/// Polynomial equalities at loop heads (issue 17, `analysis::polyeq`), for the assertions
+/// the engine left imprecise: found by linear algebra, certified inductive by the solver
+/// with the engine's linear invariants, then each open error site is proved unreachable
+/// from them with products encoded exactly, or left open. Reported as part of `analysis`.
+fn polynomial_equalities(
+    facts: &Facts<'_>,
+    config: &AnalysisConfig,
+    found: &Found,
+    progress: &mut Progress,
+) {
+    use crate::analysis::polyeq;
+    let open = |table: &VerdictTable| (0..facts.error_blocks.len()).filter(|i| table.open_reason(*i).is_some()).collect::<Vec<usize>>();
+    let graph = facts.ctx.graph();
+    let has_loop = graph
+        .ids()
+        .any(|c| graph.cut_point(c).kind == crate::graph::CutKind::LoopHead);
+    if open(&progress.table).is_empty() || !has_loop {
+        return;
+    }
+    // The engine's invariants when it reached its fixpoint (certified, see
+    // tests/inductive.rs); otherwise none (every cut point may hold any state).
+    let linear: Vec<Option<Vec<Vec<crate::domain::LinCons>>>> = match found.outcome {
+        Outcome::Complete => found.at_cut_points.clone(),
+        _ => vec![Some(vec![vec![]]); facts.ctx.graph().cut_points.len()],
+    };
+    let started = Instant::now();
+    let budget = config.timeout.mul_f64(config.params.stages.engine_share) / 3;
+    let deadline = Deadline::after(budget)
+        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    // Degrees in increasing order: the lowest that proves an assertion gives the solver the
+    // fewest equalities.
+    let proved = catch_unwind(AssertUnwindSafe(|| {
+        let mut n = 0;
+        let mut notes = Vec::new();
+        let mut previous: Option<Vec<u32>> = None;
+        let mut previous_eqs: Option<Vec<Vec<crate::domain::polynomial::Polynomial>>> = None;
+        for degree in 2..=polyeq::MAX_DEGREE {
+            if open(&progress.table).is_empty() || deadline.expired() {
+                break;
+            }
+            let Some(eqs) = polyeq::discover(facts.ctx, degree, &deadline) else {
+                notes.push(format!("degree {degree}: gave up"));
+                break;
+            };
+            if previous.as_ref() == Some(&eqs.degrees) {
+                break;
+            }
+            previous = Some(eqs.degrees.clone());
+            if eqs.is_empty() {
+                notes.push(format!("degree {degree}: none"));
+                continue;
+            }
+            if previous_eqs.as_ref() == Some(&eqs.at_cut_point) {
+                continue;
+            }
+            previous_eqs = Some(eqs.at_cut_point.clone());
+            // A path leaving the equalities (a bug) excludes them; an unknown leaves them
+            // resting on their construction (`analysis::polyeq`).
+            let consecution = polyeq::certify(facts.ctx, &linear, &eqs);
+            if consecution == polyeq::Consecution::Refuted {
+                debug_assert!(false, "{}: polynomial equalities not inductive", facts.ctx.func().name);
+                notes.push(format!("degree {degree}: refuted"));
+                break;
+            }
+            for i in open(&progress.table) {
+                if deadline.expired() {
+                    break;
+                }
+                let Some(cp) = facts.ctx.graph().cut_of_block(facts.error_blocks[i]) else {
+                    continue;
+                };
+                if polyeq::prove_unreachable(facts.ctx, &linear, &eqs, cp) {
+                    settled(progress.table.prove(i));
+                    n += 1;
+                }
+            }
+            notes.push(format!("degree {degree}: {n} proved ({consecution:?})"));
+        }
+        (n, format!("polynomial equalities: {}", notes.join(", ")))
+    }));
+    let (end, detail) = match proved {
+        Ok((_, detail)) => (StageEnd::Finished, detail),
+        Err(_) => (
+            StageEnd::InternalError,
+            "polynomial equalities panicked".to_string(),
+        ),
+    };
+    let elapsed = started.elapsed();
+    for t in &mut progress.times {
+        t.analysis += elapsed;
+    }
+    progress.stages.push(StageRun {
+        stage: Stage::Analysis,
+        elapsed,
+        end,
+        detail: Some(detail),
     });
 }
 

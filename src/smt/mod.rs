@@ -23,6 +23,7 @@
 pub mod bmc;
 
 use crate::context::{FunctionContext, Layout};
+use crate::domain::polynomial::Polynomial;
 use crate::domain::{ConsKind, Int as BigInt, LinCons, Var};
 use crate::graph::CutPointId;
 use crate::ir::{
@@ -422,6 +423,89 @@ impl RegionFormula {
         self.solver.assert(&Bool::or(&disjuncts));
         let keys: BTreeMap<CutPointId, Option<Vec<LinCons>>> =
             outside.keys().map(|cp| (*cp, None)).collect();
+        let res = match check_until(&self.solver, &[], deadline) {
+            SatResult::Unsat => QueryResult::Unsat,
+            SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
+                self.solver.get_reason_unknown().unwrap_or_default(),
+            )),
+            SatResult::Sat => match self.solver.get_model() {
+                None => QueryResult::Unknown(Unknown::NoModel),
+                Some(model) => match self.extract_path(&model, &keys) {
+                    Some(p) => QueryResult::Path(p),
+                    None => QueryResult::Unknown(Unknown::NoPath),
+                },
+            },
+        };
+        self.solver.pop(1);
+        res
+    }
+
+    /// Asks for a path from a state satisfying some disjunct of `from` and every polynomial
+    /// equality `e = 0` of `from_equalities` (over the values live at the source) to a target
+    /// cut point `p2` of `violated` where some equality of `violated[p2]` fails (an empty
+    /// list: any arrival). Products are encoded as the formula was built
+    /// ([`Products::Exact`] for an exact answer); the equalities themselves are exact
+    /// non-linear terms over the readings.
+    pub fn query_equalities(
+        &mut self,
+        from: &[Vec<LinCons>],
+        from_equalities: &[Polynomial],
+        violated: &BTreeMap<CutPointId, Vec<Polynomial>>,
+        timeout: std::time::Duration,
+    ) -> QueryResult {
+        let deadline = std::time::Instant::now() + timeout.max(std::time::Duration::from_millis(1));
+        if let Err(why) = self.load(deadline) {
+            return QueryResult::Unknown(why);
+        }
+        let stray = from
+            .iter()
+            .flatten()
+            .flat_map(|c| c.expr.vars())
+            .chain(
+                from_equalities
+                    .iter()
+                    .chain(violated.values().flatten())
+                    .flat_map(|p| p.vars()),
+            )
+            .find(|var| self.layout.value(*var).is_none());
+        if let Some(var) = stray {
+            return QueryResult::Unknown(Unknown::NotAValue(var));
+        }
+        self.solver.push();
+        let starts: Vec<Bool> = from
+            .iter()
+            .map(|d| {
+                let fs: Vec<Bool> = d.iter().map(|c| self.cons_formula(c, None)).collect();
+                Bool::and(&fs)
+            })
+            .collect();
+        self.solver.assert(&Bool::or(&starts));
+        for e in from_equalities {
+            let t = self.poly_term(e, None);
+            self.solver.assert(&t.eq(Int::from_i64(0)));
+        }
+        let targets: Vec<(CutPointId, Bool)> = self
+            .targets
+            .iter()
+            .map(|(cp, (r, _))| (*cp, r.clone()))
+            .collect();
+        let mut disjuncts = Vec::new();
+        for (cp, reached) in &targets {
+            let Some(eqs) = violated.get(cp) else { continue };
+            let escape = if eqs.is_empty() {
+                Bool::from_bool(true)
+            } else {
+                let fails: Vec<Bool> = eqs
+                    .iter()
+                    .map(|e| self.poly_term(e, Some(*cp)).eq(Int::from_i64(0)).not())
+                    .collect();
+                Bool::or(&fails)
+            };
+            disjuncts.push(Bool::and(&[reached.clone(), escape]));
+        }
+        self.solver.assert(&Bool::or(&disjuncts));
+        let keys: BTreeMap<CutPointId, Option<Vec<LinCons>>> =
+            violated.keys().map(|cp| (*cp, None)).collect();
         let res = match check_until(&self.solver, &[], deadline) {
             SatResult::Unsat => QueryResult::Unsat,
             SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
@@ -1005,6 +1089,30 @@ impl RegionFormula {
                 }
             }
         }
+    }
+
+    /// The exact term of a polynomial over value dimensions, at the source (`None`) or at
+    /// a target cut point (its primed terms).
+    fn poly_term(&mut self, p: &Polynomial, at: Option<CutPointId>) -> Int {
+        let mut sum = Int::from_i64(0);
+        for (m, c) in p.terms() {
+            let mut product = big(c);
+            for (var, e) in m.powers() {
+                let v = self.layout.value(*var).expect("checked by query_equalities");
+                let term = match at {
+                    Some(cp) => match self.targets.get(&cp).and_then(|(_, primed)| primed.get(&v)) {
+                        Some(t) => t.clone(),
+                        None => self.input_or_region_term(v),
+                    },
+                    None => self.input_term(v),
+                };
+                for _ in 0..*e {
+                    product = product * term.clone();
+                }
+            }
+            sum = sum + product;
+        }
+        sum
     }
 
     /// The source copy of a value: its input constant (the region may also define it, when

@@ -1,0 +1,620 @@
+//! Polynomial equality invariants at loop heads (issue 17), by linear algebra over the
+//! polynomial maps of the paths between cut points, and their use to prove assertions.
+//!
+//! **The invariants.** Each loop head `T` gets a vector space `V_T` of polynomials over its
+//! live integer values, of degree at most `d_T` (the largest degree whose template stays
+//! under [`MAX_MONOMIALS`] monomials). Every path `π` from a cut point `S` to `T` (guards
+//! ignored) is a polynomial map `f_π`: the value of each live value of `T` at the end of
+//! `π`, as a polynomial in the values of `S` and in fresh unknowns for every result that is
+//! not an exact ring operation. The spaces are the greatest solution of
+//!
+//! ```text
+//! for every path π from S to T and every P in V_T:  P ∘ f_π  ∈  span(V_S)      (V_entry = {0})
+//! ```
+//!
+//! computed by descending iteration from the full templates: each step keeps the `P` for
+//! which `P ∘ f_π - Σ g_j·B_S[j]` is the zero polynomial for some `g` (`B_S` a basis of
+//! `V_S`): a linear condition on the coefficients of `P` and the `g`, solved by exact
+//! Gaussian elimination ([`crate::domain::polynomial::dependencies`]). At the solution every
+//! `P = 0` with `P ∈ V_T` holds at `T` in every execution: by induction on the executions, a
+//! state at `S` satisfies every equality of `V_S`, so `P(f_π(x)) = Σ g_j·B_S[j](x) = 0`;
+//! an identity of polynomials holds whatever values the unknowns take, and whatever branch
+//! the guards choose (Rodríguez-Carbonell & Kapur; Müller-Olm & Seidl for the spaces).
+//!
+//! **Integer semantics (why this is sound for C).** The identity `P(f(x)) = Σ g·B(x)` is
+//! one over ℤ\[x\], so it holds for the values of the program only where every operation in
+//! `f` computes its mathematical result on the readings. An operation is taken as a ring
+//! operation only when it is exact on the readings the solver formula uses
+//! ([`crate::smt`]): `add`, `sub`, `mul` with `nsw` whose operands and result are read
+//! signed, or with `nuw` read unsigned (the analysis drops the executions where such an
+//! operation overflows, ARCHITECTURE "Integer semantics", so on the others the result is
+//! the exact sum or product); `sext` from and to signed readings and `zext` from an
+//! unsigned reading (the same integer); copies and phi moves between values of the same
+//! reading; constants in the destination's reading. Everything else (a wrapping operation,
+//! a division, a comparison, a load, a havoc) is a fresh unknown, so every monomial that
+//! depends on it must cancel. A wrapping `add` would only give `P(x) ≡ 0 mod 2^w`, which
+//! this module does not use: with wrapping arithmetic it finds nothing, never a wrong
+//! equality (`tests/programs/verdicts/nla_wrap.c`).
+//!
+//! **Their use** ([`prove_unreachable`]): an error site is unreachable when, for every cut
+//! point whose region reaches it, the solver shows with products encoded exactly that no
+//! path from a state of the engine's (certified) linear invariant and the equalities
+//! reaches it. Before that, [`certify`] checks the equalities inductive with the solver; an
+//! `unknown` there or at an error site leaves the assertion open.
+
+use super::{Deadline, FunctionContext};
+use crate::domain::polynomial::{
+    dependencies, ideal_generators, in_ideal, simplify_generators, span_basis, Monomial, Polynomial,
+};
+use crate::domain::{Int, LinCons, Var};
+use crate::graph::{CutKind, CutPointId};
+use crate::ir::{
+    BinOp, BlockId, CastOp, CmpPred, Expr, Inst, Interp, Operand, Terminator, ValueId,
+};
+use crate::smt::{Products, QueryResult, RegionFormula};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// The largest template: past it the degree goes down (to 2 at least; past that, no
+/// template at that loop head).
+const MAX_MONOMIALS: usize = 130;
+/// The largest degree tried.
+const MAX_TEMPLATE_DEGREE: u32 = 6;
+/// The most paths enumerated over all regions of a function; past it, no invariants.
+const MAX_PATHS: usize = 256;
+/// The most terms of a composed polynomial; past it, no invariants.
+const MAX_TERMS: usize = 20_000;
+/// The most rounds of the descending iteration; past it, no invariants.
+const MAX_ROUNDS: usize = 40;
+/// Time for one solver query proving an error site unreachable.
+const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
+/// Time for one certification query: an `unknown` leaves the equalities resting on their
+/// construction, and a path leaving them (a bug) is found fast (`polynomial_wrap.c` with
+/// wrapping sums taken as exact: about 0.2 s).
+const CERTIFY_TIMEOUT: Duration = Duration::from_millis(800);
+
+/// The polynomial equalities `p = 0` at each cut point (indexed like the reduced graph),
+/// over value dimensions of the function's layout.
+#[derive(Clone, Debug, Default)]
+pub struct PolyEqualities {
+    /// Per cut point, generators of the equalities found there (empty: none).
+    pub at_cut_point: Vec<Vec<Polynomial>>,
+    /// Per cut point, the degree of its template (0: none).
+    pub degrees: Vec<u32>,
+}
+
+impl PolyEqualities {
+    /// True when no cut point has an equality.
+    pub fn is_empty(&self) -> bool {
+        self.at_cut_point.iter().all(Vec::is_empty)
+    }
+}
+
+/// One path between cut points, as a map from the target's template variables to
+/// polynomials over the source's value dimensions and fresh unknowns.
+struct PathMap {
+    source: CutPointId,
+    target: CutPointId,
+    image: BTreeMap<Var, Polynomial>,
+}
+
+/// The largest degree [`discover`] tries.
+pub const MAX_DEGREE: u32 = MAX_TEMPLATE_DEGREE;
+
+/// Finds the polynomial equalities of degree at most `max_degree` at the loop heads of the
+/// context's function; `None` when a cap (paths, terms, rounds) or the deadline is reached:
+/// no invariant rather than a partial one, since the descending iteration is sound only at
+/// its end.
+pub fn discover(
+    ctx: &FunctionContext<'_>,
+    max_degree: u32,
+    deadline: &Deadline,
+) -> Option<PolyEqualities> {
+    let graph = ctx.graph();
+    let layout = ctx.layout();
+    let n = graph.cut_points.len();
+    // Template variables per loop head: live integer values, not booleans.
+    let mut vars: Vec<Vec<Var>> = vec![Vec::new(); n];
+    let mut basis: Vec<Vec<Polynomial>> = vec![Vec::new(); n];
+    let mut degrees: Vec<u32> = vec![0; n];
+    for cp in graph.ids() {
+        let point = graph.cut_point(cp);
+        if point.kind != CutKind::LoopHead {
+            continue;
+        }
+        let vs: Vec<Var> = ctx
+            .live_at(point.block)
+            .iter()
+            .filter(|v| ctx.func().value(**v).ty.width > 1)
+            .map(|v| layout.value_var(*v))
+            .collect();
+        let Some(degree) = (2..=max_degree.min(MAX_TEMPLATE_DEGREE))
+            .rev()
+            .find(|d| Monomial::count_up_to(vs.len(), *d) <= MAX_MONOMIALS)
+        else {
+            continue;
+        };
+        basis[cp.index()] = Monomial::all_up_to(&vs, degree)
+            .into_iter()
+            .map(|m| Polynomial::term(1, m))
+            .collect();
+        vars[cp.index()] = vs;
+        degrees[cp.index()] = degree;
+    }
+    if basis.iter().all(Vec::is_empty) {
+        return Some(PolyEqualities {
+            at_cut_point: basis,
+            degrees,
+        });
+    }
+    let paths = path_maps(ctx, &vars)?;
+    for _round in 0..MAX_ROUNDS {
+        let mut changed = false;
+        for t in graph.ids() {
+            if basis[t.index()].is_empty() {
+                continue;
+            }
+            if deadline.expired() {
+                return None;
+            }
+            let incoming: Vec<&PathMap> = paths.iter().filter(|p| p.target == t).collect();
+            let restricted = restrict(&basis[t.index()], &incoming, &basis)?;
+            if restricted.len() < basis[t.index()].len() {
+                changed = true;
+                basis[t.index()] = restricted;
+            }
+        }
+        if !changed {
+            // Drop the trivial equality of the template's constant (never kept: `1 = 0`
+            // fails at entry) and keep the rest.
+            let at_cut_point = basis
+                .iter()
+                .zip(&vars)
+                .zip(&degrees)
+                .map(|((b, vs), d)| {
+                    let b: Vec<Polynomial> = b.iter().filter(|p| p.degree() > 0).cloned().collect();
+                    simplify_generators(&ideal_generators(&b, vs, *d), vs, *d)
+                })
+                .collect();
+            return Some(PolyEqualities {
+                at_cut_point,
+                degrees,
+            });
+        }
+    }
+    None
+}
+
+/// The subspace of `span(current)` whose elements `P` satisfy `P ∘ f ∈ span(basis[S])` for
+/// every incoming path; `None` past [`MAX_TERMS`].
+fn restrict(
+    current: &[Polynomial],
+    incoming: &[&PathMap],
+    basis: &[Vec<Polynomial>],
+) -> Option<Vec<Polynomial>> {
+    // The conditions of all paths in one system: path `i`'s polynomials are multiplied by a
+    // marker variable of its own, so that their monomials (the rows) stay apart.
+    let marker = |i: usize| Polynomial::var(Var(MARKER_BASE + i as u32));
+    let mut columns: Vec<Polynomial> = vec![Polynomial::zero(); current.len()];
+    for (i, path) in incoming.iter().enumerate() {
+        let z = marker(i);
+        for (k, p) in current.iter().enumerate() {
+            let image = p.compose(
+                &|x| {
+                    path.image
+                        .get(&x)
+                        .cloned()
+                        .unwrap_or_else(|| Polynomial::var(x))
+                },
+                MAX_TERMS,
+            )?;
+            columns[k] = columns[k].plus(&image.times(&z));
+        }
+        for b in &basis[path.source.index()] {
+            columns.push(b.times(&z).scaled(&-Int::from(1)));
+        }
+    }
+    let deps = dependencies(&columns);
+    let kept: Vec<Polynomial> = deps
+        .iter()
+        .map(|c| {
+            current
+                .iter()
+                .zip(c)
+                .fold(Polynomial::zero(), |acc, (p, k)| acc.plus(&p.scaled(k)))
+        })
+        .filter(|p| !p.is_zero())
+        .collect();
+    Some(span_basis(&kept))
+}
+
+/// Markers of paths in [`restrict`], far above every dimension and fresh unknown.
+const MARKER_BASE: u32 = 1 << 30;
+
+/// The polynomial map of every path from a cut point (entry or loop head) to a loop head
+/// with a template; `None` past [`MAX_PATHS`].
+fn path_maps(ctx: &FunctionContext<'_>, vars: &[Vec<Var>]) -> Option<Vec<PathMap>> {
+    let graph = ctx.graph();
+    let mut walker = Walker::new(ctx, vars);
+    for s in graph.ids() {
+        let point = graph.cut_point(s);
+        if !matches!(point.kind, CutKind::Entry | CutKind::LoopHead) {
+            continue;
+        }
+        walker.walk(s, point.block, BTreeMap::new())?;
+    }
+    Some(walker.out)
+}
+
+struct Walker<'a, 'f> {
+    ctx: &'a FunctionContext<'f>,
+    vars: &'a [Vec<Var>],
+    /// The next fresh unknown.
+    fresh: u32,
+    out: Vec<PathMap>,
+    /// The comparison defining each `i1` value that is one.
+    cmps: BTreeMap<ValueId, (CmpPred, Operand, Operand)>,
+    /// Blocks visited by [`Walker::error_paths_refuted`].
+    n_walked: usize,
+}
+
+impl<'a, 'f> Walker<'a, 'f> {
+    fn new(ctx: &'a FunctionContext<'f>, vars: &'a [Vec<Var>]) -> Walker<'a, 'f> {
+        let mut cmps = BTreeMap::new();
+        for b in &ctx.func().blocks {
+            for inst in &b.insts {
+                if let Inst::Assign {
+                    dest,
+                    expr: Expr::Cmp { pred, lhs, rhs },
+                } = inst
+                {
+                    cmps.insert(*dest, (*pred, *lhs, *rhs));
+                }
+            }
+        }
+        Walker {
+            ctx,
+            vars,
+            fresh: ctx.layout().n_dims() as u32,
+            out: Vec::new(),
+            cmps,
+            n_walked: 0,
+        }
+    }
+
+    /// Applies the instructions of `block` to `env`.
+    fn exec_block(&mut self, block: BlockId, env: &mut BTreeMap<ValueId, Polynomial>) {
+        for inst in &self.ctx.func().block(block).insts {
+            match inst {
+                Inst::Assume { .. } => {}
+                Inst::Havoc { dest, .. } => {
+                    let u = self.fresh();
+                    env.insert(*dest, u);
+                }
+                Inst::Assign { dest, expr } => {
+                    let p = match self.expr(env, *dest, expr) {
+                        Some(p) => p,
+                        None => self.fresh(),
+                    };
+                    env.insert(*dest, p);
+                }
+            }
+        }
+    }
+
+    /// True when every path from `block` (in the region of the walk's source) to the cut
+    /// point `error` takes an edge whose guard says `a != b` for an `a - b` that `member`
+    /// shows is zero; `refuted`: the path so far already took one. `None` past
+    /// [`MAX_PATHS`].
+    fn error_paths_refuted(
+        &mut self,
+        block: BlockId,
+        mut env: BTreeMap<ValueId, Polynomial>,
+        error: CutPointId,
+        member: &dyn Fn(&Polynomial) -> bool,
+        refuted: bool,
+    ) -> Option<bool> {
+        self.n_walked += 1;
+        if self.n_walked > MAX_PATHS * 4 {
+            return None;
+        }
+        let func = self.ctx.func();
+        let graph = self.ctx.graph();
+        self.exec_block(block, &mut env);
+        let term = &func.block(block).term;
+        let edges = term.edges();
+        for (idx, edge) in edges.iter().enumerate() {
+            let mut refuted_here = refuted;
+            if let Terminator::Branch {
+                cond: Operand::Value(c),
+                ..
+            } = term
+            {
+                if let Some((pred, lhs, rhs)) = self.cmps.get(c).copied() {
+                    // The edge on which the operands differ.
+                    let differ_edge = match pred {
+                        CmpPred::Eq => Some(1),
+                        CmpPred::Ne => Some(0),
+                        _ => None,
+                    };
+                    if differ_edge == Some(idx) && !refuted_here {
+                        let want = match lhs {
+                            Operand::Value(v) => self.ctx.reading(v),
+                            _ => match rhs {
+                                Operand::Value(v) => self.ctx.reading(v),
+                                _ => Interp::Signed,
+                            },
+                        };
+                        if let (Some(a), Some(b)) = (
+                            self.operand(&env, &lhs, want),
+                            self.operand(&env, &rhs, want),
+                        ) {
+                            refuted_here = member(&a.minus(&b));
+                        }
+                    }
+                }
+            }
+            match graph.cut_of_block(edge.target) {
+                Some(t) if t == error => {
+                    if !refuted_here {
+                        return Some(false);
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    let moved: Vec<(ValueId, Option<Polynomial>)> = edge
+                        .moves
+                        .iter()
+                        .map(|(d, s)| (*d, self.operand(&env, s, self.ctx.reading(*d))))
+                        .collect();
+                    let mut after = env.clone();
+                    for (d, p) in moved {
+                        let p = match p {
+                            Some(p) => p,
+                            None => self.fresh(),
+                        };
+                        after.insert(d, p);
+                    }
+                    if !self.error_paths_refuted(edge.target, after, error, member, refuted_here)? {
+                        return Some(false);
+                    }
+                }
+            }
+        }
+        Some(true)
+    }
+
+    fn fresh(&mut self) -> Polynomial {
+        self.fresh += 1;
+        Polynomial::var(Var(self.fresh))
+    }
+
+    /// Follows every path from `block` (in the region of `source`), with `env` the
+    /// polynomials of the values defined so far on the path.
+    fn walk(
+        &mut self,
+        source: CutPointId,
+        block: BlockId,
+        mut env: BTreeMap<ValueId, Polynomial>,
+    ) -> Option<()> {
+        let func = self.ctx.func();
+        let graph = self.ctx.graph();
+        self.exec_block(block, &mut env);
+        let term = &func.block(block).term;
+        if matches!(term, Terminator::Error(_)) {
+            return Some(());
+        }
+        for edge in term.edges() {
+            // Parallel moves: every source read before any destination is written.
+            let moved: Vec<(ValueId, Option<Polynomial>)> = edge
+                .moves
+                .iter()
+                .map(|(d, s)| (*d, self.operand(&env, s, self.ctx.reading(*d))))
+                .collect();
+            let mut after = env.clone();
+            for (d, p) in moved {
+                let p = match p {
+                    Some(p) => p,
+                    None => self.fresh(),
+                };
+                after.insert(d, p);
+            }
+            match graph.cut_of_block(edge.target) {
+                Some(t) => {
+                    if self.vars[t.index()].is_empty() {
+                        continue;
+                    }
+                    if self.out.len() >= MAX_PATHS {
+                        return None;
+                    }
+                    let layout = self.ctx.layout();
+                    let image = self.vars[t.index()]
+                        .iter()
+                        .map(|x| {
+                            let v = layout.value(*x).expect("template variables are values");
+                            let p = after
+                                .get(&v)
+                                .cloned()
+                                .unwrap_or_else(|| Polynomial::var(*x));
+                            (*x, p)
+                        })
+                        .collect();
+                    self.out.push(PathMap {
+                        source,
+                        target: t,
+                        image,
+                    });
+                }
+                None => self.walk(source, edge.target, after)?,
+            }
+        }
+        Some(())
+    }
+
+    /// The polynomial of an operand in the reading `want`, when it is exact: a value of
+    /// that reading, or a constant read in it.
+    fn operand(
+        &self,
+        env: &BTreeMap<ValueId, Polynomial>,
+        op: &Operand,
+        want: Interp,
+    ) -> Option<Polynomial> {
+        match op {
+            Operand::Const(c) => Some(Polynomial::constant(match want {
+                Interp::Signed => Int::from(c.signed()),
+                Interp::Unsigned => Int::from(c.unsigned()),
+            })),
+            Operand::Undef(_) => None,
+            Operand::Value(v) if self.ctx.reading(*v) == want => Some(
+                env.get(v)
+                    .cloned()
+                    .unwrap_or_else(|| Polynomial::var(self.ctx.layout().value_var(*v))),
+            ),
+            Operand::Value(_) => None,
+        }
+    }
+
+    /// The polynomial of an assignment when it is an exact ring operation on the readings
+    /// (see the module doc); `None`: a fresh unknown.
+    fn expr(
+        &self,
+        env: &BTreeMap<ValueId, Polynomial>,
+        dest: ValueId,
+        expr: &Expr,
+    ) -> Option<Polynomial> {
+        let want = self.ctx.reading(dest);
+        match expr {
+            Expr::Use(op) => self.operand(env, op, want),
+            Expr::Binary {
+                op,
+                lhs,
+                rhs,
+                flags,
+            } => {
+                let exact = match want {
+                    Interp::Signed => flags.nsw,
+                    Interp::Unsigned => flags.nuw,
+                };
+                if !exact {
+                    return None;
+                }
+                let a = self.operand(env, lhs, want)?;
+                let b = self.operand(env, rhs, want)?;
+                match op {
+                    BinOp::Add => Some(a.plus(&b)),
+                    BinOp::Sub => Some(a.minus(&b)),
+                    BinOp::Mul => Some(a.times(&b)),
+                    _ => None,
+                }
+            }
+            Expr::Cast { op, arg } => {
+                let from_width = self.ctx.func().operand_ty(arg).width;
+                let to_width = self.ctx.func().value(dest).ty.width;
+                match op {
+                    CastOp::SExt if want == Interp::Signed => {
+                        self.operand(env, arg, Interp::Signed)
+                    }
+                    // A zero-extended unsigned reading fits the wider type in either reading.
+                    CastOp::ZExt if to_width > from_width => {
+                        self.operand(env, arg, Interp::Unsigned)
+                    }
+                    _ => None,
+                }
+            }
+            Expr::Cmp { .. } | Expr::Select { .. } => None,
+        }
+    }
+}
+
+/// What the solver says of the equalities' consecution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Consecution {
+    /// Every query was unsat: inductive, independently of how they were found.
+    Certified,
+    /// Some query was unknown (non-linear integer arithmetic), none found a path leaving
+    /// them: they rest on their construction, an identity over ℤ\[x\] (module doc).
+    Undecided,
+    /// A path leaves them: a bug of the extraction; they must not be used.
+    Refuted,
+}
+
+/// Checks with the solver that the equalities are inductive, given the linear invariants
+/// (`linear`, per cut point; `None`: unreachable): from every cut point's invariant and
+/// equalities, no path reaches a loop head with an equality false.
+pub fn certify(
+    ctx: &FunctionContext<'_>,
+    linear: &[Option<Vec<Vec<LinCons>>>],
+    eqs: &PolyEqualities,
+) -> Consecution {
+    let graph = ctx.graph();
+    let mut res = Consecution::Certified;
+    for s in graph.ids() {
+        let Some(from) = &linear[s.index()] else {
+            continue;
+        };
+        let violated: BTreeMap<CutPointId, Vec<Polynomial>> = graph
+            .successors(s)
+            .iter()
+            .filter(|t| !eqs.at_cut_point[t.index()].is_empty())
+            .map(|t| (*t, eqs.at_cut_point[t.index()].clone()))
+            .collect();
+        if violated.is_empty() {
+            continue;
+        }
+        let mut formula = RegionFormula::new(ctx, s, Products::Exact);
+        let answer =
+            formula.query_equalities(from, &eqs.at_cut_point[s.index()], &violated, CERTIFY_TIMEOUT);
+        match answer {
+            QueryResult::Unsat => {}
+            QueryResult::Path(_) => return Consecution::Refuted,
+            QueryResult::Unknown(_) => res = Consecution::Undecided,
+        }
+    }
+    res
+}
+
+/// True when the solver shows that no path from a cut point's linear invariant and
+/// equalities reaches the cut point `error`.
+pub fn prove_unreachable(
+    ctx: &FunctionContext<'_>,
+    linear: &[Option<Vec<Vec<LinCons>>>],
+    eqs: &PolyEqualities,
+    error: CutPointId,
+) -> bool {
+    let graph = ctx.graph();
+    let layout = ctx.layout();
+    let violated: BTreeMap<CutPointId, Vec<Polynomial>> = [(error, Vec::new())].into();
+    graph.ids().all(|s| {
+        let Some(from) = &linear[s.index()] else {
+            return true;
+        };
+        if !graph.successors(s).contains(&error) {
+            return true;
+        }
+        // First algebraically: every path to the error site takes a branch `a != b` where
+        // `a - b` is a combination of the equalities at `s`.
+        let gens = &eqs.at_cut_point[s.index()];
+        if !gens.is_empty() {
+            let vars: Vec<Var> = ctx
+                .live_at(graph.cut_point(s).block)
+                .iter()
+                .map(|v| layout.value_var(*v))
+                .collect();
+            let degree = eqs.degrees[s.index()];
+            let member = |p: &Polynomial| in_ideal(p, gens, &vars, degree);
+            let no_vars: Vec<Vec<Var>> = vec![Vec::new(); graph.cut_points.len()];
+            let mut walker = Walker::new(ctx, &no_vars);
+            let block = graph.cut_point(s).block;
+            if walker.error_paths_refuted(block, BTreeMap::new(), error, &member, false)
+                == Some(true)
+            {
+                return true;
+            }
+        }
+        let mut formula = RegionFormula::new(ctx, s, Products::Exact);
+        matches!(
+            formula.query_equalities(from, &eqs.at_cut_point[s.index()], &violated, QUERY_TIMEOUT),
+            QueryResult::Unsat
+        )
+    })
+}
