@@ -30,16 +30,16 @@ fn unknown_ends_when_the_search_stops_learning() {
     let stages = func["stages"].as_array().expect("stages of the function");
     let names: Vec<&str> = stages.iter().filter_map(|s| s["stage"].as_str()).collect();
     // The engine, then polynomial equalities (issue 17; they prove `j == 2 * i` at line 7
-    // even in intervals), then the search for what is left.
+    // even in intervals), congruences, then the search for what is left.
     assert_eq!(
         names,
-        ["analysis", "analysis", "counterexample search"],
+        ["analysis", "analysis", "congruences", "counterexample search"],
         "{func}"
     );
     for stage in stages {
         assert_eq!(stage["end"], "finished", "{stage}");
     }
-    let search = &stages[2];
+    let search = &stages[3];
     assert!(
         search["detail"]
             .as_str()
