@@ -452,6 +452,17 @@ pub enum MemOp {
         /// What.
         value: Operand,
     },
+    /// The whole object `base` is written: each listed offset holds its value (`Undef` for a
+    /// pointer or float), every other byte is zero when `zero_rest`, arbitrary otherwise (an
+    /// initializer: of a global when the program starts, of a local from a constant).
+    Init {
+        /// The object.
+        base: BaseId,
+        /// Offset and value of each leaf that is not known to be zero, by offset.
+        leaves: Vec<(i64, Operand)>,
+        /// Whether every byte not in a leaf is zero.
+        zero_rest: bool,
+    },
     /// Every byte of each base becomes arbitrary (what a call of unknown code, a store
     /// through an unknown pointer or the start of a local's lifetime does).
     Clobber {
@@ -508,6 +519,7 @@ impl Inst {
             Inst::Assume { cond } => vec![cond],
             Inst::Mem(MemOp::Load { addr, .. }) => vec![&addr.offset],
             Inst::Mem(MemOp::Store { addr, value }) => vec![&addr.offset, value],
+            Inst::Mem(MemOp::Init { leaves, .. }) => leaves.iter().map(|(_, v)| v).collect(),
             Inst::Mem(MemOp::Clobber { .. }) => vec![],
         }
     }

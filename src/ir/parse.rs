@@ -299,6 +299,26 @@ impl FunctionParser {
             c.end()?;
             return Ok(Inst::Mem(MemOp::Store { addr, value }));
         }
+        if c.eat("init ") {
+            let base = BaseId(c.prefixed_id("m")?);
+            c.expect("{")?;
+            let mut leaves = Vec::new();
+            while !c.eat("}") {
+                if !leaves.is_empty() {
+                    c.expect(",")?;
+                }
+                let off = c.integer()? as i64;
+                c.expect(":")?;
+                leaves.push((off, self.operand(&mut c)?));
+            }
+            let zero_rest = c.eat("zero");
+            c.end()?;
+            return Ok(Inst::Mem(MemOp::Init {
+                base,
+                leaves,
+                zero_rest,
+            }));
+        }
         if c.eat("clobber") {
             let mut bases = Vec::new();
             while !c.at_end() {
@@ -518,7 +538,9 @@ fn split_loc(line: &str, n: usize) -> Result<(&str, Option<SourceLoc>), ParseErr
 /// The value an instruction line defines, its type and its source name (the comment).
 fn definition(body: &str, n: usize) -> Result<Option<(ValueId, Ty, Option<String>)>, ParseError> {
     let mut c = Cursor::new(body, n);
-    if body.starts_with("assume ") || body.starts_with("store ") || body.starts_with("clobber") {
+    if body.starts_with("assume ") || body.starts_with("store ")
+        || body.starts_with("clobber")
+        || body.starts_with("init ") {
         return Ok(None);
     }
     let dest = c.value_id()?;

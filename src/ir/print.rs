@@ -208,6 +208,17 @@ impl fmt::Display for Function {
                     Inst::Mem(MemOp::Store { addr, value }) => {
                         write!(f, "store {}[{}], {value}", addr.base, addr.offset)?
                     }
+                    Inst::Mem(MemOp::Init {
+                        base,
+                        leaves,
+                        zero_rest,
+                    }) => {
+                        write!(f, "init {base} {{")?;
+                        for (i, (off, v)) in leaves.iter().enumerate() {
+                            write!(f, "{}{off}: {v}", if i == 0 { "" } else { ", " })?;
+                        }
+                        write!(f, "}}{}", if *zero_rest { " zero" } else { "" })?;
+                    }
                     Inst::Mem(MemOp::Clobber { bases }) => {
                         write!(f, "clobber")?;
                         for (i, b) in bases.iter().enumerate() {

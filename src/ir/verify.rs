@@ -102,6 +102,11 @@ pub fn verify(func: &Function) -> Vec<VerifyError> {
                     err(Some(id), format!("offset {} is not an i64", addr.offset));
                 }
             }
+            if let Inst::Mem(MemOp::Init { base, .. }) = inst {
+                if base.index() >= func.bases.len() {
+                    err(Some(id), format!("base {base} out of range"));
+                }
+            }
             if let Inst::Mem(MemOp::Clobber { bases }) = inst {
                 if let Some(b) = bases.iter().find(|b| b.index() >= func.bases.len()) {
                     err(Some(id), format!("base {b} out of range"));

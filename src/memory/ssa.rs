@@ -93,6 +93,43 @@ impl Builder<'_> {
         Sym::Op(Operand::Value(v))
     }
 
+    /// One of `values`, chosen nondeterministically: a chain of selects on fresh booleans.
+    fn one_of(
+        &mut self,
+        c: CellId,
+        values: &[Operand],
+        out: &mut Vec<(Pending, Option<SourceLoc>)>,
+        loc: &Option<SourceLoc>,
+    ) -> Sym {
+        let ty = self.cells.cells[c.0].ty;
+        let mut acc = values[0];
+        for value in &values[1..] {
+            let cond = self.fresh(Ty::BOOL, "choice".into());
+            out.push((
+                Pending::Keep(Inst::Havoc {
+                    dest: cond,
+                    reason: HavocReason::Load,
+                }),
+                loc.clone(),
+            ));
+            let name = self.cell_name(c);
+            let dest = self.fresh(ty, name);
+            out.push((
+                Pending::Keep(Inst::Assign {
+                    dest,
+                    expr: Expr::Select {
+                        cond: Operand::Value(cond),
+                        on_true: *value,
+                        on_false: acc,
+                    },
+                }),
+                loc.clone(),
+            ));
+            acc = Operand::Value(dest);
+        }
+        Sym::Op(acc)
+    }
+
     /// The bases a write to `base` may also change: another object the caller gave a
     /// pointer into may be the same object, or a global.
     fn aliased_by_write(&self, base: BaseId) -> Vec<BaseId> {
@@ -111,6 +148,84 @@ impl Builder<'_> {
             })
             .map(|(b, _)| b)
             .collect()
+    }
+}
+
+/// The value a cell has after an initializer.
+enum Initial {
+    Known(Operand),
+    /// A summary cell: one of these constants (each slot holds one).
+    OneOf(Vec<Operand>),
+    Arbitrary,
+}
+
+/// The most distinct constants a summary cell is initialized with as a choice; more give an
+/// arbitrary value.
+const MAX_INITIAL_CHOICES: usize = 16;
+
+/// What each cell of `base` holds after `init base {leaves} zero_rest`.
+fn initial_values(
+    cells: &Cells,
+    base: BaseId,
+    leaves: &[(i64, Operand)],
+    zero_rest: bool,
+) -> Vec<(CellId, Initial)> {
+    let leaf_ty = |op: &Operand| match op {
+        Operand::Value(_) => None,
+        Operand::Const(c) => Some(c.ty),
+        Operand::Undef(ty) => Some(*ty),
+    };
+    match &cells.layouts[base.index()] {
+        cells::Layout::Cells(map) => map
+            .iter()
+            .map(|(&(off, _), &c)| {
+                let ty = cells.cells[c.0].ty;
+                let exact = leaves.iter().find(|(o, v)| *o == off && leaf_ty(v) == Some(ty));
+                let overlaps = leaves.iter().any(|(o, v)| {
+                    let n = leaf_ty(v).map_or(8, cells::bytes) as i128;
+                    (*o as i128) < off as i128 + cells::bytes(ty) as i128
+                        && (off as i128) < *o as i128 + n
+                });
+                let value = match exact {
+                    Some((_, v)) => Initial::Known(*v),
+                    None if !overlaps && zero_rest => {
+                        Initial::Known(Operand::Const(crate::ir::Const::new(ty, 0)))
+                    }
+                    None => Initial::Arbitrary,
+                };
+                (c, value)
+            })
+            .collect(),
+        cells::Layout::Smashed(c) => {
+            let ty = cells.cells[c.0].ty;
+            let mut values: Vec<Operand> = Vec::new();
+            let mut arbitrary = false;
+            for (_, v) in leaves {
+                match v {
+                    Operand::Const(k) if k.ty == ty => {
+                        if !values.contains(v) {
+                            values.push(*v);
+                        }
+                    }
+                    _ => arbitrary = true,
+                }
+            }
+            if zero_rest {
+                let zero = Operand::Const(crate::ir::Const::new(ty, 0));
+                if !values.contains(&zero) {
+                    values.push(zero);
+                }
+            }
+            let value = if arbitrary || values.is_empty() || values.len() > MAX_INITIAL_CHOICES {
+                Initial::Arbitrary
+            } else if values.len() == 1 {
+                Initial::Known(values[0])
+            } else {
+                Initial::OneOf(values)
+            };
+            vec![(*c, value)]
+        }
+        cells::Layout::Untracked => vec![],
     }
 }
 
@@ -203,6 +318,27 @@ pub fn lower(func: Function) -> Option<Function> {
                         None => {}
                     }
                     for other in builder.aliased_by_write(addr.base) {
+                        for c in cells.cells_of(other) {
+                            cur[c.0] = builder.havoc_cell(c, &mut out, loc);
+                        }
+                    }
+                }
+                Inst::Mem(MemOp::Init {
+                    base,
+                    leaves,
+                    zero_rest,
+                }) => {
+                    let init = initial_values(&cells, *base, leaves, *zero_rest);
+                    for (c, value) in init {
+                        cur[c.0] = match value {
+                            Initial::Known(op) => Sym::Op(op),
+                            Initial::OneOf(values) => {
+                                builder.one_of(c, &values, &mut out, loc)
+                            }
+                            Initial::Arbitrary => builder.havoc_cell(c, &mut out, loc),
+                        };
+                    }
+                    for other in builder.aliased_by_write(*base) {
                         for c in cells.cells_of(other) {
                             cur[c.0] = builder.havoc_cell(c, &mut out, loc);
                         }

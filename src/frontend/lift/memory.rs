@@ -189,11 +189,25 @@ impl Lifter {
                 }
             }
         }
+        let mut constants = Vec::new();
         for (_, global) in globals {
             let id = self.new_base(global, BaseKind::Global, raw::name(global));
             reachable.push(id);
+            let init = unsafe { LLVMGetInitializer(global) };
+            if unsafe { LLVMIsGlobalConstant(global) != 0 } && !init.is_null() {
+                constants.push((id, init));
+            }
         }
         self.memory.reachable = reachable;
+        // A constant global holds its initializer in every execution (writing it is
+        // undefined behaviour).
+        for (base, init) in constants {
+            let addr = Address {
+                base,
+                offset: const_i64(0),
+            };
+            self.store_constant(0, addr, init, &None);
+        }
     }
 
     fn new_base(&mut self, object: LLVMValueRef, kind: BaseKind, name: String) -> BaseId {
@@ -484,8 +498,83 @@ impl Lifter {
         };
         match operand {
             Some(value) => self.push(piece, Inst::Mem(MemOp::Store { addr, value }), loc.clone()),
-            None => self.clobber(piece, vec![addr.base], loc),
+            None => self.store_constant(piece, addr, value, loc),
         }
+    }
+
+    /// Writes the constant `value` at `addr`: an initializer of the whole object when it
+    /// covers it, a store per leaf otherwise; the base is clobbered when the constant is not
+    /// described (too many leaves, a constant expression).
+    fn store_constant(
+        &mut self,
+        piece: usize,
+        addr: Address,
+        value: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) {
+        let mut leaves = Vec::new();
+        let mut budget = MAX_LEAVES;
+        let described = self.memory.target.is_some_and(|target| {
+            const_leaves(target, value, 0, &mut leaves, &mut budget)
+        });
+        let size = self.store_size(raw::type_of(value));
+        match (described, &addr.offset) {
+            (true, Operand::Const(c))
+                if c.signed() == 0
+                    && size.is_some()
+                    && size == self.object_size(addr.base) =>
+            {
+                // Leaves are disjoint: when they fill the object, no byte is left zero.
+                let covered: u64 = leaves
+                    .iter()
+                    .map(|(_, v)| match v {
+                        Operand::Const(c) => c.ty.width.div_ceil(8) as u64,
+                        Operand::Undef(ty) => ty.width.div_ceil(8) as u64,
+                        Operand::Value(_) => 0,
+                    })
+                    .sum();
+                self.push(
+                    piece,
+                    Inst::Mem(MemOp::Init {
+                        base: addr.base,
+                        leaves,
+                        zero_rest: Some(covered) != size,
+                    }),
+                    loc.clone(),
+                );
+            }
+            (true, Operand::Const(c)) => {
+                // Part of the object: each leaf, and the zero bytes as zero integers are not
+                // listed, so the rest of the range is clobbered first.
+                let start = c.signed();
+                self.clobber(piece, vec![addr.base], loc);
+                for (off, v) in leaves {
+                    let addr = Address {
+                        base: addr.base,
+                        offset: const_i64(start + off as i128),
+                    };
+                    self.push(piece, Inst::Mem(MemOp::Store { addr, value: v }), loc.clone());
+                }
+            }
+            _ => self.clobber(piece, vec![addr.base], loc),
+        }
+    }
+
+    /// The size in bytes of a base's object, when known (a local or a global).
+    fn object_size(&self, base: BaseId) -> Option<u64> {
+        let target = self.memory.target?;
+        let (&object, _) = self.memory.base_of.iter().find(|(_, &b)| b == base)?;
+        unsafe {
+            if !LLVMIsAAllocaInst(object).is_null() {
+                let count = raw::const_int_bits(raw::operand(object, 0))?;
+                let ty = LLVMGetAllocatedType(object);
+                return Some(LLVMABISizeOfType(target, ty) * count);
+            }
+            if !LLVMIsAGlobalVariable(object).is_null() {
+                return Some(LLVMABISizeOfType(target, LLVMGlobalGetValueType(object)));
+            }
+        }
+        None
     }
 
     /// The memory effect of an intrinsic: lifetime starts make a local arbitrary again,
@@ -509,12 +598,64 @@ impl Lifter {
             return;
         }
         if is_memory_intrinsic(name) {
-            self.clobber_through(piece, raw::operand(inst, 0), loc);
+            if !self.memory_intrinsic(piece, inst, name, loc) {
+                self.clobber_through(piece, raw::operand(inst, 0), loc);
+            }
             return;
         }
         if self.takes_pointer(inst) {
             self.clobber_reachable(piece, loc);
         }
+    }
+
+    /// `memcpy(dest, @constant, n)` of a whole constant global and `memset(dest, 0, n)` of a
+    /// whole object: the destination's new contents. False when not one of these.
+    fn memory_intrinsic(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        name: &str,
+        loc: &Option<SourceLoc>,
+    ) -> bool {
+        let Some(dest) = self.address(raw::operand(inst, 0)) else {
+            return false;
+        };
+        let Some(len) = raw::const_int_bits(raw::operand(inst, 2)) else {
+            return false;
+        };
+        if name.starts_with("llvm.memset.") {
+            let zero = raw::const_int_bits(raw::operand(inst, 1)) == Some(0);
+            let whole = matches!(dest.offset, Operand::Const(c) if c.bits == 0)
+                && self.object_size(dest.base) == Some(len);
+            if zero && whole {
+                self.push(
+                    piece,
+                    Inst::Mem(MemOp::Init {
+                        base: dest.base,
+                        leaves: vec![],
+                        zero_rest: true,
+                    }),
+                    loc.clone(),
+                );
+                return true;
+            }
+            return false;
+        }
+        let source = strip_casts(raw::operand(inst, 1));
+        let constant = unsafe {
+            !LLVMIsAGlobalVariable(source).is_null()
+                && LLVMIsGlobalConstant(source) != 0
+                && !LLVMGetInitializer(source).is_null()
+        };
+        if !constant {
+            return false;
+        }
+        let init = unsafe { LLVMGetInitializer(source) };
+        if self.store_size(raw::type_of(init)) != Some(len) {
+            return false;
+        }
+        self.store_constant(piece, dest, init, loc);
+        true
     }
 
     /// Whether some argument of the call is a pointer.
@@ -527,6 +668,82 @@ impl Lifter {
     pub(super) fn uninit_memory(&mut self, piece: usize, inst: LLVMValueRef, loc: &Option<SourceLoc>) {
         let ptr = raw::operand(inst, 0);
         self.clobber_through(piece, ptr, loc);
+    }
+}
+
+/// The most leaves a constant is split into.
+const MAX_LEAVES: usize = 4096;
+
+/// The leaves of a constant that are not zero, with their offsets from `offset`: integers as
+/// constants, pointers and floats that are not null as arbitrary integers of their size.
+/// False when the constant is not described (a constant expression, too many leaves).
+fn const_leaves(
+    target: LLVMTargetDataRef,
+    value: LLVMValueRef,
+    offset: i64,
+    out: &mut Vec<(i64, Operand)>,
+    budget: &mut usize,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let ty = raw::type_of(value);
+    unsafe {
+        if LLVMIsAConstant(value).is_null() {
+            return false;
+        }
+        if !LLVMIsAConstantAggregateZero(value).is_null() {
+            return true;
+        }
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMIntegerTypeKind => {
+                let Some(ty) = int_ty(value) else {
+                    return false;
+                };
+                if raw::is_undef(value) {
+                    out.push((offset, Operand::Undef(ty)));
+                    return true;
+                }
+                match raw::const_int_bits(value) {
+                    Some(0) => true,
+                    Some(bits) => {
+                        out.push((offset, Operand::Const(Const::new(ty, bits as i128))));
+                        true
+                    }
+                    None => false,
+                }
+            }
+            LLVMTypeKind::LLVMPointerTypeKind
+            | LLVMTypeKind::LLVMFloatTypeKind
+            | LLVMTypeKind::LLVMDoubleTypeKind => {
+                if LLVMIsNull(value) != 0 && !raw::is_undef(value) {
+                    return true;
+                }
+                let size = LLVMStoreSizeOfType(target, ty);
+                out.push((offset, Operand::Undef(Ty::int(8 * size as u32))));
+                true
+            }
+            LLVMTypeKind::LLVMArrayTypeKind => {
+                let elem = LLVMGetElementType(ty);
+                let stride = LLVMABISizeOfType(target, elem) as i64;
+                let n = LLVMGetArrayLength2(ty);
+                (0..n).all(|i| {
+                    let e = LLVMGetAggregateElement(value, i as u32);
+                    !e.is_null()
+                        && const_leaves(target, e, offset + i as i64 * stride, out, budget)
+                })
+            }
+            LLVMTypeKind::LLVMStructTypeKind => {
+                let n = LLVMCountStructElementTypes(ty);
+                (0..n).all(|i| {
+                    let e = LLVMGetAggregateElement(value, i);
+                    let at = LLVMOffsetOfElement(target, ty, i) as i64;
+                    !e.is_null() && const_leaves(target, e, offset + at, out, budget)
+                })
+            }
+            _ => false,
+        }
     }
 }
 
