@@ -719,7 +719,9 @@ impl Lifter {
             LLVMExtractValue => self.lift_extractvalue(piece, inst, loc),
             LLVMCall => return self.lift_call(current, inst, loc),
             // Memory and pointer operations: memory is not modeled.
-            LLVMAlloca | LLVMIntToPtr | LLVMFence => {}
+            // Each execution of an alloca is a new object: never an earlier iteration's bytes.
+            LLVMAlloca => self.clobber_through(piece, inst, loc),
+            LLVMIntToPtr | LLVMFence => {}
             _ => {} // integer results are havocked by define_if_needed, with a warning
         }
         Flow::Continue

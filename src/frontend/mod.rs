@@ -478,9 +478,6 @@ fn lift_entries(
 /// (seen when verification is on: debug builds, tests, `POLYFOCUS_VERIFY_IR=1`) costs only
 /// precision: the function is analyzed as lifted, with a warning naming the pass.
 fn run_passes(func: ir::Function, warnings: &mut Vec<ir::LiftWarning>) -> ir::Function {
-    if std::env::var_os("POLYFOCUS_DUMP_LIFTED").is_some() {
-        eprintln!("{func}");
-    }
     let requested = std::env::var_os("POLYFOCUS_VERIFY_IR").is_some_and(|v| v != "0");
     let pipeline = ir::pass::Pipeline::standard(ir::pass::Verification::for_build(requested));
     match pipeline.run(func.clone()) {

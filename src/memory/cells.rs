@@ -127,7 +127,9 @@ pub fn choose(func: &Function) -> Cells {
             break;
         }
         let largest = (0..layouts.len())
-            .max_by_key(|&i| layouts[i].as_ref().map_or(0, Vec::len) + smashed[i].is_some() as usize)
+            .max_by_key(|&i| {
+                layouts[i].as_ref().map_or(0, Vec::len) + smashed[i].is_some() as usize
+            })
             .expect("some base has cells");
         layouts[largest] = None;
         smashed[largest] = None;

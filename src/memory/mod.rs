@@ -104,19 +104,20 @@ fn remove_dead(mut func: Function) -> Function {
                     Inst::Havoc {
                         dest,
                         reason: HavocReason::Load,
-                    } => {
-                        uses[dest.index()] == 0
-                            && func.values[dest.index()].source_name.is_none()
-                    }
+                    } => uses[dest.index()] == 0 && func.values[dest.index()].source_name.is_none(),
                     _ => false,
                 };
                 keep.push(!dead);
                 changed |= dead;
             }
             let mut k = keep.iter();
-            block.insts.retain(|_| *k.next().expect("one flag per instruction"));
+            block
+                .insts
+                .retain(|_| *k.next().expect("one flag per instruction"));
             let mut k = keep.iter();
-            block.locs.retain(|_| *k.next().expect("one flag per location"));
+            block
+                .locs
+                .retain(|_| *k.next().expect("one flag per location"));
         }
         if !changed {
             return func;
@@ -216,7 +217,9 @@ fn compact(mut func: Function) -> Function {
                 }
                 Inst::Havoc { dest, .. } => map(dest),
                 Inst::Assume { cond } => map_op(cond),
-                Inst::Mem(_) => unreachable!("compact runs after the memory operations are lowered"),
+                Inst::Mem(_) => {
+                    unreachable!("compact runs after the memory operations are lowered")
+                }
             }
         }
         match &mut block.term {

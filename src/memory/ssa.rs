@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 
 use super::cells::{self, CellId, Cells};
 use crate::ir::{
-    BaseId, BaseKind, BlockId, Expr, Function, HavocReason, Inst, MemOp, Operand, SourceLoc,
-    Ty, ValueId, ValueInfo,
+    BaseId, BaseKind, BlockId, Expr, Function, HavocReason, Inst, MemOp, Operand, SourceLoc, Ty,
+    ValueId, ValueInfo,
 };
 
 /// A value during construction: an operand, or the phi of a cell at a block.
@@ -24,7 +24,10 @@ enum Sym {
 enum Pending {
     Keep(Inst),
     /// `dest := the value`.
-    Load { dest: ValueId, sym: Sym },
+    Load {
+        dest: ValueId,
+        sym: Sym,
+    },
     /// `dest := cond ? value : old` (a weak update).
     Weak {
         dest: ValueId,
@@ -180,7 +183,9 @@ fn initial_values(
             .iter()
             .map(|(&(off, _), &c)| {
                 let ty = cells.cells[c.0].ty;
-                let exact = leaves.iter().find(|(o, v)| *o == off && leaf_ty(v) == Some(ty));
+                let exact = leaves
+                    .iter()
+                    .find(|(o, v)| *o == off && leaf_ty(v) == Some(ty));
                 let overlaps = leaves.iter().any(|(o, v)| {
                     let n = leaf_ty(v).map_or(8, cells::bytes) as i128;
                     (*o as i128) < off as i128 + cells::bytes(ty) as i128
@@ -244,7 +249,11 @@ pub fn lower(func: Function) -> Option<Function> {
     let n_cells = cells.cells.len();
     let mut builder = Builder {
         cells: &cells,
-        bases: func.bases.iter().map(|b| (b.kind, b.name.clone())).collect(),
+        bases: func
+            .bases
+            .iter()
+            .map(|b| (b.kind, b.name.clone()))
+            .collect(),
         values: func.values.clone(),
     };
     // One phi per cell at every block but the entry.
@@ -332,9 +341,7 @@ pub fn lower(func: Function) -> Option<Function> {
                     for (c, value) in init {
                         cur[c.0] = match value {
                             Initial::Known(op) => Sym::Op(op),
-                            Initial::OneOf(values) => {
-                                builder.one_of(c, &values, &mut out, loc)
-                            }
+                            Initial::OneOf(values) => builder.one_of(c, &values, &mut out, loc),
                             Initial::Arbitrary => builder.havoc_cell(c, &mut out, loc),
                         };
                     }

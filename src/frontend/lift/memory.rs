@@ -1,10 +1,11 @@
 //! The memory operations the lifter emits (issue 15): bases, addresses, loads, stores and
 //! clobbers, which the memory pass (`crate::memory`) turns into scalar values.
 //!
-//! - Bases: each `alloca` (`Local`), each global the function refers to (`Global`, only
-//!   when no function of the module can run out of line: no defined function's address
-//!   escapes, so no handler or thread writes a global between two instructions), and the
-//!   object each pointer parameter points into (`Pointee`).
+//! - Bases: each `alloca` (`Local`), each global the function refers to (`Global`), and the
+//!   object each pointer parameter points into (`Pointee`). When some function of the
+//!   module can run out of line (a defined function's address escapes: a handler, a
+//!   thread), only the locals whose address never escapes get bases: anything other code
+//!   may reach can change between two instructions.
 //! - A pointer is described as a base and an `i64` byte offset when it is a base or a chain
 //!   of `getelementptr` and casts from one; the offset is built with wrapping arithmetic.
 //!   Any other pointer (loaded, a phi or select, a call result, `inttoptr`) is not
@@ -146,9 +147,14 @@ fn address_escapes(ptr: LLVMValueRef, depth: u32) -> bool {
 }
 
 fn is_memory_intrinsic(name: &str) -> bool {
-    ["llvm.memset.", "llvm.memcpy.", "llvm.memmove.", "llvm.memcpy.inline."]
-        .iter()
-        .any(|p| name.starts_with(p))
+    [
+        "llvm.memset.",
+        "llvm.memcpy.",
+        "llvm.memmove.",
+        "llvm.memcpy.inline.",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
 }
 
 impl Lifter {
@@ -158,15 +164,23 @@ impl Lifter {
         let module = unsafe { LLVMGetGlobalParent(func) };
         self.memory.target = Some(unsafe { LLVMGetModuleDataLayout(module) });
         let mut reachable = Vec::new();
+        // With code that may run between two instructions (a handler, a thread), whatever
+        // other code may reach can change at any time: only the locals whose address never
+        // escapes are described then.
+        let sequential = globals_are_sequential(func);
         for (i, param) in raw::params(func).into_iter().enumerate() {
-            if raw::is_pointer(raw::type_of(param)) {
+            if sequential && raw::is_pointer(raw::type_of(param)) {
                 let name = raw::name(param);
-                let name = if name.is_empty() { format!("arg{i}") } else { name };
+                let name = if name.is_empty() {
+                    format!("arg{i}")
+                } else {
+                    name
+                };
                 let id = self.new_base(param, BaseKind::Pointee, format!("*{name}"));
                 reachable.push(id);
             }
         }
-        let track_globals = globals_are_sequential(func);
+        let track_globals = sequential;
         let mut globals = BTreeSet::new();
         let mut n_unnamed = 0;
         for block in self.llvm_blocks.clone() {
@@ -177,8 +191,12 @@ impl Lifter {
                         name = format!("local{n_unnamed}");
                         n_unnamed += 1;
                     }
+                    let escapes = address_escapes(inst, 0);
+                    if escapes && !sequential {
+                        continue;
+                    }
                     let id = self.new_base(inst, BaseKind::Local, name);
-                    if address_escapes(inst, 0) {
+                    if escapes {
                         reachable.push(id);
                     }
                 }
@@ -414,7 +432,12 @@ impl Lifter {
 
     /// Every byte `ptr` may write becomes arbitrary: its underlying base, or every base
     /// other code may reach when it has none.
-    pub(super) fn clobber_through(&mut self, piece: usize, ptr: LLVMValueRef, loc: &Option<SourceLoc>) {
+    pub(super) fn clobber_through(
+        &mut self,
+        piece: usize,
+        ptr: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) {
         let bases = match self.underlying_base(ptr) {
             Some(base) => vec![base],
             None => self.memory.reachable.clone(),
@@ -514,15 +537,14 @@ impl Lifter {
     ) {
         let mut leaves = Vec::new();
         let mut budget = MAX_LEAVES;
-        let described = self.memory.target.is_some_and(|target| {
-            const_leaves(target, value, 0, &mut leaves, &mut budget)
-        });
+        let described = self
+            .memory
+            .target
+            .is_some_and(|target| const_leaves(target, value, 0, &mut leaves, &mut budget));
         let size = self.store_size(raw::type_of(value));
         match (described, &addr.offset) {
             (true, Operand::Const(c))
-                if c.signed() == 0
-                    && size.is_some()
-                    && size == self.object_size(addr.base) =>
+                if c.signed() == 0 && size.is_some() && size == self.object_size(addr.base) =>
             {
                 // Leaves are disjoint: when they fill the object, no byte is left zero.
                 let covered: u64 = leaves
@@ -553,7 +575,11 @@ impl Lifter {
                         base: addr.base,
                         offset: const_i64(start + off as i128),
                     };
-                    self.push(piece, Inst::Mem(MemOp::Store { addr, value: v }), loc.clone());
+                    self.push(
+                        piece,
+                        Inst::Mem(MemOp::Store { addr, value: v }),
+                        loc.clone(),
+                    );
                 }
             }
             _ => self.clobber(piece, vec![addr.base], loc),
@@ -665,7 +691,12 @@ impl Lifter {
 
     /// `polyfocus.uninit.memory(ptr)`: the local is arbitrary (it already is at its start;
     /// clobbered again for a local in a loop).
-    pub(super) fn uninit_memory(&mut self, piece: usize, inst: LLVMValueRef, loc: &Option<SourceLoc>) {
+    pub(super) fn uninit_memory(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) {
         let ptr = raw::operand(inst, 0);
         self.clobber_through(piece, ptr, loc);
     }
@@ -730,8 +761,7 @@ fn const_leaves(
                 let n = LLVMGetArrayLength2(ty);
                 (0..n).all(|i| {
                     let e = LLVMGetAggregateElement(value, i as u32);
-                    !e.is_null()
-                        && const_leaves(target, e, offset + i as i64 * stride, out, budget)
+                    !e.is_null() && const_leaves(target, e, offset + i as i64 * stride, out, budget)
                 })
             }
             LLVMTypeKind::LLVMStructTypeKind => {
@@ -750,11 +780,7 @@ fn const_leaves(
 /// The global variables `value` refers to (directly or inside constant expressions), keyed
 /// by name for a deterministic order; thread-local globals are left out (each thread has
 /// its own, which the lifter does not describe).
-fn collect_globals(
-    value: LLVMValueRef,
-    acc: &mut BTreeSet<(String, LLVMValueRef)>,
-    depth: u32,
-) {
+fn collect_globals(value: LLVMValueRef, acc: &mut BTreeSet<(String, LLVMValueRef)>, depth: u32) {
     if value.is_null() || depth > 16 {
         return;
     }

@@ -197,6 +197,7 @@ mod tests {
             }],
             entry: BlockId(0),
             loc: None,
+            bases: vec![],
         }
     }
 
