@@ -13,7 +13,7 @@ int main(void) {
   if (n < 1 || n > 8) return 0;
   a[0] = 7;
   fill(a, n);
-  int k = __VERIFIER_nondet_int();
+  int k = __VERIFIER_nondet_int() - 1;
   if (k < 0 || k >= n) return 0;
   int seen = 1;
   observe(&seen);
