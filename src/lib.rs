@@ -17,6 +17,7 @@ pub mod frontend;
 pub mod graph;
 pub mod interrupt;
 pub mod ir;
+pub mod memory;
 pub mod params;
 pub mod progress;
 pub mod report;

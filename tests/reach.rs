@@ -203,4 +203,11 @@ programs! {
     library_calls_keep_globals_local => "globals_with_library_calls.c",
     assertions_of_functions_never_called_are_reported => "never_called.c",
     inline_assembly_keeps_globals_in_memory => "inline_asm_global.c",
+    // Memory (issue 15).
+    r15_pointer_parameters_may_alias => "memory_aliasing_parameters.c",
+    r15_parameter_field_read_twice => "memory_parameter_read_twice.c",
+    r15_global_struct_fields_through_a_pointer => "memory_global_struct.c",
+    r15_global_array_written_in_a_loop => "memory_global_array_loop.c",
+    r15_escaped_local_written_by_unknown_code => "memory_escaped_write.c",
+    r15_out_parameters_and_escaped_locals => "memory_out_parameter.c",
 }

@@ -197,6 +197,7 @@ impl<'f> Lowering<'f> {
             Inst::Havoc { dest, .. } => self.havoc(d, *dest),
             Inst::Assume { cond } => self.apply_guard(d, cond, true),
             Inst::Assign { dest, expr } => self.apply_assign(d, *dest, expr),
+            Inst::Mem(_) => unreachable!("{}", crate::ir::MEMORY_IS_LOWERED),
         }
     }
 

@@ -177,6 +177,7 @@ mod tests {
             ],
             entry: BlockId(0),
             loc: None,
+            bases: vec![],
         }
     }
 

@@ -182,6 +182,7 @@ pub fn execute(
                         break 'run ExecEnd::Exit;
                     }
                 }
+                Inst::Mem(_) => unreachable!("{}", crate::ir::MEMORY_IS_LOWERED),
             }
         }
         let edge = match &b.term {

@@ -392,7 +392,7 @@ fn build_spec(func: &ir::Function) -> BuildSpec {
                         }
                     }
                 }
-                Inst::Assume { .. } => {}
+                Inst::Assume { .. } | Inst::Mem(_) => {}
             }
         }
         if let Terminator::Switch { cases, .. } = &b.term {
@@ -882,6 +882,7 @@ impl Search<'_> {
                 Inst::Havoc { reason, .. } => !self.kinds.is_input(reason),
                 Inst::Assign { expr, .. } => expr_has_undef(expr),
                 Inst::Assume { cond } => matches!(cond, Operand::Undef(_)),
+                Inst::Mem(_) => true,
             }) || b
                 .term
                 .edges()

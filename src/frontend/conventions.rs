@@ -20,6 +20,10 @@
 /// not a C identifier, so no clash with user code.
 pub const UNINIT_PREFIX: &str = "polyfocus.uninit.";
 
+/// The function `normalize` passes an aggregate local too large to initialize leaf by
+/// leaf: its bytes are arbitrary.
+pub const UNINIT_MEMORY: &str = "polyfocus.uninit.memory";
+
 /// Whether `name` is one of the functions `normalize` inserts for uninitialized locals:
 /// its result is arbitrary, and it is not program code.
 pub fn is_uninit_initializer(name: &str) -> bool {

@@ -6,6 +6,8 @@
 //! assert calls split their block. Everything else that yields an integer and is not
 //! modeled is a [`Inst::Havoc`] with a warning (one per kind and function).
 
+mod memory;
+
 use std::collections::{HashMap, HashSet};
 
 use inkwell::llvm_sys::core::*;
@@ -107,7 +109,7 @@ pub fn fallback_function(
         term_loc: None,
     });
     Lifted {
-        function: Function { name: name.clone(), params: vec![], values: vec![], blocks, entry: BlockId(0), loc: loc.clone() },
+        function: Function { name: name.clone(), params: vec![], values: vec![], blocks, entry: BlockId(0), loc: loc.clone(), bases: vec![] },
         checks,
         warnings: vec![LiftWarning {
             function: name,
@@ -196,6 +198,8 @@ struct Lifter {
     n_synthetic: usize,
     /// The error function whose address escapes (see [`super::reach`]).
     escaped_error: Option<String>,
+    /// Bases and addresses of the memory operations (`memory.rs`).
+    memory: memory::Memory,
 }
 
 /// What the lifter does with the rest of a block after an instruction.
@@ -274,6 +278,7 @@ impl Lifter {
             source_names: debuginfo::source_names(func),
             n_synthetic: 0,
             escaped_error: None,
+            memory: memory::Memory::default(),
         }
     }
 
@@ -345,6 +350,7 @@ impl Lifter {
 
     fn run(&mut self) {
         self.number_values();
+        self.collect_bases();
         for k in 0..self.llvm_blocks.len() {
             self.lift_block(k);
         }
@@ -672,12 +678,14 @@ impl Lifter {
                     self.defined[id.index()] = true;
                 }
             }
-            LLVMLoad if self.value_of.contains_key(&inst) => {
-                self.warn(
-                    "load from memory not promoted to SSA: value is arbitrary".into(),
-                    loc.clone(),
-                );
-                self.havoc(piece, inst, HavocReason::Load, loc);
+            LLVMLoad => self.lift_load(piece, inst, loc),
+            LLVMStore => self.lift_store(piece, inst, loc),
+            LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast => {
+                self.lift_address(piece, inst, loc)
+            }
+            LLVMAtomicRMW | LLVMAtomicCmpXchg => {
+                let ptr = raw::operand(inst, 0);
+                self.clobber_through(piece, ptr, loc);
             }
             LLVMPtrToInt => {
                 self.warn(
@@ -711,8 +719,9 @@ impl Lifter {
             LLVMExtractValue => self.lift_extractvalue(piece, inst, loc),
             LLVMCall => return self.lift_call(current, inst, loc),
             // Memory and pointer operations: memory is not modeled.
-            LLVMAlloca | LLVMStore | LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast
-            | LLVMIntToPtr | LLVMFence => {}
+            // Each execution of an alloca is a new object: never an earlier iteration's bytes.
+            LLVMAlloca => self.clobber_through(piece, inst, loc),
+            LLVMIntToPtr | LLVMFence => {}
             _ => {} // integer results are havocked by define_if_needed, with a warning
         }
         Flow::Continue
@@ -797,6 +806,7 @@ impl Lifter {
                 "indirect call: result arbitrary"
             };
             self.warn(what.into(), loc.clone());
+            self.clobber_reachable(piece, loc);
             self.havoc(
                 piece,
                 inst,
@@ -809,6 +819,10 @@ impl Lifter {
         };
         let name = raw::name(callee);
         let defined = raw::is_defined(callee);
+        if name == conventions::UNINIT_MEMORY {
+            self.uninit_memory(piece, inst, loc);
+            return Flow::Continue;
+        }
         if conventions::is_uninit_initializer(&name) {
             // The initial value of an uninitialized local: arbitrary (see `normalize`).
             if let Some(&dest) = self.value_of.get(&inst) {
@@ -825,10 +839,16 @@ impl Lifter {
             return Flow::Continue;
         }
         if name.starts_with("llvm.") && name != "llvm.trap" {
+            self.intrinsic_memory(piece, inst, &name, loc);
             self.lift_intrinsic(piece, inst, &name, loc);
             return Flow::Continue;
         }
-        match conventions::role(&name, defined) {
+        let role = conventions::role(&name, defined);
+        if role.is_some() && self.takes_pointer(inst) {
+            // A convention given a pointer (`unknown(&x)`) may still write through it.
+            self.clobber_reachable(piece, loc);
+        }
+        match role {
             Some(Role::Nondet) => {
                 self.havoc(piece, inst, HavocReason::Nondet { function: name }, loc);
             }
@@ -874,6 +894,7 @@ impl Lifter {
                 self.havoc(cont, inst, HavocReason::UnknownCall { function: name }, loc);
             }
             None => {
+                self.clobber_reachable(piece, loc);
                 if self.value_of.contains_key(&inst) {
                     let what = if defined {
                         "function not inlined"
@@ -1233,6 +1254,7 @@ impl Lifter {
             blocks,
             entry: BlockId(0),
             loc: debuginfo::function_location(self.func),
+            bases: self.memory.bases,
         };
         Lifted {
             function,

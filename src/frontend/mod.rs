@@ -592,10 +592,12 @@ fn run_passes(func: ir::Function, warnings: &mut Vec<ir::LiftWarning>) -> ir::Fu
         Err(e) => {
             warnings.push(ir::LiftWarning {
                 function: func.name.clone(),
-                message: format!("{e}; the function is analyzed without the IR passes"),
+                message: format!(
+                    "{e}; the function is analyzed without the IR passes, every load arbitrary"
+                ),
                 loc: func.loc.clone(),
             });
-            func
+            crate::memory::erase(func)
         }
     }
 }

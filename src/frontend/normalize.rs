@@ -105,6 +105,7 @@ pub fn normalize(
             .find(|f| raw::name(*f) == root.name && raw::is_defined(*f));
         if let Some(func) = func {
             unsafe { localize_globals(m, func) };
+            unsafe { store_initial_values(m, func) };
         }
     }
     for func in raw::functions(m) {
@@ -548,6 +549,62 @@ fn has_inline_asm(m: LLVMModuleRef) -> bool {
         || raw::functions(m)
             .into_iter()
             .any(|f| raw::call_instructions(f).any(raw::calls_inline_asm))
+}
+
+/// Stores, at the start of `root`, the initial value of every global it refers to that was
+/// not made local, so that the memory model (`crate::memory`) starts from the initializers.
+///
+/// Sound under the conditions of [`localize_globals`] (a closed program whose execution
+/// starts in `root`, which nothing calls, without inline assembly): nothing runs before
+/// `root` but constructors, and with a constructor (an escaping function) the lifter gives
+/// globals no base, so these stores only clobber. Constant globals are left out (a store to
+/// one is undefined behaviour LLVM may act on): the lifter initializes them in every
+/// function.
+unsafe fn store_initial_values(m: LLVMModuleRef, root: LLVMValueRef) {
+    if !LLVMGetFirstUse(root).is_null() {
+        return;
+    }
+    let entry = LLVMGetEntryBasicBlock(root);
+    let first = LLVMGetFirstInstruction(entry);
+    if first.is_null() {
+        return;
+    }
+    let used_in_root = |global: LLVMValueRef| {
+        let mut u = LLVMGetFirstUse(global);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            if !LLVMIsAInstruction(user).is_null()
+                && LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) == root
+            {
+                return true;
+            }
+            if !LLVMIsAConstantExpr(user).is_null() {
+                return true; // a constant address, possibly used in root
+            }
+            u = LLVMGetNextUse(u);
+        }
+        false
+    };
+    let ctx = LLVMGetModuleContext(m);
+    let builder = LLVMCreateBuilderInContext(ctx);
+    for global in raw::globals(m) {
+        if LLVMIsDeclaration(global) != 0
+            || LLVMIsThreadLocal(global) != 0
+            || LLVMIsExternallyInitialized(global) != 0
+            || library::is_library_global(&raw::name(global))
+            || raw::name(global).starts_with("llvm.")
+            || LLVMIsGlobalConstant(global) != 0
+        {
+            continue;
+        }
+        let init = LLVMGetInitializer(global);
+        if init.is_null() || !used_in_root(global) {
+            continue;
+        }
+        LLVMPositionBuilderBefore(builder, first);
+        LLVMBuildStore(builder, init, global);
+    }
+    LLVMDisposeBuilder(builder);
 }
 
 unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef) {

@@ -368,6 +368,7 @@ mod tests {
             ],
             entry: BlockId(0),
             loc: None,
+            bases: vec![],
         }
     }
 

@@ -23,7 +23,7 @@ mod verify;
 
 pub use interp::{choose_interpretations, Interp};
 pub use parse::{parse, parse_functions, ParseError};
-pub use verify::{verify, VerifyError};
+pub use verify::{verify, verify_scalar, VerifyError};
 
 use std::fmt;
 
@@ -62,6 +62,12 @@ entity!(
     /// An assertion of the [`Module`], index into `Module::checks`.
     CheckId,
     "check"
+);
+entity!(
+    /// A base of memory of a [`Function`] (an object whose bytes are addressed by offsets),
+    /// index into `Function::bases`.
+    BaseId,
+    "m"
 );
 
 /// The type of a value: a bit-vector of `width` bits (`width == 1` is a boolean).
@@ -394,6 +400,82 @@ impl fmt::Display for SourceLoc {
     }
 }
 
+/// What a base of memory is, which decides its contents at the entry and what it may
+/// overlap. Two distinct `Local` bases never overlap, and a `Local` never overlaps any other
+/// base; a `Pointee` may overlap any other `Pointee` and any `Global` (the caller may pass
+/// two pointers into one object, or a pointer to a global).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BaseKind {
+    /// A local of the function (an `alloca`): its bytes are arbitrary until stored.
+    Local,
+    /// A global variable: arbitrary at the entry (other code may have written it).
+    Global,
+    /// The object a pointer parameter of the entry points into (offset 0 is where the
+    /// pointer points): arbitrary at the entry.
+    Pointee,
+}
+
+/// A base of memory.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct BaseInfo {
+    /// What it is.
+    pub kind: BaseKind,
+    /// Display name (the variable, global or parameter).
+    pub name: String,
+}
+
+/// A byte address: `offset` bytes (an `i64`, read as signed) from the start of `base`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Address {
+    /// The object.
+    pub base: BaseId,
+    /// Byte offset, of type `i64`.
+    pub offset: Operand,
+}
+
+/// A memory operation. They exist only between the lifter and the memory pass
+/// (`crate::memory`): no engine ever sees one.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum MemOp {
+    /// `dest := the bytes at addr` (little endian, as many as `dest`'s type has, rounded up
+    /// to whole bytes).
+    Load {
+        /// Destination.
+        dest: ValueId,
+        /// Where.
+        addr: Address,
+    },
+    /// `the bytes at addr := value`.
+    Store {
+        /// Where.
+        addr: Address,
+        /// What.
+        value: Operand,
+    },
+    /// The whole object `base` is written: each listed offset holds its value (`Undef` for a
+    /// pointer or float), every other byte is zero when `zero_rest`, arbitrary otherwise (an
+    /// initializer: of a global when the program starts, of a local from a constant).
+    Init {
+        /// The object.
+        base: BaseId,
+        /// Offset and value of each leaf that is not known to be zero, by offset.
+        leaves: Vec<(i64, Operand)>,
+        /// Whether every byte not in a leaf is zero.
+        zero_rest: bool,
+    },
+    /// Every byte of each base becomes arbitrary (what a call of unknown code, a store
+    /// through an unknown pointer or the start of a local's lifetime does).
+    Clobber {
+        /// The bases written.
+        bases: Vec<BaseId>,
+    },
+}
+
+/// Why an engine never meets an [`Inst::Mem`]: the frontend runs the memory pass on every
+/// lifted function, and falls back to `crate::memory::erase` when it fails.
+pub const MEMORY_IS_LOWERED: &str =
+    "memory operations are lowered by the memory pass before any engine reads a function";
+
 /// An instruction of a block.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Inst {
@@ -416,6 +498,8 @@ pub enum Inst {
         /// The `i1` condition.
         cond: Operand,
     },
+    /// A memory operation: only before the memory pass.
+    Mem(MemOp),
 }
 
 impl Inst {
@@ -433,14 +517,20 @@ impl Inst {
             },
             Inst::Havoc { .. } => vec![],
             Inst::Assume { cond } => vec![cond],
+            Inst::Mem(MemOp::Load { addr, .. }) => vec![&addr.offset],
+            Inst::Mem(MemOp::Store { addr, value }) => vec![&addr.offset, value],
+            Inst::Mem(MemOp::Init { leaves, .. }) => leaves.iter().map(|(_, v)| v).collect(),
+            Inst::Mem(MemOp::Clobber { .. }) => vec![],
         }
     }
 
     /// The value this instruction defines, if any.
     pub fn dest(&self) -> Option<ValueId> {
         match self {
-            Inst::Assign { dest, .. } | Inst::Havoc { dest, .. } => Some(*dest),
-            Inst::Assume { .. } => None,
+            Inst::Assign { dest, .. }
+            | Inst::Havoc { dest, .. }
+            | Inst::Mem(MemOp::Load { dest, .. }) => Some(*dest),
+            Inst::Assume { .. } | Inst::Mem(_) => None,
         }
     }
 }
@@ -569,6 +659,8 @@ pub struct Function {
     pub entry: BlockId,
     /// Where the function is defined.
     pub loc: Option<SourceLoc>,
+    /// The bases of memory its [`MemOp`]s address; empty after the memory pass.
+    pub bases: Vec<BaseInfo>,
 }
 
 impl Function {
@@ -594,6 +686,13 @@ impl Function {
     /// All block ids in order.
     pub fn block_ids(&self) -> impl Iterator<Item = BlockId> {
         (0..self.blocks.len() as u32).map(BlockId)
+    }
+
+    /// Whether some instruction is a memory operation (before the memory pass).
+    pub fn has_memory(&self) -> bool {
+        self.blocks
+            .iter()
+            .any(|b| b.insts.iter().any(|i| matches!(i, Inst::Mem(_))))
     }
 
     /// The checks whose error sites lie in this function, in block order.

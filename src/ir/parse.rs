@@ -101,9 +101,25 @@ impl FunctionParser {
         let loc = c.loc_suffix()?;
         c.end()?;
         let mut blocks: Vec<RawBlock> = Vec::new();
+        let mut bases = Vec::new();
         for &(n, line) in &lines[1..] {
             let mut c = Cursor::new(line, n);
-            if c.eat("value ") {
+            if c.eat("base ") {
+                let id = BaseId(c.prefixed_id("m")?);
+                if id.index() != bases.len() {
+                    return Err(err(n, format!("expected m{}, found {id}", bases.len())));
+                }
+                c.expect(":")?;
+                let kind = match c.word()?.as_str() {
+                    "local" => BaseKind::Local,
+                    "global" => BaseKind::Global,
+                    "pointee" => BaseKind::Pointee,
+                    other => return Err(err(n, format!("unknown kind of base `{other}`"))),
+                };
+                let name = c.string()?;
+                c.end()?;
+                bases.push(BaseInfo { kind, name });
+            } else if c.eat("value ") {
                 self.exact = true;
                 let v = c.value_id()?;
                 c.expect(":")?;
@@ -192,6 +208,7 @@ impl FunctionParser {
             blocks: out_blocks,
             entry,
             loc,
+            bases,
         })
     }
 
@@ -275,6 +292,43 @@ impl FunctionParser {
             c.end()?;
             return Ok(Inst::Assume { cond });
         }
+        if c.eat("store ") {
+            let addr = self.address(&mut c)?;
+            c.expect(",")?;
+            let value = self.operand(&mut c)?;
+            c.end()?;
+            return Ok(Inst::Mem(MemOp::Store { addr, value }));
+        }
+        if c.eat("init ") {
+            let base = BaseId(c.prefixed_id("m")?);
+            c.expect("{")?;
+            let mut leaves = Vec::new();
+            while !c.eat("}") {
+                if !leaves.is_empty() {
+                    c.expect(",")?;
+                }
+                let off = c.integer()? as i64;
+                c.expect(":")?;
+                leaves.push((off, self.operand(&mut c)?));
+            }
+            let zero_rest = c.eat("zero");
+            c.end()?;
+            return Ok(Inst::Mem(MemOp::Init {
+                base,
+                leaves,
+                zero_rest,
+            }));
+        }
+        if c.eat("clobber") {
+            let mut bases = Vec::new();
+            while !c.at_end() {
+                if !bases.is_empty() {
+                    c.expect(",")?;
+                }
+                bases.push(BaseId(c.prefixed_id("m")?));
+            }
+            return Ok(Inst::Mem(MemOp::Clobber { bases }));
+        }
         let dest = c.value_id()?;
         c.expect(":")?;
         c.ty()?;
@@ -283,6 +337,12 @@ impl FunctionParser {
             c.expect("(")?;
             let reason = c.reason(self.exact)?;
             return Ok(Inst::Havoc { dest, reason });
+        }
+        if c.eat("load ") {
+            let addr = self.address(&mut c)?;
+            c.skip_comment();
+            c.end()?;
+            return Ok(Inst::Mem(MemOp::Load { dest, addr }));
         }
         let expr = if c.eat("icmp ") {
             let pred = c.word()?;
@@ -342,6 +402,15 @@ impl FunctionParser {
         c.skip_comment();
         c.end()?;
         Ok(Inst::Assign { dest, expr })
+    }
+
+    /// `mN[offset]`.
+    fn address(&self, c: &mut Cursor) -> Result<Address, ParseError> {
+        let base = BaseId(c.prefixed_id("m")?);
+        c.expect("[")?;
+        let offset = self.operand(c)?;
+        c.expect("]")?;
+        Ok(Address { base, offset })
     }
 
     fn terminator(&self, body: &str, n: usize) -> Result<Terminator, ParseError> {
@@ -469,7 +538,9 @@ fn split_loc(line: &str, n: usize) -> Result<(&str, Option<SourceLoc>), ParseErr
 /// The value an instruction line defines, its type and its source name (the comment).
 fn definition(body: &str, n: usize) -> Result<Option<(ValueId, Ty, Option<String>)>, ParseError> {
     let mut c = Cursor::new(body, n);
-    if body.starts_with("assume ") {
+    if body.starts_with("assume ") || body.starts_with("store ")
+        || body.starts_with("clobber")
+        || body.starts_with("init ") {
         return Ok(None);
     }
     let dest = c.value_id()?;

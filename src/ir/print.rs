@@ -170,6 +170,14 @@ impl fmt::Display for Function {
                 writeln!(f)?;
             }
         }
+        for (i, base) in self.bases.iter().enumerate() {
+            let kind = match base.kind {
+                BaseKind::Local => "local",
+                BaseKind::Global => "global",
+                BaseKind::Pointee => "pointee",
+            };
+            writeln!(f, "  base {}: {kind} {:?}", BaseId(i as u32), base.name)?;
+        }
         for id in self.block_ids() {
             let b = self.block(id);
             if exact {
@@ -190,6 +198,33 @@ impl fmt::Display for Function {
                         write!(f, "{dest}: {} = havoc ({reason})", self.value(*dest).ty)?
                     }
                     Inst::Assume { cond } => write!(f, "assume {cond}")?,
+                    Inst::Mem(MemOp::Load { dest, addr }) => write!(
+                        f,
+                        "{dest}: {} = load {}[{}]",
+                        self.value(*dest).ty,
+                        addr.base,
+                        addr.offset
+                    )?,
+                    Inst::Mem(MemOp::Store { addr, value }) => {
+                        write!(f, "store {}[{}], {value}", addr.base, addr.offset)?
+                    }
+                    Inst::Mem(MemOp::Init {
+                        base,
+                        leaves,
+                        zero_rest,
+                    }) => {
+                        write!(f, "init {base} {{")?;
+                        for (i, (off, v)) in leaves.iter().enumerate() {
+                            write!(f, "{}{off}: {v}", if i == 0 { "" } else { ", " })?;
+                        }
+                        write!(f, "}}{}", if *zero_rest { " zero" } else { "" })?;
+                    }
+                    Inst::Mem(MemOp::Clobber { bases }) => {
+                        write!(f, "clobber")?;
+                        for (i, b) in bases.iter().enumerate() {
+                            write!(f, "{}{b}", if i == 0 { " " } else { ", " })?;
+                        }
+                    }
                 }
                 if let (false, Some(dest)) = (exact, inst.dest()) {
                     let info = self.value(dest);

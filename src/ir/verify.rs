@@ -23,6 +23,29 @@ impl fmt::Display for VerifyError {
     }
 }
 
+/// [`verify`], and that no memory operation and no base is left: the form every engine
+/// reads (what the memory pass establishes).
+pub fn verify_scalar(func: &Function) -> Vec<VerifyError> {
+    let mut errors = verify(func);
+    for id in func.block_ids() {
+        if func.block(id).insts.iter().any(|i| matches!(i, Inst::Mem(_))) {
+            errors.push(VerifyError {
+                function: func.name.clone(),
+                block: Some(id),
+                message: "memory operation left for an engine".into(),
+            });
+        }
+    }
+    if !func.bases.is_empty() {
+        errors.push(VerifyError {
+            function: func.name.clone(),
+            block: None,
+            message: format!("{} bases of memory left for an engine", func.bases.len()),
+        });
+    }
+    errors
+}
+
 /// Checks a function; returns every problem found (empty when well formed).
 pub fn verify(func: &Function) -> Vec<VerifyError> {
     let mut errors = Vec::new();
@@ -65,6 +88,28 @@ pub fn verify(func: &Function) -> Vec<VerifyError> {
             for op in ops {
                 if !op_ok(op) {
                     err(Some(id), format!("operand {op} out of range"));
+                }
+            }
+            let addr = match inst {
+                Inst::Mem(MemOp::Load { addr, .. } | MemOp::Store { addr, .. }) => Some(addr),
+                _ => None,
+            };
+            if let Some(addr) = addr {
+                if addr.base.index() >= func.bases.len() {
+                    err(Some(id), format!("base {} out of range", addr.base));
+                }
+                if op_ok(&addr.offset) && func.operand_ty(&addr.offset) != Ty::int(64) {
+                    err(Some(id), format!("offset {} is not an i64", addr.offset));
+                }
+            }
+            if let Inst::Mem(MemOp::Init { base, .. }) = inst {
+                if base.index() >= func.bases.len() {
+                    err(Some(id), format!("base {base} out of range"));
+                }
+            }
+            if let Inst::Mem(MemOp::Clobber { bases }) = inst {
+                if let Some(b) = bases.iter().find(|b| b.index() >= func.bases.len()) {
+                    err(Some(id), format!("base {b} out of range"));
                 }
             }
             if let Inst::Assign {

@@ -361,6 +361,7 @@ impl<'a> Bmc<'a> {
                     let c = self.operand(cond, &store, &local);
                     live = Bool::and(&[live, is_true(&c)]);
                 }
+                Inst::Mem(_) => unreachable!("{}", crate::ir::MEMORY_IS_LOWERED),
             }
         }
         let mut out = Vec::new();

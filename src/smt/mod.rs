@@ -732,6 +732,7 @@ impl RegionFormula {
                 let t = self.encode_expr(func, interp, *dest, expr, reached);
                 self.terms[dest.index()] = Some(t);
             }
+            Inst::Mem(_) => unreachable!("{}", crate::ir::MEMORY_IS_LOWERED),
         }
     }
 

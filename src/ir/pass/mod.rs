@@ -21,7 +21,7 @@ pub use runtime_checks::{reach_at_entry, Instrumented, RuntimeChecks};
 
 use std::fmt;
 
-use super::{verify, Function, VerifyError};
+use super::{verify, verify_scalar, Function, VerifyError};
 
 /// A transformation of one function.
 pub trait Pass {
@@ -94,9 +94,16 @@ pub struct Pipeline {
 }
 
 impl Pipeline {
-    /// The passes every lifted function goes through, in order.
+    /// The passes every lifted function goes through, in order: memory first, so that
+    /// every later pass and every engine reads scalar IR.
     pub fn standard(verification: Verification) -> Pipeline {
-        Pipeline::new(vec![Box::new(AssumeThroughPhis)], verification)
+        Pipeline::new(
+            vec![
+                Box::new(crate::memory::MemoryToValues),
+                Box::new(AssumeThroughPhis),
+            ],
+            verification,
+        )
     }
 
     /// The given passes, in order.
@@ -145,7 +152,14 @@ impl Pipeline {
         if self.verification == Verification::Off {
             return Ok(());
         }
-        let errors = verify(func);
+        // Memory operations exist only before the memory pass.
+        let errors = if stage == "input" {
+            verify(func)
+        } else if self.passes.iter().any(|p| p.name() == "memory-to-values") {
+            verify_scalar(func)
+        } else {
+            verify(func)
+        };
         if errors.is_empty() {
             Ok(())
         } else {
@@ -199,6 +213,7 @@ mod tests {
             }],
             entry: BlockId(0),
             loc: None,
+            bases: vec![],
         }
     }
 

@@ -1,0 +1,305 @@
+//! Which cells each base of memory has: exact cells at constant offsets, one summary cell
+//! for a base accessed at a variable offset (smashing), or none (every load arbitrary).
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::ir::{BaseId, BinOp, CastOp, Expr, Function, Inst, MemOp, Operand, Ty, ValueId};
+
+/// The largest modulus the congruence of an offset is tracked with.
+const MAX_MODULUS: u64 = 1 << 32;
+
+/// The most cells the pass gives one function times its blocks: past it, the bases with
+/// the most cells are left untracked (their loads arbitrary), so that the phis stay few.
+const MAX_CELL_BLOCKS: usize = 4_000_000;
+
+/// How a base is modeled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Every access is at a constant offset, and two accesses either read the same bytes
+    /// with the same type or disjoint bytes: one cell per `(offset, type)`.
+    Cells(BTreeMap<(i64, u32), CellId>),
+    /// Some access is at a variable offset, every access has the same type and hits one slot
+    /// of the same grid of that type's size: one cell summarizes every slot (weak updates).
+    Smashed(CellId),
+    /// Anything else: loads are arbitrary, stores change nothing tracked.
+    Untracked,
+}
+
+/// A cell: index into [`Cells::cells`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CellId(pub usize);
+
+/// A cell's base, type and, for an exact cell, its offset.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    pub base: BaseId,
+    pub ty: Ty,
+    /// `None` for a summary cell.
+    pub offset: Option<i64>,
+}
+
+/// The cells of a function.
+pub struct Cells {
+    pub layouts: Vec<Layout>,
+    pub cells: Vec<Cell>,
+}
+
+impl Cells {
+    /// The cell a load or store of type `ty` at `offset` of `base` reads or writes, and
+    /// whether it is a summary (weak update) cell; `None` when the base is untracked.
+    pub fn cell_of(&self, base: BaseId, offset: &Operand, ty: Ty) -> Option<(CellId, bool)> {
+        match &self.layouts[base.index()] {
+            Layout::Cells(map) => {
+                let Operand::Const(c) = offset else {
+                    return None;
+                };
+                map.get(&(c.signed() as i64, ty.width)).map(|&c| (c, false))
+            }
+            Layout::Smashed(c) => Some((*c, true)),
+            Layout::Untracked => None,
+        }
+    }
+
+    /// Every cell of `base`.
+    pub fn cells_of(&self, base: BaseId) -> Vec<CellId> {
+        match &self.layouts[base.index()] {
+            Layout::Cells(map) => map.values().copied().collect(),
+            Layout::Smashed(c) => vec![*c],
+            Layout::Untracked => vec![],
+        }
+    }
+}
+
+/// The bytes a value of `ty` occupies in memory.
+pub fn bytes(ty: Ty) -> u64 {
+    (ty.width as u64).div_ceil(8)
+}
+
+/// One access: its offset and type.
+struct Access {
+    offset: Operand,
+    ty: Ty,
+}
+
+/// Chooses the layout of every base of `func`.
+pub fn choose(func: &Function) -> Cells {
+    let defs: HashMap<ValueId, &Expr> = func
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match i {
+            Inst::Assign { dest, expr } => Some((*dest, expr)),
+            _ => None,
+        })
+        .collect();
+    let mut accesses: Vec<Vec<Access>> = func.bases.iter().map(|_| Vec::new()).collect();
+    for b in &func.blocks {
+        for inst in &b.insts {
+            let (addr, ty) = match inst {
+                Inst::Mem(MemOp::Load { dest, addr }) => (addr, func.value(*dest).ty),
+                Inst::Mem(MemOp::Store { addr, value }) => (addr, func.operand_ty(value)),
+                _ => continue,
+            };
+            accesses[addr.base.index()].push(Access {
+                offset: addr.offset,
+                ty,
+            });
+        }
+    }
+    let mut layouts: Vec<Option<Vec<((i64, u32), Ty)>>> = Vec::new();
+    let mut smashed: Vec<Option<Ty>> = Vec::new();
+    for list in &accesses {
+        let (exact, summary) = match classify(list, func, &defs) {
+            Shape::Exact(keys) => (Some(keys), None),
+            Shape::Summary(ty) => (None, Some(ty)),
+            Shape::None => (None, None),
+        };
+        layouts.push(exact);
+        smashed.push(summary);
+    }
+    // Keep the phis few: untrack the bases with the most cells until under the budget.
+    let n_blocks = func.blocks.len().max(1);
+    loop {
+        let n_cells: usize = (0..layouts.len())
+            .map(|i| layouts[i].as_ref().map_or(0, Vec::len) + smashed[i].is_some() as usize)
+            .sum();
+        if n_cells * n_blocks <= MAX_CELL_BLOCKS {
+            break;
+        }
+        let largest = (0..layouts.len())
+            .max_by_key(|&i| {
+                layouts[i].as_ref().map_or(0, Vec::len) + smashed[i].is_some() as usize
+            })
+            .expect("some base has cells");
+        layouts[largest] = None;
+        smashed[largest] = None;
+    }
+    let mut cells = Vec::new();
+    let mut res = Vec::new();
+    for (i, (exact, summary)) in layouts.into_iter().zip(smashed).enumerate() {
+        let base = BaseId(i as u32);
+        let layout = match (exact, summary) {
+            (Some(keys), _) => {
+                let mut map = BTreeMap::new();
+                for (key, ty) in keys {
+                    map.entry(key).or_insert_with(|| {
+                        cells.push(Cell {
+                            base,
+                            ty,
+                            offset: Some(key.0),
+                        });
+                        CellId(cells.len() - 1)
+                    });
+                }
+                Layout::Cells(map)
+            }
+            (None, Some(ty)) => {
+                cells.push(Cell {
+                    base,
+                    ty,
+                    offset: None,
+                });
+                Layout::Smashed(CellId(cells.len() - 1))
+            }
+            (None, None) => Layout::Untracked,
+        };
+        res.push(layout);
+    }
+    Cells {
+        layouts: res,
+        cells,
+    }
+}
+
+enum Shape {
+    Exact(Vec<((i64, u32), Ty)>),
+    Summary(Ty),
+    None,
+}
+
+fn classify(list: &[Access], func: &Function, defs: &HashMap<ValueId, &Expr>) -> Shape {
+    if list.is_empty() {
+        return Shape::Exact(vec![]);
+    }
+    let constant: Option<Vec<((i64, u32), Ty)>> = list
+        .iter()
+        .map(|a| match a.offset {
+            Operand::Const(c) => Some(((c.signed() as i64, a.ty.width), a.ty)),
+            _ => None,
+        })
+        .collect();
+    if let Some(mut keys) = constant {
+        keys.sort_by_key(|k| k.0);
+        keys.dedup_by_key(|k| k.0);
+        // Distinct keys must cover disjoint bytes: sorted by offset, each ends before the
+        // next starts (two types at one offset overlap).
+        let disjoint = keys.windows(2).all(|w| {
+            let ((o1, _), t1) = w[0];
+            let ((o2, _), _) = w[1];
+            (o1 as i128) + bytes(t1) as i128 <= o2 as i128
+        });
+        return if disjoint {
+            Shape::Exact(keys)
+        } else {
+            Shape::None
+        };
+    }
+    let ty = list[0].ty;
+    if list.iter().any(|a| a.ty != ty) {
+        return Shape::None;
+    }
+    let size = bytes(ty);
+    let mut grid = None;
+    for a in list {
+        let (residue, modulus) = congruence(&a.offset, func, defs, 0);
+        if modulus % size != 0 {
+            return Shape::None;
+        }
+        let slot = residue % size;
+        if *grid.get_or_insert(slot) != slot {
+            return Shape::None;
+        }
+    }
+    Shape::Summary(ty)
+}
+
+/// `(r, m)` with `m` a power of two: every value of the `i64` operand is `r` modulo `m`.
+/// Exact modulo 2^64, so wrap-around keeps it (for `m` up to [`MAX_MODULUS`]).
+fn congruence(
+    op: &Operand,
+    func: &Function,
+    defs: &HashMap<ValueId, &Expr>,
+    depth: u32,
+) -> (u64, u64) {
+    let unknown = (0, 1);
+    let v = match op {
+        Operand::Const(c) => return (c.bits as u64 % MAX_MODULUS, MAX_MODULUS),
+        Operand::Undef(_) => return unknown,
+        Operand::Value(v) => *v,
+    };
+    if depth > 16 {
+        return unknown;
+    }
+    let Some(expr) = defs.get(&v) else {
+        return unknown;
+    };
+    let sub = |op: &Operand| congruence(op, func, defs, depth + 1);
+    let combine = |(r1, m1): (u64, u64), (r2, m2): (u64, u64), negate: bool| {
+        let m = m1.min(m2);
+        let r = if negate {
+            (r1 % m + m - r2 % m) % m
+        } else {
+            (r1 % m + r2 % m) % m
+        };
+        (r, m)
+    };
+    match expr {
+        Expr::Use(a) => sub(a),
+        Expr::Binary { op, lhs, rhs, .. } => match op {
+            BinOp::Add => combine(sub(lhs), sub(rhs), false),
+            BinOp::Sub => combine(sub(lhs), sub(rhs), true),
+            BinOp::Mul => {
+                let (a, b) = (sub(lhs), sub(rhs));
+                // A product is a multiple of each factor's power-of-two part when that
+                // factor is known exactly.
+                let pow2 = |(r, m): (u64, u64)| {
+                    if m == MAX_MODULUS {
+                        if r == 0 {
+                            MAX_MODULUS
+                        } else {
+                            1u64 << r.trailing_zeros()
+                        }
+                    } else {
+                        1
+                    }
+                };
+                (0, pow2(a).max(pow2(b)))
+            }
+            BinOp::Shl => match rhs {
+                Operand::Const(k) if k.bits < 32 => (0, 1u64 << k.bits),
+                _ => unknown,
+            },
+            _ => unknown,
+        },
+        Expr::Cast { op, arg } => {
+            let (r, m) = sub(arg);
+            let w = match op {
+                CastOp::SExt | CastOp::ZExt => match arg {
+                    Operand::Value(a) => Some(func.value(*a).ty.width),
+                    Operand::Const(c) => Some(c.ty.width),
+                    Operand::Undef(_) => None,
+                },
+                CastOp::Trunc => None,
+            };
+            match w {
+                Some(w) if w < 32 => {
+                    let m = m.min(1u64 << w);
+                    (r % m, m)
+                }
+                Some(_) => (r, m),
+                None => unknown,
+            }
+        }
+        _ => unknown,
+    }
+}
