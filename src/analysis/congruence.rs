@@ -147,6 +147,11 @@ pub fn analyze(func: &Function, readings: &[Interp]) -> Congruences {
             for inst in &block.insts {
                 let (d, c) = match inst {
                     Inst::Havoc { dest, .. } => (*dest, Congruence::top()),
+                    // Lowered by the memory pass before any analysis; any value.
+                    Inst::Mem(_) => match inst.dest() {
+                        Some(d) => (d, Congruence::top()),
+                        None => continue,
+                    },
                     Inst::Assume { .. } => continue,
                     Inst::Assign { dest, expr } => (*dest, facts.expr(&per_value, *dest, expr)),
                 };

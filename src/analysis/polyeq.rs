@@ -291,6 +291,14 @@ impl<'a, 'f> Walker<'a, 'f> {
                     let u = self.fresh();
                     env.insert(*dest, u);
                 }
+                // Lowered by the memory pass before any analysis; a value it would define
+                // is unknown.
+                Inst::Mem(_) => {
+                    if let Some(dest) = inst.dest() {
+                        let u = self.fresh();
+                        env.insert(dest, u);
+                    }
+                }
                 Inst::Assign { dest, expr } => {
                     let p = match self.expr(env, *dest, expr) {
                         Some(p) => p,

@@ -152,6 +152,7 @@ pub fn reach_at_entry(func: &mut Function, check: CheckId, loc: Option<SourceLoc
                 blocks: vec![],
                 entry: BlockId(0),
                 loc: None,
+                bases: vec![],
             },
         ),
     };
