@@ -89,6 +89,12 @@ pub struct CexParams {
     /// number of inputs served) after which the native search stops: it no longer learns
     /// anything.
     pub native_stale_runs: usize,
+    /// Native runs killed at their time limit that showed no new behaviour, counted over
+    /// the whole search (a run that shows something new does not reset it), after which the
+    /// native search stops: each costs up to a second, and on a program whose runs do not
+    /// end on invented inputs (a loop on a nondet condition) they would otherwise take
+    /// most of the time to an `unknown` (issue 14).
+    pub native_stale_killed_runs: usize,
     /// Bounded model checking goes at most this many times deeper (in back edges) than the
     /// largest constant of the program, and at least `min_bmc_depth`: beyond, the
     /// unrolling only adds iteration counts that no constant of the program tells apart.
@@ -107,6 +113,10 @@ pub struct CexParams {
 /// (`driver/pipeline.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StageParams {
+    /// Share of a function's budget the interval stage (the classic engine over intervals,
+    /// run before the chosen engine) may use. It takes milliseconds on most functions; a
+    /// function where it cannot finish in this share gets no facts from it.
+    pub interval_share: f64,
     /// Analyses re-run with more predicates, at most.
     pub max_refinement_rounds: usize,
     /// Share of a function's budget the engine may use when a counterexample search
@@ -153,12 +163,14 @@ impl Params {
         },
         cex: CexParams {
             native_stale_runs: 32,
+            native_stale_killed_runs: 3,
             bmc_depth_per_constant: 4,
             min_bmc_depth: 256,
             max_bmc_depth: 8192,
             max_slice: Duration::from_secs(4),
         },
         stages: StageParams {
+            interval_share: 0.1,
             max_refinement_rounds: 4,
             engine_share: 0.8,
             refinement_share: 0.5,

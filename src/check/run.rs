@@ -77,6 +77,9 @@ pub struct FunctionRun {
 /// A stage of the analysis of one function, as reported (issue 13: where the time goes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
+    /// The classic engine over intervals, run first (issue 14): it settles the assertions
+    /// it proves and gives its invariants to the engine.
+    IntervalAnalysis,
     /// The engine over the chosen domain.
     Analysis,
     /// Predicate refinement rounds.
@@ -89,6 +92,7 @@ impl Stage {
     /// The stage's name in reports.
     pub fn name(self) -> &'static str {
         match self {
+            Stage::IntervalAnalysis => "interval analysis",
             Stage::Analysis => "analysis",
             Stage::Refinement => "refinement",
             Stage::CounterexampleSearch => "counterexample search",

@@ -1,11 +1,18 @@
 //! The stages that analyze one function, over a table of verdicts.
 //!
 //! ```text
-//! Engine -> QuickCex -> Refine -> FullCex -> verdicts
+//! Interval -> Engine -> QuickCex -> Refine -> FullCex -> verdicts
 //! ```
 //!
+//! - [`Step::Interval`]: the classic engine over intervals (what `--engine classic --domain
+//!   interval` runs), first and cheap (milliseconds per function, seconds on a whole
+//!   project): it proves the assertions whose error site gets no interval invariant, and
+//!   its invariants become facts ([`CutFacts`]) that the engine and refinement meet into
+//!   every state at a cut point. Skipped when the chosen configuration is itself classic
+//!   over intervals. Reported as `interval analysis`.
 //! - [`Step::Engine`]: the chosen engine over the chosen domain; proves the assertions whose
-//!   error site gets no invariant. Reported as the stage `analysis`.
+//!   error site gets no invariant. It runs only when the interval stage left an assertion
+//!   open. Reported as the stage `analysis`.
 //! - [`Step::QuickCex`]: a short counterexample search (issue 7), so that refinement, which
 //!   cannot help with a real bug, does not use up the budget of one. Reported as
 //!   `counterexample search`.
@@ -25,6 +32,7 @@ use super::engine::{loop_invariants_of, run_engine, Run};
 use super::verdicts::{Open, VerdictTable};
 use super::{cause, AnalysisConfig, DomainKind, Engine};
 use crate::analysis::certify::CutInvariants;
+use crate::analysis::focus::CutFacts;
 use crate::analysis::lower::Lowering;
 use crate::analysis::refine::{LocalPredicates, SlotAssignment};
 use crate::analysis::{Deadline, FunctionContext, Outcome};
@@ -43,6 +51,8 @@ use std::time::Instant;
 /// The stages of the pipeline, in the order they run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Step {
+    /// The classic engine over intervals, before the chosen engine.
+    Interval,
     /// The engine over the chosen domain.
     Engine,
     /// The short counterexample search before refinement.
@@ -57,6 +67,7 @@ impl Step {
     /// The stage under which reports list it (names fixed by issue 13).
     fn reported(self) -> Stage {
         match self {
+            Step::Interval => Stage::IntervalAnalysis,
             Step::Engine => Stage::Analysis,
             Step::Refine => Stage::Refinement,
             Step::QuickCex | Step::FullCex => Stage::CounterexampleSearch,
@@ -198,7 +209,22 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         times: func.checks().into_iter().map(CheckRun::new).collect(),
         stages: Vec::new(),
     };
-    let mut found = engine::<D>(&facts, config, cex.is_some(), started, &mut progress);
+    let staged = !(config.engine == Engine::Classic && config.domain == DomainKind::Interval);
+    let interval = if staged {
+        interval_stage(&facts, config, &mut progress)
+    } else {
+        None
+    };
+    let cut_facts = interval
+        .as_ref()
+        .map(|f| CutFacts::from_disjunctions(&f.at_cut_points))
+        .unwrap_or_default();
+    let mut found = match interval {
+        // Every assertion is settled (or there is none): the expensive stages have nothing
+        // to do, and the interval invariants are the function's.
+        Some(found) if !progress.table.any_imprecise() => found,
+        _ => engine::<D>(&facts, config, &cut_facts, cex.is_some(), started, &mut progress),
+    };
     let complete = found.outcome == Outcome::Complete;
     let refine = config.refine && config.engine == Engine::Focus && complete;
     if let Some(cex) = cex.filter(|_| refine && progress.table.any_imprecise()) {
@@ -215,7 +241,9 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         );
     }
     let refinement = (refine && progress.table.any_imprecise())
-        .then(|| refinement::<P>(&facts, config, started, &mut found, &mut progress));
+        .then(|| {
+            refinement::<P>(&facts, config, &cut_facts, started, &mut found, &mut progress)
+        });
     if let Some(cex) = cex {
         let margin = (config.timeout / params.final_margin_divisor).max(params.final_margin_min);
         let deadline = function_started + config.timeout.saturating_sub(margin);
@@ -258,12 +286,67 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     }
 }
 
+/// [`Step::Interval`]: the classic engine over intervals, within its share of the budget;
+/// proves the assertions whose error site gets no invariant. Returns its invariants when it
+/// reached a fixpoint (`None` otherwise: it then settles nothing and gives no facts, and
+/// the assertions stay open for the engine).
+///
+/// Its proofs rest on what `--engine classic --domain interval` proofs rest on: the same
+/// lowering and the same certification in the test suite (`tests/inductive.rs` certifies
+/// every engine's invariants); they are final in the table like the engine's.
+fn interval_stage(
+    facts: &Facts<'_>,
+    config: &AnalysisConfig,
+    progress: &mut Progress,
+) -> Option<Found> {
+    let started = Instant::now();
+    crate::progress::stage(|| Stage::IntervalAnalysis.name().into());
+    let deadline = Deadline::after(config.timeout.mul_f64(config.params.stages.interval_share))
+        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let mut run: Run<IntervalDomain> = run_engine(
+        &facts.lowering,
+        Engine::Classic,
+        &SlotAssignment::default(),
+        &CutFacts::none(),
+        &deadline,
+    );
+    run.outcome = deadline.blame(run.outcome);
+    let elapsed = started.elapsed();
+    for t in &mut progress.times {
+        t.analysis += elapsed;
+    }
+    let mut n_proved = 0usize;
+    if run.outcome == Outcome::Complete {
+        for (i, b) in facts.error_blocks.iter().enumerate() {
+            if progress.table.open_reason(i).is_some() && run.invariants.at(*b).is_none() {
+                settled(progress.table.prove(i));
+                n_proved += 1;
+            }
+        }
+    }
+    progress.stages.push(StageRun {
+        stage: Step::Interval.reported(),
+        elapsed,
+        end: stage_end(run.outcome),
+        detail: Some(format!(
+            "{n_proved} of {} assertions proved",
+            facts.error_blocks.len()
+        )),
+    });
+    (run.outcome == Outcome::Complete).then(|| Found {
+        outcome: run.outcome,
+        loop_invariants: loop_invariants_of(&facts.lowering, &run),
+        at_cut_points: run.at_cut_points,
+    })
+}
+
 /// [`Step::Engine`]: the engine over `D`; proves the assertions whose error site gets no
 /// invariant, or, when it stops before a fixpoint, leaves every assertion open for that.
 /// Its time counts from `started`, before the facts were computed.
 fn engine<D: NumericDomain>(
     facts: &Facts<'_>,
     config: &AnalysisConfig,
+    cut_facts: &CutFacts,
     searching: bool,
     started: Instant,
     progress: &mut Progress,
@@ -276,24 +359,28 @@ fn engine<D: NumericDomain>(
     } else {
         1.0
     };
-    let deadline = Deadline::after(config.timeout.mul_f64(share))
+    let engine_started = Instant::now();
+    let deadline = Deadline::after(config.timeout.mul_f64(share).saturating_sub(started.elapsed()))
         .with_memory(MemoryBudget::from_now(config.memory_per_function));
     let mut first: Run<D> = run_engine(
         &facts.lowering,
         config.engine,
         &SlotAssignment::default(),
+        cut_facts,
         &deadline,
     );
     first.outcome = deadline.blame(first.outcome);
-    let elapsed = started.elapsed();
+    let elapsed = engine_started.elapsed();
     progress.stages.push(StageRun {
         stage: Step::Engine.reported(),
         elapsed,
         end: stage_end(first.outcome),
         detail: None,
     });
-    for t in &mut progress.times {
-        t.analysis = elapsed;
+    for (i, t) in progress.times.iter_mut().enumerate() {
+        if progress.table.open_reason(i).is_some() {
+            t.analysis += elapsed;
+        }
     }
     match first.outcome {
         Outcome::Complete => {
@@ -318,6 +405,7 @@ fn engine<D: NumericDomain>(
 fn refinement<P: NumericDomain>(
     facts: &Facts<'_>,
     config: &AnalysisConfig,
+    cut_facts: &CutFacts,
     started: Instant,
     found: &mut Found,
     progress: &mut Progress,
@@ -385,7 +473,13 @@ fn refinement<P: NumericDomain>(
         stats.rounds += 1;
         let slots = preds.assign_slots();
         let refined_lowering = Lowering::with_predicate_slots(facts.ctx, slots.slots);
-        let run: Run<P> = run_engine(&refined_lowering, config.engine, &slots, &deadline);
+        let run: Run<P> = run_engine(
+            &refined_lowering,
+            config.engine,
+            &slots,
+            cut_facts,
+            &deadline,
+        );
         charge(&mut progress.times);
         if run.outcome != Outcome::Complete {
             end = match deadline.blame(run.outcome) {
