@@ -30,6 +30,24 @@ pub struct Params {
     pub cex: CexParams,
     /// The driver's stages: how a function's budget is shared between them.
     pub stages: StageParams,
+    /// How a run's budget is shared between its functions.
+    pub run: RunParams,
+}
+
+/// The budget of a whole run (`check --run-budget`, issue 14): each function with an
+/// assertion gets, when it starts, the smaller of `--timeout` and its share of the time
+/// left: what is left times the number of workers, divided by the functions with an
+/// assertion not yet started, at least `min_function_budget`. A program of a run of several
+/// (`--each-unit`) gets the time left divided by the programs left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunParams {
+    /// The default budget of a run, for the analysis of all its programs (loading not
+    /// included): with the interval stage first, a function left open by it is where the
+    /// time goes, and on real projects hundreds are (issue 14: a whole project under 5
+    /// minutes by default).
+    pub run_budget: Duration,
+    /// The least budget of a function, whatever is left of the run's.
+    pub min_function_budget: Duration,
 }
 
 /// Path focusing (`analysis/focus.rs`).
@@ -119,6 +137,11 @@ pub struct StageParams {
     pub interval_share: f64,
     /// Analyses re-run with more predicates, at most.
     pub max_refinement_rounds: usize,
+    /// Rounds in a row that add predicates but settle no assertion, after which
+    /// refinement stops: it no longer makes progress. On `../shared/bench` every proof
+    /// refinement gives comes in its first round, and each fruitless round costs about a
+    /// second of the time to an `unknown` (issue 14).
+    pub max_fruitless_rounds: usize,
     /// Share of a function's budget the engine may use when a counterexample search
     /// follows (all of it without one).
     pub engine_share: f64,
@@ -172,6 +195,7 @@ impl Params {
         stages: StageParams {
             interval_share: 0.1,
             max_refinement_rounds: 4,
+            max_fruitless_rounds: 1,
             engine_share: 0.8,
             refinement_share: 0.5,
             quick_search_divisor: 10,
@@ -179,6 +203,10 @@ impl Params {
             final_margin_divisor: 20,
             final_margin_min: Duration::from_millis(300),
             min_search_time: Duration::from_millis(200),
+        },
+        run: RunParams {
+            run_budget: Duration::from_secs(180),
+            min_function_budget: Duration::from_secs(1),
         },
     };
 }

@@ -97,7 +97,10 @@ pub fn analyze_with_predicates<D: NumericDomain>(
 ///
 /// Soundness: if `R` is the reachable states and `R_q ⊆ I_q`, a post-fixpoint of
 /// `X_q ⊇ I_q ⊓ τ(X_p)` still contains `R` (by induction along executions, each reachable
-/// state is in `τ(R_p) ⊆ τ(X_p)` and in `I_q`).
+/// state is in `τ(R_p) ⊆ τ(X_p)` and in `I_q`). Every invariant is kept inside the facts
+/// (met again after widening), and the facts are inductive (`τ(I_p) ⊆ I_q`), so
+/// `τ(X_p) ⊆ I_q` and the invariants are inductive on their own: certification
+/// (`analysis/certify.rs`) checks them without the facts.
 #[derive(Clone, Debug, Default)]
 pub struct CutFacts {
     /// Per cut point; empty when there are no facts.
@@ -321,6 +324,11 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 if is_self_loop {
                     seen_self_loops.insert(path);
                 }
+                // Widening may leave the facts: met again, every invariant stays inside
+                // them, so the invariants alone are inductive (certification checks them
+                // without the facts). A widening sequence met with fixed constraints may
+                // not stabilize in theory; the query limit and the deadline still end it.
+                let new = self.facts.restrict(self.lowering.space(), p2, new);
                 self.inv[p2.index()] = Some(new);
                 worklist.insert(p2);
             }

@@ -66,6 +66,9 @@ pub struct FunctionRun {
     pub end: RunEnd,
     /// Wall time, counterexample search included.
     pub elapsed: Duration,
+    /// The time budget the function was given: `--timeout`, or less, its share of what was
+    /// left of the run's budget when it started (issue 14).
+    pub budget: Duration,
     /// The most heap the analysis held at once, in bytes (see [`crate::budget`]).
     pub peak_heap_bytes: usize,
     /// The stages that ran, in order, with how each ended.

@@ -30,7 +30,7 @@
 
 use super::engine::{loop_invariants_of, run_engine, Run};
 use super::verdicts::{Open, VerdictTable};
-use super::{cause, AnalysisConfig, DomainKind, Engine};
+use super::{cause, AnalysisConfig, DomainKind, Engine, Purpose};
 use crate::analysis::certify::CutInvariants;
 use crate::analysis::focus::CutFacts;
 use crate::analysis::lower::Lowering;
@@ -222,7 +222,9 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     let mut found = match interval {
         // Every assertion is settled (or there is none): the expensive stages have nothing
         // to do, and the interval invariants are the function's.
-        Some(found) if !progress.table.any_imprecise() => found,
+        Some(found) if !progress.table.any_imprecise() && config.purpose == Purpose::Verdicts => {
+            found
+        }
         _ => engine::<D>(&facts, config, &cut_facts, cex.is_some(), started, &mut progress),
     };
     let complete = found.outcome == Outcome::Complete;
@@ -400,8 +402,9 @@ fn engine<D: NumericDomain>(
 }
 
 /// [`Step::Refine`]: rounds of predicate discovery and re-analysis in `P`, for the
-/// assertions still imprecise, until none is left, a round finds no new predicate, or the
-/// stage's share of the budget (counted from `started`) runs out.
+/// assertions still imprecise, until none is left, a round finds no new predicate,
+/// `max_fruitless_rounds` rounds in a row settle nothing, or the stage's share of the
+/// budget (counted from `started`) runs out.
 fn refinement<P: NumericDomain>(
     facts: &Facts<'_>,
     config: &AnalysisConfig,
@@ -425,6 +428,7 @@ fn refinement<P: NumericDomain>(
     let mut end = StageEnd::Finished;
     let max_rounds = params.max_refinement_rounds;
     let mut detail = format!("stopped after {max_rounds} rounds");
+    let mut fruitless = 0usize;
     while stats.rounds < max_rounds {
         if deadline.expired() {
             end = StageEnd::Timeout;
@@ -494,14 +498,25 @@ fn refinement<P: NumericDomain>(
         stats.cut_points_with_predicates = graph.ids().filter(|c| !preds.at(*c).is_empty()).count();
         stats.bdd_vars = slots.slots;
         stats.bdd_vars_unshared = slots.unshared;
+        let mut n_settled = 0;
         for (i, b) in facts.error_blocks.iter().enumerate() {
             if progress.table.is_imprecise(i) && run.invariants.at(*b).is_none() {
                 settled(progress.table.prove(i));
-                stats.proved += 1;
+                n_settled += 1;
             }
         }
+        stats.proved += n_settled;
         found.at_cut_points = run.at_cut_points.clone();
         found.loop_invariants = loop_invariants_of(&refined_lowering, &run);
+        fruitless = if n_settled == 0 { fruitless + 1 } else { 0 };
+        if fruitless >= params.max_fruitless_rounds && progress.table.any_imprecise() {
+            detail = format!(
+                "stopped after round {}: {fruitless} round{} in a row settled nothing",
+                stats.rounds,
+                if fruitless == 1 { "" } else { "s" }
+            );
+            break;
+        }
     }
     stats.millis = refining.elapsed().as_millis();
     progress.stages.push(StageRun {
