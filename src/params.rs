@@ -131,9 +131,10 @@ pub struct CexParams {
 /// (`driver/pipeline.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StageParams {
-    /// Share of a function's budget the interval stage (the classic engine over intervals,
-    /// run before the chosen engine) may use. It takes milliseconds on most functions; a
-    /// function where it cannot finish in this share gets no facts from it.
+    /// Share of `--timeout` the interval stage (the classic engine over intervals, run
+    /// before the chosen engine) may use, outside the function's share of a run budget (so
+    /// that on real code it proves what classic + interval proves). It takes milliseconds
+    /// on most functions; one where it cannot finish in this share gets no facts from it.
     pub interval_share: f64,
     /// Analyses re-run with more predicates, at most.
     pub max_refinement_rounds: usize,
@@ -193,7 +194,7 @@ impl Params {
             max_slice: Duration::from_secs(4),
         },
         stages: StageParams {
-            interval_share: 0.1,
+            interval_share: 0.25,
             max_refinement_rounds: 4,
             max_fruitless_rounds: 1,
             engine_share: 0.8,

@@ -162,15 +162,11 @@ fn analyze_inner(
                 let i = n_started.fetch_add(1, Ordering::Relaxed);
                 config.function_budget(n_with_checks.saturating_sub(i))
             };
-            let config = AnalysisConfig {
-                timeout: budget,
-                ..config.clone()
-            };
             let heap = crate::budget::HeapMeter::start();
             let run = catch_unwind(AssertUnwindSafe(|| {
                 match unanalyzable(module, &func.name) {
                     Some(reason) => pipeline::not_analyzed(func, module, reason),
-                    None => pipeline::run(func, module, &config, cex, start),
+                    None => pipeline::run(func, module, config, cex, start, budget),
                 }
             }));
             let run = run.map_err(|panic| {

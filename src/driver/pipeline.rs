@@ -46,7 +46,7 @@ use crate::domain::{IntervalDomain, NumericDomain};
 use crate::ir::{BlockId, CheckId, CheckKind, Function, Module, Terminator};
 use crate::params::StageParams;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The stages of the pipeline, in the order they run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,13 +142,16 @@ struct Found {
 }
 
 /// Analyzes one function: every stage in order, then the verdicts. `started` is when the
-/// function's budget started.
+/// function's budget started; `budget` is what the stages after the interval stage may
+/// spend (`--timeout`, or less: the function's share of the run's budget), counted from the
+/// end of the interval stage, and never past `--timeout` from `started`.
 pub(super) fn run(
     func: &Function,
     module: &Module,
     config: &AnalysisConfig,
     cex: Option<&CexConfig>,
     started: Instant,
+    budget: Duration,
 ) -> FunctionOutcome {
     use crate::domain::predicates::{Partitioned, Product};
     use crate::domain::Polyhedron;
@@ -156,21 +159,21 @@ pub(super) fn run(
     // The second domain is the one refinement runs in: predicates need a domain that
     // keeps one numeric state per valuation of the booleans.
     match config.domain {
-        DomainKind::Interval => run_in::<I, Partitioned<I>>(func, module, config, cex, started),
+        DomainKind::Interval => run_in::<I, Partitioned<I>>(func, module, config, cex, started, budget),
         DomainKind::Poly => {
-            run_in::<Polyhedron, Partitioned<Polyhedron>>(func, module, config, cex, started)
+            run_in::<Polyhedron, Partitioned<Polyhedron>>(func, module, config, cex, started, budget)
         }
         DomainKind::PolyPred => run_in::<Partitioned<Polyhedron>, Partitioned<Polyhedron>>(
-            func, module, config, cex, started,
+            func, module, config, cex, started, budget,
         ),
         DomainKind::PolyPredProduct => run_in::<Product<Polyhedron>, Partitioned<Polyhedron>>(
-            func, module, config, cex, started,
+            func, module, config, cex, started, budget,
         ),
         DomainKind::IntervalPred => {
-            run_in::<Partitioned<I>, Partitioned<I>>(func, module, config, cex, started)
+            run_in::<Partitioned<I>, Partitioned<I>>(func, module, config, cex, started, budget)
         }
         DomainKind::IntervalPredProduct => {
-            run_in::<Product<I>, Partitioned<I>>(func, module, config, cex, started)
+            run_in::<Product<I>, Partitioned<I>>(func, module, config, cex, started, budget)
         }
     }
 }
@@ -198,9 +201,10 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     config: &AnalysisConfig,
     cex: Option<&CexConfig>,
     function_started: Instant,
+    budget: Duration,
 ) -> FunctionOutcome {
     let params = &config.params.stages;
-    let started = Instant::now();
+    let mut started = Instant::now();
     crate::progress::stage(|| Stage::Analysis.name().into());
     let ctx = FunctionContext::new(func);
     let facts = Facts::new(&ctx);
@@ -219,6 +223,22 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         .as_ref()
         .map(|f| CutFacts::from_disjunctions(&f.at_cut_points))
         .unwrap_or_default();
+    // From here on the stages share `budget`, counted from now, within `--timeout` of the
+    // function's start.
+    let mut function_started = function_started;
+    let rest;
+    let config = if staged && budget < config.timeout {
+        let spent = function_started.elapsed();
+        started = Instant::now();
+        function_started = started;
+        rest = AnalysisConfig {
+            timeout: budget.min(config.timeout.saturating_sub(spent)),
+            ..config.clone()
+        };
+        &rest
+    } else {
+        config
+    };
     let mut found = match interval {
         // Every assertion is settled (or there is none): the expensive stages have nothing
         // to do, and the interval invariants are the function's.
