@@ -30,6 +30,24 @@ pub struct Params {
     pub cex: CexParams,
     /// The driver's stages: how a function's budget is shared between them.
     pub stages: StageParams,
+    /// How a run's budget is shared between its functions.
+    pub run: RunParams,
+}
+
+/// The budget of a whole run (`check --run-budget`, issue 14): each function with an
+/// assertion gets, when it starts, the smaller of `--timeout` and its share of the time
+/// left: what is left times the number of workers, divided by the functions with an
+/// assertion not yet started, at least `min_function_budget`. A program of a run of several
+/// (`--each-unit`) gets the time left divided by the programs left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunParams {
+    /// The default budget of a run, for the analysis of all its programs (loading not
+    /// included): with the interval stage first, a function left open by it is where the
+    /// time goes, and on real projects hundreds are (issue 14: a whole project under 5
+    /// minutes by default).
+    pub run_budget: Duration,
+    /// The least budget of a function, whatever is left of the run's.
+    pub min_function_budget: Duration,
 }
 
 /// Path focusing (`analysis/focus.rs`).
@@ -89,6 +107,12 @@ pub struct CexParams {
     /// number of inputs served) after which the native search stops: it no longer learns
     /// anything.
     pub native_stale_runs: usize,
+    /// Native runs killed at their time limit that showed no new behaviour, counted over
+    /// the whole search (a run that shows something new does not reset it), after which the
+    /// native search stops: each costs up to a second, and on a program whose runs do not
+    /// end on invented inputs (a loop on a nondet condition) they would otherwise take
+    /// most of the time to an `unknown` (issue 14).
+    pub native_stale_killed_runs: usize,
     /// Bounded model checking goes at most this many times deeper (in back edges) than the
     /// largest constant of the program, and at least `min_bmc_depth`: beyond, the
     /// unrolling only adds iteration counts that no constant of the program tells apart.
@@ -107,8 +131,18 @@ pub struct CexParams {
 /// (`driver/pipeline.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StageParams {
+    /// Share of `--timeout` the interval stage (the classic engine over intervals, run
+    /// before the chosen engine) may use, outside the function's share of a run budget (so
+    /// that on real code it proves what classic + interval proves). It takes milliseconds
+    /// on most functions; one where it cannot finish in this share gets no facts from it.
+    pub interval_share: f64,
     /// Analyses re-run with more predicates, at most.
     pub max_refinement_rounds: usize,
+    /// Rounds in a row that add predicates but settle no assertion, after which
+    /// refinement stops: it no longer makes progress. On `../shared/bench` every proof
+    /// refinement gives comes in its first round, and each fruitless round costs about a
+    /// second of the time to an `unknown` (issue 14).
+    pub max_fruitless_rounds: usize,
     /// Share of a function's budget the engine may use when a counterexample search
     /// follows (all of it without one).
     pub engine_share: f64,
@@ -159,13 +193,16 @@ impl Params {
         },
         cex: CexParams {
             native_stale_runs: 32,
+            native_stale_killed_runs: 3,
             bmc_depth_per_constant: 4,
             min_bmc_depth: 256,
             max_bmc_depth: 8192,
             max_slice: Duration::from_secs(4),
         },
         stages: StageParams {
+            interval_share: 0.25,
             max_refinement_rounds: 4,
+            max_fruitless_rounds: 1,
             engine_share: 0.8,
             refinement_share: 0.5,
             quick_search_divisor: 10,
@@ -175,6 +212,10 @@ impl Params {
             min_search_time: Duration::from_millis(200),
             congruence_share: 0.3,
             congruence_query: Duration::from_secs(2),
+        },
+        run: RunParams {
+            run_budget: Duration::from_secs(180),
+            min_function_budget: Duration::from_secs(1),
         },
     };
 }

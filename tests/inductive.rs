@@ -21,6 +21,8 @@ fn configs() -> Vec<(&'static str, AnalysisConfig)> {
         jobs: 1,
         refine: true,
         params: polyfocus::params::Params::DEFAULT,
+        ends: None,
+        purpose: polyfocus::driver::Purpose::Invariants,
     };
     vec![
         (

@@ -150,6 +150,8 @@ fn config(engine: Engine) -> AnalysisConfig {
         jobs: 1,
         refine: true,
         params: polyfocus::params::Params::DEFAULT,
+        ends: None,
+        purpose: polyfocus::driver::Purpose::Invariants,
     }
 }
 

@@ -21,7 +21,7 @@ use super::lower::Lowering;
 use super::refine::SlotAssignment;
 use super::transformer;
 use super::{Deadline, Invariants, Outcome};
-use crate::domain::{Int, LinCons, LinExpr, NumericDomain, Var};
+use crate::domain::{Int, LinCons, LinExpr, NumericDomain, Space, Var};
 use crate::graph::{CutKind, CutPointId, ReducedGraph};
 use crate::ir::{BlockId, Expr, Inst, Operand, ValueId};
 use crate::smt::{FocusPath, Products, QueryResult, RegionFormula};
@@ -82,8 +82,85 @@ pub fn analyze_with_predicates<D: NumericDomain>(
     blocks: BlockLevel,
     deadline: &Deadline,
 ) -> FocusRun<D> {
+    analyze_with_facts(lowering, preds, &CutFacts::none(), blocks, deadline)
+}
+
+/// Invariants known before path focusing starts (from a cheaper analysis: the interval
+/// stage of the driver), per cut point of the function's reduced graph: a conjunction of
+/// constraints over the values live there, or `None` when the cut point is unreachable.
+///
+/// They must be sound invariants (a superset of the reachable states at each cut point).
+/// Path focusing meets every state it computes at a cut point with them, so a bound the
+/// cheaper analysis found (by widening with other thresholds, or on paths path focusing
+/// widens differently) is never lost, the solver's queries start from smaller states and
+/// no path into an unreachable cut point is explored.
+///
+/// Soundness: if `R` is the reachable states and `R_q ⊆ I_q`, a post-fixpoint of
+/// `X_q ⊇ I_q ⊓ τ(X_p)` still contains `R` (by induction along executions, each reachable
+/// state is in `τ(R_p) ⊆ τ(X_p)` and in `I_q`). Every invariant is kept inside the facts
+/// (met again after widening), and the facts are inductive (`τ(I_p) ⊆ I_q`), so
+/// `τ(X_p) ⊆ I_q` and the invariants are inductive on their own: certification
+/// (`analysis/certify.rs`) checks them without the facts.
+#[derive(Clone, Debug, Default)]
+pub struct CutFacts {
+    /// Per cut point; empty when there are no facts.
+    at_cut_point: Vec<Option<Vec<LinCons>>>,
+}
+
+impl CutFacts {
+    /// No facts: every state is kept as computed.
+    pub fn none() -> CutFacts {
+        CutFacts::default()
+    }
+
+    /// Facts from a complete run's invariants, one disjunction per cut point (`None`:
+    /// unreachable). A disjunction of more than one constraint system is not convex: it is
+    /// kept only as "reachable" (no constraint), which is always sound.
+    pub fn from_disjunctions(at_cut_point: &[Option<Vec<Vec<LinCons>>>]) -> CutFacts {
+        CutFacts {
+            at_cut_point: at_cut_point
+                .iter()
+                .map(|inv| match inv {
+                    None => None,
+                    Some(disjuncts) if disjuncts.len() == 1 => Some(disjuncts[0].clone()),
+                    Some(disjuncts) if disjuncts.is_empty() => None,
+                    Some(_) => Some(Vec::new()),
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether there is any fact.
+    pub fn is_empty(&self) -> bool {
+        self.at_cut_point.is_empty()
+    }
+
+    /// `state` met with the facts at `cp`.
+    fn restrict<D: NumericDomain>(&self, space: &Space, cp: CutPointId, mut state: D) -> D {
+        match self.at_cut_point.get(cp.index()) {
+            None => state,
+            Some(None) => D::bottom(space),
+            Some(Some(cons)) => {
+                if !cons.is_empty() {
+                    state.meet_cons(cons);
+                }
+                state
+            }
+        }
+    }
+}
+
+/// Path focusing with predicates at cut points and invariants known beforehand
+/// ([`CutFacts`]): every state computed at a cut point is met with that cut point's facts.
+pub fn analyze_with_facts<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    preds: &SlotAssignment,
+    facts: &CutFacts,
+    blocks: BlockLevel,
+    deadline: &Deadline,
+) -> FocusRun<D> {
     let graph = lowering.context().graph();
-    let mut engine = Focus::new(lowering, preds);
+    let mut engine = Focus::new(lowering, preds, facts.clone());
     let outcome = engine.ascend(deadline);
     if outcome != Outcome::Complete {
         return FocusRun {
@@ -129,10 +206,12 @@ struct Focus<'a, 'f, D> {
     preds: Vec<Vec<(Var, LinCons)>>,
     /// Every slot dimension.
     slot_vars: Vec<Var>,
+    /// Invariants known beforehand, met into every state computed at a cut point.
+    facts: CutFacts,
 }
 
 impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
-    fn new(lowering: &'a Lowering<'f>, preds: &SlotAssignment) -> Self {
+    fn new(lowering: &'a Lowering<'f>, preds: &SlotAssignment, facts: CutFacts) -> Self {
         let ctx = lowering.context();
         let graph = ctx.graph();
         let layout = lowering.layout();
@@ -172,6 +251,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             formulas: BTreeMap::new(),
             thresholds: thresholds(lowering),
             queries: 0,
+            facts,
         }
     }
 
@@ -183,6 +263,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             .expect("the entry is a cut point");
         let mut init: D = self.lowering.entry_state();
         init.forget(&self.dead[entry.index()]);
+        let init = self.facts.restrict(self.lowering.space(), entry, init);
         self.inv[entry.index()] = Some(self.split(entry, init));
         let mut worklist: BTreeSet<CutPointId> = BTreeSet::new();
         worklist.insert(entry);
@@ -243,6 +324,11 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 if is_self_loop {
                     seen_self_loops.insert(path);
                 }
+                // Widening may leave the facts: met again, every invariant stays inside
+                // them, so the invariants alone are inductive (certification checks them
+                // without the facts). A widening sequence met with fixed constraints may
+                // not stabilize in theory; the query limit and the deadline still end it.
+                let new = self.facts.restrict(self.lowering.space(), p2, new);
                 self.inv[p2.index()] = Some(new);
                 worklist.insert(p2);
             }
@@ -285,11 +371,12 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         formula.query_disjunctive(&from, &outside, blocked, budget)
     }
 
-    /// The image of a state along a focus path, restricted to the target's live values and
-    /// split by the target's predicates.
+    /// The image of a state along a focus path, restricted to the target's live values, met
+    /// with the target's facts and split by the target's predicates.
     fn post(&self, path: &FocusPath, mut state: D) -> D {
         transformer::apply_path(self.lowering, path, &mut state);
         state.forget(&self.dead[path.target.index()]);
+        let state = self.facts.restrict(self.lowering.space(), path.target, state);
         self.split(path.target, state)
     }
 
@@ -468,6 +555,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 .expect("entry is a cut point");
             let mut init: D = self.lowering.entry_state();
             init.forget(&self.dead[entry.index()]);
+            let init = self.facts.restrict(self.lowering.space(), entry, init);
             acc[entry.index()] = Some(self.split(entry, init));
             for p1 in self.graph.ids().collect::<Vec<_>>() {
                 let Some(x1) = self.inv[p1.index()].clone() else {

@@ -482,6 +482,10 @@ enum NativeSite {
 /// Native runs in a row that show no new behaviour (exit status and magnitude of the number
 /// of inputs served) after which the native search stops: it no longer learns anything.
 const NATIVE_STALE_RUNS: usize = crate::params::Params::DEFAULT.cex.native_stale_runs;
+/// Native runs killed at their time limit without new behaviour, over the whole search,
+/// after which the native search stops (see `CexParams::native_stale_killed_runs`).
+const NATIVE_STALE_KILLED_RUNS: usize =
+    crate::params::Params::DEFAULT.cex.native_stale_killed_runs;
 /// Bounded model checking goes at most this many times deeper (in back edges) than the
 /// largest constant of the program, and at least [`MIN_BMC_DEPTH`]: beyond, the unrolling
 /// only adds iteration counts that no constant of the program tells apart.
@@ -612,6 +616,7 @@ impl Search<'_> {
         // first run said it all.
         let mut behaviours: BTreeSet<(String, usize)> = BTreeSet::new();
         let mut stale_runs = 0usize;
+        let mut stale_killed_runs = 0usize;
         let mut native_done = !has_inputs;
         // Bounded model checking was stopped by the deadline, not by what it found.
         let mut bmc_out_of_time = false;
@@ -746,14 +751,18 @@ impl Search<'_> {
                             stale_runs = 0;
                         } else if status == RunStatus::Timeout {
                             // A run killed at its limit costs up to 1 s, and one more
-                            // such run rarely shows anything new.
+                            // such run rarely shows anything new: they are counted over
+                            // the whole search, not reset by a run that shows something.
                             stale_runs += NATIVE_STALE_RUNS / 4;
+                            stale_killed_runs += 1;
                         } else {
                             stale_runs += 1;
                         }
                     }
                 }
-                if stale_runs >= NATIVE_STALE_RUNS {
+                if stale_runs >= NATIVE_STALE_RUNS
+                    || stale_killed_runs >= NATIVE_STALE_KILLED_RUNS
+                {
                     native_done = true;
                     self.debug("native runs show no new behaviour");
                 }

@@ -386,9 +386,7 @@ fn run_tool(
         .stderr(log);
     // SAFETY: `die_with_parent` is async-signal-safe and allocates nothing.
     unsafe { command.pre_exec(die_with_parent) };
-    let mut child = command
-        .spawn()
-        .map_err(|e| format!("running {program}: {e}"))?;
+    let mut child = spawn_alone(&mut command).map_err(|e| format!("running {program}: {e}"))?;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
@@ -791,7 +789,7 @@ impl NativeProgram {
             });
         }
         let start = Instant::now();
-        let status = match cmd.spawn() {
+        let status = match spawn_alone(&mut cmd) {
             Err(e) => {
                 return RunResult {
                     status: RunStatus::Exited(-1),
@@ -926,4 +924,17 @@ mod tests {
             "/usr/bin/ld: x.o: in function `f':\nx.c:(.text+0x1): undefined reference to `toto'\n";
         assert_eq!(undefined_references(e), vec!["toto".to_string()]);
     }
+}
+
+/// Spawns `command` while no other thread of this process forks.
+///
+/// The `pre_exec` hook makes the standard library `fork`, which runs libz3 4.8's
+/// `pthread_atfork` handler (`scoped_timer::finalize`, racy with other threads: fixed
+/// upstream in Z3Prover/z3#7618). Two workers forking at once (the counterexample searches
+/// of two functions starting together, issue 14) left both blocked in that handler for
+/// good; forking one at a time avoids it. A fork is short, so the lock costs little.
+fn spawn_alone(command: &mut Command) -> std::io::Result<std::process::Child> {
+    static FORK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _alone = FORK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    command.spawn()
 }

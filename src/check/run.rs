@@ -66,6 +66,9 @@ pub struct FunctionRun {
     pub end: RunEnd,
     /// Wall time, counterexample search included.
     pub elapsed: Duration,
+    /// The time budget the function was given: `--timeout`, or less, its share of what was
+    /// left of the run's budget when it started (issue 14).
+    pub budget: Duration,
     /// The most heap the analysis held at once, in bytes (see [`crate::budget`]).
     pub peak_heap_bytes: usize,
     /// The stages that ran, in order, with how each ended.
@@ -77,6 +80,9 @@ pub struct FunctionRun {
 /// A stage of the analysis of one function, as reported (issue 13: where the time goes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
+    /// The classic engine over intervals, run first (issue 14): it settles the assertions
+    /// it proves and gives its invariants to the engine.
+    IntervalAnalysis,
     /// The engine over the chosen domain.
     Analysis,
     /// The engine's invariants with the congruences of the values (issue 17).
@@ -91,6 +97,7 @@ impl Stage {
     /// The stage's name in reports.
     pub fn name(self) -> &'static str {
         match self {
+            Stage::IntervalAnalysis => "interval analysis",
             Stage::Analysis => "analysis",
             Stage::Congruences => "congruences",
             Stage::Refinement => "refinement",

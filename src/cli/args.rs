@@ -124,6 +124,13 @@ pub struct AnalysisArgs {
     /// Time budget per analyzed function, in seconds (a positive number, at most a year).
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,
+    /// Time budget of the whole run's analysis, in seconds (0: none): each function with an
+    /// assertion gets at most its share of what is left when it starts (the time left
+    /// times the number of jobs, divided by the functions not started yet), at least one
+    /// second, at most --timeout; with --each-unit, each program gets an equal share of
+    /// what is left.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::params::Params::DEFAULT.run.run_budget.as_secs_f64(), value_parser = parse_seconds_or_zero)]
+    pub run_budget: f64,
     /// Heap budget per analyzed function, in MB (default: 1500 divided by the number of
     /// functions analyzed at once).
     #[arg(long, value_name = "MB", value_parser = parse_megabytes)]
@@ -205,6 +212,14 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
         ));
     }
     Ok(value)
+}
+
+/// A duration in seconds, or 0 for none.
+fn parse_seconds_or_zero(text: &str) -> Result<f64, String> {
+    if text.trim().parse::<f64>() == Ok(0.0) {
+        return Ok(0.0);
+    }
+    parse_seconds(text)
 }
 
 /// A size in MB: a positive finite number, at most a petabyte.

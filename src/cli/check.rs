@@ -3,7 +3,7 @@
 use super::args::{AnalysisArgs, EngineArg, InputArgs};
 use super::project::{self, OutputArgs};
 use super::EXIT_PROVED;
-use crate::driver::{self, AnalysisConfig, DomainKind, Engine};
+use crate::driver::{self, AnalysisConfig, DomainKind, Engine, Purpose};
 use crate::graph::ReducedGraph;
 use crate::report::{self, ProgramReport, RunInfo};
 use anyhow::{Context, Result};
@@ -74,6 +74,10 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
         jobs,
         refine: a.refine == super::args::OnOff::On,
         params: crate::params::Params::DEFAULT,
+        purpose: Purpose::Verdicts,
+        // The run's budget counts from here: loading is not included.
+        ends: (a.run_budget > 0.0)
+            .then(|| Instant::now() + Duration::from_secs_f64(a.run_budget)),
     }
 }
 
@@ -255,7 +259,10 @@ pub fn run_ir(args: IrArgs) -> Result<i32> {
 pub fn run_invariants(args: InvariantsArgs) -> Result<i32> {
     let fe = args.input.frontend_config()?;
     let module = crate::frontend::load(&fe)?;
-    let config = analysis_config(&args.analysis, 1);
+    let config = AnalysisConfig {
+        purpose: Purpose::Invariants,
+        ..analysis_config(&args.analysis, 1)
+    };
     let analysis = driver::analyze(&module, &config);
     print!("{}", report::invariants_text(&analysis));
     Ok(EXIT_PROVED)

@@ -84,10 +84,13 @@ pub fn analyze_programs(
 ) -> Vec<ProgramReport> {
     programs
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             if programs.len() > 1 {
                 eprintln!("polyfocus: analyzing {}", p.name);
             }
+            // Each program gets an equal share of what is left of the run's budget.
+            let config = &config.for_program(programs.len() - i);
             match frontend::load(&p.frontend) {
                 Err(e) => ProgramReport::failed(p.name.clone(), e.to_string()),
                 Ok(module) => {

@@ -4,6 +4,7 @@
 use super::Engine;
 use crate::analysis::lower::Lowering;
 use crate::analysis::refine::SlotAssignment;
+use crate::analysis::focus::CutFacts;
 use crate::analysis::{classic, Deadline, Dim, Invariants, Outcome};
 use crate::check::LoopInvariant;
 use crate::domain::readable::readable_invariant;
@@ -22,18 +23,21 @@ pub(super) fn run_engine<D: NumericDomain>(
     lowering: &Lowering<'_>,
     engine: Engine,
     preds: &SlotAssignment,
+    facts: &CutFacts,
     deadline: &Deadline,
 ) -> Run<D> {
     match engine {
         Engine::Focus => {
-            use crate::analysis::focus::{analyze_with_predicates, BlockLevel};
-            let r = analyze_with_predicates(lowering, preds, BlockLevel::CutPoints, deadline);
+            use crate::analysis::focus::{analyze_with_facts, BlockLevel};
+            let r = analyze_with_facts(lowering, preds, facts, BlockLevel::CutPoints, deadline);
             Run {
                 invariants: r.invariants,
                 outcome: r.outcome,
                 at_cut_points: r.at_cut_points,
             }
         }
+        // The classic engine does not take facts: it is the baseline, and the interval stage
+        // that gives them is itself a classic run.
         Engine::Classic => {
             let (invariants, outcome): (Invariants<D>, Outcome) =
                 classic::analyze(lowering, deadline);

@@ -9,7 +9,8 @@ use crate::ir::Module;
 use crate::params::Params;
 use pipeline::FunctionOutcome;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Duration;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 use verdicts::{Open, VerdictTable};
 
 mod cause;
@@ -51,6 +52,18 @@ pub enum DomainKind {
     IntervalPredProduct,
 }
 
+/// What a run is for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Purpose {
+    /// Verdicts: the expensive stages run only for the assertions the interval stage left
+    /// open, and a function whose assertions it all settled keeps its interval invariants.
+    Verdicts,
+    /// Invariants of the chosen engine and domain for every function (`polyfocus
+    /// invariants`, tests of the engines): the engine runs even when the interval stage
+    /// settled every assertion.
+    Invariants,
+}
+
 /// How to analyze; built once by the CLI.
 #[derive(Clone, Debug)]
 pub struct AnalysisConfig {
@@ -70,6 +83,40 @@ pub struct AnalysisConfig {
     pub refine: bool,
     /// The tuning constants; the driver reads the stage shares from here.
     pub params: Params,
+    /// What the run is for.
+    pub purpose: Purpose,
+    /// When the analysis of this module must end (the run's budget, `--run-budget`), or
+    /// `None`: each function gets `timeout`. See [`crate::params::RunParams`].
+    pub ends: Option<Instant>,
+}
+
+impl AnalysisConfig {
+    /// The same configuration for one program of `n_programs_left` still to analyze in a
+    /// run: it gets an equal share of the time left.
+    pub fn for_program(&self, n_programs_left: usize) -> AnalysisConfig {
+        let ends = self.ends.map(|ends| {
+            let left = ends.saturating_duration_since(Instant::now());
+            Instant::now() + left / n_programs_left.max(1) as u32
+        });
+        AnalysisConfig {
+            ends,
+            ..self.clone()
+        }
+    }
+
+    /// The time budget of a function that starts now, when `n_left` functions with an
+    /// assertion (itself included) have not started: `timeout`, or less, its share of the
+    /// time left to the run's workers.
+    fn function_budget(&self, n_left: usize) -> Duration {
+        let Some(ends) = self.ends else {
+            return self.timeout;
+        };
+        let left = ends.saturating_duration_since(Instant::now());
+        let share = left.mul_f64(self.jobs.max(1) as f64 / n_left.max(1) as f64);
+        share
+            .max(self.params.run.min_function_budget)
+            .min(self.timeout)
+    }
 }
 
 /// Analyzes every function of the module.
@@ -94,6 +141,14 @@ fn analyze_inner(
     cex: Option<&crate::cex::CexConfig>,
 ) -> AnalysisReport {
     let mut report = AnalysisReport::default();
+    // The functions with an assertion share what is left of the run's budget; the others
+    // settle nothing and end after the interval stage.
+    let n_with_checks = module
+        .functions
+        .iter()
+        .filter(|f| !f.checks().is_empty())
+        .count();
+    let n_started = AtomicUsize::new(0);
     // Functions in parallel (issue 8); results are assembled in function order below.
     let runs = parallel::map(
         &module.functions,
@@ -101,11 +156,17 @@ fn analyze_inner(
         |func| func.name.clone(),
         |func| {
             let start = std::time::Instant::now();
+            let budget = if func.checks().is_empty() {
+                config.timeout
+            } else {
+                let i = n_started.fetch_add(1, Ordering::Relaxed);
+                config.function_budget(n_with_checks.saturating_sub(i))
+            };
             let heap = crate::budget::HeapMeter::start();
             let run = catch_unwind(AssertUnwindSafe(|| {
                 match unanalyzable(module, &func.name) {
                     Some(reason) => pipeline::not_analyzed(func, module, reason),
-                    None => pipeline::run(func, module, config, cex, start),
+                    None => pipeline::run(func, module, config, cex, start, budget),
                 }
             }));
             let run = run.map_err(|panic| {
@@ -115,10 +176,10 @@ fn analyze_inner(
                     .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                     .unwrap_or_else(|| "panic".to_string())
             });
-            (run, start.elapsed(), heap.peak_bytes())
+            (run, start.elapsed(), heap.peak_bytes(), budget)
         },
     );
-    for (func, (run, elapsed, peak_heap_bytes)) in module.functions.iter().zip(runs) {
+    for (func, (run, elapsed, peak_heap_bytes, budget)) in module.functions.iter().zip(runs) {
         let run = run.unwrap_or_else(|what| {
             // The panic took the table with it: every assertion stays open, for the bug.
             let checks = func.checks();
@@ -137,6 +198,7 @@ fn analyze_inner(
             function: func.name.clone(),
             end: run.end,
             elapsed,
+            budget,
             peak_heap_bytes,
             stages: run.stages,
             checks: run.times,

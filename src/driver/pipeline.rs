@@ -1,11 +1,19 @@
 //! The stages that analyze one function, over a table of verdicts.
 //!
 //! ```text
-//! Engine -> Congruences -> QuickCex -> Refine -> FullCex -> verdicts
+//! Interval -> Engine -> polynomial equalities -> Congruences -> QuickCex -> Refine -> FullCex
+//!   -> verdicts
 //! ```
 //!
+//! - [`Step::Interval`]: the classic engine over intervals (what `--engine classic --domain
+//!   interval` runs), first and cheap (milliseconds per function, seconds on a whole
+//!   project): it proves the assertions whose error site gets no interval invariant, and
+//!   its invariants become facts ([`CutFacts`]) that the engine and refinement meet into
+//!   every state at a cut point. Skipped when the chosen configuration is itself classic
+//!   over intervals. Reported as `interval analysis`.
 //! - [`Step::Engine`]: the chosen engine over the chosen domain; proves the assertions whose
-//!   error site gets no invariant. Reported as the stage `analysis`.
+//!   error site gets no invariant. It runs only when the interval stage left an assertion
+//!   open. Reported as the stage `analysis`.
 //! - [`Step::Congruences`]: the engine's invariants with the congruences of the values
 //!   (`analysis::congruence`): an open error site no path reaches from them is proved.
 //!   Reported as `congruences`; runs only when the engine finished and left one open.
@@ -26,8 +34,9 @@
 
 use super::engine::{loop_invariants_of, run_engine, Run};
 use super::verdicts::{Open, VerdictTable};
-use super::{cause, AnalysisConfig, DomainKind, Engine};
+use super::{cause, AnalysisConfig, DomainKind, Engine, Purpose};
 use crate::analysis::certify::CutInvariants;
+use crate::analysis::focus::CutFacts;
 use crate::analysis::lower::Lowering;
 use crate::analysis::refine::{LocalPredicates, SlotAssignment};
 use crate::analysis::{Deadline, FunctionContext, Outcome};
@@ -41,11 +50,13 @@ use crate::domain::{IntervalDomain, NumericDomain};
 use crate::ir::{BlockId, CheckId, CheckKind, Function, Module, Terminator};
 use crate::params::StageParams;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The stages of the pipeline, in the order they run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Step {
+    /// The classic engine over intervals, before the chosen engine.
+    Interval,
     /// The engine over the chosen domain.
     Engine,
     /// The engine's invariants with congruences.
@@ -62,6 +73,7 @@ impl Step {
     /// The stage under which reports list it (names fixed by issue 13).
     fn reported(self) -> Stage {
         match self {
+            Step::Interval => Stage::IntervalAnalysis,
             Step::Engine => Stage::Analysis,
             Step::Congruences => Stage::Congruences,
             Step::Refine => Stage::Refinement,
@@ -137,13 +149,16 @@ struct Found {
 }
 
 /// Analyzes one function: every stage in order, then the verdicts. `started` is when the
-/// function's budget started.
+/// function's budget started; `budget` is what the stages after the interval stage may
+/// spend (`--timeout`, or less: the function's share of the run's budget), counted from the
+/// end of the interval stage, and never past `--timeout` from `started`.
 pub(super) fn run(
     func: &Function,
     module: &Module,
     config: &AnalysisConfig,
     cex: Option<&CexConfig>,
     started: Instant,
+    budget: Duration,
 ) -> FunctionOutcome {
     use crate::domain::predicates::{Partitioned, Product};
     use crate::domain::Polyhedron;
@@ -151,21 +166,21 @@ pub(super) fn run(
     // The second domain is the one refinement runs in: predicates need a domain that
     // keeps one numeric state per valuation of the booleans.
     match config.domain {
-        DomainKind::Interval => run_in::<I, Partitioned<I>>(func, module, config, cex, started),
+        DomainKind::Interval => run_in::<I, Partitioned<I>>(func, module, config, cex, started, budget),
         DomainKind::Poly => {
-            run_in::<Polyhedron, Partitioned<Polyhedron>>(func, module, config, cex, started)
+            run_in::<Polyhedron, Partitioned<Polyhedron>>(func, module, config, cex, started, budget)
         }
         DomainKind::PolyPred => run_in::<Partitioned<Polyhedron>, Partitioned<Polyhedron>>(
-            func, module, config, cex, started,
+            func, module, config, cex, started, budget,
         ),
         DomainKind::PolyPredProduct => run_in::<Product<Polyhedron>, Partitioned<Polyhedron>>(
-            func, module, config, cex, started,
+            func, module, config, cex, started, budget,
         ),
         DomainKind::IntervalPred => {
-            run_in::<Partitioned<I>, Partitioned<I>>(func, module, config, cex, started)
+            run_in::<Partitioned<I>, Partitioned<I>>(func, module, config, cex, started, budget)
         }
         DomainKind::IntervalPredProduct => {
-            run_in::<Product<I>, Partitioned<I>>(func, module, config, cex, started)
+            run_in::<Product<I>, Partitioned<I>>(func, module, config, cex, started, budget)
         }
     }
 }
@@ -193,9 +208,10 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     config: &AnalysisConfig,
     cex: Option<&CexConfig>,
     function_started: Instant,
+    budget: Duration,
 ) -> FunctionOutcome {
     let params = &config.params.stages;
-    let started = Instant::now();
+    let mut started = Instant::now();
     crate::progress::stage(|| Stage::Analysis.name().into());
     let ctx = FunctionContext::new(func);
     let facts = Facts::new(&ctx);
@@ -204,7 +220,40 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         times: func.checks().into_iter().map(CheckRun::new).collect(),
         stages: Vec::new(),
     };
-    let mut found = engine::<D>(&facts, config, cex.is_some(), started, &mut progress);
+    let staged = !(config.engine == Engine::Classic && config.domain == DomainKind::Interval);
+    let interval = if staged {
+        interval_stage(&facts, config, &mut progress)
+    } else {
+        None
+    };
+    let cut_facts = interval
+        .as_ref()
+        .map(|f| CutFacts::from_disjunctions(&f.at_cut_points))
+        .unwrap_or_default();
+    // From here on the stages share `budget`, counted from now, within `--timeout` of the
+    // function's start.
+    let mut function_started = function_started;
+    let rest;
+    let config = if staged && budget < config.timeout {
+        let spent = function_started.elapsed();
+        started = Instant::now();
+        function_started = started;
+        rest = AnalysisConfig {
+            timeout: budget.min(config.timeout.saturating_sub(spent)),
+            ..config.clone()
+        };
+        &rest
+    } else {
+        config
+    };
+    let mut found = match interval {
+        // Every assertion is settled (or there is none): the expensive stages have nothing
+        // to do, and the interval invariants are the function's.
+        Some(found) if !progress.table.any_imprecise() && config.purpose == Purpose::Verdicts => {
+            found
+        }
+        _ => engine::<D>(&facts, config, &cut_facts, cex.is_some(), started, &mut progress),
+    };
     let complete = found.outcome == Outcome::Complete;
     polynomial_equalities(&facts, config, &found, &mut progress);
     if complete && progress.table.any_imprecise() {
@@ -226,7 +275,9 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         );
     }
     let refinement = (refine && progress.table.any_imprecise())
-        .then(|| refinement::<P>(&facts, config, started, &mut found, &mut progress));
+        .then(|| {
+            refinement::<P>(&facts, config, &cut_facts, started, &mut found, &mut progress)
+        });
     if let Some(cex) = cex {
         let margin = (config.timeout / params.final_margin_divisor).max(params.final_margin_min);
         let deadline = function_started + config.timeout.saturating_sub(margin);
@@ -271,12 +322,67 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     }
 }
 
+/// [`Step::Interval`]: the classic engine over intervals, within its share of the budget;
+/// proves the assertions whose error site gets no invariant. Returns its invariants when it
+/// reached a fixpoint (`None` otherwise: it then settles nothing and gives no facts, and
+/// the assertions stay open for the engine).
+///
+/// Its proofs rest on what `--engine classic --domain interval` proofs rest on: the same
+/// lowering and the same certification in the test suite (`tests/inductive.rs` certifies
+/// every engine's invariants); they are final in the table like the engine's.
+fn interval_stage(
+    facts: &Facts<'_>,
+    config: &AnalysisConfig,
+    progress: &mut Progress,
+) -> Option<Found> {
+    let started = Instant::now();
+    crate::progress::stage(|| Stage::IntervalAnalysis.name().into());
+    let deadline = Deadline::after(config.timeout.mul_f64(config.params.stages.interval_share))
+        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let mut run: Run<IntervalDomain> = run_engine(
+        &facts.lowering,
+        Engine::Classic,
+        &SlotAssignment::default(),
+        &CutFacts::none(),
+        &deadline,
+    );
+    run.outcome = deadline.blame(run.outcome);
+    let elapsed = started.elapsed();
+    for t in &mut progress.times {
+        t.analysis += elapsed;
+    }
+    let mut n_proved = 0usize;
+    if run.outcome == Outcome::Complete {
+        for (i, b) in facts.error_blocks.iter().enumerate() {
+            if progress.table.open_reason(i).is_some() && run.invariants.at(*b).is_none() {
+                settled(progress.table.prove(i));
+                n_proved += 1;
+            }
+        }
+    }
+    progress.stages.push(StageRun {
+        stage: Step::Interval.reported(),
+        elapsed,
+        end: stage_end(run.outcome),
+        detail: Some(format!(
+            "{n_proved} of {} assertions proved",
+            facts.error_blocks.len()
+        )),
+    });
+    (run.outcome == Outcome::Complete).then(|| Found {
+        outcome: run.outcome,
+        loop_invariants: loop_invariants_of(&facts.lowering, &run),
+        at_cut_points: run.at_cut_points,
+    })
+}
+
 /// [`Step::Engine`]: the engine over `D`; proves the assertions whose error site gets no
 /// invariant, or, when it stops before a fixpoint, leaves every assertion open for that.
 /// Its time counts from `started`, before the facts were computed.
 fn engine<D: NumericDomain>(
     facts: &Facts<'_>,
     config: &AnalysisConfig,
+    cut_facts: &CutFacts,
     searching: bool,
     started: Instant,
     progress: &mut Progress,
@@ -289,24 +395,28 @@ fn engine<D: NumericDomain>(
     } else {
         1.0
     };
-    let deadline = Deadline::after(config.timeout.mul_f64(share))
+    let engine_started = Instant::now();
+    let deadline = Deadline::after(config.timeout.mul_f64(share).saturating_sub(started.elapsed()))
         .with_memory(MemoryBudget::from_now(config.memory_per_function));
     let mut first: Run<D> = run_engine(
         &facts.lowering,
         config.engine,
         &SlotAssignment::default(),
+        cut_facts,
         &deadline,
     );
     first.outcome = deadline.blame(first.outcome);
-    let elapsed = started.elapsed();
+    let elapsed = engine_started.elapsed();
     progress.stages.push(StageRun {
         stage: Step::Engine.reported(),
         elapsed,
         end: stage_end(first.outcome),
         detail: None,
     });
-    for t in &mut progress.times {
-        t.analysis = elapsed;
+    for (i, t) in progress.times.iter_mut().enumerate() {
+        if progress.table.open_reason(i).is_some() {
+            t.analysis += elapsed;
+        }
     }
     match first.outcome {
         Outcome::Complete => {
@@ -512,11 +622,13 @@ fn polynomial_equalities(
 }
 
 /// [`Step::Refine`]: rounds of predicate discovery and re-analysis in `P`, for the
-/// assertions still imprecise, until none is left, a round finds no new predicate, or the
-/// stage's share of the budget (counted from `started`) runs out.
+/// assertions still imprecise, until none is left, a round finds no new predicate,
+/// `max_fruitless_rounds` rounds in a row settle nothing, or the stage's share of the
+/// budget (counted from `started`) runs out.
 fn refinement<P: NumericDomain>(
     facts: &Facts<'_>,
     config: &AnalysisConfig,
+    cut_facts: &CutFacts,
     started: Instant,
     found: &mut Found,
     progress: &mut Progress,
@@ -536,6 +648,7 @@ fn refinement<P: NumericDomain>(
     let mut end = StageEnd::Finished;
     let max_rounds = params.max_refinement_rounds;
     let mut detail = format!("stopped after {max_rounds} rounds");
+    let mut fruitless = 0usize;
     while stats.rounds < max_rounds {
         if deadline.expired() {
             end = StageEnd::Timeout;
@@ -584,7 +697,13 @@ fn refinement<P: NumericDomain>(
         stats.rounds += 1;
         let slots = preds.assign_slots();
         let refined_lowering = Lowering::with_predicate_slots(facts.ctx, slots.slots);
-        let run: Run<P> = run_engine(&refined_lowering, config.engine, &slots, &deadline);
+        let run: Run<P> = run_engine(
+            &refined_lowering,
+            config.engine,
+            &slots,
+            cut_facts,
+            &deadline,
+        );
         charge(&mut progress.times);
         if run.outcome != Outcome::Complete {
             end = match deadline.blame(run.outcome) {
@@ -599,14 +718,25 @@ fn refinement<P: NumericDomain>(
         stats.cut_points_with_predicates = graph.ids().filter(|c| !preds.at(*c).is_empty()).count();
         stats.bdd_vars = slots.slots;
         stats.bdd_vars_unshared = slots.unshared;
+        let mut n_settled = 0;
         for (i, b) in facts.error_blocks.iter().enumerate() {
             if progress.table.is_imprecise(i) && run.invariants.at(*b).is_none() {
                 settled(progress.table.prove(i));
-                stats.proved += 1;
+                n_settled += 1;
             }
         }
+        stats.proved += n_settled;
         found.at_cut_points = run.at_cut_points.clone();
         found.loop_invariants = loop_invariants_of(&refined_lowering, &run);
+        fruitless = if n_settled == 0 { fruitless + 1 } else { 0 };
+        if fruitless >= params.max_fruitless_rounds && progress.table.any_imprecise() {
+            detail = format!(
+                "stopped after round {}: {fruitless} round{} in a row settled nothing",
+                stats.rounds,
+                if fruitless == 1 { "" } else { "s" }
+            );
+            break;
+        }
     }
     stats.millis = refining.elapsed().as_millis();
     progress.stages.push(StageRun {

@@ -60,6 +60,8 @@ struct JsonFunction<'a> {
     /// `finished`, `timeout`, `budget: WHAT` or `internal error: WHAT`.
     end: String,
     time_ms: u64,
+    /// The time budget it was given (`--timeout`, or its share of the run's budget).
+    budget_ms: u64,
     peak_heap_mb: u64,
     /// Each stage that ran, with how it ended: `end` above is the analysis's; a stage
     /// that ran out of its share of the budget says so here (issue 13).
@@ -89,6 +91,7 @@ fn json_function(run: &FunctionRun) -> JsonFunction<'_> {
         function: &run.function,
         end: run.end.to_string(),
         time_ms: run.elapsed.as_millis() as u64,
+        budget_ms: run.budget.as_millis() as u64,
         peak_heap_mb: (run.peak_heap_bytes >> 20) as u64,
         stages: run
             .stages
