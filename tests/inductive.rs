@@ -169,6 +169,7 @@ fn polynomial_equalities_are_inductive() {
             data_model: DataModel::Ilp32,
             entry: EntrySelection::Default,
             inline_limit: 2000,
+            checks: polyfocus::ir::CheckSelection::ASSERT,
         };
         let module = load(&fe).expect("program loads");
         for func in &module.functions {
