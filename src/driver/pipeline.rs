@@ -421,7 +421,9 @@ fn engine<D: NumericDomain>(
     match first.outcome {
         Outcome::Complete => {
             for (i, b) in facts.error_blocks.iter().enumerate() {
-                if first.invariants.at(*b).is_none() {
+                // Only what the interval stage left open: the table refuses to settle a
+                // verdict twice (and a debug build fails its assertion).
+                if progress.table.open_reason(i).is_some() && first.invariants.at(*b).is_none() {
                     settled(progress.table.prove(i));
                 }
             }
