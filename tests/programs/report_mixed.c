@@ -5,13 +5,13 @@ int main(void) {
     int n = polyfocus_int();
     polyfocus_assume(n >= 0);
     polyfocus_assume(n <= 100);
-    int i = 0, sum = 0;
+    int i = 0, sum = 0, one = 1; int *volatile pick = &one;
     while (i < n) {
         i++;
         sum += i;
     }
     polyfocus_assert(i == n);                 /* proved */
-    polyfocus_assert(sum % 3 != 2);           /* unknown: triangular numbers mod 3 */
+    polyfocus_assert(*pick == 1);             /* unknown: read through a pointer loaded from memory */
     polyfocus_assert(i != 3);                 /* violated when n == 3 */
     return 0;
 }
