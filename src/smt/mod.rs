@@ -374,24 +374,13 @@ impl RegionFormula {
             return QueryResult::Unknown(Unknown::NotAValue(var));
         }
         self.solver.push();
-        let starts: Vec<Bool> = from
-            .iter()
-            .map(|d| {
-                let fs: Vec<Bool> = d.iter().map(|c| self.cons_formula(c, None)).collect();
-                Bool::and(&fs)
-            })
-            .collect();
-        self.solver.assert(&Bool::or(&starts));
+        self.assert_starts(from);
         for fact in facts {
             let f = self.side_fact_formula(fact);
             self.solver.assert(&f);
         }
         let mut disjuncts = Vec::new();
-        let targets: Vec<(CutPointId, Bool)> = self
-            .targets
-            .iter()
-            .map(|(cp, (r, _))| (*cp, r.clone()))
-            .collect();
+        let targets = self.target_reached();
         for (cp, reached) in &targets {
             let Some(inv) = outside.get(cp) else { continue };
             let escape = match inv {
@@ -423,21 +412,7 @@ impl RegionFormula {
         self.solver.assert(&Bool::or(&disjuncts));
         let keys: BTreeMap<CutPointId, Option<Vec<LinCons>>> =
             outside.keys().map(|cp| (*cp, None)).collect();
-        let res = match check_until(&self.solver, &[], deadline) {
-            SatResult::Unsat => QueryResult::Unsat,
-            SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
-                self.solver.get_reason_unknown().unwrap_or_default(),
-            )),
-            SatResult::Sat => match self.solver.get_model() {
-                None => QueryResult::Unknown(Unknown::NoModel),
-                Some(model) => match self.extract_path(&model, &keys) {
-                    Some(p) => QueryResult::Path(p),
-                    None => QueryResult::Unknown(Unknown::NoPath),
-                },
-            },
-        };
-        self.solver.pop(1);
-        res
+        self.answer(&keys, deadline)
     }
 
     /// Asks for a path from a state satisfying some disjunct of `from` and every polynomial
@@ -472,23 +447,12 @@ impl RegionFormula {
             return QueryResult::Unknown(Unknown::NotAValue(var));
         }
         self.solver.push();
-        let starts: Vec<Bool> = from
-            .iter()
-            .map(|d| {
-                let fs: Vec<Bool> = d.iter().map(|c| self.cons_formula(c, None)).collect();
-                Bool::and(&fs)
-            })
-            .collect();
-        self.solver.assert(&Bool::or(&starts));
+        self.assert_starts(from);
         for e in from_equalities {
             let t = self.poly_term(e, None);
             self.solver.assert(&t.eq(Int::from_i64(0)));
         }
-        let targets: Vec<(CutPointId, Bool)> = self
-            .targets
-            .iter()
-            .map(|(cp, (r, _))| (*cp, r.clone()))
-            .collect();
+        let targets = self.target_reached();
         let mut disjuncts = Vec::new();
         for (cp, reached) in &targets {
             let Some(eqs) = violated.get(cp) else { continue };
@@ -506,21 +470,7 @@ impl RegionFormula {
         self.solver.assert(&Bool::or(&disjuncts));
         let keys: BTreeMap<CutPointId, Option<Vec<LinCons>>> =
             violated.keys().map(|cp| (*cp, None)).collect();
-        let res = match check_until(&self.solver, &[], deadline) {
-            SatResult::Unsat => QueryResult::Unsat,
-            SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
-                self.solver.get_reason_unknown().unwrap_or_default(),
-            )),
-            SatResult::Sat => match self.solver.get_model() {
-                None => QueryResult::Unknown(Unknown::NoModel),
-                Some(model) => match self.extract_path(&model, &keys) {
-                    Some(p) => QueryResult::Path(p),
-                    None => QueryResult::Unknown(Unknown::NoPath),
-                },
-            },
-        };
-        self.solver.pop(1);
-        res
+        self.answer(&keys, deadline)
     }
 
     /// Makes the solver take in the region's assertions before `deadline`.
@@ -1007,23 +957,12 @@ impl RegionFormula {
             return QueryResult::Unknown(why);
         }
         self.solver.push();
-        let starts: Vec<Bool> = from
-            .iter()
-            .map(|d| {
-                let fs: Vec<Bool> = d.iter().map(|c| self.cons_formula(c, None)).collect();
-                Bool::and(&fs)
-            })
-            .collect();
-        self.solver.assert(&Bool::or(&starts));
+        self.assert_starts(from);
         for fact in facts {
             let f = self.side_fact_formula(fact);
             self.solver.assert(&f);
         }
-        let targets: Vec<(CutPointId, Bool)> = self
-            .targets
-            .iter()
-            .map(|(cp, (r, _))| (*cp, r.clone()))
-            .collect();
+        let targets = self.target_reached();
         let mut disjuncts = Vec::new();
         for (cp, reached) in &targets {
             let Some(kept) = kept.get(cp) else { continue };
@@ -1033,21 +972,7 @@ impl RegionFormula {
         self.solver.assert(&Bool::or(&disjuncts));
         let keys: BTreeMap<CutPointId, Option<Vec<LinCons>>> =
             kept.keys().map(|cp| (*cp, None)).collect();
-        let res = match check_until(&self.solver, &[], deadline) {
-            SatResult::Unsat => QueryResult::Unsat,
-            SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
-                self.solver.get_reason_unknown().unwrap_or_default(),
-            )),
-            SatResult::Sat => match self.solver.get_model() {
-                None => QueryResult::Unknown(Unknown::NoModel),
-                Some(model) => match self.extract_path(&model, &keys) {
-                    Some(p) => QueryResult::Path(p),
-                    None => QueryResult::Unknown(Unknown::NoPath),
-                },
-            },
-        };
-        self.solver.pop(1);
-        res
+        self.answer(&keys, deadline)
     }
 
     /// A fact read on the values a path leaves at target `cp` (negated by the caller, so
@@ -1070,6 +995,50 @@ impl RegionFormula {
                 }
             }
         }
+    }
+
+    /// Asserts that the path starts in some disjunct of `from`.
+    fn assert_starts(&mut self, from: &[Vec<LinCons>]) {
+        let starts: Vec<Bool> = from
+            .iter()
+            .map(|d| {
+                let fs: Vec<Bool> = d.iter().map(|c| self.cons_formula(c, None)).collect();
+                Bool::and(&fs)
+            })
+            .collect();
+        self.solver.assert(&Bool::or(&starts));
+    }
+
+    /// Each target cut point with its "reached" literal.
+    fn target_reached(&self) -> Vec<(CutPointId, Bool)> {
+        self.targets
+            .iter()
+            .map(|(cp, (r, _))| (*cp, r.clone()))
+            .collect()
+    }
+
+    /// Checks the query pushed by the caller before `deadline`, pops it, and reads a path
+    /// to one of `keys` from a model.
+    fn answer(
+        &mut self,
+        keys: &BTreeMap<CutPointId, Option<Vec<LinCons>>>,
+        deadline: std::time::Instant,
+    ) -> QueryResult {
+        let res = match check_until(&self.solver, &[], deadline) {
+            SatResult::Unsat => QueryResult::Unsat,
+            SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
+                self.solver.get_reason_unknown().unwrap_or_default(),
+            )),
+            SatResult::Sat => match self.solver.get_model() {
+                None => QueryResult::Unknown(Unknown::NoModel),
+                Some(model) => match self.extract_path(&model, keys) {
+                    Some(p) => QueryResult::Path(p),
+                    None => QueryResult::Unknown(Unknown::NoPath),
+                },
+            },
+        };
+        self.solver.pop(1);
+        res
     }
 
     fn side_fact_formula(&mut self, fact: &SideFact) -> Bool {
