@@ -153,7 +153,15 @@ fn polynomial_equalities_are_inductive() {
         (root.join("tests/programs/polynomial.c"), true),
         (root.join("tests/programs/polynomial_wrap.c"), true),
     ];
-    for task in ["ps2.c", "ps4-ll.c", "cohencu-ll.c", "fermat1.c", "egcd.c", "sqrt1-ll.c", "geo1.c"] {
+    for task in [
+        "ps2.c",
+        "ps4-ll.c",
+        "cohencu-ll.c",
+        "fermat1.c",
+        "egcd.c",
+        "sqrt1-ll.c",
+        "geo1.c",
+    ] {
         if nla.join(task).is_file() {
             programs.push((nla.join(task), false));
         } else {
@@ -184,11 +192,17 @@ fn polynomial_equalities_are_inductive() {
                 match certify_eqs(&ctx, &top, &eqs) {
                     Consecution::Certified => {}
                     Consecution::Undecided if !must_certify => {}
-                    other => failures.push(format!("{} degree {degree}: {other:?}", path.display())),
+                    other => {
+                        failures.push(format!("{} degree {degree}: {other:?}", path.display()))
+                    }
                 }
             }
         }
     }
     assert!(n_equalities > 0, "no polynomial equality found at all");
-    assert!(failures.is_empty(), "not inductive:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "not inductive:\n{}",
+        failures.join("\n")
+    );
 }

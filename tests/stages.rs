@@ -33,7 +33,12 @@ fn unknown_ends_when_the_search_stops_learning() {
     // even in intervals), congruences, then the search for what is left.
     assert_eq!(
         names,
-        ["analysis", "analysis", "congruences", "counterexample search"],
+        [
+            "analysis",
+            "analysis",
+            "congruences",
+            "counterexample search"
+        ],
         "{func}"
     );
     for stage in stages {

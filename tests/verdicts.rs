@@ -199,9 +199,14 @@ fn polynomial_equalities_not_over_wrapping_sums() {
 #[test]
 fn polynomial_false_claim_is_refuted() {
     check_program("polynomial_false.c");
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs", "polynomial_false.c"]
-        .iter()
-        .collect();
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "programs",
+        "polynomial_false.c",
+    ]
+    .iter()
+    .collect();
     let report = run(&path, "focus", "poly", &[]);
     let found = common::check_at_line(&report, 11).expect("verdict at line 11");
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");

@@ -130,7 +130,13 @@ pub fn analyze(func: &Function, readings: &[Interp]) -> Congruences {
     // Parameters and anything defined nowhere in the body: any integer.
     let mut per_value: Vec<Congruence> = defined
         .iter()
-        .map(|d| if *d { Congruence::Bottom } else { Congruence::top() })
+        .map(|d| {
+            if *d {
+                Congruence::Bottom
+            } else {
+                Congruence::top()
+            }
+        })
         .collect();
     let facts = Transfer { func, readings };
     loop {
@@ -242,15 +248,16 @@ impl Transfer<'_> {
             } => {
                 let a = self.operand(per_value, lhs, di);
                 let b = self.operand(per_value, rhs, di);
-                let exact = (flags.nsw && di == Interp::Signed) || (flags.nuw && di == Interp::Unsigned);
+                let exact =
+                    (flags.nsw && di == Interp::Signed) || (flags.nuw && di == Interp::Unsigned);
                 let e = match op {
                     BinOp::Add => a.add(&b),
                     BinOp::Sub => a.sub(&b),
                     BinOp::Mul => a.mul(&b),
                     BinOp::Shl => match rhs {
-                        Operand::Const(k) if k.unsigned() < w as u128 => {
-                            a.mul(&Congruence::constant(Int::from(1u8) << k.unsigned() as usize))
-                        }
+                        Operand::Const(k) if k.unsigned() < w as u128 => a.mul(
+                            &Congruence::constant(Int::from(1u8) << k.unsigned() as usize),
+                        ),
                         _ => return Congruence::top(),
                     },
                     _ => return Congruence::top(),
@@ -280,7 +287,9 @@ mod tests {
 
     fn pf(name: &str) -> String {
         std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ir").join(name),
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/ir")
+                .join(name),
         )
         .expect("test file")
     }
@@ -302,7 +311,10 @@ mod tests {
 
         // `x += 3` wraps modulo 2^32: claiming x ≡ 0 mod 3 must be refuted by the solver.
         let (func, mut c) = classes(&pf("stride3_wraps.pf"));
-        assert!(c.of(ValueId(0)).is_top(), "the analysis keeps no class of 3 under wrap");
+        assert!(
+            c.of(ValueId(0)).is_top(),
+            "the analysis keeps no class of 3 under wrap"
+        );
         c.per_value[0] = Congruence::class(Int::from(0), Int::from(3));
         let ctx = FunctionContext::new(&func);
         let cert = certify(&ctx, &top_invariants(&ctx), &c, Duration::from_secs(10));

@@ -376,7 +376,9 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
     fn post(&self, path: &FocusPath, mut state: D) -> D {
         transformer::apply_path(self.lowering, path, &mut state);
         state.forget(&self.dead[path.target.index()]);
-        let state = self.facts.restrict(self.lowering.space(), path.target, state);
+        let state = self
+            .facts
+            .restrict(self.lowering.space(), path.target, state);
         self.split(path.target, state)
     }
 

@@ -570,8 +570,12 @@ pub fn certify(
             continue;
         }
         let mut formula = RegionFormula::new(ctx, s, Products::Exact);
-        let answer =
-            formula.query_equalities(from, &eqs.at_cut_point[s.index()], &violated, CERTIFY_TIMEOUT);
+        let answer = formula.query_equalities(
+            from,
+            &eqs.at_cut_point[s.index()],
+            &violated,
+            CERTIFY_TIMEOUT,
+        );
         match answer {
             QueryResult::Unsat => {}
             QueryResult::Path(_) => return Consecution::Refuted,

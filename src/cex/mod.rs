@@ -484,8 +484,7 @@ enum NativeSite {
 const NATIVE_STALE_RUNS: usize = crate::params::Params::DEFAULT.cex.native_stale_runs;
 /// Native runs killed at their time limit without new behaviour, over the whole search,
 /// after which the native search stops (see `CexParams::native_stale_killed_runs`).
-const NATIVE_STALE_KILLED_RUNS: usize =
-    crate::params::Params::DEFAULT.cex.native_stale_killed_runs;
+const NATIVE_STALE_KILLED_RUNS: usize = crate::params::Params::DEFAULT.cex.native_stale_killed_runs;
 /// Bounded model checking goes at most this many times deeper (in back edges) than the
 /// largest constant of the program, and at least [`MIN_BMC_DEPTH`]: beyond, the unrolling
 /// only adds iteration counts that no constant of the program tells apart.
@@ -760,8 +759,7 @@ impl Search<'_> {
                         }
                     }
                 }
-                if stale_runs >= NATIVE_STALE_RUNS
-                    || stale_killed_runs >= NATIVE_STALE_KILLED_RUNS
+                if stale_runs >= NATIVE_STALE_RUNS || stale_killed_runs >= NATIVE_STALE_KILLED_RUNS
                 {
                     native_done = true;
                     self.debug("native runs show no new behaviour");

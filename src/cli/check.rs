@@ -76,8 +76,7 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
         params: crate::params::Params::DEFAULT,
         purpose: Purpose::Verdicts,
         // The run's budget counts from here: loading is not included.
-        ends: (a.run_budget > 0.0)
-            .then(|| Instant::now() + Duration::from_secs_f64(a.run_budget)),
+        ends: (a.run_budget > 0.0).then(|| Instant::now() + Duration::from_secs_f64(a.run_budget)),
     }
 }
 

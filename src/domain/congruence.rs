@@ -201,7 +201,10 @@ mod tests {
         assert_eq!(even.add(&c(2, 0)).wrap(32), even);
         assert_eq!(c(0, 3).wrap(32), Congruence::top());
         // The constant 5 in 32 bits: 5 modulo 2^32.
-        assert_eq!(c(5, 0).wrap(32), Congruence::class(Int::from(5), Int::one() << 32usize));
+        assert_eq!(
+            c(5, 0).wrap(32),
+            Congruence::class(Int::from(5), Int::one() << 32usize)
+        );
     }
 
     proptest! {

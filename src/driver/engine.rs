@@ -2,9 +2,9 @@
 //! what a person reads of its result (the invariants at loop heads, over source names).
 
 use super::Engine;
+use crate::analysis::focus::CutFacts;
 use crate::analysis::lower::Lowering;
 use crate::analysis::refine::SlotAssignment;
-use crate::analysis::focus::CutFacts;
 use crate::analysis::{classic, Deadline, Dim, Invariants, Outcome};
 use crate::check::LoopInvariant;
 use crate::domain::readable::readable_invariant;

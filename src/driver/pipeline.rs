@@ -166,10 +166,12 @@ pub(super) fn run(
     // The second domain is the one refinement runs in: predicates need a domain that
     // keeps one numeric state per valuation of the booleans.
     match config.domain {
-        DomainKind::Interval => run_in::<I, Partitioned<I>>(func, module, config, cex, started, budget),
-        DomainKind::Poly => {
-            run_in::<Polyhedron, Partitioned<Polyhedron>>(func, module, config, cex, started, budget)
+        DomainKind::Interval => {
+            run_in::<I, Partitioned<I>>(func, module, config, cex, started, budget)
         }
+        DomainKind::Poly => run_in::<Polyhedron, Partitioned<Polyhedron>>(
+            func, module, config, cex, started, budget,
+        ),
         DomainKind::PolyPred => run_in::<Partitioned<Polyhedron>, Partitioned<Polyhedron>>(
             func, module, config, cex, started, budget,
         ),
@@ -252,7 +254,14 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         Some(found) if !progress.table.any_imprecise() && config.purpose == Purpose::Verdicts => {
             found
         }
-        _ => engine::<D>(&facts, config, &cut_facts, cex.is_some(), started, &mut progress),
+        _ => engine::<D>(
+            &facts,
+            config,
+            &cut_facts,
+            cex.is_some(),
+            started,
+            &mut progress,
+        ),
     };
     let complete = found.outcome == Outcome::Complete;
     polynomial_equalities(&facts, config, &found, &mut progress);
@@ -274,10 +283,16 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             &mut progress,
         );
     }
-    let refinement = (refine && progress.table.any_imprecise())
-        .then(|| {
-            refinement::<P>(&facts, config, &cut_facts, started, &mut found, &mut progress)
-        });
+    let refinement = (refine && progress.table.any_imprecise()).then(|| {
+        refinement::<P>(
+            &facts,
+            config,
+            &cut_facts,
+            started,
+            &mut found,
+            &mut progress,
+        )
+    });
     if let Some(cex) = cex {
         let margin = (config.timeout / params.final_margin_divisor).max(params.final_margin_min);
         let deadline = function_started + config.timeout.saturating_sub(margin);
@@ -396,8 +411,13 @@ fn engine<D: NumericDomain>(
         1.0
     };
     let engine_started = Instant::now();
-    let deadline = Deadline::after(config.timeout.mul_f64(share).saturating_sub(started.elapsed()))
-        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let deadline = Deadline::after(
+        config
+            .timeout
+            .mul_f64(share)
+            .saturating_sub(started.elapsed()),
+    )
+    .with_memory(MemoryBudget::from_now(config.memory_per_function));
     let mut first: Run<D> = run_engine(
         &facts.lowering,
         config.engine,
@@ -535,7 +555,11 @@ fn polynomial_equalities(
     progress: &mut Progress,
 ) {
     use crate::analysis::polyeq;
-    let open = |table: &VerdictTable| (0..facts.error_blocks.len()).filter(|i| table.open_reason(*i).is_some()).collect::<Vec<usize>>();
+    let open = |table: &VerdictTable| {
+        (0..facts.error_blocks.len())
+            .filter(|i| table.open_reason(*i).is_some())
+            .collect::<Vec<usize>>()
+    };
     let graph = facts.ctx.graph();
     let has_loop = graph
         .ids()
@@ -551,8 +575,8 @@ fn polynomial_equalities(
     };
     let started = Instant::now();
     let budget = config.timeout.mul_f64(config.params.stages.engine_share) / 3;
-    let deadline = Deadline::after(budget)
-        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let deadline =
+        Deadline::after(budget).with_memory(MemoryBudget::from_now(config.memory_per_function));
     // Degrees in increasing order: the lowest that proves an assertion gives the solver the
     // fewest equalities.
     let proved = catch_unwind(AssertUnwindSafe(|| {
@@ -584,7 +608,11 @@ fn polynomial_equalities(
             // resting on their construction (`analysis::polyeq`).
             let consecution = polyeq::certify(facts.ctx, &linear, &eqs);
             if consecution == polyeq::Consecution::Refuted {
-                debug_assert!(false, "{}: polynomial equalities not inductive", facts.ctx.func().name);
+                debug_assert!(
+                    false,
+                    "{}: polynomial equalities not inductive",
+                    facts.ctx.func().name
+                );
                 notes.push(format!("degree {degree}: refuted"));
                 break;
             }

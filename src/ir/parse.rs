@@ -538,9 +538,11 @@ fn split_loc(line: &str, n: usize) -> Result<(&str, Option<SourceLoc>), ParseErr
 /// The value an instruction line defines, its type and its source name (the comment).
 fn definition(body: &str, n: usize) -> Result<Option<(ValueId, Ty, Option<String>)>, ParseError> {
     let mut c = Cursor::new(body, n);
-    if body.starts_with("assume ") || body.starts_with("store ")
+    if body.starts_with("assume ")
+        || body.starts_with("store ")
         || body.starts_with("clobber")
-        || body.starts_with("init ") {
+        || body.starts_with("init ")
+    {
         return Ok(None);
     }
     let dest = c.value_id()?;

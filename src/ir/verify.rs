@@ -28,7 +28,12 @@ impl fmt::Display for VerifyError {
 pub fn verify_scalar(func: &Function) -> Vec<VerifyError> {
     let mut errors = verify(func);
     for id in func.block_ids() {
-        if func.block(id).insts.iter().any(|i| matches!(i, Inst::Mem(_))) {
+        if func
+            .block(id)
+            .insts
+            .iter()
+            .any(|i| matches!(i, Inst::Mem(_)))
+        {
             errors.push(VerifyError {
                 function: func.name.clone(),
                 block: Some(id),

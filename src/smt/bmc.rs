@@ -226,7 +226,8 @@ impl<'a> Bmc<'a> {
         if self.pending.is_empty() {
             return BmcResult::NoneUpTo(self.nodes.len());
         }
-        let hard_deadline = hard_deadline.min(Instant::now() + Duration::from_millis(timeout_ms.max(1) as u64));
+        let hard_deadline =
+            hard_deadline.min(Instant::now() + Duration::from_millis(timeout_ms.max(1) as u64));
         // The goal holds under an assumption rather than in a pushed scope: z3 4.8 takes in
         // pending assertions (every unrolled layer) at `push` with cancellation suspended,
         // which no timeout bounds, while `check` does that work under the timeout and the
@@ -234,7 +235,11 @@ impl<'a> Bmc<'a> {
         let goal = Bool::or(&self.pending);
         let assumption = Bool::fresh_const("goal");
         self.solver.assert(&assumption.implies(&goal));
-        let answer = super::check_until(&self.solver, std::slice::from_ref(&assumption), hard_deadline);
+        let answer = super::check_until(
+            &self.solver,
+            std::slice::from_ref(&assumption),
+            hard_deadline,
+        );
         let res = match answer {
             SatResult::Sat => match self.solver.get_model() {
                 Some(model) => match self.extract(&model) {
@@ -270,10 +275,15 @@ impl<'a> Bmc<'a> {
         if taken.is_empty() {
             return Some(false);
         }
-        let hard_deadline = hard_deadline.min(Instant::now() + Duration::from_millis(timeout_ms.max(1) as u64));
+        let hard_deadline =
+            hard_deadline.min(Instant::now() + Duration::from_millis(timeout_ms.max(1) as u64));
         let assumption = Bool::fresh_const("deeper");
         self.solver.assert(&assumption.implies(&Bool::or(&taken)));
-        let answer = super::check_until(&self.solver, std::slice::from_ref(&assumption), hard_deadline);
+        let answer = super::check_until(
+            &self.solver,
+            std::slice::from_ref(&assumption),
+            hard_deadline,
+        );
         self.solver.assert(&assumption.not());
         match answer {
             SatResult::Sat => Some(true),
@@ -713,4 +723,3 @@ fn binary(
     };
     (r, ok)
 }
-

@@ -455,7 +455,9 @@ impl RegionFormula {
         let targets = self.target_reached();
         let mut disjuncts = Vec::new();
         for (cp, reached) in &targets {
-            let Some(eqs) = violated.get(cp) else { continue };
+            let Some(eqs) = violated.get(cp) else {
+                continue;
+            };
             let escape = if eqs.is_empty() {
                 Bool::from_bool(true)
             } else {
@@ -864,8 +866,10 @@ impl RegionFormula {
                             let r = self.fresh_int("bit");
                             // A bit: without these bounds `0 & 1` could be -1 and `1 | 1`
                             // could be 2 (an over-approximation that lost `x & 1`).
-                            self.solver
-                                .assert(&Bool::and(&[r.ge(Int::from_i64(0)), r.le(Int::from_i64(1))]));
+                            self.solver.assert(&Bool::and(&[
+                                r.ge(Int::from_i64(0)),
+                                r.le(Int::from_i64(1)),
+                            ]));
                             let (x, y) = (x.clone(), y.clone());
                             let xy = x.clone() + y.clone();
                             let cons = match op {
@@ -966,7 +970,10 @@ impl RegionFormula {
         let mut disjuncts = Vec::new();
         for (cp, reached) in &targets {
             let Some(kept) = kept.get(cp) else { continue };
-            let broken: Vec<Bool> = kept.iter().map(|f| self.fact_at_target(f, *cp).not()).collect();
+            let broken: Vec<Bool> = kept
+                .iter()
+                .map(|f| self.fact_at_target(f, *cp).not())
+                .collect();
             disjuncts.push(Bool::and(&[reached.clone(), Bool::or(&broken)]));
         }
         self.solver.assert(&Bool::or(&disjuncts));
@@ -984,7 +991,11 @@ impl RegionFormula {
                 residue,
                 modulus,
             } => {
-                let t = match self.targets.get(&cp).and_then(|(_, primed)| primed.get(value)) {
+                let t = match self
+                    .targets
+                    .get(&cp)
+                    .and_then(|(_, primed)| primed.get(value))
+                {
                     Some(t) => t.clone(),
                     None => self.input_or_region_term(*value),
                 };
@@ -1068,12 +1079,17 @@ impl RegionFormula {
         for (m, c) in p.terms() {
             let mut product = big(c);
             for (var, e) in m.powers() {
-                let v = self.layout.value(*var).expect("checked by query_equalities");
+                let v = self
+                    .layout
+                    .value(*var)
+                    .expect("checked by query_equalities");
                 let term = match at {
-                    Some(cp) => match self.targets.get(&cp).and_then(|(_, primed)| primed.get(&v)) {
-                        Some(t) => t.clone(),
-                        None => self.input_or_region_term(v),
-                    },
+                    Some(cp) => {
+                        match self.targets.get(&cp).and_then(|(_, primed)| primed.get(&v)) {
+                            Some(t) => t.clone(),
+                            None => self.input_or_region_term(v),
+                        }
+                    }
                     None => self.input_term(v),
                 };
                 for _ in 0..*e {
