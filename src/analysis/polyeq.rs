@@ -256,6 +256,10 @@ struct Walker<'a, 'f> {
     cmps: BTreeMap<ValueId, (CmpPred, Operand, Operand)>,
     /// Blocks visited by [`Walker::error_paths_refuted`].
     n_walked: usize,
+    /// Blocks visited by [`Walker::walk`]: a region of many diamonds has exponentially many
+    /// paths, most of which reach no template, so [`MAX_PATHS`] alone does not bound it (a
+    /// generated program ran for minutes past a 4 s budget).
+    n_blocks_walked: usize,
 }
 
 impl<'a, 'f> Walker<'a, 'f> {
@@ -279,6 +283,7 @@ impl<'a, 'f> Walker<'a, 'f> {
             out: Vec::new(),
             cmps,
             n_walked: 0,
+            n_blocks_walked: 0,
         }
     }
 
@@ -405,6 +410,10 @@ impl<'a, 'f> Walker<'a, 'f> {
         block: BlockId,
         mut env: BTreeMap<ValueId, Polynomial>,
     ) -> Option<()> {
+        self.n_blocks_walked += 1;
+        if self.n_blocks_walked > MAX_PATHS * 16 {
+            return None;
+        }
         let func = self.ctx.func();
         let graph = self.ctx.graph();
         self.exec_block(block, &mut env);
