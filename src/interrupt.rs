@@ -72,10 +72,14 @@ fn clean_up() {
         // the id is still ours.
         unsafe { libc::kill(-pgid, libc::SIGKILL) };
     }
-    let dirs: Vec<PathBuf> = lock(&DIRS).iter().cloned().collect();
-    for dir in dirs {
+    // The lock on the folders is kept until the process ends: a worker that creates a
+    // folder now blocks in `ScratchDir::new` instead of leaving one behind after this
+    // clean-up (a replay starting while the signal arrived did so, one run in many).
+    let dirs = lock(&DIRS);
+    for dir in dirs.iter() {
         let _ = std::fs::remove_dir_all(dir);
     }
+    std::mem::forget(dirs);
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -110,8 +114,11 @@ pub struct ScratchDir {
 impl ScratchDir {
     /// A new folder in the system's temporary directory, its name starting with `prefix`.
     pub fn new(prefix: &str) -> std::io::Result<ScratchDir> {
+        // Created and registered under one lock, so that the clean-up of an interruption
+        // sees either no folder or a registered one.
+        let mut dirs = lock(&DIRS);
         let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
-        lock(&DIRS).insert(dir.path().to_path_buf());
+        dirs.insert(dir.path().to_path_buf());
         Ok(ScratchDir { dir })
     }
 
