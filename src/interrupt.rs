@@ -65,21 +65,34 @@ pub fn install() {
 }
 
 /// Kills every registered process group and removes every registered folder.
+///
+/// Both locks are kept until the process ends: a worker that registers a child or creates a
+/// folder now blocks instead of leaving one behind after this clean-up. A child killed a
+/// moment ago may still be writing into its folder (`SIGKILL` is delivered asynchronously),
+/// so a folder that is not gone is removed again, the groups killed again, a few times.
 fn clean_up() {
-    let groups: Vec<i32> = lock(&GROUPS).iter().copied().collect();
-    for pgid in groups {
-        // SAFETY: plain system call; the group's leader is not reaped while registered, so
-        // the id is still ours.
-        unsafe { libc::kill(-pgid, libc::SIGKILL) };
-    }
-    // The lock on the folders is kept until the process ends: a worker that creates a
-    // folder now blocks in `ScratchDir::new` instead of leaving one behind after this
-    // clean-up (a replay starting while the signal arrived did so, one run in many).
+    let groups = lock(&GROUPS);
+    let kill_all = || {
+        for &pgid in groups.iter() {
+            // SAFETY: plain system call; the group's leader is not reaped while registered,
+            // so the id is still ours.
+            unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        }
+    };
+    kill_all();
     let dirs = lock(&DIRS);
     for dir in dirs.iter() {
-        let _ = std::fs::remove_dir_all(dir);
+        for _ in 0..100 {
+            let _ = std::fs::remove_dir_all(dir);
+            if !dir.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            kill_all();
+        }
     }
     std::mem::forget(dirs);
+    std::mem::forget(groups);
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
