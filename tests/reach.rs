@@ -203,6 +203,7 @@ programs! {
     library_calls_keep_globals_local => "globals_with_library_calls.c",
     assertions_of_functions_never_called_are_reported => "never_called.c",
     inline_assembly_keeps_globals_in_memory => "inline_asm_global.c",
+    asm_goto_writes_memory => "asm_goto_writes.c",
     // Memory (issue 15).
     r15_pointer_parameters_may_alias => "memory_aliasing_parameters.c",
     r15_parameter_field_read_twice => "memory_parameter_read_twice.c",

@@ -363,6 +363,19 @@ impl Lifter {
             let loc = debuginfo::location(inst);
             let is_term = unsafe { !LLVMIsATerminatorInst(inst).is_null() };
             if is_term {
+                match raw::opcode(inst) {
+                    // An `invoke` is a call first (its effects, its result, an error function
+                    // it calls); then a choice between its normal and unwind successors.
+                    LLVMOpcode::LLVMInvoke => {
+                        if let Flow::Ended = self.lift_call(&mut current, inst, &loc) {
+                            return;
+                        }
+                    }
+                    // `asm goto`: the assembly may write whatever other code may reach
+                    // (a `"memory"` clobber, or an `"m"` operand), like any inline assembly.
+                    LLVMOpcode::LLVMCallBr => self.clobber_reachable(current, &loc),
+                    _ => {}
+                }
                 // An invoke's result is defined before the terminator.
                 self.define_if_needed(current, inst, &loc, None);
                 let term = self.lift_terminator(k, inst, &loc);
@@ -1176,7 +1189,7 @@ impl Lifter {
                         "switch on a wide integer: any case may be taken".into(),
                         loc.clone(),
                     );
-                    self.nondet_successors(from, inst, loc)
+                    self.nondet_successors(k, inst, loc)
                 }
             }
             other => {
@@ -1187,7 +1200,7 @@ impl Lifter {
                     ),
                     loc.clone(),
                 );
-                self.nondet_successors(from, inst, loc)
+                self.nondet_successors(k, inst, loc)
             }
         }
     }
@@ -1195,10 +1208,11 @@ impl Lifter {
     /// A nondeterministic choice between the successors of `inst`.
     fn nondet_successors(
         &mut self,
-        from: LLVMBasicBlockRef,
+        k: usize,
         inst: LLVMValueRef,
         loc: &Option<SourceLoc>,
     ) -> Terminator {
+        let from = self.llvm_blocks[k];
         let n = raw::num_successors(inst);
         let mut edges: Vec<Edge> = (0..n)
             .map(|i| self.edge(from, raw::successor(inst, i), loc))
@@ -1207,7 +1221,20 @@ impl Lifter {
             0 => Terminator::Stop,
             1 => Terminator::Jump(edges.pop().expect("one edge")),
             _ => {
+                // The choice is a value the analysis does not model (not an uninitialized
+                // read: an execution taking any successor is defined behaviour).
                 let ty = Ty::int(32);
+                let choice = self.synthetic_value(ty, "choice");
+                let what = opcode_name(raw::opcode(inst));
+                let piece = *self.layout[k].last().expect("a block has a piece");
+                self.push(
+                    piece,
+                    Inst::Havoc {
+                        dest: choice,
+                        reason: HavocReason::Unsupported { what },
+                    },
+                    loc.clone(),
+                );
                 let default = edges.pop().expect("edges");
                 let cases = edges
                     .into_iter()
@@ -1215,7 +1242,7 @@ impl Lifter {
                     .map(|(i, e)| (Const::new(ty, i as i128), e))
                     .collect();
                 Terminator::Switch {
-                    on: Operand::Undef(ty),
+                    on: Operand::Value(choice),
                     cases,
                     default,
                 }
