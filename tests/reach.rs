@@ -204,6 +204,7 @@ programs! {
     assertions_of_functions_never_called_are_reported => "never_called.c",
     inline_assembly_keeps_globals_in_memory => "inline_asm_global.c",
     asm_goto_writes_memory => "asm_goto_writes.c",
+    an_error_site_in_the_entry_block_is_reachable => "error_at_entry.c",
     // Memory (issue 15).
     r15_pointer_parameters_may_alias => "memory_aliasing_parameters.c",
     r15_parameter_field_read_twice => "memory_parameter_read_twice.c",

@@ -597,7 +597,8 @@ fn run_passes(func: ir::Function, warnings: &mut Vec<ir::LiftWarning>) -> ir::Fu
                 ),
                 loc: func.loc.clone(),
             });
-            crate::memory::erase(func)
+            // The graph's invariant holds without the passes too (see the pass).
+            ir::pass::separate_entry(crate::memory::erase(func))
         }
     }
 }

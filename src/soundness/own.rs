@@ -5,7 +5,11 @@
 //! functions whose address escapes (tables, `atexit` handlers with assertions),
 //! uninitialized locals and arrays, `--cflags -O1/-O2`, error functions the optimizer may
 //! delete or that are called through a pointer, a program's own definition of
-//! `__VERIFIER_nondet_int`, `qsort` comparators, and `setjmp`/`longjmp`.
+//! `__VERIFIER_nondet_int`, `qsort` comparators, and `setjmp`/`longjmp`; and memory (issue
+//! 15): local arrays read and written at computed indices and filled in loops, structs and
+//! their fields through a pointer, a pointer that may point to either of two variables
+//! (aliasing), out-parameters, and functions that write through their pointer arguments in
+//! a loop.
 //!
 //! Undefined behaviour is avoided by construction: arithmetic that could overflow is done
 //! in an unsigned type (or on operands promoted to `int` that cannot overflow it, or on
@@ -31,6 +35,7 @@ pub fn generate(seed: u64) -> Skeleton {
         globals: Vec::new(),
         classes: Vec::new(),
         optimized: false,
+        writers: Vec::new(),
     };
     gen.program()
 }
@@ -62,6 +67,20 @@ struct Gen {
     classes: Vec<&'static str>,
     /// Whether the analyzer compiles the program with -O1/-O2.
     optimized: bool,
+    /// Functions that write through a pointer argument (see [`Writer`]).
+    writers: Vec<Writer>,
+}
+
+/// A function that writes through its pointer argument: `void NAME(TY *p, ...)`.
+#[derive(Clone, Debug)]
+struct Writer {
+    name: String,
+    ty: CType,
+    /// `NAME(TY *out, TY v)` stores one value; otherwise `NAME(TY *p, unsigned n, TY v)`
+    /// stores into `p[0..min(n, len))`, so it needs an array of at least `len` elements.
+    fill_len: Option<usize>,
+    /// Called through a function pointer, so that it may stay a call.
+    through_pointer: bool,
 }
 
 const ARITH: &[&str] = &["+", "-", "*"];
@@ -112,6 +131,11 @@ impl Gen {
         }
         if self.rng.chance(30) {
             self.pointer_targets();
+        }
+        if self.rng.chance(35) {
+            for _ in 0..1 + self.rng.below(2) {
+                self.writer();
+            }
         }
         let handler = self.rng.chance(15).then(|| self.atexit_handler());
         let comparator = self.rng.chance(12).then(|| self.comparator());
@@ -396,6 +420,209 @@ impl Gen {
         buffer
     }
 
+    /// A function that writes through its pointer argument (an out-parameter, or a loop
+    /// filling a prefix of an array), sometimes called through a pointer.
+    fn writer(&mut self) {
+        self.classes.push("writes-through-argument");
+        let ty = *self
+            .rng
+            .pick(&[CType::I32, CType::U32, CType::I16, CType::U8, CType::I64]);
+        let name = self.fresh("put");
+        let v = Var {
+            name: "v".into(),
+            ty,
+            writable: false,
+        };
+        let fill_len = self.rng.chance(50).then(|| 2 + self.rng.below(3));
+        match fill_len {
+            None => {
+                self.text(format!("static void {name}({ty} *out, {ty} v) {{"));
+                let mut scope = vec![v];
+                scope.extend(self.globals.iter().cloned());
+                let cond = self.condition(&scope);
+                let e = self.expr(&scope, ty, 2);
+                // Sometimes the out-parameter is left as it was.
+                self.text(format!("  if ({cond}) *out = {e};"));
+            }
+            Some(len) => {
+                self.text(format!(
+                    "static void {name}({ty} *p, unsigned n, {ty} v) {{"
+                ));
+                self.text(format!(
+                    "  for (unsigned i = 0; i < n && i < {len}U; i++) p[i] = ({ty})((unsigned long long)v + i * 3U);"
+                ));
+            }
+        }
+        self.text("}".to_string());
+        let through_pointer = self.rng.chance(30);
+        if through_pointer {
+            let params = match fill_len {
+                None => format!("{ty} *, {ty}"),
+                Some(_) => format!("{ty} *, unsigned, {ty}"),
+            };
+            self.text(format!(
+                "static void (*volatile {name}_ptr)({params}) = {name};"
+            ));
+        }
+        self.writers.push(Writer {
+            name,
+            ty,
+            fill_len,
+            through_pointer,
+        });
+    }
+
+    /// Memory in `main` (issue 15): arrays, structs, pointers, aliasing, out-parameters.
+    /// Every object is initialized and every index is reduced below its array's length, so
+    /// no access is undefined.
+    fn memory(&mut self, scope: &mut Vec<Var>) {
+        let mut arrays: Vec<(String, CType, usize)> = Vec::new();
+        // Local arrays, some filled in a loop, read and written at computed indices.
+        for _ in 0..1 + self.rng.below(2) {
+            self.classes.push("array");
+            let ty = *self
+                .rng
+                .pick(&[CType::I32, CType::U32, CType::I16, CType::U8, CType::I64]);
+            let len = 2 + self.rng.below(4);
+            let name = self.fresh("a");
+            let init: Vec<String> = (0..len).map(|_| self.expr(scope, ty, 1)).collect();
+            self.text(format!("  {ty} {name}[{len}] = {{{}}};", init.join(", ")));
+            if self.rng.chance(50) {
+                self.classes.push("array-loop");
+                let e = self.expr(scope, CType::U32, 1);
+                let via_pointer = self.rng.chance(50);
+                if via_pointer {
+                    // Writes through a pointer that walks the array.
+                    let q = self.fresh("q");
+                    self.text(format!("  {ty} *{q} = {name};"));
+                    self.text(format!(
+                        "  for (int i = 0; i < {len}; i++) {{ *{q} = ({ty})((unsigned)({e}) + (unsigned)i); {q}++; }}"
+                    ));
+                } else {
+                    self.text(format!(
+                        "  for (int i = 0; i < {len}; i++) {name}[i] = ({ty})((unsigned)({e}) * (unsigned)i);"
+                    ));
+                }
+            }
+            for k in 0..len {
+                scope.push(Var {
+                    name: format!("{name}[{k}]"),
+                    ty,
+                    writable: true,
+                });
+            }
+            // A computed index: its variables are in scope for as long as this lvalue is.
+            let idx = self.expr(scope, CType::U32, 1);
+            scope.push(Var {
+                name: format!("{name}[(unsigned)({idx}) % {len}U]"),
+                ty,
+                writable: true,
+            });
+            arrays.push((name, ty, len));
+        }
+        // A struct, its fields also written through a pointer to it.
+        if self.rng.chance(50) {
+            self.classes.push("struct");
+            let tag = self.fresh("S");
+            let types: Vec<CType> = (0..2 + self.rng.below(2))
+                .map(|_| {
+                    *self
+                        .rng
+                        .pick(&[CType::I32, CType::U8, CType::I64, CType::U16, CType::I8])
+                })
+                .collect();
+            let fields: Vec<String> = types
+                .iter()
+                .enumerate()
+                .map(|(k, ty)| format!("{ty} f{k};"))
+                .collect();
+            self.text(format!("  struct {tag} {{ {} }};", fields.join(" ")));
+            let name = self.fresh("s");
+            let init: Vec<String> = types.iter().map(|ty| self.expr(scope, *ty, 1)).collect();
+            self.text(format!("  struct {tag} {name} = {{{}}};", init.join(", ")));
+            let ptr = self.fresh("ps");
+            self.text(format!("  struct {tag} *{ptr} = &{name};"));
+            for (k, ty) in types.iter().enumerate() {
+                scope.push(Var {
+                    name: format!("{name}.f{k}"),
+                    ty: *ty,
+                    writable: true,
+                });
+                scope.push(Var {
+                    name: format!("{ptr}->f{k}"),
+                    ty: *ty,
+                    writable: true,
+                });
+            }
+        }
+        // A pointer to either of two objects of one type (aliasing).
+        let plain: Vec<Var> = scope
+            .iter()
+            .filter(|v| v.writable && !v.name.contains('(') && !v.name.contains("->"))
+            .cloned()
+            .collect();
+        if !plain.is_empty() && self.rng.chance(70) {
+            self.classes.push("pointer-alias");
+            let x = self.rng.pick(&plain).clone();
+            let same: Vec<Var> = plain.iter().filter(|v| v.ty == x.ty).cloned().collect();
+            let y = self.rng.pick(&same).clone();
+            let cond = self.condition(scope);
+            let p = self.fresh("p");
+            let ty = x.ty;
+            self.text(format!(
+                "  {ty} *{p} = ({cond}) ? &{} : &{};",
+                x.name, y.name
+            ));
+            let e = self.expr(scope, ty, 2);
+            self.text(format!("  *{p} = {e};"));
+            scope.push(Var {
+                name: format!("(*{p})"),
+                ty,
+                writable: true,
+            });
+        }
+        // Calls that write through their arguments.
+        for w in self.writers.clone() {
+            let callee = if w.through_pointer {
+                format!("{}_ptr", w.name)
+            } else {
+                w.name.clone()
+            };
+            match w.fill_len {
+                None => {
+                    let targets: Vec<Var> = scope
+                        .iter()
+                        .filter(|v| v.writable && v.ty == w.ty)
+                        .cloned()
+                        .collect();
+                    if targets.is_empty() {
+                        continue;
+                    }
+                    self.classes.push("out-parameter");
+                    let t = self.rng.pick(&targets).clone();
+                    let e = self.expr(scope, w.ty, 1);
+                    self.text(format!("  {callee}(&{}, {e});", t.name));
+                }
+                Some(len) => {
+                    let fits: Vec<&(String, CType, usize)> = arrays
+                        .iter()
+                        .filter(|(_, ty, n)| *ty == w.ty && *n >= len)
+                        .collect();
+                    let Some((array, _, _)) = fits.first().map(|a| (*a).clone()) else {
+                        continue;
+                    };
+                    self.classes.push("fill-through-argument");
+                    let n = self.expr(scope, CType::U32, 1);
+                    let e = self.expr(scope, w.ty, 1);
+                    self.text(format!(
+                        "  {callee}({array}, (unsigned)({n}) % {}U, {e});",
+                        len + 1
+                    ));
+                }
+            }
+        }
+    }
+
     fn main(
         &mut self,
         own_nondet: bool,
@@ -441,6 +668,9 @@ impl Gen {
                     writable: true,
                 });
             }
+        }
+        if !self.writers.is_empty() || self.rng.chance(35) {
+            self.memory(&mut scope);
         }
         if let Some(buffer) = jump_buffer {
             self.text(format!("  if (setjmp({buffer}) != 0) {{"));
@@ -904,6 +1134,12 @@ mod tests {
             "error-through-pointer",
             "qsort-comparator",
             "setjmp",
+            "array",
+            "array-loop",
+            "struct",
+            "pointer-alias",
+            "out-parameter",
+            "fill-through-argument",
         ] {
             assert!(classes.contains(&class), "no program of class {class}");
         }

@@ -14,9 +14,11 @@
 //! they are.
 
 mod assume_phi;
+mod entry;
 mod runtime_checks;
 
 pub use assume_phi::AssumeThroughPhis;
+pub use entry::{separate_entry, EntryNotAnErrorSite};
 pub use runtime_checks::{reach_at_entry, Instrumented, RuntimeChecks};
 
 use std::fmt;
@@ -101,6 +103,7 @@ impl Pipeline {
             vec![
                 Box::new(crate::memory::MemoryToValues),
                 Box::new(AssumeThroughPhis),
+                Box::new(EntryNotAnErrorSite),
             ],
             verification,
         )
