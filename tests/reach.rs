@@ -205,6 +205,7 @@ programs! {
     inline_assembly_keeps_globals_in_memory => "inline_asm_global.c",
     asm_goto_writes_memory => "asm_goto_writes.c",
     an_error_site_in_the_entry_block_is_reachable => "error_at_entry.c",
+    r15_two_loads_of_a_summary_cell_read_two_elements => "memory_summary_two_elements.c",
     // Memory (issue 15).
     r15_pointer_parameters_may_alias => "memory_aliasing_parameters.c",
     r15_parameter_field_read_twice => "memory_parameter_read_twice.c",

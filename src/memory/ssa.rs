@@ -1,9 +1,16 @@
-//! SSA construction over cells: every load becomes a copy of its cell's current value,
-//! every store a new current value (or, for a summary cell, the stored value or the old one,
-//! nondeterministically), every clobber fresh arbitrary values; at each join a phi per cell
-//! (moves on the incoming edges), the trivial ones removed (Braun et al., "Simple and
-//! Efficient Construction of Static Single Assignment Form", 2013) and the dead ones never
-//! materialized.
+//! SSA construction over cells: every load of an exact cell becomes a copy of its cell's
+//! current value, every store a new current value, every clobber fresh arbitrary values; at
+//! each join a phi per cell (moves on the incoming edges), the trivial ones removed (Braun et
+//! al., "Simple and Efficient Construction of Static Single Assignment Form", 2013) and the
+//! dead ones never materialized.
+//!
+//! A summary cell stands for every element of an array, so it has no single current value:
+//! two loads of it (two indices, or one load in two iterations) may read different
+//! elements. A load of a summary cell is a fresh choice among the values some element may
+//! hold there ([`ValueSet`], a forward data flow over the blocks: the constants initialized
+//! or stored, or anything). An earlier construction kept one value per summary cell (weak
+//! updates as `select`s), so every load read the same element: a load of `a[2]` constrained
+//! by an assertion made `a[1] != 1` "proved" although `a[1] == 1` (soundness generator).
 
 use std::collections::BTreeSet;
 
@@ -27,13 +34,6 @@ enum Pending {
     Load {
         dest: ValueId,
         sym: Sym,
-    },
-    /// `dest := cond ? value : old` (a weak update).
-    Weak {
-        dest: ValueId,
-        cond: ValueId,
-        value: Operand,
-        old: Sym,
     },
 }
 
@@ -234,6 +234,113 @@ fn initial_values(
     }
 }
 
+/// What a load of a summary cell may read: the constants some element may hold (at most
+/// [`MAX_INITIAL_CHOICES`]), or `None` for any value of the cell's type.
+type ValueSet = Option<Vec<Operand>>;
+
+/// `into ∪= from`; whether `into` changed.
+fn join_set(into: &mut ValueSet, from: &ValueSet) -> bool {
+    let Some(mut values) = into.take() else {
+        return false;
+    };
+    let Some(more) = from else {
+        return true; // now any value
+    };
+    let before = values.len();
+    for v in more {
+        if !values.contains(v) {
+            values.push(*v);
+        }
+    }
+    let changed = values.len() != before;
+    *into = (values.len() <= MAX_INITIAL_CHOICES).then_some(values);
+    changed || into.is_none()
+}
+
+/// The effect of `inst` on the value sets of the summary cells (indexed by cell; exact
+/// cells keep `None` and are never read from here).
+fn step_sets(func: &Function, builder: &Builder<'_>, sets: &mut [ValueSet], inst: &Inst) {
+    let cells = builder.cells;
+    let anything = |sets: &mut [ValueSet], bases: &[BaseId]| {
+        for &b in bases {
+            for c in cells.cells_of(b) {
+                sets[c.0] = None;
+            }
+        }
+    };
+    match inst {
+        Inst::Mem(MemOp::Store { addr, value }) => {
+            let ty = func.operand_ty(value);
+            if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
+                let stored = match value {
+                    Operand::Const(_) if ty == cells.cells[c.0].ty => Some(vec![*value]),
+                    _ => None,
+                };
+                join_set(&mut sets[c.0], &stored);
+            }
+            anything(sets, &builder.aliased_by_write(addr.base));
+        }
+        Inst::Mem(MemOp::Init {
+            base,
+            leaves,
+            zero_rest,
+        }) => {
+            for (c, value) in initial_values(cells, *base, leaves, *zero_rest) {
+                if cells.cells[c.0].offset.is_none() {
+                    sets[c.0] = match value {
+                        Initial::Known(op @ Operand::Const(_)) => Some(vec![op]),
+                        Initial::OneOf(values) => Some(values),
+                        _ => None,
+                    };
+                }
+            }
+            anything(sets, &builder.aliased_by_write(*base));
+        }
+        Inst::Mem(MemOp::Clobber { bases }) => {
+            anything(sets, bases);
+            for &b in bases {
+                anything(sets, &builder.aliased_by_write(b));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The value sets of the summary cells at the start of each block (`None` for a block no
+/// path reaches): a forward data flow from "any value" at the entry, joined by union.
+fn value_sets_at_blocks(func: &Function, builder: &Builder<'_>) -> Vec<Option<Vec<ValueSet>>> {
+    let n_cells = builder.cells.cells.len();
+    let mut at: Vec<Option<Vec<ValueSet>>> = vec![None; func.blocks.len()];
+    at[func.entry.index()] = Some(vec![None; n_cells]);
+    let mut work: BTreeSet<usize> = BTreeSet::from([func.entry.index()]);
+    while let Some(b) = work.pop_first() {
+        let mut sets = at[b].clone().expect("a block on the work list is reached");
+        for inst in &func.blocks[b].insts {
+            step_sets(func, builder, &mut sets, inst);
+        }
+        for succ in func.blocks[b].term.successors() {
+            let s = succ.index();
+            let changed = match &mut at[s] {
+                None => {
+                    at[s] = Some(sets.clone());
+                    true
+                }
+                Some(old) => {
+                    let mut changed = false;
+                    for (o, n) in old.iter_mut().zip(&sets) {
+                        changed |= join_set(o, n);
+                    }
+                    changed
+                }
+            };
+            if changed {
+                work.insert(s);
+            }
+        }
+    }
+    at
+}
+
 /// Replaces the memory operations of `func` by scalar values; `None` when the function's
 /// shape is not one the construction handles (an entry block with predecessors).
 pub fn lower(func: Function) -> Option<Function> {
@@ -273,8 +380,10 @@ pub fn lower(func: Function) -> Option<Function> {
     }
     let mut pending_blocks: Vec<Vec<(Pending, Option<SourceLoc>)>> = Vec::new();
     let mut moves: Vec<PendingMove> = Vec::new();
+    let sets_at = value_sets_at_blocks(&func, &builder);
     for (b, block) in func.blocks.iter().enumerate() {
         let mut out = Vec::new();
+        let mut sets: Vec<ValueSet> = sets_at[b].clone().unwrap_or_else(|| vec![None; n_cells]);
         let mut cur: Vec<Sym> = if BlockId(b as u32) == func.entry {
             (0..n_cells)
                 .map(|c| builder.havoc_cell(CellId(c), &mut out, &func.loc))
@@ -287,9 +396,20 @@ pub fn lower(func: Function) -> Option<Function> {
                 Inst::Mem(MemOp::Load { dest, addr }) => {
                     let ty = func.value(*dest).ty;
                     let pending = match cells.cell_of(addr.base, &addr.offset, ty) {
-                        Some((c, _)) => Pending::Load {
+                        Some((c, false)) => Pending::Load {
                             dest: *dest,
                             sym: cur[c.0],
+                        },
+                        // Any element: a fresh choice among the values one may hold.
+                        Some((c, true)) => match &sets[c.0] {
+                            Some(values) if !values.is_empty() => Pending::Load {
+                                dest: *dest,
+                                sym: builder.one_of(c, values, &mut out, loc),
+                            },
+                            _ => Pending::Keep(Inst::Havoc {
+                                dest: *dest,
+                                reason: HavocReason::Load,
+                            }),
                         },
                         None => Pending::Keep(Inst::Havoc {
                             dest: *dest,
@@ -302,29 +422,8 @@ pub fn lower(func: Function) -> Option<Function> {
                     let ty = func.operand_ty(value);
                     match cells.cell_of(addr.base, &addr.offset, ty) {
                         Some((c, false)) => cur[c.0] = Sym::Op(*value),
-                        Some((c, true)) => {
-                            let cond = builder.fresh(Ty::BOOL, "weak".into());
-                            out.push((
-                                Pending::Keep(Inst::Havoc {
-                                    dest: cond,
-                                    reason: HavocReason::Load,
-                                }),
-                                loc.clone(),
-                            ));
-                            let name = builder.cell_name(c);
-                            let dest = builder.fresh(ty, name);
-                            out.push((
-                                Pending::Weak {
-                                    dest,
-                                    cond,
-                                    value: *value,
-                                    old: cur[c.0],
-                                },
-                                loc.clone(),
-                            ));
-                            cur[c.0] = Sym::Op(Operand::Value(dest));
-                        }
-                        None => {}
+                        // A weak update: only the value set changes (`step_sets`).
+                        Some((_, true)) | None => {}
                     }
                     for other in builder.aliased_by_write(addr.base) {
                         for c in cells.cells_of(other) {
@@ -339,6 +438,9 @@ pub fn lower(func: Function) -> Option<Function> {
                 }) => {
                     let init = initial_values(&cells, *base, leaves, *zero_rest);
                     for (c, value) in init {
+                        if cells.cells[c.0].offset.is_none() {
+                            continue; // a summary cell: its value set (`step_sets`)
+                        }
                         cur[c.0] = match value {
                             Initial::Known(op) => Sym::Op(op),
                             Initial::OneOf(values) => builder.one_of(c, &values, &mut out, loc),
@@ -364,6 +466,7 @@ pub fn lower(func: Function) -> Option<Function> {
                 }
                 other => out.push((Pending::Keep(other.clone()), loc.clone())),
             }
+            step_sets(&func, &builder, &mut sets, inst);
         }
         for (e, edge) in block.term.edges().iter().enumerate() {
             let target = edge.target.index();
@@ -426,7 +529,6 @@ pub fn lower(func: Function) -> Option<Function> {
     for (pending, _) in pending_blocks.iter().flatten() {
         let sym = match pending {
             Pending::Load { sym, .. } => *sym,
-            Pending::Weak { old, .. } => *old,
             Pending::Keep(_) => continue,
         };
         if let Sym::Phi(p) = resolve(&replaced, sym) {
@@ -472,19 +574,6 @@ pub fn lower(func: Function) -> Option<Function> {
                     Pending::Load { dest, sym } => Inst::Assign {
                         dest,
                         expr: Expr::Use(operand(sym)),
-                    },
-                    Pending::Weak {
-                        dest,
-                        cond,
-                        value,
-                        old,
-                    } => Inst::Assign {
-                        dest,
-                        expr: Expr::Select {
-                            cond: Operand::Value(cond),
-                            on_true: value,
-                            on_false: operand(old),
-                        },
                     },
                 };
                 (inst, loc)
