@@ -50,7 +50,7 @@ int main(void) {
   }
   if (s == 8 && n >= 0 && n < 3) {
     m[n][n] = 1; // bounds: holds
-    return m[n][n + 2]; // bounds: fails
+    return m[n][n + 2]; // bounds: one-fails (the row holds, the column fails)
   }
   fill(a, 10);
   return 0;
