@@ -4,7 +4,9 @@
 //!
 //! Annotations on a source line: `// KIND: holds|fails|unknown`, several separated by `;`.
 //! `holds`: every check of that kind on the line is proved; `fails`: one of them is violated
-//! with a counterexample replayed natively and none is proved; `unknown`: none is settled.
+//! with a counterexample replayed natively and none is proved; `unknown`: none is settled;
+//! `none`: the line has no check of that kind; `one-fails`: one of them is violated (replayed
+//! natively), the others may be proved (a subscript of a matrix has a check per dimension).
 //! Each program is also run natively with UBSan first, so that a `fails` line really
 //! misbehaves for some input the test gives.
 
@@ -19,6 +21,8 @@ enum Expect {
     Holds,
     Fails,
     Unknown,
+    None,
+    OneFails,
 }
 
 /// `(line, kind, expectation)` of every annotation of the program.
@@ -37,6 +41,8 @@ fn annotations(path: &Path) -> Vec<(u32, String, Expect)> {
                 Some("holds") => Expect::Holds,
                 Some("fails") => Expect::Fails,
                 Some("unknown") => Expect::Unknown,
+                Some("none") => Expect::None,
+                Some("one-fails") => Expect::OneFails,
                 _ => continue,
             };
             res.push((i as u32 + 1, kind.to_string(), expect));
@@ -69,6 +75,14 @@ fn disagreements(name: &str, report: &Value) -> Vec<String> {
     let mut res = Vec::new();
     for (line, kind, expect) in notes {
         let checks = checks_at(report, line, &kind);
+        if expect == Expect::None {
+            if !checks.is_empty() {
+                res.push(format!(
+                    "{name}:{line}: a {kind} check where none is expected"
+                ));
+            }
+            continue;
+        }
         if checks.is_empty() {
             res.push(format!("{name}:{line}: no {kind} check"));
             continue;
@@ -79,16 +93,10 @@ fn disagreements(name: &str, report: &Value) -> Vec<String> {
             .collect();
         let ok = match expect {
             Expect::Holds => verdicts.iter().all(|v| *v == "proved"),
-            Expect::Fails => {
-                !verdicts.contains(&"proved")
-                    && checks.iter().any(|c| {
-                        c["verdict"] == "violated"
-                            && c["counterexample"]["confirmed_by"]
-                                .as_str()
-                                .is_some_and(|s| s.contains("replayed natively"))
-                    })
-            }
+            Expect::Fails => !verdicts.contains(&"proved") && replayed(&checks),
+            Expect::OneFails => replayed(&checks),
             Expect::Unknown => verdicts.iter().all(|v| *v == "unknown"),
+            Expect::None => unreachable!("handled above"),
         };
         if !ok {
             res.push(format!(
@@ -97,6 +105,16 @@ fn disagreements(name: &str, report: &Value) -> Vec<String> {
         }
     }
     res
+}
+
+/// Whether one of `checks` is violated with a counterexample replayed natively.
+fn replayed(checks: &[&Value]) -> bool {
+    checks.iter().any(|c| {
+        c["verdict"] == "violated"
+            && c["counterexample"]["confirmed_by"]
+                .as_str()
+                .is_some_and(|s| s.contains("replayed natively"))
+    })
 }
 
 #[track_caller]
@@ -263,4 +281,109 @@ fn an_overflow_witness_names_the_no_overflow_property() {
 #[test]
 fn a_recursive_callee_is_refuted_from_main() {
     check_program("recursive.c", &[]);
+}
+
+/// Array subscripts (`--checks bounds`): a loop over the whole array is proved, `a[n]` with
+/// `n` up to the size is violated (replayed natively: UBSan's handler at that very
+/// subscript) while `a[n - 1]` holds, `&a[10]` (one past the end) holds, an array member of a
+/// struct and each dimension of a matrix are checked, `g[8]++` stays unknown (UBSan checks
+/// `<= 8` there, so no native run confirms the access past the end), and an access through
+/// a pointer has no check. Refinement is off: it cannot settle the violated lines and, on a
+/// loaded machine, it ran past its share of the budget and left the search no time.
+#[test]
+fn array_subscripts() {
+    check_program("bounds.c", &["--refine", "off"]);
+}
+
+/// The ground truth of `bounds.c`: built natively with `-fsanitize=array-bounds` and a
+/// handler of its own (no sanitizer runtime is installed) that prints the place clang
+/// recorded, each `fails` line calls the handler for the input its branch needs, at that line
+/// and at the column of the array's name (where UBSan reports), and each boundary that holds
+/// (or that UBSan does not flag) runs without it.
+#[test]
+fn the_failing_subscripts_really_misbehave_at_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = program("checks/bounds.c");
+    let harness = dir.path().join("inputs.c");
+    std::fs::write(
+        &harness,
+        "#include <stdlib.h>\n#include <stdio.h>\n#include <unistd.h>\n\
+         static int k; static int v[2];\n\
+         int __VERIFIER_nondet_int(void) { if (!k) sscanf(getenv(\"IN\"), \"%d %d\", &v[0], &v[1]); return v[k++]; }\n\
+         struct loc { const char *file; unsigned line, column; };\n\
+         void __ubsan_handle_out_of_bounds_abort(void *data, void *index) {\n\
+           struct loc *l = data; printf(\"BOUNDS %u:%u\\n\", l->line, l->column); fflush(stdout); _exit(7); }\n",
+    )
+    .unwrap();
+    // Compiled with the sanitizer, linked without its runtime (not installed).
+    let obj = dir.path().join("prog.o");
+    let exe = dir.path().join("prog");
+    let clang = polyfocus::frontend::clang_program();
+    for args in [
+        vec![
+            "-c".to_string(),
+            "-g".into(),
+            "-O0".into(),
+            "-w".into(),
+            "-fsanitize=array-bounds".into(),
+            "-fno-sanitize-recover=all".into(),
+            src.display().to_string(),
+            "-o".into(),
+            obj.display().to_string(),
+        ],
+        vec![
+            obj.display().to_string(),
+            harness.display().to_string(),
+            "-o".into(),
+            exe.display().to_string(),
+        ],
+    ] {
+        let out = std::process::Command::new(&clang)
+            .args(&args)
+            .output()
+            .expect("clang runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(&src).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // (input, the line that misbehaves and its array's name, or none)
+    for (input, expected) in [
+        ("0 10", Some((28, "a"))),
+        ("1 10", None),
+        ("2 10", Some((32, "a"))),
+        ("3 -1", Some((34, "g"))),
+        ("4 4", Some((36, "p"))),
+        ("5 10", None),
+        ("6 11", Some((44, "a"))),
+        ("7 8", None),
+        ("8 2", Some((53, "m"))),
+        ("8 1", None),
+        ("9 0", None),
+    ] {
+        let run = std::process::Command::new(&exe)
+            .env("IN", input)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        match expected {
+            None => assert_ne!(run.status.code(), Some(7), "input {input}: {stdout}"),
+            Some((line, array)) => {
+                let place = stdout
+                    .trim()
+                    .strip_prefix("BOUNDS ")
+                    .unwrap_or_else(|| panic!("input {input}: no handler call: {stdout}"));
+                let (l, c) = place.split_once(':').unwrap();
+                assert_eq!(l.parse::<usize>().unwrap(), line, "input {input}");
+                let column: usize = c.parse().unwrap();
+                assert!(
+                    lines[line - 1][column - 1..].starts_with(array),
+                    "input {input}: column {column} of line {line} is not `{array}`"
+                );
+            }
+        }
+    }
 }

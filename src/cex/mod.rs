@@ -179,6 +179,7 @@ pub fn find_any_counterexample(
         dictionary: spec.dictionary.clone(),
         deadline,
         unconfirmed: None,
+        unconfirmed_check: None,
         rejected_undef: false,
         single_site: module.functions.len() == 1 && func.checks().len() == 1,
         unattributed: false,
@@ -457,6 +458,8 @@ struct Search<'a> {
     dictionary: Vec<i128>,
     deadline: Instant,
     unconfirmed: Option<String>,
+    /// The check a model's candidate that did not replay was for (see `unconfirmed`).
+    unconfirmed_check: Option<CheckId>,
     /// A run reached the error only through an uninitialized variable.
     rejected_undef: bool,
     /// The program has a single error site, in this function.
@@ -783,7 +786,9 @@ impl Search<'_> {
                 "the executions found read an uninitialized variable (undefined behaviour)".into();
         }
         let why = match (&self.unconfirmed, bmc_note.is_empty()) {
-            (Some(u), _) => return (None, CexOutcome::Unconfirmed(u.clone())),
+            (Some(u), _) => {
+                return (self.unconfirmed_check, CexOutcome::Unconfirmed(u.clone()));
+            }
             (None, true) if stopped_learning => {
                 "no execution reaching the error site found (native runs showed no new behaviour)"
                     .to_string()
@@ -1084,6 +1089,7 @@ impl Search<'_> {
             );
             if from_model {
                 self.unconfirmed = Some(note);
+                self.unconfirmed_check = cand.check;
             }
             return None;
         }

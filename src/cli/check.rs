@@ -190,7 +190,9 @@ fn write_counterexample_files(
         }),
         crate::ir::CheckClass::Overflow => Some(crate::cex::witness::WitnessProperty::NoOverflow),
         // SV-COMP has no property for these.
-        crate::ir::CheckClass::Div | crate::ir::CheckClass::Shift => None,
+        crate::ir::CheckClass::Div
+        | crate::ir::CheckClass::Shift
+        | crate::ir::CheckClass::Bounds => None,
     };
     if let (Some(path), None) = (&args.witness, property) {
         eprintln!(

@@ -52,7 +52,7 @@ pub struct ScanArgs {
     /// Callees larger than this many instructions are not inlined.
     #[arg(long, default_value_t = 2000)]
     inline_limit: usize,
-    /// What to check, comma-separated: assert, overflow, div, shift, all (see `check --help`).
+    /// What to check, comma-separated: assert, overflow, div, shift, bounds, all (see `check --help`).
     #[arg(long, value_name = "LIST", default_value = "assert", value_parser = super::args::parse_checks)]
     checks: crate::ir::CheckSelection,
     /// Analyze only the bitcode already collected in DIR; do not run a build.

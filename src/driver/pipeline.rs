@@ -782,7 +782,8 @@ fn refinement<P: NumericDomain>(
 /// for the assertions left open by imprecision, the engine's time or a resource budget; one confirmed by
 /// native replay refutes its assertion. The time goes to the targets. Does not run (and
 /// is not listed) when there is no target or too little time. True when it refuted a runtime
-/// check (issue 16), so that the caller may search again for the others.
+/// check (issue 16) or set one aside whose model did not replay, so that the caller may
+/// search again for the others.
 fn search(
     step: Step,
     ctx: &FunctionContext<'_>,
@@ -835,6 +836,21 @@ fn search(
             refuted_runtime = module.check(check).kind.class() != crate::ir::CheckClass::Assert;
             settled(progress.table.refute(check, trace));
             (StageEnd::Finished, "counterexample confirmed".to_string())
+        }
+        // A model for one runtime check that does not replay (a bounds check violated only
+        // where UBSan does not trap, see `frontend::ubsan`) is that check's note only: the
+        // others, which fail independently, are searched again without it.
+        Ok((Some(check), CexOutcome::Unconfirmed(why)))
+            if targets.len() > 1
+                && module.check(check).kind.class() != crate::ir::CheckClass::Assert =>
+        {
+            let why = format!("counterexample not confirmed: {why}");
+            if let Some(t) = times.iter_mut().find(|t| t.check == check) {
+                t.search_note = Some(why.clone());
+                t.unconfirmed = true;
+                refuted_runtime = true;
+            }
+            (StageEnd::Finished, why)
         }
         // The search's outcome is a note beside the verdict, not its reason: it depends on
         // how far the search got in its budget (issue 13).

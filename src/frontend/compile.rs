@@ -42,11 +42,23 @@ pub fn clang_args(config: &FrontendConfig, source: &Path, output: &Path) -> Vec<
     .map(|s| s.to_string())
     .collect();
     args.extend(unoptimized_user_flags(config));
+    if config.checks.contains(crate::ir::CheckClass::Bounds) {
+        // UBSan's subscript checks become the bounds checks (`frontend::ubsan`), with the
+        // same condition and place as in the native replay, built with the same sanitizer.
+        args.extend(BOUNDS_CHECKS.iter().map(|s| s.to_string()));
+    }
     args.push(source.display().to_string());
     args.push("-o".into());
     args.push(output.display().to_string());
     args
 }
+
+/// Flags of the analysis bitcode under `--checks bounds`: clang's array-subscript checks,
+/// not recoverable (the handler ends the execution, as in the native replay).
+const BOUNDS_CHECKS: [&str; 2] = [
+    "-fsanitize=array-bounds",
+    "-fno-sanitize-recover=array-bounds",
+];
 
 /// Flags after the user's own: no LLVM pass runs on the bitcode the analysis reads.
 const UNOPTIMIZED: [&str; 3] = ["-O0", "-Xclang", "-disable-llvm-passes"];

@@ -17,6 +17,7 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use super::conventions::{self, Role};
 use super::debuginfo;
 use super::raw;
+use super::ubsan;
 use crate::ir::{
     ArithFlags, BinOp, Block, BlockId, CastOp, Check, CheckId, CheckKind, CmpPred, Const, Edge,
     Expr, Function, HavocReason, Inst, LiftWarning, Operand, SourceLoc, Terminator, Ty, ValueId,
@@ -134,6 +135,10 @@ pub fn error_sites(func: LLVMValueRef) -> Vec<ErrorSite> {
                 continue;
             };
             let callee_name = raw::name(callee);
+            if ubsan::is_bounds_handler(&callee_name) {
+                res.push(bounds_check(inst, &debuginfo::location(inst)));
+                continue;
+            }
             let kind = match conventions::role(&callee_name, raw::is_defined(callee)) {
                 Some(Role::Error) => CheckKind::ErrorCall {
                     function: callee_name,
@@ -148,6 +153,16 @@ pub fn error_sites(func: LLVMValueRef) -> Vec<ErrorSite> {
         }
     }
     res
+}
+
+/// The check of a call of UBSan's out-of-bounds handler (see `ubsan.rs`): its array and the
+/// place UBSan reports, the call's own location `loc` when the static data is unreadable.
+fn bounds_check(call: LLVMValueRef, loc: &Option<SourceLoc>) -> ErrorSite {
+    let (array, at) = ubsan::bounds_site(call);
+    let kind = CheckKind::Bounds {
+        array: array.unwrap_or_else(|| "an array".to_string()),
+    };
+    (kind, at.or_else(|| loc.clone()))
 }
 
 /// The calls of `func` that may call `escaped_error` (see [`super::reach`]).
@@ -222,10 +237,14 @@ fn ends_block(inst: LLVMValueRef) -> bool {
         return false;
     }
     match raw::called_function(inst) {
-        Some(callee) => matches!(
-            conventions::role(&raw::name(callee), raw::is_defined(callee)),
-            Some(Role::Error) | Some(Role::Stop)
-        ),
+        Some(callee) => {
+            let name = raw::name(callee);
+            ubsan::is_bounds_handler(&name)
+                || matches!(
+                    conventions::role(&name, raw::is_defined(callee)),
+                    Some(Role::Error) | Some(Role::Stop)
+                )
+        }
         None => false,
     }
 }
@@ -597,7 +616,11 @@ impl Lifter {
                 let rhs = self.operand(raw::operand(inst, 1), loc);
                 match (lhs, rhs) {
                     (Some(lhs), Some(rhs)) => {
-                        let pred = cmp_pred(unsafe { LLVMGetICmpPredicate(inst) });
+                        let mut pred = cmp_pred(unsafe { LLVMGetICmpPredicate(inst) });
+                        if pred == CmpPred::Ule && ubsan::guards_accessed_subscript(inst) {
+                            // The element is accessed: `index < size` (see `ubsan.rs`).
+                            pred = CmpPred::Ult;
+                        }
                         self.assign(piece, inst, Expr::Cmp { pred, lhs, rhs }, loc);
                     }
                     _ => {
@@ -832,6 +855,12 @@ impl Lifter {
         };
         let name = raw::name(callee);
         let defined = raw::is_defined(callee);
+        if ubsan::is_bounds_handler(&name) {
+            let (kind, check_loc) = bounds_check(inst, loc);
+            let check = self.new_check(kind, check_loc.clone());
+            self.pieces[piece].term = Some((Terminator::Error(check), check_loc));
+            return Flow::Ended;
+        }
         if name == conventions::UNINIT_MEMORY {
             self.uninit_memory(piece, inst, loc);
             return Flow::Continue;

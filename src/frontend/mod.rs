@@ -96,6 +96,7 @@ mod load;
 mod normalize;
 mod raw;
 mod reach;
+mod ubsan;
 
 pub use compdb::{
     compile_to_bitcode, defines_main, parse_invocation, read_compile_commands, split_command,
@@ -140,9 +141,7 @@ pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let entries = select_entries(&module, &config.entry, config.checks)?;
     let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
     let mut res = lift_entries(&entries, &sites, escaped_error.as_deref(), config.checks);
-    if config.checks.contains(ir::CheckClass::Assert) {
-        add_never_called(&mut res, &module, never_called);
-    }
+    add_never_called(&mut res, &module, never_called, config.checks);
     if config.checks.contains(ir::CheckClass::Overflow) {
         add_folded_overflows(&mut res, folded);
     }
@@ -279,12 +278,17 @@ fn sites_at_start(defined: &[LLVMValueRef]) -> SitesAtStart {
 /// Adds the checks of functions normalization deleted (see [`prepare`]) that no lifted
 /// function holds (inlined copies keep the location of the original): their error sites
 /// are never reached, so the driver reports them as holding.
-fn add_never_called(res: &mut ir::Module, module: &Module<'_>, at_start: SitesAtStart) {
+fn add_never_called(
+    res: &mut ir::Module,
+    module: &Module<'_>,
+    at_start: SitesAtStart,
+    selection: ir::CheckSelection,
+) {
     let m = module.as_mut_ptr();
     let remaining: HashSet<String> = defined_functions(m).into_iter().map(raw::name).collect();
     for (function, (kind, loc)) in at_start {
         let lifted = res.checks.iter().any(|c| c.kind == kind && c.loc == loc);
-        if remaining.contains(&function) || lifted {
+        if remaining.contains(&function) || lifted || !selection.contains(kind.class()) {
             continue;
         }
         let id = ir::CheckId(res.checks.len() as u32);
@@ -515,9 +519,27 @@ fn lift_entries(
             }
         }
         let mut function = run_passes(lifted.function, &mut res.warnings);
-        if selection.contains(ir::CheckClass::Assert) {
-            res.checks.extend(lifted.checks);
-            for (kind, loc) in vanished {
+        // The checks of the selected classes are listed, renumbered in order. The error site
+        // of a class not selected ends the path: an error function reports and aborts, and
+        // so does UBSan's handler when the bitcode was built with a sanitizer.
+        let mut renumbered = HashMap::new();
+        for check in lifted.checks {
+            if selection.contains(check.kind.class()) {
+                let id = ir::CheckId(res.checks.len() as u32);
+                renumbered.insert(check.id, id);
+                res.checks.push(ir::Check { id, ..check });
+            }
+        }
+        for block in &mut function.blocks {
+            if let ir::Terminator::Error(c) = block.term {
+                block.term = match renumbered.get(&c) {
+                    Some(id) => ir::Terminator::Error(*id),
+                    None => ir::Terminator::Stop,
+                };
+            }
+        }
+        for (kind, loc) in vanished {
+            if selection.contains(kind.class()) {
                 let id = ir::CheckId(res.checks.len() as u32);
                 res.checks.push(ir::Check {
                     id,
@@ -525,14 +547,6 @@ fn lift_entries(
                     loc,
                     function: name.clone(),
                 });
-            }
-        } else {
-            // Assertions are not checked: reaching an error function ends the execution
-            // (it reports and aborts), and no assertion is listed.
-            for block in &mut function.blocks {
-                if matches!(block.term, ir::Terminator::Error(_)) {
-                    block.term = ir::Terminator::Stop;
-                }
             }
         }
         if selection.has_runtime_checks() {

@@ -750,6 +750,15 @@ pub enum CheckKind {
         /// The operation.
         op: BinOp,
     },
+    /// An array subscript out of the bounds of an array of statically known size: the check
+    /// clang's `-fsanitize=array-bounds` inserts before the subscript (its handler call is
+    /// the error site, see `frontend::lift`), at the place UBSan reports. The index must be
+    /// below the size when the element is read or written, and at most the size when only
+    /// its address is taken (`&a[n]`, one past the end, is C).
+    Bounds {
+        /// The array's type as clang names it (`int[10]`).
+        array: String,
+    },
 }
 
 impl CheckKind {
@@ -762,6 +771,7 @@ impl CheckKind {
             CheckKind::Overflow { .. } | CheckKind::FoldedOverflow => CheckClass::Overflow,
             CheckKind::DivByZero { .. } => CheckClass::Div,
             CheckKind::Shift { .. } => CheckClass::Shift,
+            CheckKind::Bounds { .. } => CheckClass::Bounds,
         }
     }
 
@@ -793,6 +803,9 @@ impl CheckKind {
                 "`{}` by an amount not less than the width",
                 symbol(op)
             )),
+            CheckKind::Bounds { array } => {
+                Some(format!("array index out of the bounds of `{array}`"))
+            }
         }
     }
 }
@@ -808,15 +821,18 @@ pub enum CheckClass {
     Div,
     /// Shift amounts out of range ([`CheckKind::Shift`]).
     Shift,
+    /// Array subscripts out of bounds ([`CheckKind::Bounds`]).
+    Bounds,
 }
 
 impl CheckClass {
     /// Every class, in the order of `--checks all`.
-    pub const ALL: [CheckClass; 4] = [
+    pub const ALL: [CheckClass; 5] = [
         CheckClass::Assert,
         CheckClass::Overflow,
         CheckClass::Div,
         CheckClass::Shift,
+        CheckClass::Bounds,
     ];
 
     /// The name on the command line and in reports.
@@ -826,6 +842,7 @@ impl CheckClass {
             CheckClass::Overflow => "overflow",
             CheckClass::Div => "div",
             CheckClass::Shift => "shift",
+            CheckClass::Bounds => "bounds",
         }
     }
 

@@ -4,8 +4,8 @@
 //! - Rules have stable ids: `PF000` assertion-proved (never reported as a result, listed
 //!   for completeness), `PF001` assertion-violated (`error`), `PF002` assertion-unknown
 //!   (`warning`); one rule per kind of runtime check (`--checks`): `PF010` signed
-//!   overflow, `PF011` division by zero, `PF012` shift amount out of range (a violation is
-//!   an `error`, a check not proved a `warning`).
+//!   overflow, `PF011` division by zero, `PF012` shift amount out of range, `PF013` array
+//!   index out of bounds (a violation is an `error`, a check not proved a `warning`).
 //! - Locations come from debug info; a URI is relative to `source_root` (with `uriBaseId`
 //!   `SRCROOT`) when the file is under it, an absolute `file://` URI otherwise.
 //! - `partialFingerprints["polyfocus/v1"]` hashes the rule, the file, the function, the
@@ -52,7 +52,7 @@ impl SarifOptions {
     }
 }
 
-const RULES: [(&str, &str, &str, &str); 6] = [
+const RULES: [(&str, &str, &str, &str); 7] = [
     (
         "PF000",
         "assertion-proved",
@@ -93,6 +93,14 @@ const RULES: [(&str, &str, &str, &str); 6] = [
         "A shift amount may be negative or not less than the width (`--checks shift`): \
          violated with a replayed counterexample (error), or not proved (warning).",
     ),
+    (
+        "PF013",
+        "out-of-bounds",
+        "Array index out of bounds",
+        "An array subscript may be outside the bounds of an array of statically known size, \
+         as UBSan's `-fsanitize=array-bounds` checks it (`--checks bounds`): violated with a \
+         replayed counterexample (error), or not proved (warning).",
+    ),
 ];
 
 /// The rule of a runtime check's kind (`PF010`...), as an index into `RULES`.
@@ -102,6 +110,7 @@ fn runtime_rule(kind: &crate::ir::CheckKind) -> Option<usize> {
         crate::ir::CheckClass::Overflow => Some(3),
         crate::ir::CheckClass::Div => Some(4),
         crate::ir::CheckClass::Shift => Some(5),
+        crate::ir::CheckClass::Bounds => Some(6),
     }
 }
 
@@ -290,7 +299,7 @@ fn log_value(
             "fullDescription": { "text": full },
             "defaultConfiguration": {
                 "level": match *id {
-                    "PF001" | "PF010" | "PF011" | "PF012" => "error",
+                    "PF001" | "PF010" | "PF011" | "PF012" | "PF013" => "error",
                     "PF002" => "warning",
                     _ => "none",
                 },
