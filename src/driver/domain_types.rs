@@ -2,7 +2,7 @@
 //! (`context::domain_types` classifies them; `analysis::focus::CutFacts` forgets the others,
 //! which the interval stage's facts then bound).
 
-use super::{AnalysisConfig, DomainKind, Engine};
+use super::{AnalysisConfig, DomainKind, Engine, Purpose};
 use crate::analysis::focus::CutFacts;
 use crate::analysis::FunctionContext;
 use crate::check::DomainTypeStats;
@@ -12,7 +12,8 @@ use crate::ir::BlockId;
 /// The facts the engine runs with, and the classification when it was used: with domain
 /// types on, a relational domain, the focus engine and facts to bound what it forgets,
 /// the facts leave untracked every value outside the relational packs that meet the cone of
-/// influence of `open` (the error blocks of the assertions still open).
+/// influence of `open` (the error blocks of the assertions still open). A run for
+/// invariants (`polyfocus invariants`) keeps every value: its invariants are the output.
 pub(super) fn engine_facts(
     ctx: &FunctionContext<'_>,
     config: &AnalysisConfig,
@@ -24,6 +25,7 @@ pub(super) fn engine_facts(
         DomainKind::Interval | DomainKind::IntervalPred | DomainKind::IntervalPredProduct
     );
     if !config.params.domain_types.enabled
+        || config.purpose != Purpose::Verdicts
         || config.engine != Engine::Focus
         || !relational
         || facts.is_empty()
