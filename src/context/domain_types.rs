@@ -14,7 +14,8 @@
 //!   a comparison or a linear operation (add, sub) of two values, or two induction values of
 //!   one loop (values a loop head receives updated by arithmetic: `x++; y += 2` under
 //!   `while (x < 10)` relates `x` and `y` through the loop's control, which no single
-//!   instruction shows).
+//!   instruction shows), or a tested value of a loop head with an induction value (a flag or
+//!   state that chooses the update an iteration makes).
 //!
 //! **Packs** are the classes of a union-find over the values, joined by every instruction
 //! whose result a polyhedron keeps in a linear relation with its operands: copies, casts,
@@ -102,6 +103,8 @@ struct Witnesses {
     interval: bool,
     /// Linear arithmetic (with a constant or another value) updates a member.
     arithmetic: bool,
+    /// A member is compared or switched on: it can decide which way control goes.
+    tested: bool,
     /// Every member is `i1`.
     all_bool: bool,
     /// Constants the members meet (saturates past [`MAX_EQUALITY_CONSTANTS`]).
@@ -113,6 +116,7 @@ impl Witnesses {
         self.relational |= other.relational;
         self.interval |= other.interval;
         self.arithmetic |= other.arithmetic;
+        self.tested |= other.tested;
         self.all_bool &= other.all_bool;
         for c in other.constants {
             if self.constants.len() > MAX_EQUALITY_CONSTANTS {
@@ -209,8 +213,10 @@ impl DomainTypes {
             match &b.term {
                 Terminator::Switch { on, cases, .. } => {
                     if let Operand::Value(v) = on {
+                        let w = packs.at(*v);
+                        w.tested = true;
                         for (c, _) in cases {
-                            packs.at(*v).constant(c.signed());
+                            w.constant(c.signed());
                         }
                     }
                 }
@@ -228,22 +234,35 @@ impl DomainTypes {
         }
         // Induction values of one loop: a loop head's values that the loop updates by
         // arithmetic are related through the loop's control (its guard bounds one, the
-        // iteration count ties the others to it).
+        // iteration count ties the others to it); so is a value of the head that is tested
+        // (a flag or a state that chooses which update an iteration makes: `if (phase == 0)
+        // { count += 2; phase = 1; } else { count += 1; phase = 0; }` needs
+        // `2·count ≤ 3·i + phase`), when the loop has an induction value.
         for b in func.block_ids() {
             if !graph.is_loop_head(b) {
                 continue;
             }
             let mut induction: Vec<ValueId> = Vec::new();
+            let mut tested: Vec<ValueId> = Vec::new();
             for dest in phi_dests(func, b) {
-                let w = packs.at(dest);
-                if w.arithmetic
-                    && !induction
-                        .iter()
-                        .any(|v| packs.find(v.index()) == packs.find(dest.index()))
-                {
+                let root = packs.find(dest.index());
+                let seen = |vs: &[ValueId], packs: &mut Packs| {
+                    vs.iter().any(|v| packs.find(v.index()) == root)
+                };
+                if seen(&induction, &mut packs) || seen(&tested, &mut packs) {
+                    continue;
+                }
+                let w = &packs.witnesses[root];
+                if w.arithmetic {
                     induction.push(dest);
+                } else if w.tested {
+                    tested.push(dest);
                 }
             }
+            if induction.is_empty() {
+                continue;
+            }
+            induction.extend(tested);
             if induction.len() >= 2 {
                 for pair in induction.windows(2) {
                     packs.union(pair[0], pair[1]);
@@ -323,6 +342,7 @@ fn witness_assign(func: &Function, packs: &mut Packs, dest: ValueId, expr: &Expr
         Expr::Cmp { pred, lhs, rhs } => match (value(lhs), value(rhs)) {
             (Some(a), Some(b)) => {
                 packs.union(a, b);
+                packs.at(a).tested = true;
                 let both_bool = func.value(a).ty.is_bool() && func.value(b).ty.is_bool();
                 if !both_bool {
                     packs.at(a).relational = true;
@@ -330,6 +350,7 @@ fn witness_assign(func: &Function, packs: &mut Packs, dest: ValueId, expr: &Expr
             }
             (Some(a), None) | (None, Some(a)) => {
                 let w = packs.at(a);
+                w.tested = true;
                 if let Some(c) = constant(lhs).or(constant(rhs)) {
                     w.constant(c);
                 }
