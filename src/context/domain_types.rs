@@ -238,13 +238,14 @@ impl DomainTypes {
         // (a flag or a state that chooses which update an iteration makes: `if (phase == 0)
         // { count += 2; phase = 1; } else { count += 1; phase = 0; }` needs
         // `2·count ≤ 3·i + phase`), when the loop has an induction value.
+        let phis = phi_dests(func);
         for b in func.block_ids() {
             if !graph.is_loop_head(b) {
                 continue;
             }
             let mut induction: Vec<ValueId> = Vec::new();
             let mut tested: Vec<ValueId> = Vec::new();
-            for dest in phi_dests(func, b) {
+            for &dest in &phis[b.index()] {
                 let root = packs.find(dest.index());
                 let seen = |vs: &[ValueId], packs: &mut Packs| {
                     vs.iter().any(|v| packs.find(v.index()) == root)
@@ -413,17 +414,15 @@ fn copy(packs: &mut Packs, dest: ValueId, src: &Operand) {
     }
 }
 
-/// The values a block's edges move into (its phi nodes).
-fn phi_dests(func: &Function, b: BlockId) -> Vec<ValueId> {
-    let mut res = BTreeSet::new();
+/// The values the edges into each block move into (its phi nodes), indexed by block.
+fn phi_dests(func: &Function) -> Vec<BTreeSet<ValueId>> {
+    let mut res = vec![BTreeSet::new(); func.blocks.len()];
     for block in &func.blocks {
         for e in block.term.edges() {
-            if e.target == b {
-                res.extend(e.moves.iter().map(|(d, _)| *d));
-            }
+            res[e.target.index()].extend(e.moves.iter().map(|(d, _)| *d));
         }
     }
-    res.into_iter().collect()
+    res
 }
 
 /// The values that can influence whether one of `targets` is reached: the conditions of the
