@@ -32,6 +32,18 @@ pub struct Params {
     pub stages: StageParams,
     /// How a run's budget is shared between its functions.
     pub run: RunParams,
+    /// Domain types (`context/domain_types.rs`): which values path focusing tracks.
+    pub domain_types: DomainTypeParams,
+}
+
+/// Domain types (`check --domain-types on|off`): path focusing over polyhedra tracks at cut
+/// points only the values of the relational packs the open assertions depend on; the
+/// interval stage's facts bound the others. Forgetting a dimension is always sound, so the
+/// switch changes precision and time only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DomainTypeParams {
+    /// Whether the engine forgets the untracked values at cut points.
+    pub enabled: bool,
 }
 
 /// The budget of a whole run (`check --run-budget`, issue 14): each function with an
@@ -217,5 +229,6 @@ impl Params {
             run_budget: Duration::from_secs(180),
             min_function_budget: Duration::from_secs(1),
         },
+        domain_types: DomainTypeParams { enabled: true },
     };
 }

@@ -30,6 +30,16 @@ fn configs() -> Vec<(&'static str, AnalysisConfig)> {
             mk(Engine::Classic, DomainKind::Interval),
         ),
         ("focus-poly", mk(Engine::Focus, DomainKind::Poly)),
+        // Domain types act only in a run for verdicts (the engine then tracks the
+        // relational packs of the open assertions and forgets the other values at cut
+        // points): its invariants must be inductive too.
+        (
+            "focus-poly-domain-types",
+            AnalysisConfig {
+                purpose: polyfocus::driver::Purpose::Verdicts,
+                ..mk(Engine::Focus, DomainKind::Poly)
+            },
+        ),
     ]
 }
 

@@ -105,6 +105,9 @@ pub fn analyze_with_predicates<D: NumericDomain>(
 pub struct CutFacts {
     /// Per cut point; empty when there are no facts.
     at_cut_point: Vec<Option<Vec<LinCons>>>,
+    /// Value dimensions the engine does not track at cut points (domain types): forgotten
+    /// there before the facts are met, so that only the facts (intervals) bound them.
+    untracked: Vec<Var>,
 }
 
 impl CutFacts {
@@ -127,7 +130,24 @@ impl CutFacts {
                     Some(_) => Some(Vec::new()),
                 })
                 .collect(),
+            untracked: Vec::new(),
         }
+    }
+
+    /// The same facts, with the engine tracking at cut points only the value dimensions
+    /// not in `untracked` (domain types: the values of the relational packs the open
+    /// assertions depend on). Forgetting a dimension is always sound; the facts then bound
+    /// it. Without facts nothing is left untracked: a forgotten value would be unbounded.
+    pub fn untracking(self, untracked: Vec<Var>) -> CutFacts {
+        if self.is_empty() {
+            return self;
+        }
+        CutFacts { untracked, ..self }
+    }
+
+    /// The value dimensions the engine does not track at cut points.
+    pub fn untracked(&self) -> &[Var] {
+        &self.untracked
     }
 
     /// Whether there is any fact.
@@ -217,14 +237,26 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         let layout = lowering.layout();
         let mut dead = Vec::new();
         let mut live = Vec::new();
+        // Untracked values (domain types) are dead to the engine at cut points: forgotten
+        // there, bounded by the facts only, and left out of acceleration (which then needs
+        // a constant step of the tracked values only).
+        let untracked: BTreeSet<Var> = facts.untracked().iter().copied().collect();
         for cp in &graph.cut_points {
             let set = ctx.live_at(cp.block);
-            live.push(set.iter().copied().collect());
+            live.push(
+                set.iter()
+                    .copied()
+                    .filter(|v| !untracked.contains(&layout.value_var(*v)))
+                    .collect(),
+            );
             dead.push(
                 layout
                     .value_vars()
                     .into_iter()
-                    .filter(|var| layout.value(*var).is_some_and(|v| !set.contains(&v)))
+                    .filter(|var| {
+                        untracked.contains(var)
+                            || layout.value(*var).is_some_and(|v| !set.contains(&v))
+                    })
                     .collect(),
             );
         }

@@ -11,8 +11,8 @@ use std::fmt;
 mod run;
 
 pub use run::{
-    AnalysisReport, BudgetKind, CheckRun, FunctionRun, LoopInvariant, RefinementStats, RunEnd,
-    Stage, StageEnd, StageRun,
+    AnalysisReport, BudgetKind, CheckRun, DomainTypeStats, FunctionRun, LoopInvariant,
+    RefinementStats, RunEnd, Stage, StageEnd, StageRun,
 };
 
 /// Why an assertion is neither proved nor refuted.

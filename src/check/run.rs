@@ -75,6 +75,30 @@ pub struct FunctionRun {
     pub stages: Vec<StageRun>,
     /// Per assertion of the function (in check order), the time each stage spent on it.
     pub checks: Vec<CheckRun>,
+    /// How its values were classified (domain types), when the engine ran with them.
+    pub domain_types: Option<DomainTypeStats>,
+}
+
+/// How the values of one function were classified by their use (domain types, issue 14)
+/// and how many path focusing tracked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DomainTypeStats {
+    /// Values per class.
+    pub boolean: usize,
+    /// Values per class.
+    pub equality: usize,
+    /// Values per class.
+    pub interval: usize,
+    /// Values per class.
+    pub relational: usize,
+    /// Relational packs.
+    pub relational_packs: usize,
+    /// Values in the largest relational pack.
+    pub largest_pack: usize,
+    /// Values in the cone of influence of the assertions open when the engine started.
+    pub relevant: usize,
+    /// Values the engine tracked at cut points (the relational packs that meet that cone).
+    pub tracked: usize,
 }
 
 /// A stage of the analysis of one function, as reported (issue 13: where the time goes).

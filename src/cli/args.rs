@@ -123,6 +123,11 @@ pub struct AnalysisArgs {
     /// need them, then the analysis re-run with them.
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     pub refine: OnOff,
+    /// Domain types: path focusing over polyhedra tracks at cut points only the values
+    /// related to another value (relational packs) that the open assertions depend on; the
+    /// interval stage's invariants bound the others. `off` tracks every value.
+    #[arg(long, value_enum, default_value_t = if crate::params::Params::DEFAULT.domain_types.enabled { OnOff::On } else { OnOff::Off })]
+    pub domain_types: OnOff,
     /// Time budget per analyzed function, in seconds (a positive number, at most a year).
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,

@@ -73,7 +73,12 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
         memory_per_function: (memory_mb * 1048576.0) as usize,
         jobs,
         refine: a.refine == super::args::OnOff::On,
-        params: crate::params::Params::DEFAULT,
+        params: crate::params::Params {
+            domain_types: crate::params::DomainTypeParams {
+                enabled: a.domain_types == super::args::OnOff::On,
+            },
+            ..crate::params::Params::DEFAULT
+        },
         purpose: Purpose::Verdicts,
         // The run's budget counts from here: loading is not included.
         ends: (a.run_budget > 0.0).then(|| Instant::now() + Duration::from_secs_f64(a.run_budget)),

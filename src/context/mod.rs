@@ -14,6 +14,7 @@
 //!
 //! [`Var`]: crate::domain::Var
 
+pub mod domain_types;
 pub mod layout;
 pub mod liveness;
 

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use verdicts::{Open, VerdictTable};
 
 mod cause;
+mod domain_types;
 mod engine;
 mod parallel;
 mod pipeline;
@@ -22,8 +23,8 @@ mod verdicts;
 // The records of a run are data in `check`, so that `report` depends on data only; they are
 // re-exported here, where the analysis entry points are.
 pub use crate::check::{
-    AnalysisReport, BudgetKind, CheckRun, FunctionRun, LoopInvariant, RefinementStats, RunEnd,
-    Stage, StageEnd, StageRun,
+    AnalysisReport, BudgetKind, CheckRun, DomainTypeStats, FunctionRun, LoopInvariant,
+    RefinementStats, RunEnd, Stage, StageEnd, StageRun,
 };
 
 /// Fixpoint engines.
@@ -192,6 +193,7 @@ fn analyze_inner(
                 end: RunEnd::InternalError(what),
                 stages: vec![],
                 times: vec![],
+                domain_types: None,
             }
         });
         report.functions.push(FunctionRun {
@@ -202,6 +204,7 @@ fn analyze_inner(
             peak_heap_bytes,
             stages: run.stages,
             checks: run.times,
+            domain_types: run.domain_types,
         });
         report.cut_invariants.extend(run.at_cut_points);
         report.refinement.extend(run.refinement);

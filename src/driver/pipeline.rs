@@ -94,6 +94,8 @@ pub(super) struct FunctionOutcome {
     pub stages: Vec<StageRun>,
     /// In the order of `Function::checks`.
     pub times: Vec<CheckRun>,
+    /// How the values were classified, when the engine ran with domain types.
+    pub domain_types: Option<crate::check::DomainTypeStats>,
 }
 
 /// What every stage of one function reads and updates.
@@ -201,6 +203,7 @@ pub(super) fn not_analyzed(func: &Function, module: &Module, reason: String) -> 
         end: RunEnd::Finished,
         stages: vec![],
         times,
+        domain_types: None,
     }
 }
 
@@ -248,20 +251,32 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     } else {
         config
     };
+    let mut domain_types = None;
     let mut found = match interval {
         // Every assertion is settled (or there is none): the expensive stages have nothing
         // to do, and the interval invariants are the function's.
         Some(found) if !progress.table.any_imprecise() && config.purpose == Purpose::Verdicts => {
             found
         }
-        _ => engine::<D>(
-            &facts,
-            config,
-            &cut_facts,
-            cex.is_some(),
-            started,
-            &mut progress,
-        ),
+        _ => {
+            // Domain types: the engine tracks only the relational packs of what is still
+            // open; refinement (below) keeps every value.
+            let open: Vec<BlockId> = (0..facts.error_blocks.len())
+                .filter(|i| progress.table.open_reason(*i).is_some())
+                .map(|i| facts.error_blocks[i])
+                .collect();
+            let engine_facts;
+            (engine_facts, domain_types) =
+                super::domain_types::engine_facts(&ctx, config, &cut_facts, &open);
+            engine::<D>(
+                &facts,
+                config,
+                &engine_facts,
+                cex.is_some(),
+                started,
+                &mut progress,
+            )
+        }
     };
     let complete = found.outcome == Outcome::Complete;
     polynomial_equalities(&facts, config, &found, &mut progress);
@@ -334,6 +349,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         end: run_end(found.outcome),
         stages,
         times,
+        domain_types,
     }
 }
 

@@ -66,6 +66,25 @@ struct JsonFunction<'a> {
     /// Each stage that ran, with how it ended: `end` above is the analysis's; a stage
     /// that ran out of its share of the budget says so here (issue 13).
     stages: Vec<JsonStage>,
+    /// How many values fell in each domain type, when the engine used them (issue 14).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    domain_types: Option<JsonDomainTypes>,
+}
+
+/// How the values of a function were classified by their use, and how many path focusing
+/// tracked (`context/domain_types.rs`).
+#[derive(Serialize)]
+struct JsonDomainTypes {
+    boolean: usize,
+    equality: usize,
+    interval: usize,
+    relational: usize,
+    relational_packs: usize,
+    largest_pack: usize,
+    /// Values in the cone of influence of the assertions open when the engine started.
+    relevant: usize,
+    /// Values the engine tracked at cut points.
+    tracked: usize,
 }
 
 #[derive(Serialize)]
@@ -103,6 +122,16 @@ fn json_function(run: &FunctionRun) -> JsonFunction<'_> {
                 detail: st.detail.clone(),
             })
             .collect(),
+        domain_types: run.domain_types.map(|d| JsonDomainTypes {
+            boolean: d.boolean,
+            equality: d.equality,
+            interval: d.interval,
+            relational: d.relational,
+            relational_packs: d.relational_packs,
+            largest_pack: d.largest_pack,
+            relevant: d.relevant,
+            tracked: d.tracked,
+        }),
     }
 }
 
