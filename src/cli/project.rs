@@ -91,7 +91,16 @@ pub fn analyze_programs(
             }
             // Each program gets an equal share of what is left of the run's budget.
             let config = &config.for_program(programs.len() - i);
-            match frontend::load(&p.frontend) {
+            let loading = std::time::Instant::now();
+            let loaded = frontend::load(&p.frontend);
+            if std::env::var_os("POLYFOCUS_TIMING").is_some() {
+                eprintln!(
+                    "polyfocus: loaded {} in {:.1} s",
+                    p.name,
+                    loading.elapsed().as_secs_f64()
+                );
+            }
+            match loaded {
                 Err(e) => ProgramReport::failed(p.name.clone(), e.to_string()),
                 Ok(module) => {
                     let analysis = if counterexamples {
@@ -100,6 +109,13 @@ pub fn analyze_programs(
                     } else {
                         driver::analyze(&module, config)
                     };
+                    if std::env::var_os("POLYFOCUS_TIMING").is_some() {
+                        eprintln!(
+                            "polyfocus: analyzed {} at {:.1} s",
+                            p.name,
+                            loading.elapsed().as_secs_f64()
+                        );
+                    }
                     ProgramReport {
                         name: p.name.clone(),
                         analysis,
