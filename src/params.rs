@@ -34,7 +34,7 @@ pub struct Params {
     pub run: RunParams,
 }
 
-/// The budget of a whole run (`check --run-budget`, issue 14), loading included, in two
+/// The budget of a whole run (`check --run-budget`, issue 14), from the end of loading, in two
 /// passes: first the interval stage of every function, within `interval_pass_share` of the
 /// time left; then the expensive stages of the functions it left open, within the rest. In
 /// each pass a function with an assertion gets, when it starts, the smaller of `--timeout`

@@ -234,11 +234,19 @@ pub(super) fn interval_budget(config: &AnalysisConfig) -> Duration {
 /// Pass 1 of one function: the interval stage, within `budget` (at most
 /// [`interval_budget`]).
 pub(super) fn interval_pass(func: &Function, config: &AnalysisConfig, budget: Duration) -> Staged {
+    let mut progress = Progress::new(func);
+    let budget = budget.min(interval_budget(config));
+    if budget.is_zero() {
+        // The run's budget is spent: not even the context is built.
+        return Staged {
+            progress,
+            interval: None,
+            outcome: Outcome::Timeout,
+        };
+    }
     crate::progress::stage(|| Stage::IntervalAnalysis.name().into());
     let ctx = FunctionContext::new(func);
     let facts = Facts::new(&ctx, MemoryBudget::from_now(config.memory_per_function));
-    let mut progress = Progress::new(func);
-    let budget = budget.min(interval_budget(config));
     let (interval, outcome) = interval_stage(&facts, budget, &mut progress);
     Staged {
         progress,
