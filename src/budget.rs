@@ -89,6 +89,26 @@ fn thread_live_bytes() -> isize {
     LIVE.try_with(Cell::get).unwrap_or(0)
 }
 
+/// The process's resident memory in bytes (Linux's `/proc/self/statm`), or `None` where it
+/// cannot be read.
+pub fn resident_bytes() -> Option<usize> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: usize = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Some(pages * usize::try_from(page).ok().filter(|p| *p > 0)?)
+}
+
+/// Gives the heap that is free but still mapped back to the system (glibc keeps what LLVM
+/// freed after loading), so that [`resident_bytes`] measures what the process holds.
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free pages of the allocator's arenas.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// A limit on the heap a thread may add from now on.
 #[derive(Clone, Copy, Debug)]
 pub struct MemoryBudget {

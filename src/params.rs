@@ -46,20 +46,37 @@ pub struct DomainTypeParams {
     pub enabled: bool,
 }
 
-/// The budget of a whole run (`check --run-budget`, issue 14): each function with an
-/// assertion gets, when it starts, the smaller of `--timeout` and its share of the time
-/// left: what is left times the number of workers, divided by the functions with an
-/// assertion not yet started, at least `min_function_budget`. A program of a run of several
-/// (`--each-unit`) gets the time left divided by the programs left.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The budget of a whole run (`check --run-budget`, issue 14), from the end of loading, in two
+/// passes: first the interval stage of every function, within `interval_pass_share` of the
+/// time left; then the expensive stages of the functions it left open, within the rest. In
+/// each pass a function with an assertion gets, when it starts, the smaller of `--timeout`
+/// and its share of the pass's time left: what is left times the number of workers,
+/// divided by the functions of the pass not yet started (at least the number of workers),
+/// at least `min_function_budget` while time is left, nothing after. A program of a run of
+/// several (`--each-unit`) gets the time left divided by the programs left.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunParams {
     /// The default budget of a run, for the analysis of all its programs (loading not
     /// included): with the interval stage first, a function left open by it is where the
     /// time goes, and on real projects hundreds are (issue 14: a whole project under 5
     /// minutes by default).
     pub run_budget: Duration,
-    /// The least budget of a function, whatever is left of the run's.
+    /// The least budget of a function while the run has time left (never more than is
+    /// left: once the run's budget is spent, a function gets no analysis), and the most a
+    /// function without assertions gets (its invariants are for the report only).
     pub min_function_budget: Duration,
+    /// Share of what is left of the run's budget that the interval pass (the interval stage
+    /// of every function, first) may use; the expensive stages of the functions it leaves
+    /// open share the rest, plus what it did not use.
+    pub interval_pass_share: f64,
+    /// The resident memory a run stays under: when an analysis starts, each worker's heap
+    /// budget (`--memory-per-function`) is at most its share of what the process does not
+    /// hold yet, less `solver_reserve` (the heap budget counts only Rust allocations).
+    pub process_memory: usize,
+    /// What Z3 and LLVM may allocate outside the heap count, kept out of the workers' share.
+    pub solver_reserve: usize,
+    /// The least heap budget of a function, whatever the process holds.
+    pub min_function_heap: usize,
 }
 
 /// Path focusing (`analysis/focus.rs`).
@@ -144,9 +161,10 @@ pub struct CexParams {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StageParams {
     /// Share of `--timeout` the interval stage (the classic engine over intervals, run
-    /// before the chosen engine) may use, outside the function's share of a run budget (so
-    /// that on real code it proves what classic + interval proves). It takes milliseconds
-    /// on most functions; one where it cannot finish in this share gets no facts from it.
+    /// before the chosen engine, in the run's first pass) may use, within the function's
+    /// share of that pass (see [`RunParams`]); the later stages get `--timeout` less what
+    /// it used. It takes milliseconds on most functions; one where it cannot finish gets
+    /// no facts from it.
     pub interval_share: f64,
     /// Analyses re-run with more predicates, at most.
     pub max_refinement_rounds: usize,
@@ -212,7 +230,7 @@ impl Params {
             max_slice: Duration::from_secs(4),
         },
         stages: StageParams {
-            interval_share: 0.25,
+            interval_share: 0.5,
             max_refinement_rounds: 4,
             max_fruitless_rounds: 1,
             engine_share: 0.8,
@@ -228,6 +246,10 @@ impl Params {
         run: RunParams {
             run_budget: Duration::from_secs(180),
             min_function_budget: Duration::from_secs(1),
+            interval_pass_share: 0.6,
+            process_memory: 1800 << 20,
+            solver_reserve: 256 << 20,
+            min_function_heap: 64 << 20,
         },
         domain_types: DomainTypeParams { enabled: true },
     };

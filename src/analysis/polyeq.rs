@@ -558,10 +558,14 @@ pub enum Consecution {
 /// Checks with the solver that the equalities are inductive, given the linear invariants
 /// (`linear`, per cut point; `None`: unreachable): from every cut point's invariant and
 /// equalities, no path reaches a loop head with an equality false.
+///
+/// Each query is capped by what is left before `deadline`; once it has passed, the answer
+/// is at best [`Consecution::Undecided`].
 pub fn certify(
     ctx: &FunctionContext<'_>,
     linear: &[Option<Vec<Vec<LinCons>>>],
     eqs: &PolyEqualities,
+    deadline: &Deadline,
 ) -> Consecution {
     let graph = ctx.graph();
     let mut res = Consecution::Certified;
@@ -578,12 +582,15 @@ pub fn certify(
         if violated.is_empty() {
             continue;
         }
+        if deadline.expired() {
+            return Consecution::Undecided;
+        }
         let mut formula = RegionFormula::new(ctx, s, Products::Exact);
         let answer = formula.query_equalities(
             from,
             &eqs.at_cut_point[s.index()],
             &violated,
-            CERTIFY_TIMEOUT,
+            CERTIFY_TIMEOUT.min(deadline.remaining()),
         );
         match answer {
             QueryResult::Unsat => {}
@@ -595,12 +602,14 @@ pub fn certify(
 }
 
 /// True when the solver shows that no path from a cut point's linear invariant and
-/// equalities reaches the cut point `error`.
+/// equalities reaches the cut point `error`; false when `deadline` passes first (each
+/// query is capped by what is left).
 pub fn prove_unreachable(
     ctx: &FunctionContext<'_>,
     linear: &[Option<Vec<Vec<LinCons>>>],
     eqs: &PolyEqualities,
     error: CutPointId,
+    deadline: &Deadline,
 ) -> bool {
     let graph = ctx.graph();
     let layout = ctx.layout();
@@ -611,6 +620,9 @@ pub fn prove_unreachable(
         };
         if !graph.successors(s).contains(&error) {
             return true;
+        }
+        if deadline.expired() {
+            return false;
         }
         // First algebraically: every path to the error site takes a branch `a != b` where
         // `a - b` is a combination of the equalities at `s`.
@@ -634,7 +646,12 @@ pub fn prove_unreachable(
         }
         let mut formula = RegionFormula::new(ctx, s, Products::Exact);
         matches!(
-            formula.query_equalities(from, &eqs.at_cut_point[s.index()], &violated, QUERY_TIMEOUT),
+            formula.query_equalities(
+                from,
+                &eqs.at_cut_point[s.index()],
+                &violated,
+                QUERY_TIMEOUT.min(deadline.remaining())
+            ),
             QueryResult::Unsat
         )
     })

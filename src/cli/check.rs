@@ -80,7 +80,7 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
             ..crate::params::Params::DEFAULT
         },
         purpose: Purpose::Verdicts,
-        // The run's budget counts from here: loading is not included.
+        // The run's budget; the callers move its end by the time loading took.
         ends: (a.run_budget > 0.0).then(|| Instant::now() + Duration::from_secs_f64(a.run_budget)),
     }
 }
@@ -140,7 +140,13 @@ fn check(args: CheckArgs) -> Result<i32> {
         analyzed.append(&mut reports);
         return project::write_report(&analyzed, &args.report, &info(start));
     }
+    let loading = Instant::now();
     let module = crate::frontend::load(&fe)?;
+    // The run's budget is for the analysis: it starts once the program is loaded.
+    let config = AnalysisConfig {
+        ends: config.ends.map(|ends| ends + loading.elapsed()),
+        ..config
+    };
     let analysis = if args.no_counterexamples {
         driver::analyze(&module, &config)
     } else {

@@ -82,34 +82,54 @@ pub fn analyze_programs(
     config: &AnalysisConfig,
     counterexamples: bool,
 ) -> Vec<ProgramReport> {
-    programs
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            if programs.len() > 1 {
-                eprintln!("polyfocus: analyzing {}", p.name);
-            }
-            // Each program gets an equal share of what is left of the run's budget.
-            let config = &config.for_program(programs.len() - i);
-            match frontend::load(&p.frontend) {
-                Err(e) => ProgramReport::failed(p.name.clone(), e.to_string()),
-                Ok(module) => {
-                    let analysis = if counterexamples {
-                        let cex = crate::cex::CexConfig::new(p.frontend.clone());
-                        driver::analyze_with_counterexamples(&module, config, &cex)
-                    } else {
-                        driver::analyze(&module, config)
-                    };
-                    ProgramReport {
-                        name: p.name.clone(),
-                        analysis,
-                        warnings: module.warnings,
-                        error: None,
-                    }
+    let mut base = config.clone();
+    let mut reports = Vec::new();
+    for (i, p) in programs.iter().enumerate() {
+        if programs.len() > 1 {
+            eprintln!("polyfocus: analyzing {}", p.name);
+        }
+        let loading = std::time::Instant::now();
+        let loaded = frontend::load(&p.frontend);
+        if i == 0 {
+            // The run's budget is for the analysis: it starts once the first program is
+            // loaded (later programs load within their share).
+            base.ends = base.ends.map(|ends| ends + loading.elapsed());
+        }
+        if std::env::var_os("POLYFOCUS_TIMING").is_some() {
+            eprintln!(
+                "polyfocus: loaded {} in {:.1} s",
+                p.name,
+                loading.elapsed().as_secs_f64()
+            );
+        }
+        // Each program gets an equal share of what is left of the run's budget.
+        let config = &base.for_program(programs.len() - i);
+        reports.push(match loaded {
+            Err(e) => ProgramReport::failed(p.name.clone(), e.to_string()),
+            Ok(module) => {
+                let analysis = if counterexamples {
+                    let cex = crate::cex::CexConfig::new(p.frontend.clone());
+                    driver::analyze_with_counterexamples(&module, config, &cex)
+                } else {
+                    driver::analyze(&module, config)
+                };
+                if std::env::var_os("POLYFOCUS_TIMING").is_some() {
+                    eprintln!(
+                        "polyfocus: analyzed {} at {:.1} s",
+                        p.name,
+                        loading.elapsed().as_secs_f64()
+                    );
+                }
+                ProgramReport {
+                    name: p.name.clone(),
+                    analysis,
+                    warnings: module.warnings,
+                    error: None,
                 }
             }
-        })
-        .collect()
+        });
+    }
+    reports
 }
 
 /// Writes the report of a run and returns the exit code.

@@ -7,9 +7,9 @@
 
 use crate::ir::Module;
 use crate::params::Params;
-use pipeline::FunctionOutcome;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use verdicts::{Open, VerdictTable};
 
@@ -105,18 +105,48 @@ impl AnalysisConfig {
         }
     }
 
-    /// The time budget of a function that starts now, when `n_left` functions with an
-    /// assertion (itself included) have not started: `timeout`, or less, its share of the
-    /// time left to the run's workers.
-    fn function_budget(&self, n_left: usize) -> Duration {
-        let Some(ends) = self.ends else {
+    /// The time budget of a function that starts now, when `n_left` functions that share
+    /// the run's time (itself included) have not started: `timeout`, or less, its share of
+    /// the time left to the run's workers (`ends`, or this pass's end). Never more than the
+    /// time left (the last functions do not get a worker's share each), and zero once the
+    /// time is up: a function then gets no analysis and is reported with that budget.
+    fn function_budget(&self, ends: Option<Instant>, n_left: usize) -> Duration {
+        let Some(ends) = ends else {
             return self.timeout;
         };
         let left = ends.saturating_duration_since(Instant::now());
-        let share = left.mul_f64(self.jobs.max(1) as f64 / n_left.max(1) as f64);
+        let jobs = self.jobs.max(1);
+        let share = left.mul_f64(jobs as f64 / n_left.max(jobs) as f64);
         share
-            .max(self.params.run.min_function_budget)
+            .max(self.params.run.min_function_budget.min(left))
             .min(self.timeout)
+    }
+
+    /// The same configuration with each worker's heap budget at most its share of the
+    /// memory the process may still take ([`crate::params::RunParams::process_memory`]):
+    /// what the front end left resident (the lifted program, the allocator's arenas) counts.
+    fn within_process_memory(&self) -> AnalysisConfig {
+        let run = &self.params.run;
+        crate::budget::release_free_memory();
+        let Some(resident) = crate::budget::resident_bytes() else {
+            return self.clone();
+        };
+        let room = run
+            .process_memory
+            .saturating_sub(resident + run.solver_reserve);
+        let share = (room / self.jobs.max(1)).max(run.min_function_heap);
+        AnalysisConfig {
+            memory_per_function: self.memory_per_function.min(share),
+            ..self.clone()
+        }
+    }
+
+    /// The end of the interval pass: its share of what is left of the run's budget.
+    fn interval_pass_ends(&self) -> Option<Instant> {
+        self.ends.map(|ends| {
+            let left = ends.saturating_duration_since(Instant::now());
+            Instant::now() + left.mul_f64(self.params.run.interval_pass_share)
+        })
     }
 }
 
@@ -142,60 +172,125 @@ fn analyze_inner(
     cex: Option<&crate::cex::CexConfig>,
 ) -> AnalysisReport {
     let mut report = AnalysisReport::default();
-    // The functions with an assertion share what is left of the run's budget; the others
-    // settle nothing and end after the interval stage.
-    let n_with_checks = module
+    let config = &config.within_process_memory();
+    let pass_ends = config.interval_pass_ends();
+    // Pass 1, the interval stage of every function (unless the configuration is itself
+    // classic over intervals): it is cheap, it settles most assertions, and it gets the
+    // time classic + interval would get, whatever the expensive stages of pass 2 cost.
+    let staged = pipeline::is_staged(config);
+    let first: Vec<Option<Pass<pipeline::Staged>>> = if staged {
+        let n_with_checks = count_sharing(module, |f| !f.checks().is_empty());
+        let n_started = AtomicUsize::new(0);
+        parallel::map(
+            &module.functions,
+            config.jobs,
+            |func| func.name.clone(),
+            |func| {
+                if unanalyzable(module, &func.name).is_some() {
+                    return None;
+                }
+                let budget = if func.checks().is_empty() {
+                    // Nothing to decide: its invariants are for the report only.
+                    config
+                        .function_budget(pass_ends, usize::MAX)
+                        .min(config.params.run.min_function_budget)
+                } else {
+                    let i = n_started.fetch_add(1, Ordering::Relaxed);
+                    config.function_budget(pass_ends, n_with_checks.saturating_sub(i))
+                };
+                let budget = budget.min(pipeline::interval_budget(config));
+                Some(Pass::run(budget, || {
+                    pipeline::interval_pass(func, config, budget)
+                }))
+            },
+        )
+    } else {
+        module.functions.iter().map(|_| None).collect()
+    };
+    // Pass 2, the expensive stages, for the functions with assertions left open (every
+    // function for invariants): they share what is left of the run's budget.
+    let needs_more = |func: &crate::ir::Function, staged: Option<&Pass<pipeline::Staged>>| {
+        if unanalyzable(module, &func.name).is_some() {
+            return false;
+        }
+        match staged.map(|p| &p.result) {
+            Some(Ok(staged)) => pipeline::needs_more(staged, config),
+            Some(Err(_)) => false,
+            None => config.purpose == Purpose::Invariants || !func.checks().is_empty(),
+        }
+    };
+    let n_second = module
         .functions
         .iter()
-        .filter(|f| !f.checks().is_empty())
+        .zip(&first)
+        .filter(|(f, s)| {
+            needs_more(f, s.as_ref())
+                && (config.purpose == Purpose::Invariants || !f.checks().is_empty())
+        })
         .count();
     let n_started = AtomicUsize::new(0);
-    // Functions in parallel (issue 8); results are assembled in function order below.
+    // Each function's pass-1 result moves to the worker that continues it.
+    let items: Vec<(&crate::ir::Function, Mutex<Option<Pass<pipeline::Staged>>>)> = module
+        .functions
+        .iter()
+        .zip(first)
+        .map(|(f, s)| (f, Mutex::new(s)))
+        .collect();
     let runs = parallel::map(
-        &module.functions,
+        &items,
         config.jobs,
-        |func| func.name.clone(),
-        |func| {
-            let start = std::time::Instant::now();
-            let budget = if func.checks().is_empty() {
-                config.timeout
-            } else {
-                let i = n_started.fetch_add(1, Ordering::Relaxed);
-                config.function_budget(n_with_checks.saturating_sub(i))
-            };
-            let heap = crate::budget::HeapMeter::start();
-            let run = catch_unwind(AssertUnwindSafe(|| {
-                match unanalyzable(module, &func.name) {
-                    Some(reason) => pipeline::not_analyzed(func, module, reason),
-                    None => pipeline::run(func, module, config, cex, start, budget),
+        |(func, _)| func.name.clone(),
+        |(func, staged)| {
+            let func: &crate::ir::Function = func;
+            if let Some(reason) = unanalyzable(module, &func.name) {
+                return Pass::done(pipeline::not_analyzed(func, module, reason));
+            }
+            let staged = staged.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let second = needs_more(func, staged.as_ref());
+            let (first_spent, first_budget, first_heap) = staged
+                .as_ref()
+                .map(|p| (p.elapsed, p.budget, p.peak_heap_bytes))
+                .unwrap_or_default();
+            let mut pass = match staged.map(|p| p.result) {
+                Some(Err(what)) => Pass::done(pipeline::panicked(func, module, what)),
+                Some(Ok(staged)) if !second => Pass::done(pipeline::finish(func, module, staged)),
+                staged => {
+                    let budget = if func.checks().is_empty() && config.purpose == Purpose::Verdicts
+                    {
+                        config
+                            .function_budget(config.ends, usize::MAX)
+                            .min(config.params.run.min_function_budget)
+                    } else {
+                        let i = n_started.fetch_add(1, Ordering::Relaxed);
+                        config.function_budget(config.ends, n_second.saturating_sub(i))
+                    };
+                    // Never past `--timeout` for the whole function.
+                    let budget = budget.min(config.timeout.saturating_sub(first_spent));
+                    let staged = staged.map(|s| s.ok()).unwrap_or(None);
+                    Pass::run(budget, || {
+                        pipeline::run(func, module, config, cex, budget, staged)
+                    })
                 }
-            }));
-            let run = run.map_err(|panic| {
-                panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "panic".to_string())
-            });
-            (run, start.elapsed(), heap.peak_bytes(), budget)
+            };
+            // The function's budget as reported: pass 1's, or what pass 1 used and pass 2's.
+            pass.budget = if second {
+                first_spent + pass.budget
+            } else {
+                first_budget
+            };
+            pass.elapsed += first_spent;
+            pass.peak_heap_bytes = pass.peak_heap_bytes.max(first_heap);
+            pass
         },
     );
-    for (func, (run, elapsed, peak_heap_bytes, budget)) in module.functions.iter().zip(runs) {
-        let run = run.unwrap_or_else(|what| {
-            // The panic took the table with it: every assertion stays open, for the bug.
-            let checks = func.checks();
-            FunctionOutcome {
-                results: VerdictTable::open(checks, Open::InternalError(what.clone()))
-                    .into_results(module, |_| None),
-                invariants: vec![],
-                at_cut_points: None,
-                refinement: None,
-                end: RunEnd::InternalError(what),
-                stages: vec![],
-                times: vec![],
-                domain_types: None,
-            }
-        });
+    for ((func, _), pass) in items.iter().zip(runs) {
+        let Pass {
+            result: run,
+            elapsed,
+            budget,
+            peak_heap_bytes,
+        } = pass;
+        let run = run.unwrap_or_else(|what| pipeline::panicked(func, module, what));
         report.functions.push(FunctionRun {
             function: func.name.clone(),
             end: run.end,
@@ -228,6 +323,55 @@ fn analyze_inner(
     }
     crate::check::sort_in_source_order(&mut report.results);
     report
+}
+
+/// What one pass over a function gave, with its time, budget and heap.
+struct Pass<R> {
+    /// The pass's result, or the message of its panic (a bug).
+    result: Result<R, String>,
+    elapsed: Duration,
+    budget: Duration,
+    peak_heap_bytes: usize,
+}
+
+impl<R> Pass<R> {
+    /// Runs `f` under `catch_unwind`, measuring its time and heap.
+    fn run(budget: Duration, f: impl FnOnce() -> R) -> Pass<R> {
+        let start = Instant::now();
+        let heap = crate::budget::HeapMeter::start();
+        let result = catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
+            panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panic".to_string())
+        });
+        Pass {
+            result,
+            elapsed: start.elapsed(),
+            budget,
+            peak_heap_bytes: heap.peak_bytes(),
+        }
+    }
+
+    /// A result that took no analysis.
+    fn done(result: R) -> Pass<R> {
+        Pass {
+            result: Ok(result),
+            elapsed: Duration::ZERO,
+            budget: Duration::ZERO,
+            peak_heap_bytes: 0,
+        }
+    }
+}
+
+/// The functions that share the run's time in a pass: analyzable, and `shares`.
+fn count_sharing(module: &Module, shares: impl Fn(&crate::ir::Function) -> bool) -> usize {
+    module
+        .functions
+        .iter()
+        .filter(|f| unanalyzable(module, &f.name).is_none() && shares(f))
+        .count()
 }
 
 /// Why the assertions of `function` are not decided, when its lifted form does not have the

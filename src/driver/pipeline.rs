@@ -116,10 +116,13 @@ struct Facts<'f> {
     lowering: Lowering<'f>,
     /// The error blocks, in the order of `Function::checks`.
     error_blocks: Vec<BlockId>,
+    /// The heap budget of the pass, shared by its stages (one count from the pass's start,
+    /// so that what an earlier stage keeps counts against the later ones).
+    memory: MemoryBudget,
 }
 
 impl<'f> Facts<'f> {
-    fn new(ctx: &'f FunctionContext<'f>) -> Facts<'f> {
+    fn new(ctx: &'f FunctionContext<'f>, memory: MemoryBudget) -> Facts<'f> {
         let func = ctx.func();
         let lowering = Lowering::new(ctx);
         let error_blocks = func
@@ -135,6 +138,7 @@ impl<'f> Facts<'f> {
             ctx,
             lowering,
             error_blocks,
+            memory,
         }
     }
 }
@@ -150,17 +154,19 @@ struct Found {
     loop_invariants: Vec<LoopInvariant>,
 }
 
-/// Analyzes one function: every stage in order, then the verdicts. `started` is when the
-/// function's budget started; `budget` is what the stages after the interval stage may
-/// spend (`--timeout`, or less: the function's share of the run's budget), counted from the
-/// end of the interval stage, and never past `--timeout` from `started`.
+/// Pass 2 of one function: every stage after the interval stage in order, then the
+/// verdicts. `staged` is what pass 1 (the interval stage) left, `None` when the
+/// configuration is itself classic over intervals; `budget` is what the stages may spend,
+/// counted from now (the driver makes it `--timeout` at most, less the time of pass 1, or
+/// less: the function's share of the run's budget). With no budget, nothing runs and the
+/// open assertions are reported with it.
 pub(super) fn run(
     func: &Function,
     module: &Module,
     config: &AnalysisConfig,
     cex: Option<&CexConfig>,
-    started: Instant,
     budget: Duration,
+    staged: Option<Staged>,
 ) -> FunctionOutcome {
     use crate::domain::predicates::{Partitioned, Product};
     use crate::domain::Polyhedron;
@@ -169,22 +175,22 @@ pub(super) fn run(
     // keeps one numeric state per valuation of the booleans.
     match config.domain {
         DomainKind::Interval => {
-            run_in::<I, Partitioned<I>>(func, module, config, cex, started, budget)
+            run_in::<I, Partitioned<I>>(func, module, config, cex, budget, staged)
         }
-        DomainKind::Poly => run_in::<Polyhedron, Partitioned<Polyhedron>>(
-            func, module, config, cex, started, budget,
-        ),
+        DomainKind::Poly => {
+            run_in::<Polyhedron, Partitioned<Polyhedron>>(func, module, config, cex, budget, staged)
+        }
         DomainKind::PolyPred => run_in::<Partitioned<Polyhedron>, Partitioned<Polyhedron>>(
-            func, module, config, cex, started, budget,
+            func, module, config, cex, budget, staged,
         ),
         DomainKind::PolyPredProduct => run_in::<Product<Polyhedron>, Partitioned<Polyhedron>>(
-            func, module, config, cex, started, budget,
+            func, module, config, cex, budget, staged,
         ),
         DomainKind::IntervalPred => {
-            run_in::<Partitioned<I>, Partitioned<I>>(func, module, config, cex, started, budget)
+            run_in::<Partitioned<I>, Partitioned<I>>(func, module, config, cex, budget, staged)
         }
         DomainKind::IntervalPredProduct => {
-            run_in::<Product<I>, Partitioned<I>>(func, module, config, cex, started, budget)
+            run_in::<Product<I>, Partitioned<I>>(func, module, config, cex, budget, staged)
         }
     }
 }
@@ -207,50 +213,157 @@ pub(super) fn not_analyzed(func: &Function, module: &Module, reason: String) -> 
     }
 }
 
+/// Whether the configuration runs the interval stage first (pass 1): every one but classic
+/// over intervals, which is that stage.
+pub(super) fn is_staged(config: &AnalysisConfig) -> bool {
+    !(config.engine == Engine::Classic && config.domain == DomainKind::Interval)
+}
+
+/// What pass 1 (the interval stage) left of one function for pass 2.
+pub(super) struct Staged {
+    progress: Progress,
+    /// The interval invariants, when the stage reached its fixpoint.
+    interval: Option<Found>,
+    /// How the interval stage ended.
+    outcome: Outcome,
+}
+
+/// The most the interval stage may spend on one function: its share of `--timeout`
+/// ([`StageParams::interval_share`]).
+pub(super) fn interval_budget(config: &AnalysisConfig) -> Duration {
+    config.timeout.mul_f64(config.params.stages.interval_share)
+}
+
+/// Pass 1 of one function: the interval stage, within `budget` (at most
+/// [`interval_budget`]).
+pub(super) fn interval_pass(func: &Function, config: &AnalysisConfig, budget: Duration) -> Staged {
+    let mut progress = Progress::new(func);
+    let budget = budget.min(interval_budget(config));
+    if budget.is_zero() {
+        // The run's budget is spent: not even the context is built.
+        return Staged {
+            progress,
+            interval: None,
+            outcome: Outcome::Timeout,
+        };
+    }
+    crate::progress::stage(|| Stage::IntervalAnalysis.name().into());
+    let ctx = FunctionContext::new(func);
+    let facts = Facts::new(&ctx, MemoryBudget::from_now(config.memory_per_function));
+    let (interval, outcome) = interval_stage(&facts, budget, &mut progress);
+    Staged {
+        progress,
+        interval,
+        outcome,
+    }
+}
+
+/// Whether pass 2 has work for a function pass 1 left as `staged`: an assertion left
+/// open, or invariants of the chosen engine asked for.
+pub(super) fn needs_more(staged: &Staged, config: &AnalysisConfig) -> bool {
+    config.purpose == Purpose::Invariants || staged.progress.table.any_imprecise()
+}
+
+/// The outcome of a function pass 1 settled (or that has nothing to settle): its interval
+/// invariants and verdicts.
+pub(super) fn finish(func: &Function, module: &Module, staged: Staged) -> FunctionOutcome {
+    let Staged {
+        progress,
+        interval,
+        outcome,
+    } = staged;
+    let (invariants, at_cut_points) = match interval {
+        Some(found) => (
+            found.loop_invariants,
+            Some(CutInvariants {
+                function: func.name.clone(),
+                at_cut_point: found.at_cut_points,
+            }),
+        ),
+        None => (vec![], None),
+    };
+    FunctionOutcome {
+        results: progress.table.into_results(module, |_| None),
+        invariants,
+        at_cut_points,
+        refinement: None,
+        end: run_end(outcome),
+        stages: progress.stages,
+        times: progress.times,
+        domain_types: None,
+    }
+}
+
+/// The outcome of a function whose analysis panicked (a bug): the panic took the table with
+/// it, so every assertion stays open, for the bug.
+pub(super) fn panicked(func: &Function, module: &Module, what: String) -> FunctionOutcome {
+    FunctionOutcome {
+        results: VerdictTable::open(func.checks(), Open::InternalError(what.clone()))
+            .into_results(module, |_| None),
+        invariants: vec![],
+        at_cut_points: None,
+        refinement: None,
+        end: RunEnd::InternalError(what),
+        stages: vec![],
+        times: vec![],
+        domain_types: None,
+    }
+}
+
+impl Progress {
+    fn new(func: &Function) -> Progress {
+        Progress {
+            table: VerdictTable::open(func.checks(), Open::Imprecise),
+            times: func.checks().into_iter().map(CheckRun::new).collect(),
+            stages: Vec::new(),
+        }
+    }
+}
+
 fn run_in<D: NumericDomain, P: NumericDomain>(
     func: &Function,
     module: &Module,
     config: &AnalysisConfig,
     cex: Option<&CexConfig>,
-    function_started: Instant,
     budget: Duration,
+    staged: Option<Staged>,
 ) -> FunctionOutcome {
     let params = &config.params.stages;
-    let mut started = Instant::now();
+    let started = Instant::now();
+    let (mut progress, interval) = match staged {
+        Some(s) => (s.progress, s.interval),
+        None => (Progress::new(func), None),
+    };
+    if budget.is_zero() {
+        // The run's budget is spent: nothing runs, and what is open is open for it.
+        progress.table.stop_open(Open::Timeout);
+        return FunctionOutcome {
+            results: progress.table.into_results(module, |_| None),
+            invariants: interval
+                .map(|found| found.loop_invariants)
+                .unwrap_or_default(),
+            at_cut_points: None,
+            refinement: None,
+            end: RunEnd::Timeout,
+            stages: progress.stages,
+            times: progress.times,
+            domain_types: None,
+        };
+    }
     crate::progress::stage(|| Stage::Analysis.name().into());
     let ctx = FunctionContext::new(func);
-    let facts = Facts::new(&ctx);
-    let mut progress = Progress {
-        table: VerdictTable::open(func.checks(), Open::Imprecise),
-        times: func.checks().into_iter().map(CheckRun::new).collect(),
-        stages: Vec::new(),
-    };
-    let staged = !(config.engine == Engine::Classic && config.domain == DomainKind::Interval);
-    let interval = if staged {
-        interval_stage(&facts, config, &mut progress)
-    } else {
-        None
-    };
+    let facts = Facts::new(&ctx, MemoryBudget::from_now(config.memory_per_function));
     let cut_facts = interval
         .as_ref()
         .map(|f| CutFacts::from_disjunctions(&f.at_cut_points))
         .unwrap_or_default();
-    // From here on the stages share `budget`, counted from now, within `--timeout` of the
-    // function's start.
-    let mut function_started = function_started;
-    let rest;
-    let config = if staged && budget < config.timeout {
-        let spent = function_started.elapsed();
-        started = Instant::now();
-        function_started = started;
-        rest = AnalysisConfig {
-            timeout: budget.min(config.timeout.saturating_sub(spent)),
-            ..config.clone()
-        };
-        &rest
-    } else {
-        config
+    // Every stage shares `budget`, counted from now, and none ends past `ends`.
+    let ends = started + budget;
+    let rest = AnalysisConfig {
+        timeout: budget,
+        ..config.clone()
     };
+    let config = &rest;
     let mut domain_types = None;
     let mut found = match interval {
         // Every assertion is settled (or there is none): the expensive stages have nothing
@@ -279,15 +392,15 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         }
     };
     let complete = found.outcome == Outcome::Complete;
-    polynomial_equalities(&facts, config, &found, &mut progress);
+    polynomial_equalities(&facts, config, &found, ends, &mut progress);
     if complete && progress.table.any_imprecise() {
-        let deadline = function_started + config.timeout.mul_f64(params.congruence_share);
+        let deadline = started + config.timeout.mul_f64(params.congruence_share);
         congruences(&facts, &found, params, deadline, &mut progress);
     }
     let refine = config.refine && config.engine == Engine::Focus && complete;
     if let Some(cex) = cex.filter(|_| refine && progress.table.any_imprecise()) {
         let slice = (config.timeout / params.quick_search_divisor).min(params.quick_search_cap);
-        let deadline = Instant::now() + slice;
+        let deadline = (Instant::now() + slice).min(ends);
         search(
             Step::QuickCex,
             &ctx,
@@ -310,7 +423,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     });
     if let Some(cex) = cex {
         let margin = (config.timeout / params.final_margin_divisor).max(params.final_margin_min);
-        let deadline = function_started + config.timeout.saturating_sub(margin);
+        let deadline = started + config.timeout.saturating_sub(margin);
         // Runtime checks of one function fail independently: after a confirmed one, the
         // search goes on for the others (an assertion search stops at the first, as before).
         while search(
@@ -363,13 +476,11 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
 /// every engine's invariants); they are final in the table like the engine's.
 fn interval_stage(
     facts: &Facts<'_>,
-    config: &AnalysisConfig,
+    budget: Duration,
     progress: &mut Progress,
-) -> Option<Found> {
+) -> (Option<Found>, Outcome) {
     let started = Instant::now();
-    crate::progress::stage(|| Stage::IntervalAnalysis.name().into());
-    let deadline = Deadline::after(config.timeout.mul_f64(config.params.stages.interval_share))
-        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let deadline = Deadline::after(budget).with_memory(facts.memory);
     let mut run: Run<IntervalDomain> = run_engine(
         &facts.lowering,
         Engine::Classic,
@@ -400,11 +511,13 @@ fn interval_stage(
             facts.error_blocks.len()
         )),
     });
-    (run.outcome == Outcome::Complete).then(|| Found {
+    let outcome = run.outcome;
+    let found = (outcome == Outcome::Complete).then(|| Found {
         outcome: run.outcome,
         loop_invariants: loop_invariants_of(&facts.lowering, &run),
         at_cut_points: run.at_cut_points,
-    })
+    });
+    (found, outcome)
 }
 
 /// [`Step::Engine`]: the engine over `D`; proves the assertions whose error site gets no
@@ -433,7 +546,7 @@ fn engine<D: NumericDomain>(
             .mul_f64(share)
             .saturating_sub(started.elapsed()),
     )
-    .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    .with_memory(facts.memory);
     let mut first: Run<D> = run_engine(
         &facts.lowering,
         config.engine,
@@ -568,6 +681,7 @@ fn polynomial_equalities(
     facts: &Facts<'_>,
     config: &AnalysisConfig,
     found: &Found,
+    ends: Instant,
     progress: &mut Progress,
 ) {
     use crate::analysis::polyeq;
@@ -590,9 +704,9 @@ fn polynomial_equalities(
         _ => vec![Some(vec![vec![]]); facts.ctx.graph().cut_points.len()],
     };
     let started = Instant::now();
-    let budget = config.timeout.mul_f64(config.params.stages.engine_share) / 3;
-    let deadline =
-        Deadline::after(budget).with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let budget = (config.timeout.mul_f64(config.params.stages.engine_share) / 3)
+        .min(ends.saturating_duration_since(started));
+    let deadline = Deadline::after(budget).with_memory(facts.memory);
     // Degrees in increasing order: the lowest that proves an assertion gives the solver the
     // fewest equalities.
     let proved = catch_unwind(AssertUnwindSafe(|| {
@@ -622,7 +736,7 @@ fn polynomial_equalities(
             previous_eqs = Some(eqs.at_cut_point.clone());
             // A path leaving the equalities (a bug) excludes them; an unknown leaves them
             // resting on their construction (`analysis::polyeq`).
-            let consecution = polyeq::certify(facts.ctx, &linear, &eqs);
+            let consecution = polyeq::certify(facts.ctx, &linear, &eqs, &deadline);
             if consecution == polyeq::Consecution::Refuted {
                 debug_assert!(
                     false,
@@ -639,7 +753,7 @@ fn polynomial_equalities(
                 let Some(cp) = facts.ctx.graph().cut_of_block(facts.error_blocks[i]) else {
                     continue;
                 };
-                if polyeq::prove_unreachable(facts.ctx, &linear, &eqs, cp) {
+                if polyeq::prove_unreachable(facts.ctx, &linear, &eqs, cp, &deadline) {
                     settled(progress.table.prove(i));
                     n += 1;
                 }
@@ -683,8 +797,8 @@ fn refinement<P: NumericDomain>(
     let func = facts.lowering.func();
     let graph = facts.ctx.graph();
     let budget = config.timeout.mul_f64(params.refinement_share);
-    let deadline = Deadline::after(budget.saturating_sub(started.elapsed()))
-        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let deadline =
+        Deadline::after(budget.saturating_sub(started.elapsed())).with_memory(facts.memory);
     let mut stats = RefinementStats {
         function: func.name.clone(),
         ..RefinementStats::default()
