@@ -91,7 +91,7 @@ pub fn analyze_programs(
             }
             // Each program gets an equal share of what is left of the run's budget.
             let config = &config.for_program(programs.len() - i);
-            match frontend::load(&p.frontend) {
+            match super::check::load_program(&p.frontend, config) {
                 Err(e) => ProgramReport::failed(p.name.clone(), e.to_string()),
                 Ok(module) => {
                     let analysis = if counterexamples {
