@@ -110,7 +110,7 @@ pub(super) fn load_program(
                     f.elapsed,
                     f.stages
                         .iter()
-                        .map(|s| (s.stage, s.elapsed, s.end.clone()))
+                        .map(|s| (s.stage, s.elapsed, s.end.clone(), s.detail.clone()))
                         .collect::<Vec<_>>()
                 );
             }

@@ -365,6 +365,25 @@ pub fn certify(
                     .count(),
                 started.elapsed(),
             );
+            for (c, o) in &round.obligations {
+                if !proved.contains(c) {
+                    let what = match o {
+                        Obligation::Summary { function, clause } => {
+                            format!(
+                                "{function} summary {:?}",
+                                candidates[function].summary[*clause]
+                            )
+                        }
+                        Obligation::Context { function, atom } => {
+                            format!(
+                                "{function} context {:?}",
+                                candidates[function].context[*atom]
+                            )
+                        }
+                    };
+                    eprintln!("  open {c}: {what}");
+                }
+            }
             if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some_and(|v| v == "2") {
                 for f in &round.module.functions {
                     eprintln!("{f:#}");
