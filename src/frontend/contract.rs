@@ -113,9 +113,9 @@ pub enum Obligation {
 pub type Prover<'a> = &'a dyn Fn(&ir::Module) -> BTreeSet<CheckId>;
 
 /// Limits of the search.
-const MAX_ROUNDS: usize = 8;
+const MAX_ROUNDS: usize = 16;
 /// Constants read from the program for the templates, at most this many.
-const MAX_CONSTANTS: usize = 24;
+const MAX_CONSTANTS: usize = 16;
 /// Constants larger than this are not used in templates.
 const MAX_TEMPLATE_CONSTANT: i64 = 1 << 24;
 

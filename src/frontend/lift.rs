@@ -1017,6 +1017,31 @@ impl Lifter {
             }
             reads.push((x, coef));
         }
+        // `±x + c >= 0` (or `== 0`) as one comparison in `x`'s own width when `c` fits it:
+        // the same truth value, and a non-relational domain reads it too.
+        if let [(x, coef @ (1 | -1))] = reads[..] {
+            let ty = match x {
+                Operand::Value(v) => self.values[v.index()].ty,
+                Operand::Const(c) => c.ty,
+                Operand::Undef(ty) => ty,
+            };
+            let bound = -(coef as i128) * atom.constant as i128;
+            if ty.width >= 2 && (ty.smin()..=ty.smax()).contains(&bound) {
+                let pred = match (atom.is_eq, coef) {
+                    (true, _) => CmpPred::Eq,
+                    (false, 1) => CmpPred::Sge,
+                    (false, _) => CmpPred::Sle,
+                };
+                let cond = self.synthetic_value(Ty::BOOL, "contract");
+                let expr = Expr::Cmp {
+                    pred,
+                    lhs: x,
+                    rhs: Operand::Const(Const::new(ty, bound)),
+                };
+                self.push(piece, Inst::Assign { dest: cond, expr }, loc.clone());
+                return Some(Operand::Value(cond));
+            }
+        }
         let mut acc = Operand::Const(Const::new(wide, atom.constant as i128));
         for (x, coef) in reads {
             let width = match x {
