@@ -211,3 +211,10 @@ fn polynomial_false_claim_is_refuted() {
     let found = common::check_at_line(&report, 11).expect("verdict at line 11");
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
 }
+
+/// Issue 15: recursive functions get certified contracts (summaries under calling
+/// contexts); the wrapping ones (`usum(92682) = 55607`, `dbl(32) = 0` natively) must not.
+#[test]
+fn recursive_contracts() {
+    check_program("recursion.c");
+}

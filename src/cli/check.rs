@@ -85,6 +85,51 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
     }
 }
 
+/// Loads a program with the contracts of its recursive functions (issue 15): each Houdini
+/// round is the driver's analysis (sound, without counterexample search) of the functions
+/// lifted in certify mode, a quarter of `--timeout` per function (between 1 and 5 s); the
+/// whole search gets at most `--timeout`.
+pub(super) fn load_program(
+    fe: &crate::frontend::FrontendConfig,
+    config: &AnalysisConfig,
+) -> Result<crate::ir::Module, crate::frontend::FrontendError> {
+    let round = AnalysisConfig {
+        timeout: (config.timeout / 4).clamp(Duration::from_secs(1), Duration::from_secs(5)),
+        // The classic engine: path focusing pays per error site, and a round has one per
+        // candidate atom and place.
+        engine: Engine::Classic,
+        domain: DomainKind::Poly,
+        refine: false,
+        purpose: Purpose::Verdicts,
+        ends: None,
+        ..config.clone()
+    };
+    let prover = move |module: &crate::ir::Module| {
+        let report = driver::analyze(module, &round);
+        if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {
+            for f in &report.functions {
+                eprintln!(
+                    "  {}: {:?} {:?} {:?}",
+                    f.function,
+                    f.end,
+                    f.elapsed,
+                    f.stages
+                        .iter()
+                        .map(|s| (s.stage, s.elapsed, s.end.clone(), s.detail.clone()))
+                        .collect::<Vec<_>>()
+                );
+            }
+        }
+        report
+            .results
+            .into_iter()
+            .filter(|r| matches!(r.verdict, crate::check::Verdict::Proved))
+            .map(|r| r.check)
+            .collect()
+    };
+    crate::frontend::load_with_contracts(fe, &prover, config.timeout)
+}
+
 pub(super) fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
     let engine = match config.engine {
         Engine::Focus => "focus",
@@ -141,7 +186,7 @@ fn check(args: CheckArgs) -> Result<i32> {
         return project::write_report(&analyzed, &args.report, &info(start));
     }
     let loading = Instant::now();
-    let module = crate::frontend::load(&fe)?;
+    let module = load_program(&fe, &config)?;
     // The run's budget is for the analysis: it starts once the program is loaded.
     let config = AnalysisConfig {
         ends: config.ends.map(|ends| ends + loading.elapsed()),

@@ -89,7 +89,7 @@ pub fn analyze_programs(
             eprintln!("polyfocus: analyzing {}", p.name);
         }
         let loading = std::time::Instant::now();
-        let loaded = frontend::load(&p.frontend);
+        let loaded = super::check::load_program(&p.frontend, &base);
         if i == 0 {
             // The run's budget is for the analysis: it starts once the first program is
             // loaded (later programs load within their share).

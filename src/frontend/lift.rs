@@ -14,6 +14,7 @@ use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
+use super::contract::{Atom, Contract, Contracts, Obligation, Slot};
 use super::conventions::{self, Role};
 use super::debuginfo;
 use super::raw;
@@ -35,14 +36,38 @@ pub struct Lifted {
     pub checks: Vec<Check>,
     /// What was over-approximated.
     pub warnings: Vec<LiftWarning>,
+    /// In certify mode, what each contract check stands for (see [`LiftOptions`]).
+    pub obligations: Vec<(CheckId, Obligation)>,
+}
+
+/// How calls of functions with a contract (`super::contract`) are lifted.
+///
+/// Always: the function's own context is assumed at its entry, and after a call of a
+/// function with a summary, each clause is assumed of the arguments and the result. In
+/// certify mode, besides: each clause of the function's own summary is checked at each
+/// return, and each context atom of a callee at each of its call sites (new checks, listed
+/// in [`Lifted::obligations`]).
+#[derive(Clone, Copy)]
+pub struct LiftOptions<'a> {
+    /// The contracts to assume (and, in certify mode, to check).
+    pub contracts: &'a Contracts,
+    /// Whether to check them.
+    pub certify: bool,
 }
 
 /// Lifts `func` (defined). Checks are numbered from `first_check`. `escaped_error` is the
 /// error function whose address escapes, if any: every call that may call it is an error
 /// site.
-pub fn lift_function(func: LLVMValueRef, first_check: u32, escaped_error: Option<&str>) -> Lifted {
+pub fn lift_function(
+    func: LLVMValueRef,
+    first_check: u32,
+    escaped_error: Option<&str>,
+    options: LiftOptions<'_>,
+) -> Lifted {
     let mut lifter = Lifter::new(func, first_check);
     lifter.escaped_error = escaped_error.map(str::to_string);
+    lifter.contracts = options.contracts.clone();
+    lifter.certify = options.certify;
     lifter.run();
     lifter.finish()
 }
@@ -117,6 +142,7 @@ pub fn fallback_function(
             message: format!("internal error while lifting ({message}): every assertion of the function is treated as reachable"),
             loc,
         }],
+        obligations: vec![],
     }
 }
 
@@ -215,6 +241,12 @@ struct Lifter {
     escaped_error: Option<String>,
     /// Bases and addresses of the memory operations (`memory.rs`).
     memory: memory::Memory,
+    /// Contracts of the functions that stay calls (see [`LiftOptions`]).
+    contracts: Contracts,
+    /// Whether contracts are checked (certify mode).
+    certify: bool,
+    /// The contract checks made in certify mode.
+    obligations: Vec<(CheckId, Obligation)>,
 }
 
 /// What the lifter does with the rest of a block after an instruction.
@@ -298,6 +330,9 @@ impl Lifter {
             n_synthetic: 0,
             escaped_error: None,
             memory: memory::Memory::default(),
+            contracts: Contracts::new(),
+            certify: false,
+            obligations: vec![],
         }
     }
 
@@ -378,6 +413,9 @@ impl Lifter {
     fn lift_block(&mut self, k: usize) {
         let block = self.llvm_blocks[k];
         let mut current = k;
+        if k == 0 {
+            self.assume_own_context(current);
+        }
         for inst in raw::instructions(block) {
             let loc = debuginfo::location(inst);
             let is_term = unsafe { !LLVMIsATerminatorInst(inst).is_null() };
@@ -393,6 +431,9 @@ impl Lifter {
                     // `asm goto`: the assembly may write whatever other code may reach
                     // (a `"memory"` clobber, or an `"m"` operand), like any inline assembly.
                     LLVMOpcode::LLVMCallBr => self.clobber_reachable(current, &loc),
+                    LLVMOpcode::LLVMRet if self.certify => {
+                        self.check_own_summary(&mut current, inst, &loc)
+                    }
                     _ => {}
                 }
                 // An invoke's result is defined before the terminator.
@@ -936,7 +977,35 @@ impl Lifter {
                 self.havoc(cont, inst, HavocReason::UnknownCall { function: name }, loc);
             }
             None => {
+                let contract = self.contracts.get(&name).cloned();
+                let args: Vec<Option<Operand>> = match &contract {
+                    Some(_) => (0..raw::num_args(inst))
+                        .map(|i| self.operand(raw::operand(inst, i), loc))
+                        .collect(),
+                    None => vec![],
+                };
+                let piece = match &contract {
+                    Some(c) if self.certify => {
+                        self.check_context(current, &name, c, &args, loc);
+                        *current
+                    }
+                    _ => piece,
+                };
                 self.clobber_reachable(piece, loc);
+                if let Some(c) = &contract {
+                    if let Some(&dest) = self.value_of.get(&inst) {
+                        self.push(
+                            piece,
+                            Inst::Havoc {
+                                dest,
+                                reason: HavocReason::UnknownCall { function: name },
+                            },
+                            loc.clone(),
+                        );
+                        self.assume_summary(current, c, &args, Operand::Value(dest), loc);
+                        return Flow::Continue;
+                    }
+                }
                 if self.value_of.contains_key(&inst) {
                     let what = if defined {
                         "function not inlined"
@@ -957,6 +1026,308 @@ impl Lifter {
             }
         }
         Flow::Continue
+    }
+
+    /// The LLVM block (index of `layout`) a piece belongs to.
+    fn block_of_piece(&self, piece: usize) -> usize {
+        self.layout
+            .iter()
+            .position(|pieces| pieces.contains(&piece))
+            .expect("piece in layout")
+    }
+
+    /// `atom` evaluated here (see `super::contract`: `Σ coef·sext64(x) + constant`, wrapping,
+    /// then `>= 0` or `== 0`), as a new `i1`; `None` when it reads an argument that is not an
+    /// integer or is undefined (each use of `undef` may differ from the value passed).
+    fn atom_cond(
+        &mut self,
+        piece: usize,
+        atom: &Atom,
+        args: &[Option<Operand>],
+        ret: Option<Operand>,
+        loc: &Option<SourceLoc>,
+    ) -> Option<Operand> {
+        let wide = Ty::int(64);
+        let mut reads = Vec::new();
+        for &(slot, coef) in &atom.terms {
+            let x = match slot {
+                Slot::Param(i) => args.get(i).copied().flatten(),
+                Slot::Ret => ret,
+            }?;
+            if matches!(x, Operand::Undef(_)) {
+                return None;
+            }
+            reads.push((x, coef));
+        }
+        // `±x + c >= 0` (or `== 0`) as one comparison in `x`'s own width when `c` fits it:
+        // the same truth value, and a non-relational domain reads it too.
+        if let [(x, coef @ (1 | -1))] = reads[..] {
+            let ty = match x {
+                Operand::Value(v) => self.values[v.index()].ty,
+                Operand::Const(c) => c.ty,
+                Operand::Undef(ty) => ty,
+            };
+            let bound = -(coef as i128) * atom.constant as i128;
+            if ty.width >= 2 && (ty.smin()..=ty.smax()).contains(&bound) {
+                let pred = match (atom.is_eq, coef) {
+                    (true, _) => CmpPred::Eq,
+                    (false, 1) => CmpPred::Sge,
+                    (false, _) => CmpPred::Sle,
+                };
+                let cond = self.synthetic_value(Ty::BOOL, "contract");
+                let expr = Expr::Cmp {
+                    pred,
+                    lhs: x,
+                    rhs: Operand::Const(Const::new(ty, bound)),
+                };
+                self.push(piece, Inst::Assign { dest: cond, expr }, loc.clone());
+                return Some(Operand::Value(cond));
+            }
+        }
+        let mut acc = Operand::Const(Const::new(wide, atom.constant as i128));
+        for (x, coef) in reads {
+            let width = match x {
+                Operand::Value(v) => self.values[v.index()].ty.width,
+                Operand::Const(c) => c.ty.width,
+                Operand::Undef(ty) => ty.width,
+            };
+            let x = if width == 64 {
+                x
+            } else {
+                let v = self.synthetic_value(wide, "contract");
+                let expr = Expr::Cast {
+                    op: CastOp::SExt,
+                    arg: x,
+                };
+                self.push(piece, Inst::Assign { dest: v, expr }, loc.clone());
+                Operand::Value(v)
+            };
+            let term = if coef == 1 {
+                x
+            } else {
+                let v = self.synthetic_value(wide, "contract");
+                let expr = Expr::Binary {
+                    op: BinOp::Mul,
+                    lhs: x,
+                    rhs: Operand::Const(Const::new(wide, coef as i128)),
+                    flags: ArithFlags::default(),
+                };
+                self.push(piece, Inst::Assign { dest: v, expr }, loc.clone());
+                Operand::Value(v)
+            };
+            let sum = self.synthetic_value(wide, "contract");
+            let expr = Expr::Binary {
+                op: BinOp::Add,
+                lhs: acc,
+                rhs: term,
+                flags: ArithFlags::default(),
+            };
+            self.push(piece, Inst::Assign { dest: sum, expr }, loc.clone());
+            acc = Operand::Value(sum);
+        }
+        let cond = self.synthetic_value(Ty::BOOL, "contract");
+        let expr = Expr::Cmp {
+            pred: if atom.is_eq {
+                CmpPred::Eq
+            } else {
+                CmpPred::Sge
+            },
+            lhs: acc,
+            rhs: Operand::Const(Const::new(wide, 0)),
+        };
+        self.push(piece, Inst::Assign { dest: cond, expr }, loc.clone());
+        Some(Operand::Value(cond))
+    }
+
+    /// Branches from `current` on each of `guards` in turn: returns the piece reached when
+    /// all hold; every other way goes to a new join piece, which becomes `current`.
+    fn guarded(
+        &mut self,
+        current: &mut usize,
+        guards: &[Operand],
+        loc: &Option<SourceLoc>,
+    ) -> usize {
+        if guards.is_empty() {
+            return *current;
+        }
+        let k = self.block_of_piece(*current);
+        let base = self.pieces[k].name.clone();
+        let n = self.layout[k].len();
+        let join = self.new_piece(k, format!("{base}.contract{n}.join"));
+        let mut at = *current;
+        for (i, g) in guards.iter().enumerate() {
+            let next = self.new_piece(k, format!("{base}.contract{n}.guard{i}"));
+            let term = Terminator::Branch {
+                cond: *g,
+                then_edge: Edge {
+                    target: BlockId(next as u32),
+                    moves: vec![],
+                },
+                else_edge: Edge {
+                    target: BlockId(join as u32),
+                    moves: vec![],
+                },
+            };
+            self.pieces[at].term = Some((term, loc.clone()));
+            at = next;
+        }
+        *current = join;
+        at
+    }
+
+    /// Ends `inside` with a jump to `join`.
+    fn jump_to(&mut self, inside: usize, join: usize, loc: &Option<SourceLoc>) {
+        let term = Terminator::Jump(Edge {
+            target: BlockId(join as u32),
+            moves: vec![],
+        });
+        self.pieces[inside].term = Some((term, loc.clone()));
+    }
+
+    /// At the entry: the function's own calling context, which every call satisfies.
+    fn assume_own_context(&mut self, piece: usize) {
+        let Some(contract) = self.contracts.get(&self.name).cloned() else {
+            return;
+        };
+        let params: Vec<Option<Operand>> = raw::params(self.func)
+            .into_iter()
+            .map(|p| self.value_of.get(&p).map(|v| Operand::Value(*v)))
+            .collect();
+        for atom in &contract.context {
+            if let Some(cond) = self.atom_cond(piece, atom, &params, None, &None) {
+                self.push(piece, Inst::Assume { cond }, None);
+            }
+        }
+    }
+
+    /// After a call of a function with a summary: each clause, of the arguments and the
+    /// result.
+    fn assume_summary(
+        &mut self,
+        current: &mut usize,
+        contract: &Contract,
+        args: &[Option<Operand>],
+        result: Operand,
+        loc: &Option<SourceLoc>,
+    ) {
+        for clause in &contract.summary {
+            let piece = *current;
+            let mut guards = Vec::new();
+            let mut missing = false;
+            for g in &clause.guard {
+                match self.atom_cond(piece, g, args, None, loc) {
+                    Some(c) => guards.push(c),
+                    None => missing = true,
+                }
+            }
+            // An unknown guard may hold or not: the clause tells nothing.
+            if missing {
+                continue;
+            }
+            let Some(cond) = self.atom_cond(piece, &clause.atom, args, Some(result), loc) else {
+                continue;
+            };
+            let inside = self.guarded(current, &guards, loc);
+            self.push(inside, Inst::Assume { cond }, loc.clone());
+            if inside != *current {
+                self.jump_to(inside, *current, loc);
+            }
+        }
+    }
+
+    /// Certify mode, at a call of `callee`: each atom of its context, a check of its own.
+    fn check_context(
+        &mut self,
+        current: &mut usize,
+        callee: &str,
+        contract: &Contract,
+        args: &[Option<Operand>],
+        loc: &Option<SourceLoc>,
+    ) {
+        for (idx, atom) in contract.context.iter().enumerate() {
+            let cond = self
+                .atom_cond(*current, atom, args, None, loc)
+                .unwrap_or(Operand::Undef(Ty::BOOL));
+            let check = self.contract_check(Obligation::Context {
+                function: callee.to_string(),
+                atom: idx,
+            });
+            self.independent_check(current, cond, check, loc);
+        }
+    }
+
+    /// Certify mode, at a `ret`: each clause of the function's own summary, a check of its
+    /// own (an unknown guard counts as holding).
+    fn check_own_summary(
+        &mut self,
+        current: &mut usize,
+        ret: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) {
+        let Some(contract) = self.contracts.get(&self.name).cloned() else {
+            return;
+        };
+        if contract.summary.is_empty() {
+            return;
+        }
+        let value = if raw::num_operands(ret) == 1 {
+            self.operand(raw::operand(ret, 0), loc)
+        } else {
+            None
+        };
+        let params: Vec<Option<Operand>> = raw::params(self.func)
+            .into_iter()
+            .map(|p| self.value_of.get(&p).map(|v| Operand::Value(*v)))
+            .collect();
+        for (idx, clause) in contract.summary.iter().enumerate() {
+            let piece = *current;
+            let guards: Vec<Operand> = clause
+                .guard
+                .iter()
+                .filter_map(|g| self.atom_cond(piece, g, &params, None, loc))
+                .collect();
+            let cond = self
+                .atom_cond(piece, &clause.atom, &params, value, loc)
+                .unwrap_or(Operand::Undef(Ty::BOOL));
+            let check = self.contract_check(Obligation::Summary {
+                function: self.name.clone(),
+                clause: idx,
+            });
+            let mut guards = guards;
+            guards.insert(0, Operand::Undef(Ty::BOOL));
+            let mut inside = self.guarded(current, &guards, loc);
+            let join = *current;
+            self.split_on_check(&mut inside, cond, check, loc.clone(), loc, "summary");
+            self.jump_to(inside, join, loc);
+        }
+    }
+
+    /// A check of `cond` that the code after it does not assume: a nondeterministic choice
+    /// skips it (so that one candidate left open does not hide the others from the prover,
+    /// and what is proved later never rests on a candidate of the same round at this place).
+    fn independent_check(
+        &mut self,
+        current: &mut usize,
+        cond: Operand,
+        check: CheckId,
+        loc: &Option<SourceLoc>,
+    ) {
+        let mut inside = self.guarded(current, &[Operand::Undef(Ty::BOOL)], loc);
+        let join = *current;
+        self.split_on_check(&mut inside, cond, check, loc.clone(), loc, "contract");
+        self.jump_to(inside, join, loc);
+    }
+
+    /// A new check for a contract obligation (certify mode only; never reported).
+    fn contract_check(&mut self, obligation: Obligation) -> CheckId {
+        let check = self.new_check(
+            CheckKind::ErrorCall {
+                function: "polyfocus.contract".into(),
+            },
+            None,
+        );
+        self.obligations.push((check, obligation));
+        check
     }
 
     /// Ends the current piece with a branch to the error site of `check` when `cond` is
@@ -1316,6 +1687,7 @@ impl Lifter {
             function,
             checks: self.checks,
             warnings: self.warnings,
+            obligations: self.obligations,
         }
     }
 }

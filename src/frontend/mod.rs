@@ -87,6 +87,7 @@ pub struct FrontendConfig {
 
 mod compdb;
 mod compile;
+pub mod contract;
 mod conventions;
 mod debuginfo;
 mod error;
@@ -136,17 +137,110 @@ use crate::ir;
 /// error site unreachable (e.g. `if (c < 0) if (c > 4) assert(0);`) and deleted it. Such a
 /// check holds; it is listed so that every assertion of the source gets a verdict.
 pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
+    load_inner(config, None)
+}
+
+/// [`load`], with contracts for the functions that stay calls (recursion, see
+/// [`contract`]): found by `prover` (which must be sound: the driver's analysis) within
+/// `budget`, and assumed at their calls and entries. Without a certified contract a call
+/// is lifted as by [`load`].
+pub fn load_with_contracts(
+    config: &FrontendConfig,
+    prover: contract::Prover<'_>,
+    budget: std::time::Duration,
+) -> Result<ir::Module, FrontendError> {
+    load_inner(config, Some((prover, budget)))
+}
+
+fn load_inner(
+    config: &FrontendConfig,
+    prover: Option<(contract::Prover<'_>, std::time::Duration)>,
+) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
     let (module, sites, never_called, warnings, folded) = prepare(&ctx, config)?;
     let entries = select_entries(&module, &config.entry, config.checks)?;
     let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
-    let mut res = lift_entries(&entries, &sites, escaped_error.as_deref(), config.checks);
+    let contracts = match prover {
+        Some((prover, budget)) => {
+            find_contracts(&module, config, escaped_error.as_deref(), prover, budget)
+        }
+        None => contract::Contracts::new(),
+    };
+    let mut res = lift_entries(
+        &entries,
+        &sites,
+        escaped_error.as_deref(),
+        config.checks,
+        &contracts,
+    );
     add_never_called(&mut res, &module, never_called, config.checks);
     if config.checks.contains(ir::CheckClass::Overflow) {
         add_folded_overflows(&mut res, folded);
     }
     res.warnings.splice(0..0, warnings);
     Ok(res)
+}
+
+/// The certified contracts of the module's recursive functions (see [`contract`]).
+fn find_contracts(
+    module: &Module<'_>,
+    config: &FrontendConfig,
+    escaped_error: Option<&str>,
+    prover: contract::Prover<'_>,
+    budget: std::time::Duration,
+) -> contract::Contracts {
+    let m = module.as_mut_ptr();
+    let starts_in_main = match &config.entry {
+        EntrySelection::Named(name) => name == "main",
+        EntrySelection::List(_) => false,
+        EntrySelection::Default => defined_functions(m).iter().any(|f| raw::name(*f) == "main"),
+    };
+    let closed_main = starts_in_main && reach::foreign_functions(m).is_empty();
+    let scope = contract::scope(m, closed_main);
+    if scope.recursive.is_empty() {
+        return contract::Contracts::new();
+    }
+    let deadline = std::time::Instant::now() + budget;
+    let candidates = contract::candidates(&scope);
+    let mut lift_round = |candidates: &contract::Contracts| -> Option<contract::CertifyModule> {
+        let mut res = ir::Module {
+            functions: vec![],
+            checks: vec![],
+            warnings: vec![],
+            unanalyzable: vec![],
+        };
+        let mut obligations = Vec::new();
+        for &func in &scope.participants {
+            let first = res.checks.len() as u32;
+            let options = lift::LiftOptions {
+                contracts: candidates,
+                certify: true,
+            };
+            // A participant that cannot be lifted leaves obligations unchecked: no contract.
+            let lifted = catch_unwind(AssertUnwindSafe(|| {
+                lift::lift_function(func, first, escaped_error, options)
+            }))
+            .ok()?;
+            let own: HashSet<ir::CheckId> = lifted.obligations.iter().map(|(c, _)| *c).collect();
+            let mut function = run_passes(lifted.function, &mut res.warnings);
+            // The program's own assertions end the path here: only the obligations are
+            // asked (an execution that reaches an error site stops there, as it does in
+            // the analysis of the program).
+            for block in &mut function.blocks {
+                if matches!(block.term, ir::Terminator::Error(c) if !own.contains(&c)) {
+                    block.term = ir::Terminator::Stop;
+                }
+            }
+            res.checks.extend(lifted.checks);
+            obligations.extend(lifted.obligations);
+            res.functions.push(function);
+        }
+        Some(contract::CertifyModule {
+            module: res,
+            obligations,
+        })
+    };
+    contract::certify(candidates, &mut lift_round, prover, deadline)
 }
 
 /// The normalized LLVM module as text, as the lifter sees it (for debugging).
@@ -471,6 +565,7 @@ fn lift_entries(
     sites_before: &SitesBefore,
     escaped_error: Option<&str>,
     selection: ir::CheckSelection,
+    contracts: &contract::Contracts,
 ) -> ir::Module {
     let mut res = ir::Module {
         functions: vec![],
@@ -489,7 +584,11 @@ fn lift_entries(
             });
         }
         let lifted = catch_unwind(AssertUnwindSafe(|| {
-            lift::lift_function(func, first_check, escaped_error)
+            let options = lift::LiftOptions {
+                contracts,
+                certify: false,
+            };
+            lift::lift_function(func, first_check, escaped_error, options)
         }));
         let lifted = match lifted {
             Ok(lifted) => lifted,
