@@ -199,7 +199,8 @@ fn polynomial_equalities_are_inductive() {
                     continue;
                 };
                 n_equalities += eqs.at_cut_point.iter().map(Vec::len).sum::<usize>();
-                match certify_eqs(&ctx, &top, &eqs) {
+                let certifying = Deadline::after(Duration::from_secs(60));
+                match certify_eqs(&ctx, &top, &eqs, &certifying) {
                     Consecution::Certified => {}
                     Consecution::Undecided if !must_certify => {}
                     other => {
