@@ -83,18 +83,8 @@ pub struct FunctionRun {
 /// and how many path focusing tracked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DomainTypeStats {
-    /// Values per class.
-    pub boolean: usize,
-    /// Values per class.
-    pub equality: usize,
-    /// Values per class.
-    pub interval: usize,
-    /// Values per class.
-    pub relational: usize,
-    /// Relational packs.
-    pub relational_packs: usize,
-    /// Values in the largest relational pack.
-    pub largest_pack: usize,
+    /// Values per class, and the relational packs.
+    pub counts: crate::context::domain_types::DomainTypeCounts,
     /// Values in the cone of influence of the assertions open when the engine started.
     pub relevant: usize,
     /// Values the engine tracked at cut points (the relational packs that meet that cone).

@@ -44,12 +44,7 @@ pub(super) fn engine_facts(
         .collect();
     let counts = types.counts();
     let stats = DomainTypeStats {
-        boolean: counts.boolean,
-        equality: counts.equality,
-        interval: counts.interval,
-        relational: counts.relational,
-        relational_packs: counts.relational_packs,
-        largest_pack: counts.largest_pack,
+        counts,
         relevant: relevant.len(),
         tracked: tracked.len(),
     };

@@ -123,12 +123,12 @@ fn json_function(run: &FunctionRun) -> JsonFunction<'_> {
             })
             .collect(),
         domain_types: run.domain_types.map(|d| JsonDomainTypes {
-            boolean: d.boolean,
-            equality: d.equality,
-            interval: d.interval,
-            relational: d.relational,
-            relational_packs: d.relational_packs,
-            largest_pack: d.largest_pack,
+            boolean: d.counts.boolean,
+            equality: d.counts.equality,
+            interval: d.counts.interval,
+            relational: d.counts.relational,
+            relational_packs: d.counts.relational_packs,
+            largest_pack: d.counts.largest_pack,
             relevant: d.relevant,
             tracked: d.tracked,
         }),
