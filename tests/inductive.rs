@@ -162,6 +162,7 @@ fn polynomial_equalities_are_inductive() {
     let mut programs: Vec<(PathBuf, bool)> = vec![
         (root.join("tests/programs/polynomial.c"), true),
         (root.join("tests/programs/polynomial_wrap.c"), true),
+        (root.join("tests/programs/polynomial_ideal.c"), false),
     ];
     for task in [
         "ps2.c",
@@ -171,6 +172,8 @@ fn polynomial_equalities_are_inductive() {
         "egcd.c",
         "sqrt1-ll.c",
         "geo1.c",
+        "geo2.c",
+        "ps5.c",
     ] {
         if nla.join(task).is_file() {
             programs.push((nla.join(task), false));
@@ -195,7 +198,7 @@ fn polynomial_equalities_are_inductive() {
             let top = vec![Some(vec![vec![]]); ctx.graph().cut_points.len()];
             for degree in 2..=MAX_DEGREE {
                 let deadline = Deadline::after(Duration::from_secs(20));
-                let Some(eqs) = discover(&ctx, degree, &deadline) else {
+                let Some(eqs) = discover(&ctx, degree, &top, &deadline) else {
                     continue;
                 };
                 n_equalities += eqs.at_cut_point.iter().map(Vec::len).sum::<usize>();

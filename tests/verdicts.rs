@@ -188,6 +188,14 @@ fn polynomial_equalities() {
     check_program("polynomial.c");
 }
 
+/// Issue 17: equalities in the ideal of the loop head's equalities (a geometric sum), a
+/// degree-6 template once the engine's linear equalities take a variable out, and nothing
+/// from a wrapping geometric sum.
+#[test]
+fn polynomial_equalities_in_the_ideal() {
+    check_program("polynomial_ideal.c");
+}
+
 /// Issue 17: with unsigned (wrapping) sums the integer equality does not hold, and nothing
 /// may be proved from it.
 #[test]

@@ -9,17 +9,28 @@
 //! not an exact ring operation. The spaces are the greatest solution of
 //!
 //! ```text
-//! for every path π from S to T and every P in V_T:  P ∘ f_π  ∈  span(V_S)      (V_entry = {0})
+//! for every path π from S to T and every P in V_T:  P ∘ f_π  ∈  I(V_S)      (V_entry = {0})
 //! ```
 //!
-//! computed by descending iteration from the full templates: each step keeps the `P` for
-//! which `P ∘ f_π - Σ g_j·B_S[j]` is the zero polynomial for some `g` (`B_S` a basis of
-//! `V_S`): a linear condition on the coefficients of `P` and the `g`, solved by exact
-//! Gaussian elimination ([`crate::domain::polynomial::dependencies`]). At the solution every
-//! `P = 0` with `P ∈ V_T` holds at `T` in every execution: by induction on the executions, a
-//! state at `S` satisfies every equality of `V_S`, so `P(f_π(x)) = Σ g_j·B_S[j](x) = 0`;
-//! an identity of polynomials holds whatever values the unknowns take, and whatever branch
-//! the guards choose (Rodríguez-Carbonell & Kapur; Müller-Olm & Seidl for the spaces).
+//! where `I(V_S)` is the span of the multiples `m·B` of the elements `B` of `V_S` by the
+//! monomials `m` of degree at most one over `S`'s template variables (a truncated ideal:
+//! the geometric sum maps `x·z - x - y + 1` to `z·(x·z - x - y + 1)`, which is in it but
+//! not in the span of `V_S`). They are computed by descending iteration from the full
+//! templates: each step keeps the `P` for which `P ∘ f_π - Σ g_j·C_S[j]` is the zero
+//! polynomial for some `g` (`C_S` a basis of `I(V_S)`): a linear condition on the
+//! coefficients of `P` and the `g`, solved by exact Gaussian elimination
+//! ([`crate::domain::polynomial::dependencies`]). At the solution every `P = 0` with
+//! `P ∈ V_T` holds at `T` in every execution: by induction on the executions, a state at `S`
+//! satisfies every equality of `V_S`, hence every multiple, so
+//! `P(f_π(x)) = Σ g_j·C_S[j](x) = 0`; an identity of polynomials holds whatever values the
+//! unknowns take, and whatever branch the guards choose (Rodríguez-Carbonell & Kapur;
+//! Müller-Olm & Seidl for the spaces).
+//!
+//! A variable that the engine's linear invariant defines at a loop head (`c = y`, an
+//! equality over the other template variables) is left out of that head's template and
+//! replaced by its definition in the images of the paths leaving it: the invariant holds in
+//! every execution, so the images are unchanged there, and the template has room for a
+//! higher degree.
 //!
 //! **Integer semantics (why this is sound for C).** The identity `P(f(x)) = Σ g·B(x)` is
 //! one over ℤ\[x\], so it holds for the values of the program only where every operation in
@@ -52,6 +63,7 @@ use crate::ir::{
     BinOp, BlockId, CastOp, CmpPred, Expr, Inst, Interp, Operand, Terminator, ValueId,
 };
 use crate::smt::{Products, QueryResult, RegionFormula};
+use num_traits::{One, Signed};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -81,6 +93,9 @@ pub struct PolyEqualities {
     pub at_cut_point: Vec<Vec<Polynomial>>,
     /// Per cut point, the degree of its template (0: none).
     pub degrees: Vec<u32>,
+    /// Per cut point, the linear equalities `x - e = 0` of the engine's invariant that took a
+    /// variable `x` out of the template (see [`discover`]); true wherever `linear` holds.
+    pub definitions: Vec<Vec<Polynomial>>,
 }
 
 impl PolyEqualities {
@@ -105,14 +120,23 @@ pub const MAX_DEGREE: u32 = MAX_TEMPLATE_DEGREE;
 /// context's function; `None` when a cap (paths, terms, rounds) or the deadline is reached:
 /// no invariant rather than a partial one, since the descending iteration is sound only at
 /// its end.
+///
+/// `linear` is the engine's invariant per cut point (`None`: unreachable), which holds in
+/// every execution. A variable it defines at a loop head by an equality `x = e` over the
+/// other template variables leaves that head's template and is replaced by `e` in the
+/// images of the paths from there: fewer variables allow a higher degree under
+/// [`MAX_MONOMIALS`] (ps6's `y = c` leaves room for degree 6) and make the linear algebra
+/// cheaper.
 pub fn discover(
     ctx: &FunctionContext<'_>,
     max_degree: u32,
+    linear: &[Option<Vec<Vec<LinCons>>>],
     deadline: &Deadline,
 ) -> Option<PolyEqualities> {
     let graph = ctx.graph();
     let layout = ctx.layout();
     let n = graph.cut_points.len();
+    let mut defined: Vec<Vec<(Var, Polynomial)>> = vec![Vec::new(); n];
     // Template variables per loop head: live integer values, not booleans.
     let mut vars: Vec<Vec<Var>> = vec![Vec::new(); n];
     let mut basis: Vec<Vec<Polynomial>> = vec![Vec::new(); n];
@@ -122,12 +146,21 @@ pub fn discover(
         if point.kind != CutKind::LoopHead {
             continue;
         }
-        let vs: Vec<Var> = ctx
+        let live: Vec<Var> = ctx
             .live_at(point.block)
             .iter()
             .filter(|v| ctx.func().value(**v).ty.width > 1)
             .map(|v| layout.value_var(*v))
             .collect();
+        let defs = match linear.get(cp.index()) {
+            Some(Some(disjuncts)) => linear_definitions(disjuncts, &live),
+            _ => Vec::new(),
+        };
+        let vs: Vec<Var> = live
+            .into_iter()
+            .filter(|x| defs.iter().all(|(d, _)| d != x))
+            .collect();
+        defined[cp.index()] = defs;
         let Some(degree) = (2..=max_degree.min(MAX_TEMPLATE_DEGREE))
             .rev()
             .find(|d| Monomial::count_up_to(vs.len(), *d) <= MAX_MONOMIALS)
@@ -141,13 +174,37 @@ pub fn discover(
         vars[cp.index()] = vs;
         degrees[cp.index()] = degree;
     }
+    let definitions: Vec<Vec<Polynomial>> = defined
+        .iter()
+        .map(|defs| {
+            defs.iter()
+                .map(|(x, e)| Polynomial::var(*x).minus(e))
+                .collect()
+        })
+        .collect();
     if basis.iter().all(Vec::is_empty) {
         return Some(PolyEqualities {
             at_cut_point: basis,
             degrees,
+            definitions,
         });
     }
-    let paths = path_maps(ctx, &vars)?;
+    let mut paths = path_maps(ctx, &vars)?;
+    for path in &mut paths {
+        let defs = &defined[path.source.index()];
+        if defs.is_empty() {
+            continue;
+        }
+        let subst = |x: Var| {
+            defs.iter()
+                .find(|(d, _)| *d == x)
+                .map(|(_, e)| e.clone())
+                .unwrap_or_else(|| Polynomial::var(x))
+        };
+        for p in path.image.values_mut() {
+            *p = p.compose(&subst, MAX_TERMS)?;
+        }
+    }
     for _round in 0..MAX_ROUNDS {
         let mut changed = false;
         for t in graph.ids() {
@@ -158,7 +215,7 @@ pub fn discover(
                 return None;
             }
             let incoming: Vec<&PathMap> = paths.iter().filter(|p| p.target == t).collect();
-            let restricted = restrict(&basis[t.index()], &incoming, &basis)?;
+            let restricted = restrict(&basis[t.index()], &incoming, &basis, &vars)?;
             if restricted.len() < basis[t.index()].len() {
                 changed = true;
                 basis[t.index()] = restricted;
@@ -179,6 +236,7 @@ pub fn discover(
             return Some(PolyEqualities {
                 at_cut_point,
                 degrees,
+                definitions,
             });
         }
     }
@@ -191,7 +249,9 @@ fn restrict(
     current: &[Polynomial],
     incoming: &[&PathMap],
     basis: &[Vec<Polynomial>],
+    vars: &[Vec<Var>],
 ) -> Option<Vec<Polynomial>> {
+    let mut closures: BTreeMap<CutPointId, Vec<Polynomial>> = BTreeMap::new();
     // The conditions of all paths in one system: path `i`'s polynomials are multiplied by a
     // marker variable of its own, so that their monomials (the rows) stay apart.
     let marker = |i: usize| Polynomial::var(Var(MARKER_BASE + i as u32));
@@ -210,7 +270,10 @@ fn restrict(
             )?;
             columns[k] = columns[k].plus(&image.times(&z));
         }
-        for b in &basis[path.source.index()] {
+        let closure = closures.entry(path.source).or_insert_with(|| {
+            ideal_closure(&basis[path.source.index()], &vars[path.source.index()])
+        });
+        for b in closure.iter() {
             columns.push(b.times(&z).scaled(&-Int::from(1)));
         }
     }
@@ -227,6 +290,106 @@ fn restrict(
         .collect();
     Some(span_basis(&kept))
 }
+
+/// Definitions `x = e` from the equalities of a linear invariant (one disjunct only; a
+/// pair `e ≥ 0`, `-e ≥ 0` counts as an equality), each `x` a variable of `vars` with
+/// coefficient ±1 and `e` affine over the variables of `vars` not defined, none of them
+/// defined by another (substituted in order).
+fn linear_definitions(disjuncts: &[Vec<LinCons>], vars: &[Var]) -> Vec<(Var, Polynomial)> {
+    let [conjunction] = disjuncts else {
+        return Vec::new();
+    };
+    let poly = |e: &crate::domain::LinExpr| {
+        e.terms().fold(
+            Polynomial::constant(e.constant_part().clone()),
+            |acc, (v, c)| acc.plus(&Polynomial::term(c.clone(), Monomial::var(v))),
+        )
+    };
+    let within = |e: &crate::domain::LinExpr| e.vars().all(|v| vars.contains(&v));
+    let mut equalities: Vec<Polynomial> = Vec::new();
+    for (i, c) in conjunction.iter().enumerate() {
+        if !within(&c.expr) || c.expr.is_constant() {
+            continue;
+        }
+        match c.kind {
+            crate::domain::ConsKind::Eq => equalities.push(poly(&c.expr)),
+            crate::domain::ConsKind::Ge => {
+                let negated = c.expr.negated();
+                let paired = conjunction[i + 1..]
+                    .iter()
+                    .any(|d| d.kind == crate::domain::ConsKind::Ge && d.expr == negated);
+                if paired {
+                    equalities.push(poly(&c.expr));
+                }
+            }
+        }
+    }
+    let mut defs: Vec<(Var, Polynomial)> = Vec::new();
+    for eq in equalities {
+        // Earlier definitions first, so that no definition mentions a defined variable.
+        let Some(eq) = eq.compose(
+            &|x| {
+                defs.iter()
+                    .find(|(d, _)| *d == x)
+                    .map(|(_, e)| e.clone())
+                    .unwrap_or_else(|| Polynomial::var(x))
+            },
+            MAX_TERMS,
+        ) else {
+            continue;
+        };
+        // The last variable with a unit coefficient: usually the later-defined value.
+        let unit = eq
+            .terms()
+            .filter(|(m, c)| m.degree() == 1 && c.abs().is_one())
+            .map(|(m, c)| (m.powers()[0].0, c.clone()))
+            .last();
+        let Some((x, c)) = unit else { continue };
+        // c·x + r = 0  ⇒  x = -c·r (c = ±1).
+        let rest = eq.minus(&Polynomial::term(c.clone(), Monomial::var(x)));
+        let e = rest.scaled(&-c);
+        for (_, d) in &mut defs {
+            if let Some(q) = d.compose(
+                &|y| {
+                    if y == x {
+                        e.clone()
+                    } else {
+                        Polynomial::var(y)
+                    }
+                },
+                MAX_TERMS,
+            ) {
+                *d = q;
+            }
+        }
+        defs.push((x, e));
+    }
+    defs
+}
+
+/// The multiples of a source's equalities that a path's image may be a combination of:
+/// every `m·b` for `b` in `basis` and `m` a monomial over the source's template variables
+/// of degree at most [`MULTIPLIER_DEGREE`], reduced to independent polynomials. Where every
+/// `b = 0` holds, so does every `m·b = 0`: the geometric sums (`x' = x·z + 1`, `y' = y·z`)
+/// map `x·z - x - y + 1` to `z·(x·z - x - y + 1)`, in this ideal but not in the span.
+fn ideal_closure(basis: &[Polynomial], vars: &[Var]) -> Vec<Polynomial> {
+    if basis.is_empty() {
+        return Vec::new();
+    }
+    let multipliers = Monomial::all_up_to(vars, MULTIPLIER_DEGREE);
+    let multiples: Vec<Polynomial> = basis
+        .iter()
+        .flat_map(|b| {
+            multipliers
+                .iter()
+                .map(move |m| b.times(&Polynomial::term(1, m.clone())))
+        })
+        .collect();
+    span_basis(&multiples)
+}
+
+/// The largest degree of a multiplier in [`ideal_closure`].
+const MULTIPLIER_DEGREE: u32 = 1;
 
 /// Markers of paths in [`restrict`], far above every dimension and fresh unknown.
 const MARKER_BASE: u32 = 1 << 30;
@@ -601,14 +764,27 @@ pub fn certify(
     res
 }
 
-/// True when the solver shows that no path from a cut point's linear invariant and
-/// equalities reaches the cut point `error`; false when `deadline` passes first (each
-/// query is capped by what is left).
+/// How [`prove_unreachable`] may show an error site unreachable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// Only algebraically (ideal membership on the guards of the paths): fast, no solver.
+    Algebraic,
+    /// Algebraically, else by solver queries with products exact (up to [`QUERY_TIMEOUT`]
+    /// each; non-linear queries often end `unknown` there).
+    WithSolver,
+}
+
+/// True when, from every cut point whose region reaches the cut point `error`, either every
+/// path to it takes a branch `a != b` with `a - b` in the ideal of the equalities there, or
+/// (with [`Proof::WithSolver`]) the solver shows that no path from the cut point's linear
+/// invariant and equalities reaches it; false when `deadline` passes first (each query is
+/// capped by what is left).
 pub fn prove_unreachable(
     ctx: &FunctionContext<'_>,
     linear: &[Option<Vec<Vec<LinCons>>>],
     eqs: &PolyEqualities,
     error: CutPointId,
+    proof: Proof,
     deadline: &Deadline,
 ) -> bool {
     let graph = ctx.graph();
@@ -626,15 +802,19 @@ pub fn prove_unreachable(
         }
         // First algebraically: every path to the error site takes a branch `a != b` where
         // `a - b` is a combination of the equalities at `s`.
-        let gens = &eqs.at_cut_point[s.index()];
-        if !gens.is_empty() {
+        let gens: Vec<Polynomial> = eqs.at_cut_point[s.index()]
+            .iter()
+            .chain(&eqs.definitions[s.index()])
+            .cloned()
+            .collect();
+        if !eqs.at_cut_point[s.index()].is_empty() {
             let vars: Vec<Var> = ctx
                 .live_at(graph.cut_point(s).block)
                 .iter()
                 .map(|v| layout.value_var(*v))
                 .collect();
             let degree = eqs.degrees[s.index()];
-            let member = |p: &Polynomial| in_ideal(p, gens, &vars, degree);
+            let member = |p: &Polynomial| in_ideal(p, &gens, &vars, degree);
             let no_vars: Vec<Vec<Var>> = vec![Vec::new(); graph.cut_points.len()];
             let mut walker = Walker::new(ctx, &no_vars);
             let block = graph.cut_point(s).block;
@@ -643,6 +823,9 @@ pub fn prove_unreachable(
             {
                 return true;
             }
+        }
+        if proof == Proof::Algebraic {
+            return false;
         }
         let mut formula = RegionFormula::new(ctx, s, Products::Exact);
         matches!(

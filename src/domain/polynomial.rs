@@ -385,7 +385,10 @@ fn integer_vector(v: &[Rat]) -> Vec<Int> {
 }
 
 /// A basis of the span of `polys`: independent polynomials, normalized, spanning the same
-/// space (in echelon form: distinct leading monomials).
+/// space (in echelon form: distinct leading monomials, leading by degree first). Because
+/// the order is graded, the elements of degree at most `k` are a basis of the polynomials
+/// of degree at most `k` in the span: a low-degree equality is never hidden in
+/// combinations of higher-degree ones (which [`ideal_generators`] could then not shorten).
 pub fn span_basis(polys: &[Polynomial]) -> Vec<Polynomial> {
     let mut basis: Vec<(Monomial, Polynomial)> = Vec::new();
     for p in polys {
@@ -395,7 +398,7 @@ pub fn span_basis(polys: &[Polynomial]) -> Vec<Polynomial> {
             let Some((lead, c)) = p
                 .terms
                 .iter()
-                .next_back()
+                .max_by(|(a, _), (b, _)| (a.degree(), *a).cmp(&(b.degree(), *b)))
                 .map(|(m, c)| (m.clone(), c.clone()))
             else {
                 break;

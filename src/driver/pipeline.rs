@@ -707,18 +707,34 @@ fn polynomial_equalities(
     let budget = (config.timeout.mul_f64(config.params.stages.engine_share) / 3)
         .min(ends.saturating_duration_since(started));
     let deadline = Deadline::after(budget).with_memory(facts.memory);
+    // Discovery gets half: the rest is kept for the solver's queries, which need the
+    // lowest degree's equalities more often than the higher degrees take to be found.
+    let discovering = Deadline::after(budget / 2).with_memory(facts.memory);
     // Degrees in increasing order: the lowest that proves an assertion gives the solver the
-    // fewest equalities.
+    // fewest equalities. First every degree algebraically (no solver: milliseconds), then the
+    // solver's queries with the equalities of each degree found, lowest first: a non-linear
+    // query often ends `unknown` at its cap, and spending the budget on those at degree 2
+    // left no time to find the degree-5 equality of ps5.
     let proved = catch_unwind(AssertUnwindSafe(|| {
         let mut n = 0;
         let mut notes = Vec::new();
         let mut previous: Option<Vec<u32>> = None;
-        let mut previous_eqs: Option<Vec<Vec<crate::domain::polynomial::Polynomial>>> = None;
+        let mut found_eqs: Vec<(u32, polyeq::PolyEqualities, Option<polyeq::Consecution>)> =
+            Vec::new();
+        let certify = |eqs: &polyeq::PolyEqualities| {
+            let c = polyeq::certify(facts.ctx, &linear, eqs, &deadline);
+            debug_assert!(
+                c != polyeq::Consecution::Refuted,
+                "{}: polynomial equalities not inductive",
+                facts.ctx.func().name
+            );
+            c
+        };
         for degree in 2..=polyeq::MAX_DEGREE {
-            if open(&progress.table).is_empty() || deadline.expired() {
+            if open(&progress.table).is_empty() || discovering.expired() {
                 break;
             }
-            let Some(eqs) = polyeq::discover(facts.ctx, degree, &deadline) else {
+            let Some(eqs) = polyeq::discover(facts.ctx, degree, &linear, &discovering) else {
                 notes.push(format!("degree {degree}: gave up"));
                 break;
             };
@@ -730,22 +746,58 @@ fn polynomial_equalities(
                 notes.push(format!("degree {degree}: none"));
                 continue;
             }
-            if previous_eqs.as_ref() == Some(&eqs.at_cut_point) {
+            if found_eqs.last().map(|(_, e, _)| &e.at_cut_point) == Some(&eqs.at_cut_point) {
                 continue;
             }
-            previous_eqs = Some(eqs.at_cut_point.clone());
-            // A path leaving the equalities (a bug) excludes them; an unknown leaves them
-            // resting on their construction (`analysis::polyeq`).
-            let consecution = polyeq::certify(facts.ctx, &linear, &eqs, &deadline);
-            if consecution == polyeq::Consecution::Refuted {
-                debug_assert!(
-                    false,
-                    "{}: polynomial equalities not inductive",
-                    facts.ctx.func().name
-                );
-                notes.push(format!("degree {degree}: refuted"));
+            let algebraic: Vec<usize> = open(&progress.table)
+                .into_iter()
+                .filter(|i| {
+                    facts
+                        .ctx
+                        .graph()
+                        .cut_of_block(facts.error_blocks[*i])
+                        .is_some_and(|cp| {
+                            let proof = polyeq::Proof::Algebraic;
+                            polyeq::prove_unreachable(
+                                facts.ctx, &linear, &eqs, cp, proof, &deadline,
+                            )
+                        })
+                })
+                .collect();
+            // Certified only when about to be used: a path leaving the equalities (a bug)
+            // excludes them; an unknown leaves them resting on their construction
+            // (`analysis::polyeq`).
+            let mut consecution = None;
+            if !algebraic.is_empty() {
+                let c = certify(&eqs);
+                if c == polyeq::Consecution::Refuted {
+                    notes.push(format!("degree {degree}: refuted"));
+                    break;
+                }
+                consecution = Some(c);
+                for i in &algebraic {
+                    settled(progress.table.prove(*i));
+                }
+                n += algebraic.len();
+                notes.push(format!(
+                    "degree {degree}: {} proved algebraically ({c:?})",
+                    algebraic.len()
+                ));
+            } else {
+                notes.push(format!("degree {degree}: found"));
+            }
+            found_eqs.push((degree, eqs, consecution));
+        }
+        for (degree, eqs, consecution) in &found_eqs {
+            if open(&progress.table).is_empty() || deadline.expired() {
                 break;
             }
+            let c = consecution.unwrap_or_else(|| certify(eqs));
+            if c == polyeq::Consecution::Refuted {
+                notes.push(format!("degree {degree}: refuted"));
+                continue;
+            }
+            let mut here = 0;
             for i in open(&progress.table) {
                 if deadline.expired() {
                     break;
@@ -753,12 +805,18 @@ fn polynomial_equalities(
                 let Some(cp) = facts.ctx.graph().cut_of_block(facts.error_blocks[i]) else {
                     continue;
                 };
-                if polyeq::prove_unreachable(facts.ctx, &linear, &eqs, cp, &deadline) {
+                let solver = polyeq::Proof::WithSolver;
+                if polyeq::prove_unreachable(facts.ctx, &linear, eqs, cp, solver, &deadline) {
                     settled(progress.table.prove(i));
-                    n += 1;
+                    here += 1;
                 }
             }
-            notes.push(format!("degree {degree}: {n} proved ({consecution:?})"));
+            if here > 0 {
+                notes.push(format!(
+                    "degree {degree}: {here} proved by the solver ({c:?})"
+                ));
+            }
+            n += here;
         }
         (n, format!("polynomial equalities: {}", notes.join(", ")))
     }));
