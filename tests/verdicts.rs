@@ -226,3 +226,46 @@ fn polynomial_false_claim_is_refuted() {
 fn recursive_contracts() {
     check_program("recursion.c");
 }
+
+/// Issue 15: tabulated contracts (`n == k -> r == hanoi(k)` over the calling context) and
+/// guarded ones (McCarthy's 91, `x >= 101 -> r == x - 10`, `x <= 100 -> r == 91`) are
+/// certified; the wrapping doubling's `pow2(n) > 0` must not be proved.
+#[test]
+fn tabulated_and_guarded_contracts() {
+    check_program("recursion_tabulated.c");
+    check_program("recursion_guarded.c");
+}
+
+/// The doubling of `recursion_tabulated.c` wraps natively (`pow2(32) == 0`) and McCarthy's
+/// function gives what its annotations say: the verdicts above are checked against these.
+#[test]
+fn recursion_native_values() {
+    let dir = std::env::temp_dir().join(format!("polyfocus-recursion-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("native.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n\
+         unsigned pow2(unsigned n) { if (n == 0) return 1; return 2u * pow2(n - 1); }\n\
+         int hanoi(int n) { if (n == 1) return 1; return 2 * hanoi(n - 1) + 1; }\n\
+         int f91(int x) { if (x > 100) return x - 10; return f91(f91(x + 11)); }\n\
+         int main(void) { printf(\"%u %u %d %d %d %d\\n\", pow2(31), pow2(32), hanoi(5),\n\
+         hanoi(20), f91(-7), f91(102)); return 0; }\n",
+    )
+    .unwrap();
+    let exe = dir.join("a.out");
+    let status = std::process::Command::new("clang-19")
+        .args(["-O0", "-w"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("clang-19 runs");
+    assert!(status.success(), "native build");
+    let out = std::process::Command::new(&exe).output().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "2147483648 0 31 1048575 91 92"
+    );
+}

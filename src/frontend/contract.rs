@@ -10,17 +10,38 @@
 //! candidates with an obligation left open, and repeat until every remaining obligation is
 //! proved. Only that last set is used; when rounds or time run out, no contract is.
 //!
+//! There are two searches. The first one has the linear templates ([`candidates`]). The
+//! second one starts from what the first certified and adds *guarded* clauses
+//! ([`guarded_candidates`]): tabulated ones, `p == k → r == f(k)` for each `k` of a small
+//! certified range of `p` (or of a window above the function's base cases), and region
+//! ones, `p >= t → r - p == b`, `p <= t → r >= c`, ... for thresholds `t` the code compares
+//! with. Their constants come from evaluating the function on constants
+//! ([`super::evaluate`]); nothing is assumed for that: every clause is certified like the
+//! others. A clause guarded by one atom over one parameter is checked in a *specialized
+//! copy* of its function, lifted with the guard assumed at its entry (the function itself
+//! does not check it): the copy is the same code, so it covers every execution in which
+//! the guard holds, and the analysis, which joins convexly, sees there the one case of
+//! each call that the guard selects (`n == 6` calls with `n - 1 == 5`). At a call, these
+//! clauses are assumed as a partition of the argument's values (`lift::assume_cases`).
+//! The second search gets at most two fifths of the budget; when it runs out, the first
+//! search's contracts are used alone.
+//!
 //! Why the last set is sound (assume-guarantee over the order of events of one execution):
 //! each obligation was proved assuming only (a) the contexts of the function it is in, at
-//! its entry, and (b) the summaries of the calls that returned before it. Take the first
-//! event of an execution that breaks a contract: a call whose arguments leave the callee's
-//! context, or a return whose value leaves its summary. Everything its proof assumed
-//! happened earlier, so it held, so the proof covers the event: there is no first breaking
-//! event. A call that does not return has no return to constrain.
+//! its entry (and, in a specialized copy, the guard of the clauses it checks, which holds
+//! on every execution the obligation is about), and (b) the summaries of the calls that
+//! returned before it. Take the first event of an execution that breaks a contract: a
+//! call whose arguments leave the callee's context, or a return whose value leaves its
+//! summary. Everything its proof assumed happened earlier, so it held, so the proof covers
+//! the event: there is no first breaking event. A call that does not return has no return
+//! to constrain. The same argument holds for the union of the two searches' sets (each
+//! proof assumed a subset of the union), which is what is used.
 //!
 //! Every atom is evaluated by the same IR instructions where it is checked and where it is
-//! assumed (`Σ coef·sext64(x) + constant` in wrapping `i64`, then `>= 0` or `== 0`): what is
-//! assumed is exactly what was proved, whatever the readings the engines choose.
+//! assumed (`Σ coef·sext64(x) + constant` in wrapping `i64`, then `>= 0` or `== 0`; one
+//! comparison in `x`'s width when it has one term and the constant fits): what is assumed
+//! is exactly what was proved, whatever the readings the engines choose. The tests of the
+//! partition at a call are atoms of the same form as the guards.
 //!
 //! A summary says nothing about memory: the call still clobbers what the callee may reach.
 //! A context exists only when the function can be entered from nowhere but its direct calls:
@@ -33,6 +54,7 @@ use std::time::Instant;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMOpcode;
 
+use super::evaluate::Evaluator;
 use super::raw;
 use crate::ir::{self, CheckId};
 
@@ -208,6 +230,32 @@ fn constants_of(func: LLVMValueRef, acc: &mut BTreeSet<i64>) {
                 if let Some(bits) = raw::const_int_bits(op) {
                     let ty = ir::Ty::int(width);
                     let v = ty.to_signed(bits as u128);
+                    if v.abs() <= MAX_TEMPLATE_CONSTANT as i128 {
+                        acc.insert(v as i64);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The integer constants `func` compares with (operands of `icmp`, cases of `switch`):
+/// where its behaviour may change, so the thresholds of region guards.
+fn compared_constants_of(func: LLVMValueRef, acc: &mut BTreeSet<i64>) {
+    for block in raw::blocks(func) {
+        for inst in raw::instructions(block) {
+            let operands: Vec<u32> = match raw::opcode(inst) {
+                LLVMOpcode::LLVMICmp => vec![0, 1],
+                LLVMOpcode::LLVMSwitch => (1..raw::num_successors(inst)).map(|i| 2 * i).collect(),
+                _ => continue,
+            };
+            for i in operands {
+                let op = raw::operand(inst, i);
+                let Some(width) = raw::int_width(raw::type_of(op)) else {
+                    continue;
+                };
+                if let (true, Some(bits)) = ((2..=64).contains(&width), raw::const_int_bits(op)) {
+                    let v = ir::Ty::int(width).to_signed(bits as u128);
                     if v.abs() <= MAX_TEMPLATE_CONSTANT as i128 {
                         acc.insert(v as i64);
                     }
@@ -437,6 +485,316 @@ pub fn certify(
         }
     }
     Contracts::new()
+}
+
+/// The guard a clause is certified under by a *specialized copy* of its function: a guard of
+/// one atom over one parameter (`p == k`, `p >= c`, `p <= c`). The copy assumes the guard at
+/// its entry and checks only the clauses guarded by it (see
+/// [`super::lift::LiftOptions::specialize`]); the function itself does not check them.
+pub fn specialized_guard(clause: &Clause) -> Option<&Atom> {
+    match &clause.guard[..] {
+        [g] if guard_interval(g).is_some() => Some(g),
+        _ => None,
+    }
+}
+
+/// The values of one parameter a guard atom allows, as `(parameter, lowest, highest)`
+/// (`None`: unbounded on that side), for `p == k`, `p >= c` and `p <= c`.
+pub fn guard_interval(g: &Atom) -> Option<(usize, Option<i64>, Option<i64>)> {
+    let [(Slot::Param(p), coef)] = g.terms[..] else {
+        return None;
+    };
+    let c = g.constant;
+    match (g.is_eq, coef) {
+        (true, 1) => Some((p, Some(-c), Some(-c))),
+        (true, -1) => Some((p, Some(c), Some(c))),
+        (false, 1) => Some((p, Some(c.checked_neg()?), None)),
+        (false, -1) => Some((p, None, Some(c))),
+        _ => None,
+    }
+}
+
+/// `p <= c`, the test of the chain of cases at a call (see `lift::assume_cases`).
+pub fn param_at_most(p: usize, c: i64) -> Atom {
+    param_le(p, c)
+}
+
+/// The specialized copies a round lifts: each function with each of its distinct
+/// specialized guards, in the order of the clauses.
+pub fn specializations(contracts: &Contracts) -> Vec<(String, Atom)> {
+    let mut res: Vec<(String, Atom)> = Vec::new();
+    for (name, contract) in contracts {
+        for clause in &contract.summary {
+            if let Some(g) = specialized_guard(clause) {
+                if !res.iter().any(|(n, a)| n == name && a == g) {
+                    res.push((name.clone(), g.clone()));
+                }
+            }
+        }
+    }
+    res
+}
+
+/// At most this many values of a parameter are tabulated (`p == k → r == f(k)`).
+const MAX_TABLE: i64 = 64;
+/// At most this many thresholds per parameter give region guards (`p >= t`, `p <= t`).
+const MAX_THRESHOLDS: usize = 12;
+/// At most this many guarded clauses per function.
+const MAX_GUARDED_CLAUSES: usize = 256;
+/// At most this many distinct guards (specialized copies lifted each round) per function,
+/// and in all.
+const MAX_GUARDS: usize = 48;
+const MAX_GUARDS_IN_ALL: usize = 96;
+/// Instructions the concrete evaluation of candidates may run, in all.
+const EVAL_STEPS: u64 = 400_000;
+/// Distances from a threshold at which a region is sampled.
+const REGION_SAMPLES: [i64; 10] = [0, 1, 2, 3, 4, 5, 10, 20, 50, 100];
+
+fn param_eq(p: usize, k: i64) -> Atom {
+    Atom {
+        terms: vec![(Slot::Param(p), 1)],
+        constant: -k,
+        is_eq: true,
+    }
+}
+
+/// `p >= c`.
+fn param_ge(p: usize, c: i64) -> Atom {
+    Atom::ge(vec![(Slot::Param(p), 1)], -c)
+}
+
+/// `p <= c`.
+fn param_le(p: usize, c: i64) -> Atom {
+    Atom::ge(vec![(Slot::Param(p), -1)], c)
+}
+
+/// `r - a·q >= b` (`q` none: `r >= b`).
+fn ret_ge(q: Option<usize>, a: i64, b: i64) -> Atom {
+    let mut terms = vec![(Slot::Ret, 1)];
+    if let (Some(q), true) = (q, a != 0) {
+        terms.push((Slot::Param(q), -a));
+    }
+    Atom::ge(terms, -b)
+}
+
+/// `r - a·q <= b`.
+fn ret_le(q: Option<usize>, a: i64, b: i64) -> Atom {
+    let mut terms = vec![(Slot::Ret, -1)];
+    if let (Some(q), true) = (q, a != 0) {
+        terms.push((Slot::Param(q), a));
+    }
+    Atom::ge(terms, b)
+}
+
+/// The bounds a certified context gives parameter `p`: the largest `c` of `p >= c` and the
+/// smallest of `p <= c`.
+fn param_range(contract: &Contract, p: usize) -> (Option<i64>, Option<i64>) {
+    let (mut lo, mut hi): (Option<i64>, Option<i64>) = (None, None);
+    for atom in &contract.context {
+        match (&atom.terms[..], atom.is_eq) {
+            ([(Slot::Param(q), 1)], false) if *q == p => {
+                lo = Some(lo.map_or(-atom.constant, |l| l.max(-atom.constant)))
+            }
+            ([(Slot::Param(q), -1)], false) if *q == p => {
+                hi = Some(hi.map_or(atom.constant, |h| h.min(atom.constant)))
+            }
+            _ => {}
+        }
+    }
+    (lo, hi)
+}
+
+/// Whether every value fits the comparisons of an atom (`i64`, away from its ends).
+fn small(v: i128) -> bool {
+    v.abs() < (1i128 << 62)
+}
+
+/// The guarded candidates of the second search (see the module docs): for each recursive
+/// function of one or two integer parameters returning an integer, with the values the
+/// concrete evaluation of the function gives ([`Evaluator`]):
+/// - *tabulated*: `p == k → r == f(k)` (as `r >= f(k)` and `r <= f(k)`) for each `k` of
+///   the certified range of `p` when it is small, else of a window above the function's
+///   own constants; with a second parameter `q`, `p == k → r == a·q + b` where the values
+///   at four `q` lie on that line, or `p == k → r >= a·q + b` (the line through the first
+///   two) when they lie above it;
+/// - *regions* (one parameter): for thresholds `t` near the function's constants, `p >= t`
+///   and `p <= t` guarding the bounds of `r` and `r - p` over samples of the region (and
+///   so the line `r == p + b`, or `r == b`, when those bounds meet).
+///
+/// `certified` (the first search's result) gives the ranges; the result is `certified`
+/// with the new clauses appended.
+pub fn guarded_candidates(scope: &Scope, certified: &Contracts) -> Contracts {
+    let mut res = certified.clone();
+    let mut program_consts = BTreeSet::new();
+    for f in &scope.participants {
+        compared_constants_of(*f, &mut program_consts);
+    }
+    let mut eval = Evaluator::new(EVAL_STEPS);
+    let mut n_guards_in_all = 0;
+    for &f in &scope.recursive {
+        let params = int_params(f);
+        let n = raw::params(f).len();
+        if !returns_int(f) || params.len() != n || !(1..=2).contains(&n) {
+            continue;
+        }
+        let name = raw::name(f);
+        let contract = certified.get(&name).cloned().unwrap_or_default();
+        let mut own = BTreeSet::new();
+        compared_constants_of(f, &mut own);
+        let own: Vec<i64> = own.into_iter().collect();
+        let mut clauses: Vec<Clause> = Vec::new();
+        for &p in &params {
+            let (lo, hi) = param_range(&contract, p);
+            let inside = |k: i64| lo.is_none_or(|l| k >= l) && hi.is_none_or(|h| k <= h);
+            let other = params.iter().copied().find(|&q| q != p);
+            // The whole calling context when it is small; else, for a function of one
+            // parameter, a window from its smallest compared constant (its base cases).
+            let small_context = matches!((lo, hi), (Some(l), Some(h)) if h - l < MAX_TABLE);
+            let table: Vec<i64> = match (lo, hi, other) {
+                (Some(l), Some(h), _) if small_context => (l..=h).collect(),
+                (_, _, None) => match own.iter().find(|c| c.abs() <= MAX_TABLE) {
+                    Some(a) => (a - 1..a + MAX_TABLE / 4).filter(|k| inside(*k)).collect(),
+                    None => vec![],
+                },
+                _ => vec![],
+            };
+            // A table on a line says no more than a region guard or the linear templates do.
+            let on_a_line = other.is_none() && {
+                let values: Vec<Option<i128>> =
+                    table.iter().map(|k| eval.call(f, &[*k as i128])).collect();
+                values.iter().all(Option::is_some)
+                    && values.windows(3).all(|w| {
+                        let (a, b, c) = (w[0].unwrap_or(0), w[1].unwrap_or(0), w[2].unwrap_or(0));
+                        b - a == c - b
+                    })
+            };
+            let table = if on_a_line { vec![] } else { table };
+            // When the table covers the whole context, regions add nothing.
+            let covered = small_context && !table.is_empty();
+            for k in table {
+                let guard = vec![param_eq(p, k)];
+                let mut push = |atom: Atom| {
+                    clauses.push(Clause {
+                        guard: guard.clone(),
+                        atom,
+                    })
+                };
+                let Some(q) = other else {
+                    if let Some(v) = eval.call(f, &[k as i128]).filter(|v| small(*v)) {
+                        push(ret_ge(None, 0, v as i64));
+                        push(ret_le(None, 0, v as i64));
+                    }
+                    continue;
+                };
+                // r as a function of the other parameter, from its lowest allowed value.
+                let (qlo, _) = param_range(&contract, q);
+                let q0 = qlo.unwrap_or(0).clamp(-(1 << 20), 1 << 20);
+                let mut points = Vec::new();
+                for qv in q0..q0 + 4 {
+                    let mut args = [0i128; 2];
+                    args[p] = k as i128;
+                    args[q] = qv as i128;
+                    match eval.call(f, &args) {
+                        Some(v) if small(v) => points.push((qv as i128, v)),
+                        _ => break,
+                    }
+                }
+                if points.len() < 4 {
+                    continue;
+                }
+                let a = points[1].1 - points[0].1;
+                let b = points[0].1 - a * points[0].0;
+                if !(small(a) && small(b)) || a.abs() > 1 << 20 {
+                    continue;
+                }
+                let (a, b) = (a as i64, b as i64);
+                let line = |x: i128| a as i128 * x + b as i128;
+                if points.iter().all(|(x, v)| *v == line(*x)) {
+                    push(ret_ge(Some(q), a, b));
+                    push(ret_le(Some(q), a, b));
+                } else if points.iter().all(|(x, v)| *v >= line(*x)) {
+                    push(ret_ge(Some(q), a, b));
+                }
+            }
+            if other.is_some() || covered {
+                continue;
+            }
+            // Regions: thresholds near the function's own constants first, then the
+            // program's.
+            let mut thresholds: Vec<i64> = Vec::new();
+            let program = program_consts
+                .iter()
+                .copied()
+                .filter(|c| c.abs() <= 1 << 20);
+            let near = own
+                .iter()
+                .copied()
+                .chain(program)
+                .flat_map(|c| [c, c + 1, c - 1]);
+            for t in near {
+                if inside(t) && !thresholds.contains(&t) && thresholds.len() < MAX_THRESHOLDS {
+                    thresholds.push(t);
+                }
+            }
+            for t in thresholds {
+                for dir in [1i64, -1] {
+                    let mut samples = Vec::new();
+                    for d in REGION_SAMPLES {
+                        let x = t + dir * d;
+                        if !inside(x) {
+                            break;
+                        }
+                        match eval.call(f, &[x as i128]) {
+                            Some(v) if small(v) => samples.push((x as i128, v)),
+                            _ => break,
+                        }
+                    }
+                    if samples.len() < 3 {
+                        continue;
+                    }
+                    let guard = if dir == 1 {
+                        param_ge(p, t)
+                    } else {
+                        param_le(p, t)
+                    };
+                    let min_r = samples.iter().map(|(_, v)| *v).min().expect("samples");
+                    let max_r = samples.iter().map(|(_, v)| *v).max().expect("samples");
+                    let min_d = samples.iter().map(|(x, v)| v - x).min().expect("samples");
+                    let max_d = samples.iter().map(|(x, v)| v - x).max().expect("samples");
+                    for atom in [
+                        ret_ge(None, 0, min_r as i64),
+                        ret_le(None, 0, max_r as i64),
+                        ret_ge(Some(p), 1, min_d as i64),
+                        ret_le(Some(p), 1, max_d as i64),
+                    ] {
+                        clauses.push(Clause {
+                            guard: vec![guard.clone()],
+                            atom,
+                        });
+                    }
+                }
+            }
+        }
+        let entry = res.entry(name).or_default();
+        let mut guards: Vec<Atom> = Vec::new();
+        for clause in clauses {
+            if entry.summary.len() >= contract.summary.len() + MAX_GUARDED_CLAUSES {
+                break;
+            }
+            if !guards.contains(&clause.guard[0]) {
+                if guards.len() >= MAX_GUARDS || n_guards_in_all >= MAX_GUARDS_IN_ALL {
+                    continue;
+                }
+                guards.push(clause.guard[0].clone());
+                n_guards_in_all += 1;
+            }
+            if !entry.summary.contains(&clause) {
+                entry.summary.push(clause);
+            }
+        }
+    }
+    res.retain(|_, c| !c.is_empty());
+    res
 }
 
 /// Whether some atom of the contract reads the return value (a summary) — used by tests.

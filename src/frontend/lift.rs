@@ -14,7 +14,7 @@ use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
-use super::contract::{Atom, Contract, Contracts, Obligation, Slot};
+use super::contract::{self, Atom, Contract, Contracts, Obligation, Slot};
 use super::conventions::{self, Role};
 use super::debuginfo;
 use super::raw;
@@ -53,6 +53,11 @@ pub struct LiftOptions<'a> {
     pub contracts: &'a Contracts,
     /// Whether to check them.
     pub certify: bool,
+    /// Certify mode: lift the copy of the function *specialized* to this guard (see
+    /// [`super::contract::specialized_guard`]): the guard is assumed at the entry, and the
+    /// only checks are those of the summary clauses guarded by exactly it. Without it, those
+    /// clauses are not checked (their copies check them) and everything else is.
+    pub specialize: Option<&'a Atom>,
 }
 
 /// Lifts `func` (defined). Checks are numbered from `first_check`. `escaped_error` is the
@@ -68,6 +73,7 @@ pub fn lift_function(
     lifter.escaped_error = escaped_error.map(str::to_string);
     lifter.contracts = options.contracts.clone();
     lifter.certify = options.certify;
+    lifter.specialize = options.specialize.cloned();
     lifter.run();
     lifter.finish()
 }
@@ -245,6 +251,8 @@ struct Lifter {
     contracts: Contracts,
     /// Whether contracts are checked (certify mode).
     certify: bool,
+    /// Certify mode: the guard this copy is specialized to (see [`LiftOptions`]).
+    specialize: Option<Atom>,
     /// The contract checks made in certify mode.
     obligations: Vec<(CheckId, Obligation)>,
 }
@@ -332,6 +340,7 @@ impl Lifter {
             memory: memory::Memory::default(),
             contracts: Contracts::new(),
             certify: false,
+            specialize: None,
             obligations: vec![],
         }
     }
@@ -1193,7 +1202,8 @@ impl Lifter {
             .into_iter()
             .map(|p| self.value_of.get(&p).map(|v| Operand::Value(*v)))
             .collect();
-        for atom in &contract.context {
+        let specialized = self.specialize.clone();
+        for atom in contract.context.iter().chain(specialized.as_ref()) {
             if let Some(cond) = self.atom_cond(piece, atom, &params, None, &None) {
                 self.push(piece, Inst::Assume { cond }, None);
             }
@@ -1210,7 +1220,15 @@ impl Lifter {
         result: Operand,
         loc: &Option<SourceLoc>,
     ) {
+        let mut cases: Vec<(&Atom, Vec<&Atom>)> = Vec::new();
         for clause in &contract.summary {
+            if let Some(guard) = contract::specialized_guard(clause) {
+                match cases.iter_mut().find(|(g, _)| *g == guard) {
+                    Some((_, atoms)) => atoms.push(&clause.atom),
+                    None => cases.push((guard, vec![&clause.atom])),
+                }
+                continue;
+            }
             let piece = *current;
             let mut guards = Vec::new();
             let mut missing = false;
@@ -1233,6 +1251,133 @@ impl Lifter {
                 self.jump_to(inside, *current, loc);
             }
         }
+        self.assume_cases(current, &cases, args, result, loc);
+    }
+
+    /// The clauses guarded by one atom over one parameter (an interval of its values, see
+    /// [`contract::guard_interval`]), as a partition: per parameter, the breakpoints of the
+    /// guards cut its values into elementary intervals, tested in increasing order by a
+    /// chain `if p <= h1 {..} else if p <= h2 {..} ... else {..}`; each case assumes the
+    /// atoms of every clause whose guard contains its interval. Unlike one diamond per
+    /// clause, a case keeps what its atoms say until the join, so that an analysis that
+    /// joins convexly still sees the value of a tabulated call (`n-1 == 5 → r == 31`, which
+    /// a copy specialized to `n == 6` needs) or a partition of the arguments (McCarthy's
+    /// `x >= 101`, `x <= 100`). The tests are atoms like the guards (the same comparison of
+    /// the same reading), so a case's interval implies each guard it assumes under.
+    fn assume_cases(
+        &mut self,
+        current: &mut usize,
+        cases: &[(&Atom, Vec<&Atom>)],
+        args: &[Option<Operand>],
+        result: Operand,
+        loc: &Option<SourceLoc>,
+    ) {
+        let mut params: Vec<usize> = Vec::new();
+        for (g, _) in cases {
+            if let Some((p, _, _)) = contract::guard_interval(g) {
+                if !params.contains(&p) {
+                    params.push(p);
+                }
+            }
+        }
+        for p in params {
+            let mine: Vec<(Option<i64>, Option<i64>, &Vec<&Atom>)> = cases
+                .iter()
+                .filter_map(|(g, atoms)| {
+                    let (q, lo, hi) = contract::guard_interval(g)?;
+                    (q == p).then_some((lo, hi, atoms))
+                })
+                .collect();
+            // Where an elementary interval starts.
+            let mut starts: Vec<i64> = Vec::new();
+            for (lo, hi, _) in &mine {
+                starts.extend(*lo);
+                starts.extend(hi.and_then(|h| h.checked_add(1)));
+            }
+            starts.sort_unstable();
+            starts.dedup();
+            // Each elementary interval (its highest value) with its atoms: of those over the
+            // same terms, only the strongest (`Σ + c >= 0` with the least `c` implies the
+            // others); consecutive intervals with the same atoms are one case.
+            let mut intervals: Vec<(Option<i64>, Vec<&Atom>)> = Vec::new();
+            for i in 0..=starts.len() {
+                let lo = i.checked_sub(1).map(|j| starts[j]);
+                let hi = starts.get(i).map(|s| s - 1);
+                let mut atoms: Vec<&Atom> = Vec::new();
+                for atom in mine
+                    .iter()
+                    .filter(|(glo, ghi, _)| {
+                        glo.is_none_or(|g| lo.is_some_and(|l| l >= g))
+                            && ghi.is_none_or(|g| hi.is_some_and(|h| h <= g))
+                    })
+                    .flat_map(|(_, _, atoms)| atoms.iter().copied())
+                {
+                    let same = atoms
+                        .iter()
+                        .position(|a| a.terms == atom.terms && a.is_eq == atom.is_eq);
+                    match same {
+                        Some(j) if atom.is_eq => {
+                            if atoms[j] != atom {
+                                atoms.push(atom);
+                            }
+                        }
+                        Some(j) => {
+                            if atom.constant < atoms[j].constant {
+                                atoms[j] = atom;
+                            }
+                        }
+                        None => atoms.push(atom),
+                    }
+                }
+                match intervals.last_mut() {
+                    Some((last_hi, last)) if *last == atoms => *last_hi = hi,
+                    _ => intervals.push((hi, atoms)),
+                }
+            }
+            let k = self.block_of_piece(*current);
+            let base = self.pieces[k].name.clone();
+            let n = self.layout[k].len();
+            let join = self.new_piece(k, format!("{base}.case{n}.join"));
+            let mut at = *current;
+            for (i, (hi, atoms)) in intervals.into_iter().enumerate() {
+                let inside = match hi {
+                    None => at,
+                    Some(h) => {
+                        let test = contract::param_at_most(p, h);
+                        // An unknown argument: no case can be told apart.
+                        let Some(cond) = self.atom_cond(at, &test, args, None, loc) else {
+                            break;
+                        };
+                        let then = self.new_piece(k, format!("{base}.case{n}.{i}"));
+                        let next = self.new_piece(k, format!("{base}.case{n}.not{i}"));
+                        let term = Terminator::Branch {
+                            cond,
+                            then_edge: Edge {
+                                target: BlockId(then as u32),
+                                moves: vec![],
+                            },
+                            else_edge: Edge {
+                                target: BlockId(next as u32),
+                                moves: vec![],
+                            },
+                        };
+                        self.pieces[at].term = Some((term, loc.clone()));
+                        at = next;
+                        then
+                    }
+                };
+                for atom in atoms {
+                    if let Some(cond) = self.atom_cond(inside, atom, args, Some(result), loc) {
+                        self.push(inside, Inst::Assume { cond }, loc.clone());
+                    }
+                }
+                if inside != at {
+                    self.jump_to(inside, join, loc);
+                }
+            }
+            self.jump_to(at, join, loc);
+            *current = join;
+        }
     }
 
     /// Certify mode, at a call of `callee`: each atom of its context, a check of its own.
@@ -1244,6 +1389,10 @@ impl Lifter {
         args: &[Option<Operand>],
         loc: &Option<SourceLoc>,
     ) {
+        // A specialized copy covers only some executions: its calls prove no context.
+        if self.specialize.is_some() {
+            return;
+        }
         for (idx, atom) in contract.context.iter().enumerate() {
             let cond = self
                 .atom_cond(*current, atom, args, None, loc)
@@ -1280,6 +1429,11 @@ impl Lifter {
             .map(|p| self.value_of.get(&p).map(|v| Operand::Value(*v)))
             .collect();
         for (idx, clause) in contract.summary.iter().enumerate() {
+            // Each clause is checked by exactly one lifting: the copy specialized to its
+            // guard, or the function itself (see `LiftOptions::specialize`).
+            if contract::specialized_guard(clause) != self.specialize.as_ref() {
+                continue;
+            }
             let piece = *current;
             let guards: Vec<Operand> = clause
                 .guard

@@ -91,6 +91,7 @@ pub mod contract;
 mod conventions;
 mod debuginfo;
 mod error;
+pub mod evaluate;
 mod library;
 mod lift;
 mod load;
@@ -210,11 +211,24 @@ fn find_contracts(
             unanalyzable: vec![],
         };
         let mut obligations = Vec::new();
+        let specializations = contract::specializations(candidates);
+        // Each participant, then the copies specialized to the guards of its clauses.
+        let mut liftings: Vec<(LLVMValueRef, Option<&contract::Atom>)> = Vec::new();
         for &func in &scope.participants {
+            liftings.push((func, None));
+            let name = raw::name(func);
+            for (n, guard) in &specializations {
+                if *n == name {
+                    liftings.push((func, Some(guard)));
+                }
+            }
+        }
+        for (copy, (func, specialize)) in liftings.into_iter().enumerate() {
             let first = res.checks.len() as u32;
             let options = lift::LiftOptions {
                 contracts: candidates,
                 certify: true,
+                specialize,
             };
             // A participant that cannot be lifted leaves obligations unchecked: no contract.
             let lifted = catch_unwind(AssertUnwindSafe(|| {
@@ -223,6 +237,9 @@ fn find_contracts(
             .ok()?;
             let own: HashSet<ir::CheckId> = lifted.obligations.iter().map(|(c, _)| *c).collect();
             let mut function = run_passes(lifted.function, &mut res.warnings);
+            if specialize.is_some() {
+                function.name = format!("{}#{copy}", function.name);
+            }
             // The program's own assertions end the path here: only the obligations are
             // asked (an execution that reaches an error site stops there, as it does in
             // the analysis of the program).
@@ -240,7 +257,31 @@ fn find_contracts(
             obligations,
         })
     };
-    contract::certify(candidates, &mut lift_round, prover, deadline)
+    let certified = contract::certify(candidates, &mut lift_round, prover, deadline);
+    // The second search: guarded clauses, with the ranges the first one certified. Its
+    // result is certified on its own; the union of two certified sets is (module docs of
+    // `contract`), so the first search's clauses are kept whatever the second gives.
+    let guarded = contract::guarded_candidates(&scope, &certified);
+    if guarded == certified {
+        return certified;
+    }
+    // At most two fifths of the budget: the program's own analysis comes after.
+    let deadline = deadline.min(std::time::Instant::now() + budget.mul_f64(0.4));
+    let mut res = contract::certify(guarded, &mut lift_round, prover, deadline);
+    for (name, contract) in certified {
+        let entry = res.entry(name).or_default();
+        for atom in contract.context {
+            if !entry.context.contains(&atom) {
+                entry.context.push(atom);
+            }
+        }
+        for clause in contract.summary {
+            if !entry.summary.contains(&clause) {
+                entry.summary.push(clause);
+            }
+        }
+    }
+    res
 }
 
 /// The normalized LLVM module as text, as the lifter sees it (for debugging).
@@ -587,6 +628,7 @@ fn lift_entries(
             let options = lift::LiftOptions {
                 contracts,
                 certify: false,
+                specialize: None,
             };
             lift::lift_function(func, first_check, escaped_error, options)
         }));
