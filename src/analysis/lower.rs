@@ -26,6 +26,7 @@ use crate::ir::{
     ArithFlags, BinOp, CastOp, CmpPred, Const, Edge, Expr, Function, Inst, Interp, Operand, Ty,
     ValueId,
 };
+use crate::params::PrecisionParams;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
 
@@ -40,6 +41,9 @@ pub struct Lowering<'f> {
     space: Space,
     /// The definition of each value assigned by an expression.
     defs: Vec<Option<&'f Expr>>,
+    /// Issue 17's switches (the bounds of bitwise operations here, the others read by
+    /// the engines through [`Lowering::precision`]).
+    precision: PrecisionParams,
 }
 
 impl<'f> Lowering<'f> {
@@ -96,7 +100,39 @@ impl<'f> Lowering<'f> {
             layout,
             space: Space::with_kinds(names, kinds),
             defs,
+            precision: crate::params::Params::DEFAULT.precision,
         }
+    }
+
+    /// The same transformers with issue 17's techniques switched as in `precision`.
+    pub fn with_precision(self, precision: PrecisionParams) -> Lowering<'f> {
+        Lowering { precision, ..self }
+    }
+
+    /// Which of issue 17's techniques are on.
+    pub fn precision(&self) -> PrecisionParams {
+        self.precision
+    }
+
+    /// The expression a value is assigned, when it is assigned one.
+    pub fn def(&self, v: ValueId) -> Option<&'f Expr> {
+        self.defs[v.index()]
+    }
+
+    /// `lhs - rhs` over the readings `lhs == rhs` compares (as [`Lowering::cmp_cons`] reads
+    /// an equality), so that it is zero exactly when the comparison holds; `None` when a
+    /// reading cannot be expressed in this state.
+    pub fn difference<D: NumericDomain>(
+        &self,
+        d: &D,
+        lhs: &Operand,
+        rhs: &Operand,
+    ) -> Option<LinExpr> {
+        let want = equality_reading(self, lhs, rhs);
+        Some(
+            self.reading(d, lhs, want)?
+                .minus(&self.reading(d, rhs, want)?),
+        )
     }
 
     /// The function.
@@ -263,11 +299,7 @@ impl<'f> Lowering<'f> {
         rhs: &Operand,
     ) -> Option<Vec<LinCons>> {
         let want = match pred {
-            CmpPred::Eq | CmpPred::Ne => match (lhs, rhs) {
-                (Operand::Value(v), _) => self.interp(*v),
-                (_, Operand::Value(v)) => self.interp(*v),
-                _ => Interp::Signed,
-            },
+            CmpPred::Eq | CmpPred::Ne => equality_reading(self, lhs, rhs),
             p if p.is_unsigned() => Interp::Unsigned,
             _ => Interp::Signed,
         };
@@ -918,6 +950,15 @@ impl<'f> Lowering<'f> {
             ],
         };
         d.meet_cons(&cons);
+    }
+}
+
+/// The reading in which an equality compares its operands: that of the first value.
+fn equality_reading(l: &Lowering<'_>, lhs: &Operand, rhs: &Operand) -> Interp {
+    match (lhs, rhs) {
+        (Operand::Value(v), _) => l.interp(*v),
+        (_, Operand::Value(v)) => l.interp(*v),
+        _ => Interp::Signed,
     }
 }
 

@@ -12,7 +12,9 @@
 pub mod certify;
 pub mod classic;
 pub mod congruence;
+pub mod diseq;
 pub mod focus;
+pub mod loop_entry;
 pub mod lower;
 pub mod polyeq;
 pub mod refine;
