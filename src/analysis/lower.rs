@@ -875,6 +875,16 @@ impl<'f> Lowering<'f> {
                         }
                         d.meet_cons(&cons);
                     }
+                    Some(c) if self.precision.bitwise_bounds => {
+                        // A mask with the sign bit (`x & -8`): within `!c` below `x`.
+                        let want = self.interp(dest);
+                        let n = self.reading(d, other, want);
+                        self.havoc(d, dest);
+                        if let Some(n) = n {
+                            let r = LinExpr::var(x);
+                            d.meet_cons(&super::bitwise::and_bounds(&r, &n, &mask_of(c)));
+                        }
+                    }
                     _ => self.havoc(d, dest),
                 }
             }
@@ -884,7 +894,21 @@ impl<'f> Lowering<'f> {
                 // read unsigned; a signed reading of the same bits is not convex in `x`.
                 let mask = rhs_const.or(lhs_const);
                 let other = if rhs_const.is_some() { lhs } else { rhs };
-                self.havoc(d, dest);
+                if let Some(c) = mask.filter(|_| self.precision.bitwise_bounds) {
+                    // Issue 17: `x | c` between `x` and `x + c` in either reading, and
+                    // the sign bit's consequences when read signed.
+                    let want = self.interp(dest);
+                    let n = self.reading(d, other, want);
+                    let nonneg = n
+                        .as_ref()
+                        .is_some_and(|n| self.bound(d, n).lo.is_some_and(|l| !l.is_negative()));
+                    self.havoc(d, dest);
+                    let r = LinExpr::var(x);
+                    let cons = super::bitwise::or_bounds(&r, n.as_ref(), &mask_of(c), want, nonneg);
+                    d.meet_cons(&cons);
+                } else {
+                    self.havoc(d, dest);
+                }
                 if self.interp(dest) != Interp::Unsigned {
                     return;
                 }
@@ -976,6 +1000,14 @@ pub fn reading_range(ty: Ty, interp: Interp) -> (Int, Int) {
     match interp {
         Interp::Signed => (Int::from(ty.smin()), Int::from(ty.smax())),
         Interp::Unsigned => (Int::zero(), Int::from(ty.umax())),
+    }
+}
+
+/// The bits of a constant mask.
+fn mask_of(c: Const) -> super::bitwise::Mask {
+    super::bitwise::Mask {
+        unsigned: Int::from(c.unsigned()),
+        width: c.ty.width,
     }
 }
 
