@@ -34,6 +34,26 @@ pub struct Params {
     pub run: RunParams,
     /// Domain types (`context/domain_types.rs`): which values path focusing tracks.
     pub domain_types: DomainTypeParams,
+    /// Issue 17's precision techniques, each behind a switch.
+    pub precision: PrecisionParams,
+}
+
+/// Issue 17's precision techniques, each behind a switch (`check --disequality-splitting`,
+/// `--bitwise-bounds`, `--loop-entry-predicates`), for the on/off table. Each one only
+/// adds sound constraints or splits states, so a switch changes precision and time only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrecisionParams {
+    /// Abstract acceleration splits a self-loop's start states at each disequality
+    /// `f != 0` of the path whose `f` moves by at most 1 per iteration, and sweeps each
+    /// side under the convex `f <= -1` or `f >= 1` (`analysis/diseq.rs`).
+    pub disequality_splitting: bool,
+    /// Linear bounds of `x | c` and `x & c` with a constant `c` in either reading, beyond
+    /// the unsigned ones (`analysis/bitwise.rs`).
+    pub bitwise_bounds: bool,
+    /// Refinement starts with the loop-entry predicates: at a loop head, whether its exit
+    /// guard held when the loop was entered, over values the loop does not change
+    /// (`analysis/loop_entry.rs`).
+    pub loop_entry_predicates: bool,
 }
 
 /// Domain types (`check --domain-types on|off`): path focusing over polyhedra tracks at cut
@@ -252,5 +272,10 @@ impl Params {
             min_function_heap: 64 << 20,
         },
         domain_types: DomainTypeParams { enabled: true },
+        precision: PrecisionParams {
+            disequality_splitting: true,
+            bitwise_bounds: true,
+            loop_entry_predicates: true,
+        },
     };
 }

@@ -269,3 +269,47 @@ fn recursion_native_values() {
         "2147483648 0 31 1048575 91 92"
     );
 }
+
+/// Issue 17: each precision technique is what proves its program's assertions: with its
+/// switch off, path focusing over polyhedra leaves the assertions on `lines` unknown.
+fn needs_technique(name: &str, switch: &str, lines: &[u32]) {
+    let path = common::program(name);
+    let report = run(
+        &path,
+        "focus",
+        "poly",
+        &[switch, "off", "--no-counterexamples"],
+    );
+    for line in lines {
+        let found = common::check_at_line(&report, *line).expect("a verdict on the line");
+        assert_eq!(
+            found["verdict"].as_str(),
+            Some("unknown"),
+            "{name}:{line} with {switch} off: {found}"
+        );
+    }
+}
+
+/// Issue 17 (code2inv 36, 46, 51): acceleration splits a self-loop at its disequality
+/// `c != 40`, which moves by one per iteration, and keeps `c <= 40`.
+#[test]
+fn disequality_splitting() {
+    check_program("disequality_split.c");
+    needs_technique("disequality_split.c", "--disequality-splitting", &[16, 25]);
+}
+
+/// Issue 17 (code2inv 110 to 122): refinement keeps the states of a loop entered apart
+/// from those of the loop never entered.
+#[test]
+fn loop_entry_predicates() {
+    check_program("loop_entry.c");
+    needs_technique("loop_entry.c", "--loop-entry-predicates", &[13]);
+}
+
+/// Issue 17: `x & -8`, `x | 4` and `x | INT_MIN` read signed are bounded by `x` and the
+/// mask, which the loops' joins need.
+#[test]
+fn bitwise_bounds() {
+    check_program("bitwise_bounds.c");
+    needs_technique("bitwise_bounds.c", "--bitwise-bounds", &[15, 17, 18]);
+}

@@ -519,23 +519,37 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             x.clone()
         };
         let t = layout.elapsed_var();
-        let mut swept = start.clone().meet(&guard);
-        swept.assign_interval(
-            t,
-            &crate::domain::Interval {
-                lo: Some(num_rational::BigRational::zero()),
-                hi: None,
-            },
-        );
         let moves: Vec<(Var, LinExpr)> = deltas
             .iter()
             .filter(|(_, d)| !d.is_zero())
             .map(|(v, d)| (*v, LinExpr::var(*v).plus(&LinExpr::term(d.clone(), t))))
             .collect();
-        swept.assign_parallel(&moves);
-        swept.forget(&[t]);
-        let swept = swept.meet(&guard);
-        let mut res = x.clone().join(&self.post(path, swept));
+        // Issue 17: one sweep per side of the path's disequalities (`diseq.rs`), each
+        // under a convex guard that stops it where the disequality would fail.
+        let mut sides = Vec::new();
+        if lw.precision().disequality_splitting {
+            sides = super::diseq::sides::<D>(lw, path, live, &deltas);
+        }
+        if sides.is_empty() {
+            sides.push(Vec::new());
+        }
+        let mut res = x.clone();
+        for side in &sides {
+            let mut guard = guard.clone();
+            guard.meet_cons(side);
+            let mut swept = start.clone().meet(&guard);
+            swept.assign_interval(
+                t,
+                &crate::domain::Interval {
+                    lo: Some(num_rational::BigRational::zero()),
+                    hi: None,
+                },
+            );
+            swept.assign_parallel(&moves);
+            swept.forget(&[t]);
+            let swept = swept.meet(&guard);
+            res = res.join(&self.post(path, swept));
+        }
         if has_reset {
             res = res.join(&start);
         }

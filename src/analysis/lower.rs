@@ -26,6 +26,7 @@ use crate::ir::{
     ArithFlags, BinOp, CastOp, CmpPred, Const, Edge, Expr, Function, Inst, Interp, Operand, Ty,
     ValueId,
 };
+use crate::params::PrecisionParams;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
 
@@ -40,6 +41,9 @@ pub struct Lowering<'f> {
     space: Space,
     /// The definition of each value assigned by an expression.
     defs: Vec<Option<&'f Expr>>,
+    /// Issue 17's switches (the bounds of bitwise operations here, the others read by
+    /// the engines through [`Lowering::precision`]).
+    precision: PrecisionParams,
 }
 
 impl<'f> Lowering<'f> {
@@ -96,7 +100,39 @@ impl<'f> Lowering<'f> {
             layout,
             space: Space::with_kinds(names, kinds),
             defs,
+            precision: crate::params::Params::DEFAULT.precision,
         }
+    }
+
+    /// The same transformers with issue 17's techniques switched as in `precision`.
+    pub fn with_precision(self, precision: PrecisionParams) -> Lowering<'f> {
+        Lowering { precision, ..self }
+    }
+
+    /// Which of issue 17's techniques are on.
+    pub fn precision(&self) -> PrecisionParams {
+        self.precision
+    }
+
+    /// The expression a value is assigned, when it is assigned one.
+    pub fn def(&self, v: ValueId) -> Option<&'f Expr> {
+        self.defs[v.index()]
+    }
+
+    /// `lhs - rhs` over the readings `lhs == rhs` compares (as [`Lowering::cmp_cons`] reads
+    /// an equality), so that it is zero exactly when the comparison holds; `None` when a
+    /// reading cannot be expressed in this state.
+    pub fn difference<D: NumericDomain>(
+        &self,
+        d: &D,
+        lhs: &Operand,
+        rhs: &Operand,
+    ) -> Option<LinExpr> {
+        let want = equality_reading(self, lhs, rhs);
+        Some(
+            self.reading(d, lhs, want)?
+                .minus(&self.reading(d, rhs, want)?),
+        )
     }
 
     /// The function.
@@ -263,11 +299,7 @@ impl<'f> Lowering<'f> {
         rhs: &Operand,
     ) -> Option<Vec<LinCons>> {
         let want = match pred {
-            CmpPred::Eq | CmpPred::Ne => match (lhs, rhs) {
-                (Operand::Value(v), _) => self.interp(*v),
-                (_, Operand::Value(v)) => self.interp(*v),
-                _ => Interp::Signed,
-            },
+            CmpPred::Eq | CmpPred::Ne => equality_reading(self, lhs, rhs),
             p if p.is_unsigned() => Interp::Unsigned,
             _ => Interp::Signed,
         };
@@ -843,6 +875,16 @@ impl<'f> Lowering<'f> {
                         }
                         d.meet_cons(&cons);
                     }
+                    Some(c) if self.precision.bitwise_bounds => {
+                        // A mask with the sign bit (`x & -8`): within `!c` below `x`.
+                        let want = self.interp(dest);
+                        let n = self.reading(d, other, want);
+                        self.havoc(d, dest);
+                        if let Some(n) = n {
+                            let r = LinExpr::var(x);
+                            d.meet_cons(&super::bitwise::and_bounds(&r, &n, &mask_of(c)));
+                        }
+                    }
                     _ => self.havoc(d, dest),
                 }
             }
@@ -852,7 +894,21 @@ impl<'f> Lowering<'f> {
                 // read unsigned; a signed reading of the same bits is not convex in `x`.
                 let mask = rhs_const.or(lhs_const);
                 let other = if rhs_const.is_some() { lhs } else { rhs };
-                self.havoc(d, dest);
+                if let Some(c) = mask.filter(|_| self.precision.bitwise_bounds) {
+                    // Issue 17: `x | c` between `x` and `x + c` in either reading, and
+                    // the sign bit's consequences when read signed.
+                    let want = self.interp(dest);
+                    let n = self.reading(d, other, want);
+                    let nonneg = n
+                        .as_ref()
+                        .is_some_and(|n| self.bound(d, n).lo.is_some_and(|l| !l.is_negative()));
+                    self.havoc(d, dest);
+                    let r = LinExpr::var(x);
+                    let cons = super::bitwise::or_bounds(&r, n.as_ref(), &mask_of(c), want, nonneg);
+                    d.meet_cons(&cons);
+                } else {
+                    self.havoc(d, dest);
+                }
                 if self.interp(dest) != Interp::Unsigned {
                     return;
                 }
@@ -921,6 +977,15 @@ impl<'f> Lowering<'f> {
     }
 }
 
+/// The reading in which an equality compares its operands: that of the first value.
+fn equality_reading(l: &Lowering<'_>, lhs: &Operand, rhs: &Operand) -> Interp {
+    match (lhs, rhs) {
+        (Operand::Value(v), _) => l.interp(*v),
+        (_, Operand::Value(v)) => l.interp(*v),
+        _ => Interp::Signed,
+    }
+}
+
 /// The reading in which to take an operand of an additive operation: its own for values
 /// (any reading is congruent), the destination's for constants.
 fn interp_hint(l: &Lowering<'_>, op: &Operand, dest: ValueId) -> Interp {
@@ -935,6 +1000,14 @@ pub fn reading_range(ty: Ty, interp: Interp) -> (Int, Int) {
     match interp {
         Interp::Signed => (Int::from(ty.smin()), Int::from(ty.smax())),
         Interp::Unsigned => (Int::zero(), Int::from(ty.umax())),
+    }
+}
+
+/// The bits of a constant mask.
+fn mask_of(c: Const) -> super::bitwise::Mask {
+    super::bitwise::Mask {
+        unsigned: Int::from(c.unsigned()),
+        width: c.ty.width,
     }
 }
 

@@ -9,10 +9,13 @@
 //! every stage reads (readings, reduced graph, liveness, layout) are computed once per
 //! function, in [`FunctionContext::new`].
 
+pub mod bitwise;
 pub mod certify;
 pub mod classic;
 pub mod congruence;
+pub mod diseq;
 pub mod focus;
+pub mod loop_entry;
 pub mod lower;
 pub mod polyeq;
 pub mod refine;

@@ -87,6 +87,13 @@ impl LocalPredicates {
         true
     }
 
+    /// Adds `pred`, an atom in canonical form ([`canonical_atoms`]), at `cp`, for a source of
+    /// predicates other than weakest preconditions (`loop_entry.rs`); false when it is
+    /// already there or the cut point is full.
+    pub fn insert(&mut self, cp: CutPointId, pred: LinCons) -> bool {
+        self.add(cp, pred)
+    }
+
     /// Places the predicates in slots: shared ones first, each in its own slot, then the
     /// local ones of each cut point in the slots after them, reused across cut points.
     pub fn assign_slots(&self) -> SlotAssignment {
@@ -270,7 +277,7 @@ pub fn discover<W: NumericDomain>(
 /// True when some state of the disjunction satisfies `pred` and some satisfies its
 /// negation, as far as the domain can tell: only then does splitting on it separate
 /// anything.
-fn splits<W: NumericDomain>(states: &[W], pred: &LinCons) -> bool {
+pub(crate) fn splits<W: NumericDomain>(states: &[W], pred: &LinCons) -> bool {
     let some = |p: &LinCons| {
         states
             .iter()

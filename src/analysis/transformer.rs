@@ -9,49 +9,63 @@
 
 use super::lower::Lowering;
 use crate::domain::{LinCons, LinExpr, NumericDomain, Var};
-use crate::ir::{Terminator, ValueId};
+use crate::ir::{BlockId, Terminator, ValueId};
 use crate::smt::FocusPath;
 
 /// Applies the transformer of a focus path: each block's instructions, then the guard and
 /// the moves of the edge taken.
 pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, state: &mut D) {
-    let func = lowering.func();
     for (b, idx) in &path.edges {
         if state.is_bottom() {
             return;
         }
-        let block = func.block(*b);
-        for inst in &block.insts {
-            lowering.apply_inst(state, inst);
+        apply_block(lowering, *b, state);
+        apply_exit(lowering, *b, *idx, state);
+    }
+}
+
+/// Applies the instructions of a block.
+pub fn apply_block<D: NumericDomain>(lowering: &Lowering<'_>, b: BlockId, state: &mut D) {
+    for inst in &lowering.func().block(b).insts {
+        lowering.apply_inst(state, inst);
+    }
+}
+
+/// Applies the guard and the moves of the `idx`-th edge out of a block (its terminator's
+/// successors in order; a switch's default comes after its cases).
+pub fn apply_exit<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    b: BlockId,
+    idx: usize,
+    state: &mut D,
+) {
+    match &lowering.func().block(b).term {
+        Terminator::Jump(e) => lowering.apply_moves(state, e),
+        Terminator::Branch {
+            cond,
+            then_edge,
+            else_edge,
+        } => {
+            let (edge, truth) = if idx == 0 {
+                (then_edge, true)
+            } else {
+                (else_edge, false)
+            };
+            lowering.apply_guard(state, cond, truth);
+            lowering.apply_moves(state, edge);
         }
-        match &block.term {
-            Terminator::Jump(e) => lowering.apply_moves(state, e),
-            Terminator::Branch {
-                cond,
-                then_edge,
-                else_edge,
-            } => {
-                let (edge, truth) = if *idx == 0 {
-                    (then_edge, true)
-                } else {
-                    (else_edge, false)
-                };
-                lowering.apply_guard(state, cond, truth);
+        Terminator::Switch { on, cases, default } => {
+            if let Some((c, edge)) = cases.get(idx) {
+                lowering.apply_case(state, on, *c);
                 lowering.apply_moves(state, edge);
-            }
-            Terminator::Switch { on, cases, default } => {
-                if let Some((c, edge)) = cases.get(*idx) {
-                    lowering.apply_case(state, on, *c);
-                    lowering.apply_moves(state, edge);
-                } else {
-                    for (c, _) in cases {
-                        lowering.apply_not_case(state, on, *c);
-                    }
-                    lowering.apply_moves(state, default);
+            } else {
+                for (c, _) in cases {
+                    lowering.apply_not_case(state, on, *c);
                 }
+                lowering.apply_moves(state, default);
             }
-            Terminator::Return | Terminator::Stop | Terminator::Error(_) => {}
         }
+        Terminator::Return | Terminator::Stop | Terminator::Error(_) => {}
     }
 }
 

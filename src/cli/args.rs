@@ -128,6 +128,19 @@ pub struct AnalysisArgs {
     /// interval stage's invariants bound the others. `off` tracks every value.
     #[arg(long, value_enum, default_value_t = if crate::params::Params::DEFAULT.domain_types.enabled { OnOff::On } else { OnOff::Off })]
     pub domain_types: OnOff,
+    /// Disequality splitting (issue 17): abstract acceleration of a self-loop sweeps each
+    /// side of a disequality `a != b` of the path (`a - b <= -1`, `a - b >= 1`) apart, when
+    /// `a - b` moves by at most 1 per iteration.
+    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.disequality_splitting))]
+    pub disequality_splitting: OnOff,
+    /// Bounds of bitwise operations with a constant (issue 17): `x | c` and `x & c` bounded
+    /// by `x` and `c` in the signed reading too, not only the unsigned one.
+    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.bitwise_bounds))]
+    pub bitwise_bounds: OnOff,
+    /// Loop-entry predicates (issue 17): refinement starts with, at each loop head, whether
+    /// the loop's exit guard held when the loop was entered (entered or not).
+    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.loop_entry_predicates))]
+    pub loop_entry_predicates: OnOff,
     /// Time budget per analyzed function, in seconds (a positive number, at most a year).
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,
@@ -164,6 +177,15 @@ pub enum DomainArg {
     PolyPred,
     /// Intervals with the program's booleans as predicates (see --pred-domain).
     IntervalPred,
+}
+
+/// The switch of a default.
+fn on_off(on: bool) -> OnOff {
+    if on {
+        OnOff::On
+    } else {
+        OnOff::Off
+    }
 }
 
 /// A switch.

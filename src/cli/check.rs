@@ -77,6 +77,11 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
             domain_types: crate::params::DomainTypeParams {
                 enabled: a.domain_types == super::args::OnOff::On,
             },
+            precision: crate::params::PrecisionParams {
+                disequality_splitting: a.disequality_splitting == super::args::OnOff::On,
+                bitwise_bounds: a.bitwise_bounds == super::args::OnOff::On,
+                loop_entry_predicates: a.loop_entry_predicates == super::args::OnOff::On,
+            },
             ..crate::params::Params::DEFAULT
         },
         purpose: Purpose::Verdicts,

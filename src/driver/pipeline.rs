@@ -122,9 +122,13 @@ struct Facts<'f> {
 }
 
 impl<'f> Facts<'f> {
-    fn new(ctx: &'f FunctionContext<'f>, memory: MemoryBudget) -> Facts<'f> {
+    fn new(
+        ctx: &'f FunctionContext<'f>,
+        config: &AnalysisConfig,
+        memory: MemoryBudget,
+    ) -> Facts<'f> {
         let func = ctx.func();
-        let lowering = Lowering::new(ctx);
+        let lowering = Lowering::new(ctx).with_precision(config.params.precision);
         let error_blocks = func
             .blocks
             .iter()
@@ -249,7 +253,11 @@ pub(super) fn interval_pass(func: &Function, config: &AnalysisConfig, budget: Du
     }
     crate::progress::stage(|| Stage::IntervalAnalysis.name().into());
     let ctx = FunctionContext::new(func);
-    let facts = Facts::new(&ctx, MemoryBudget::from_now(config.memory_per_function));
+    let facts = Facts::new(
+        &ctx,
+        config,
+        MemoryBudget::from_now(config.memory_per_function),
+    );
     let (interval, outcome) = interval_stage(&facts, budget, &mut progress);
     Staged {
         progress,
@@ -352,7 +360,11 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     }
     crate::progress::stage(|| Stage::Analysis.name().into());
     let ctx = FunctionContext::new(func);
-    let facts = Facts::new(&ctx, MemoryBudget::from_now(config.memory_per_function));
+    let facts = Facts::new(
+        &ctx,
+        config,
+        MemoryBudget::from_now(config.memory_per_function),
+    );
     let cut_facts = interval
         .as_ref()
         .map(|f| CutFacts::from_disjunctions(&f.at_cut_points))
@@ -867,6 +879,15 @@ fn refinement<P: NumericDomain>(
     let max_rounds = params.max_refinement_rounds;
     let mut detail = format!("stopped after {max_rounds} rounds");
     let mut fruitless = 0usize;
+    // Issue 17: the first round also splits each loop head on whether the loop was entered.
+    let mut seeded = 0;
+    if config.params.precision.loop_entry_predicates {
+        seeded = crate::analysis::loop_entry::seed::<crate::domain::Polyhedron>(
+            &facts.lowering,
+            &found.at_cut_points,
+            &mut preds,
+        );
+    }
     while stats.rounds < max_rounds {
         if deadline.expired() {
             end = StageEnd::Timeout;
@@ -907,14 +928,15 @@ fn refinement<P: NumericDomain>(
                 }
             }
         };
-        if discovered.added == 0 {
+        if discovered.added + std::mem::take(&mut seeded) == 0 {
             charge(&mut progress.times);
             detail = format!("round {} found no new predicate", stats.rounds + 1);
             break;
         }
         stats.rounds += 1;
         let slots = preds.assign_slots();
-        let refined_lowering = Lowering::with_predicate_slots(facts.ctx, slots.slots);
+        let refined_lowering = Lowering::with_predicate_slots(facts.ctx, slots.slots)
+            .with_precision(config.params.precision);
         let run: Run<P> = run_engine(
             &refined_lowering,
             config.engine,
