@@ -34,6 +34,30 @@ pub struct Params {
     pub run: RunParams,
     /// Domain types (`context/domain_types.rs`): which values path focusing tracks.
     pub domain_types: DomainTypeParams,
+    /// Extrapolation with a care set (`analysis/careset.rs`, seed 002).
+    pub care_set: CareSetParams,
+}
+
+/// Extrapolation with a care set (`check --care-set on|off`, `analysis/careset.rs`): rounds
+/// in which care sets grown backwards from the open error sites guide the engine's
+/// widening. The operator always returns an upper bound, so the switch changes precision
+/// and time only.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CareSetParams {
+    /// Whether the care-set stage runs.
+    pub enabled: bool,
+    /// Care-set steps at one cut point in one engine run before it widens as usual (the
+    /// operator alone need not terminate).
+    pub max_extrapolations: usize,
+    /// Paths stepped back from an error site when growing care sets.
+    pub max_depth: usize,
+    /// Polyhedra in the care set of one cut point, at most.
+    pub max_per_cut_point: usize,
+    /// Rounds (care-set growth, then a run of the engine) per function, at most.
+    pub max_rounds: usize,
+    /// Share of a function's budget, counted from its start, after which the stage
+    /// starts no more work.
+    pub share: f64,
 }
 
 /// Domain types (`check --domain-types on|off`): path focusing over polyhedra tracks at cut
@@ -252,5 +276,13 @@ impl Params {
             min_function_heap: 64 << 20,
         },
         domain_types: DomainTypeParams { enabled: true },
+        care_set: CareSetParams {
+            enabled: true,
+            max_extrapolations: 16,
+            max_depth: 3,
+            max_per_cut_point: 12,
+            max_rounds: 3,
+            share: 0.3,
+        },
     };
 }

@@ -9,6 +9,7 @@
 //! every stage reads (readings, reduced graph, liveness, layout) are computed once per
 //! function, in [`FunctionContext::new`].
 
+pub mod careset;
 pub mod certify;
 pub mod classic;
 pub mod congruence;

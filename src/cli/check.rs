@@ -77,6 +77,10 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
             domain_types: crate::params::DomainTypeParams {
                 enabled: a.domain_types == super::args::OnOff::On,
             },
+            care_set: crate::params::CareSetParams {
+                enabled: a.care_set == super::args::OnOff::On,
+                ..crate::params::Params::DEFAULT.care_set
+            },
             ..crate::params::Params::DEFAULT
         },
         purpose: Purpose::Verdicts,
