@@ -36,6 +36,8 @@ pub struct Params {
     pub domain_types: DomainTypeParams,
     /// Issue 17's precision techniques, each behind a switch.
     pub precision: PrecisionParams,
+    /// Extrapolation with a care set (`analysis/careset.rs`, seed 002).
+    pub care_set: CareSetParams,
 }
 
 /// Issue 17's precision techniques, each behind a switch (`check --disequality-splitting`,
@@ -54,6 +56,28 @@ pub struct PrecisionParams {
     /// guard held when the loop was entered, over values the loop does not change
     /// (`analysis/loop_entry.rs`).
     pub loop_entry_predicates: bool,
+}
+
+/// Extrapolation with a care set (`check --care-set on|off`, `analysis/careset.rs`): rounds
+/// in which care sets grown backwards from the open error sites guide the engine's
+/// widening. The operator always returns an upper bound, so the switch changes precision
+/// and time only.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CareSetParams {
+    /// Whether the care-set stage runs.
+    pub enabled: bool,
+    /// Care-set steps at one cut point in one engine run before it widens as usual (the
+    /// operator alone need not terminate).
+    pub max_extrapolations: usize,
+    /// Paths stepped back from an error site when growing care sets.
+    pub max_depth: usize,
+    /// Polyhedra in the care set of one cut point, at most.
+    pub max_per_cut_point: usize,
+    /// Rounds (care-set growth, then a run of the engine) per function, at most.
+    pub max_rounds: usize,
+    /// Share of a function's budget, counted from its start, after which the stage
+    /// starts no more work.
+    pub share: f64,
 }
 
 /// Domain types (`check --domain-types on|off`): path focusing over polyhedra tracks at cut
@@ -276,6 +300,14 @@ impl Params {
             disequality_splitting: true,
             bitwise_bounds: true,
             loop_entry_predicates: true,
+        },
+        care_set: CareSetParams {
+            enabled: true,
+            max_extrapolations: 16,
+            max_depth: 3,
+            max_per_cut_point: 12,
+            max_rounds: 3,
+            share: 0.3,
         },
     };
 }

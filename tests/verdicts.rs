@@ -312,4 +312,46 @@ fn loop_entry_predicates() {
 fn bitwise_bounds() {
     check_program("bitwise_bounds.c");
     needs_technique("bitwise_bounds.c", "--bitwise-bounds", &[15, 17, 18]);
+/// Issue 17 (seed 002): extrapolation with a care set keeps the bound widening loses. Both
+/// assertions are proved by the care-set stage, and stay unknown with `--care-set off`.
+#[test]
+fn care_set_extrapolation() {
+    check_program_with("care_set.c", &["--no-counterexamples"]);
+    let path = common::program("care_set.c");
+    let args = ["--timeout", "30", "--no-counterexamples"];
+    let on = common::check_json(&path, &args);
+    let mut off_args = args.to_vec();
+    off_args.extend_from_slice(&["--care-set", "off"]);
+    let off = common::check_json(&path, &off_args);
+    for line in [20, 37] {
+        let verdict = |r: &Value| {
+            common::check_at_line(r, line).expect("a verdict")["verdict"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        };
+        assert_eq!(verdict(&on), "proved", "care_set.c:{line} with care sets");
+        assert_eq!(
+            verdict(&off),
+            "unknown",
+            "care_set.c:{line} without care sets"
+        );
+    }
+    let care: Vec<&Value> = on["functions"]
+        .as_array()
+        .expect("functions")
+        .iter()
+        .filter_map(|f| f["stages"].as_array())
+        .flatten()
+        .filter(|s| s["stage"] == "care sets")
+        .collect();
+    assert_eq!(care.len(), 1, "one care-set stage in {on}");
+    assert!(
+        care[0]["detail"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("2 proved"),
+        "the proofs are the care-set stage's: {}",
+        care[0]
+    );
 }

@@ -17,6 +17,7 @@
 //! through every region give the invariant at each block, so assertions inside loop bodies
 //! are checked too.
 
+use super::careset::{CareSets, Extrapolator};
 use super::lower::Lowering;
 use super::refine::SlotAssignment;
 use super::transformer;
@@ -179,8 +180,24 @@ pub fn analyze_with_facts<D: NumericDomain>(
     blocks: BlockLevel,
     deadline: &Deadline,
 ) -> FocusRun<D> {
+    let none = CareSets::none(lowering.context().graph().cut_points.len());
+    analyze_with_care_sets(lowering, preds, facts, &none, blocks, deadline)
+}
+
+/// Path focusing whose widening at each cut point is extrapolation with that cut point's
+/// care set (`analysis::careset`, seed 002): an upper bound that keeps out of the care set
+/// when it can. With empty care sets this is [`analyze_with_facts`].
+pub fn analyze_with_care_sets<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    preds: &SlotAssignment,
+    facts: &CutFacts,
+    care: &CareSets,
+    blocks: BlockLevel,
+    deadline: &Deadline,
+) -> FocusRun<D> {
     let graph = lowering.context().graph();
     let mut engine = Focus::new(lowering, preds, facts.clone());
+    engine.extrapolator = Extrapolator::new(care.clone(), graph.cut_points.len());
     let outcome = engine.ascend(deadline);
     if outcome != Outcome::Complete {
         return FocusRun {
@@ -228,6 +245,9 @@ struct Focus<'a, 'f, D> {
     slot_vars: Vec<Var>,
     /// Invariants known beforehand, met into every state computed at a cut point.
     facts: CutFacts,
+    /// Extrapolation with care sets (seed 002) in place of widening; plain widening when
+    /// the care sets are empty.
+    extrapolator: Extrapolator,
 }
 
 impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
@@ -284,6 +304,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             thresholds: thresholds(lowering),
             queries: 0,
             facts,
+            extrapolator: Extrapolator::new(CareSets::none(n), n),
         }
     }
 
@@ -347,7 +368,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                     Some(o) => {
                         let joined = o.clone().join(&y);
                         if widen_here {
-                            o.widen_with_thresholds(&joined, &self.thresholds)
+                            self.widen(p2, o, &joined)
                         } else {
                             joined
                         }
@@ -366,6 +387,17 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             }
         }
         Outcome::Complete
+    }
+
+    /// Widening with thresholds of `old` by `joined` (`old ⊑ joined`) at `cp`, as
+    /// extrapolation with `cp`'s care set when it has one.
+    fn widen(&self, cp: CutPointId, old: D, joined: &D) -> D {
+        if !self.extrapolator.has_care_set(cp) {
+            return old.widen_with_thresholds(joined, &self.thresholds);
+        }
+        let widened = old.clone().widen_with_thresholds(joined, &self.thresholds);
+        self.extrapolator
+            .extrapolate(self.lowering.space(), cp, &old, joined, widened)
     }
 
     /// Asks the solver for a path from `x1` at `p1` leaving the current invariants (or,
@@ -571,7 +603,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 break;
             }
             z = if i >= LOOPITER_DELAY {
-                z.widen_with_thresholds(&next, &self.thresholds)
+                self.widen(path.target, z, &next)
             } else {
                 next
             };

@@ -10,6 +10,7 @@
 //! function, in [`FunctionContext::new`].
 
 pub mod bitwise;
+pub mod careset;
 pub mod certify;
 pub mod classic;
 pub mod congruence;

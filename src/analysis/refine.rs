@@ -288,7 +288,7 @@ pub(crate) fn splits<W: NumericDomain>(states: &[W], pred: &LinCons) -> bool {
 
 /// Up to [`PATHS_PER_STEP`] focus paths from a state of `from` to `target`, ending in the
 /// conjunction `q`.
-fn paths_into(
+pub(crate) fn paths_into(
     formula: &mut RegionFormula,
     from: &[Vec<LinCons>],
     target: CutPointId,

@@ -101,6 +101,8 @@ pub enum Stage {
     Analysis,
     /// The engine's invariants with the congruences of the values (issue 17).
     Congruences,
+    /// Extrapolation with care sets (seed 002, issue 17).
+    CareSet,
     /// Predicate refinement rounds.
     Refinement,
     /// The counterexample search (the short one before refinement and the full one).
@@ -114,6 +116,7 @@ impl Stage {
             Stage::IntervalAnalysis => "interval analysis",
             Stage::Analysis => "analysis",
             Stage::Congruences => "congruences",
+            Stage::CareSet => "care sets",
             Stage::Refinement => "refinement",
             Stage::CounterexampleSearch => "counterexample search",
         }

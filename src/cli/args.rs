@@ -141,6 +141,12 @@ pub struct AnalysisArgs {
     /// the loop's exit guard held when the loop was entered (entered or not).
     #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.loop_entry_predicates))]
     pub loop_entry_predicates: OnOff,
+    /// Extrapolation with a care set (seed 002): for assertions path focusing leaves unknown,
+    /// care sets grown backwards along abstract error paths guide widening in a re-run, so
+    /// that it keeps the constraints that separate the reachable states from the error
+    /// (before predicate refinement, which needs `--refine on`)
+    #[arg(long, value_enum, default_value_t = if crate::params::Params::DEFAULT.care_set.enabled { OnOff::On } else { OnOff::Off })]
+    pub care_set: OnOff,
     /// Time budget per analyzed function, in seconds (a positive number, at most a year).
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,

@@ -1,7 +1,8 @@
 //! The stages that analyze one function, over a table of verdicts.
 //!
 //! ```text
-//! Interval -> Engine -> polynomial equalities -> Congruences -> QuickCex -> Refine -> FullCex
+//! Interval -> Engine -> polynomial equalities -> Congruences -> QuickCex -> CareSet -> Refine
+//!   -> FullCex
 //!   -> verdicts
 //! ```
 //!
@@ -20,6 +21,9 @@
 //! - [`Step::QuickCex`]: a short counterexample search (issue 7), so that refinement, which
 //!   cannot help with a real bug, does not use up the budget of one. Reported as
 //!   `counterexample search`.
+//! - [`Step::CareSet`]: extrapolation with care sets (seed 002, `analysis::careset`):
+//!   care sets grown backwards from the open error sites guide the engine's widening in
+//!   a re-run. Reported as `care sets`; `check --care-set off` leaves it out.
 //! - [`Step::Refine`]: predicate refinement rounds for the assertions still imprecise.
 //!   Reported as `refinement`.
 //! - [`Step::FullCex`]: the counterexample search with the rest of the budget (issue 6).
@@ -52,6 +56,8 @@ use crate::params::StageParams;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
+mod careset;
+
 /// The stages of the pipeline, in the order they run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Step {
@@ -63,6 +69,8 @@ pub(super) enum Step {
     Congruences,
     /// The short counterexample search before refinement.
     QuickCex,
+    /// Extrapolation with care sets (seed 002).
+    CareSet,
     /// Predicate refinement.
     Refine,
     /// The counterexample search with the rest of the budget.
@@ -76,6 +84,7 @@ impl Step {
             Step::Interval => Stage::IntervalAnalysis,
             Step::Engine => Stage::Analysis,
             Step::Congruences => Stage::Congruences,
+            Step::CareSet => Stage::CareSet,
             Step::Refine => Stage::Refinement,
             Step::QuickCex | Step::FullCex => Stage::CounterexampleSearch,
         }
@@ -420,6 +429,17 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             cex,
             params,
             deadline,
+            &mut progress,
+        );
+    }
+    if refine && config.params.care_set.enabled && progress.table.any_imprecise() {
+        careset::care_set_stage::<D>(
+            &facts,
+            config,
+            &cut_facts,
+            started,
+            ends,
+            &mut found,
             &mut progress,
         );
     }
