@@ -246,7 +246,7 @@ impl Params {
         run: RunParams {
             run_budget: Duration::from_secs(240),
             min_function_budget: Duration::from_secs(1),
-            interval_pass_share: 0.6,
+            interval_pass_share: 0.9,
             process_memory: 1800 << 20,
             solver_reserve: 256 << 20,
             min_function_heap: 64 << 20,
