@@ -94,3 +94,112 @@ fn a_function_out_of_time_reports_its_budget_and_keeps_cheap_proofs() {
     let f = &functions(&report)[0];
     assert!(f["budget_ms"].as_u64().expect("budget_ms") <= 500, "{f}");
 }
+
+/// A function with `n` steps, each an assignment, a branch and an assertion that holds
+/// (`x` stays below 2^31 after `x &= 0x7fffffff`): hundreds of instructions per 10 steps.
+fn long_function(name: &str, n: usize) -> String {
+    let mut c = format!("unsigned {name}(unsigned x, unsigned y) {{\n");
+    for k in 0..n {
+        c += &format!(
+            "  x = (x * {m}u + y) & 0x7fffffffu;\n\
+             \x20 if (x > {k}u) y += x; else y ^= {k}u;\n\
+             \x20 polyfocus_assert(x < 0x80000000u);\n",
+            m = 2 * k + 3
+        );
+    }
+    c + "  return x + y;\n}\n"
+}
+
+/// The front end's budget is a size, so it does not depend on the machine (issue 14): a
+/// function larger than `--lift-limit` instructions is neither optimized nor lifted, and
+/// every one of its assertions is reported unknown for that budget, with a warning that
+/// gives its size; its function is listed as ended by that budget. A small function beside
+/// it is analyzed as usual (its assertion proved).
+#[test]
+fn a_function_over_the_lift_limit_is_reported_with_the_front_ends_budget() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("huge.c");
+    let source = format!(
+        "#include \"polyfocus.h\"\n{}\
+         unsigned small(unsigned x) {{ x &= 15u; polyfocus_assert(x < 16u); return x; }}\n",
+        long_function("huge", 200)
+    );
+    std::fs::write(&path, source).expect("writing the program");
+    let report = check_json(&path, &["--lift-limit", "1000", "-j", "1"]);
+    let checks = report["checks"].as_array().expect("checks");
+    let huge: Vec<&Value> = checks.iter().filter(|c| c["function"] == "huge").collect();
+    assert_eq!(
+        huge.len(),
+        200,
+        "every assertion of the huge function is listed: {report}"
+    );
+    for c in &huge {
+        assert_eq!(c["verdict"], "unknown", "{c}");
+        assert_eq!(c["reason"], "budget: front end", "{c}");
+    }
+    let small = checks
+        .iter()
+        .find(|c| c["function"] == "small")
+        .expect("the small function's assertion");
+    assert_eq!(small["verdict"], "proved", "{small}");
+    let runs = functions(&report);
+    let huge_run = runs
+        .iter()
+        .find(|f| f["function"] == "huge")
+        .expect("the huge function is listed");
+    assert_eq!(huge_run["end"], "budget: front end", "{huge_run}");
+    let warned = report["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .any(|w| {
+            let w = w.as_str().unwrap_or("");
+            w.contains("huge") && w.contains("--lift-limit 1000")
+        });
+    assert!(warned, "a warning gives the size and the limit: {report}");
+    // Within the default limit the same function is lifted and its assertions proved.
+    let report = check_json(&path, &["-j", "1"]);
+    let proved = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| c["function"] == "huge" && c["verdict"] == "proved")
+        .count();
+    assert_eq!(proved, 200, "{report}");
+}
+
+/// Inlining stops where a caller would grow past `--inline-caller-limit`: the calls that do
+/// not fit stay calls, and their callee is analyzed as a function of its own (its
+/// assertion, which holds for every argument, proved there), so that no assertion is lost.
+/// Without the limit, every call is inlined and the callee is not listed.
+#[test]
+fn inlining_stops_at_the_caller_limit_and_the_callee_is_analyzed_on_its_own() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("calls.c");
+    let mut source = String::from(
+        "#include \"polyfocus.h\"\n\
+         static unsigned step(unsigned x) { x = (x * 5u + 1u) & 1023u; \
+         polyfocus_assert(x < 1024u); return x; }\n\
+         unsigned many(unsigned x) {\n",
+    );
+    for _ in 0..40 {
+        source += "  x = step(x);\n";
+    }
+    source += "  return x;\n}\n";
+    std::fs::write(&path, source).expect("writing the program");
+    let listed = |report: &Value| functions(report).iter().any(|f| f["function"] == "step");
+    let report = check_json(&path, &["-j", "1"]);
+    assert!(!listed(&report), "every call inlined: {report}");
+    let checks = report["checks"].as_array().expect("checks");
+    assert_eq!(checks.len(), 40, "{report}");
+    let report = check_json(&path, &["--inline-caller-limit", "100", "-j", "1"]);
+    assert!(
+        listed(&report),
+        "the callee is an entry of its own: {report}"
+    );
+    let checks = report["checks"].as_array().expect("checks");
+    assert!(checks.len() < 40, "fewer inlined copies: {report}");
+    for c in checks {
+        assert_eq!(c["verdict"], "proved", "{c}");
+    }
+}

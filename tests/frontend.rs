@@ -13,6 +13,8 @@ fn config(inputs: Vec<PathBuf>) -> FrontendConfig {
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
         inline_limit: 2000,
+        inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+        lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
     }
 }
@@ -721,6 +723,8 @@ fn check_task(bench: &Path, cols: &[String]) -> (Vec<String>, Vec<String>) {
         },
         entry: EntrySelection::Named(entry.to_string()),
         inline_limit: 2000,
+        inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+        lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
     };
     let mut failures = Vec::new();

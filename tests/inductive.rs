@@ -91,6 +91,8 @@ fn invariants_of_test_programs_are_inductive() {
             data_model: DataModel::Lp64,
             entry: EntrySelection::Default,
             inline_limit: 2000,
+            inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+            lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
         };
         failures.extend(certify_program(&path.display().to_string(), &fe));
@@ -127,6 +129,8 @@ fn invariants_on_the_benchmark_set_are_inductive() {
                     },
                     entry: EntrySelection::Named(task.entry.clone()),
                     inline_limit: 2000,
+                    inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+                    lift_limit: polyfocus::frontend::LIFT_LIMIT,
                     checks: polyfocus::ir::CheckSelection::ASSERT,
                 };
                 let started = std::time::Instant::now();
@@ -190,6 +194,8 @@ fn polynomial_equalities_are_inductive() {
             data_model: DataModel::Ilp32,
             entry: EntrySelection::Default,
             inline_limit: 2000,
+            inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+            lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
         };
         let module = load(&fe).expect("program loads");

@@ -35,6 +35,8 @@ fn every_lifted_function_round_trips() {
             data_model: DataModel::Lp64,
             entry: EntrySelection::Default,
             inline_limit: 2000,
+            inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+            lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
         };
         // Programs written to be rejected (and those needing a second unit) are skipped;

@@ -31,6 +31,8 @@ fn load(input: PathBuf) -> polyfocus::ir::Module {
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
         inline_limit: 2000,
+        inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+        lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
     })
     .expect("loads")

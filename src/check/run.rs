@@ -17,6 +17,9 @@ pub enum BudgetKind {
     Memory,
     /// The analysis's own limits: solver queries, or a query the solver gave up on.
     Analysis,
+    /// The front end's limits: the function is too large to optimize and lift (see
+    /// `frontend::FrontendConfig::lift_limit`), so it is not analyzed.
+    FrontEnd,
 }
 
 impl fmt::Display for BudgetKind {
@@ -24,6 +27,7 @@ impl fmt::Display for BudgetKind {
         f.write_str(match self {
             BudgetKind::Memory => "memory",
             BudgetKind::Analysis => "analysis",
+            BudgetKind::FrontEnd => "front end",
         })
     }
 }

@@ -47,6 +47,15 @@ pub struct InputArgs {
     /// Callees larger than this many instructions are not inlined.
     #[arg(long, default_value_t = 2000)]
     pub inline_limit: usize,
+    /// A caller grows by inlining to at most this many instructions; a call that would take
+    /// it past stays a call (its callee is analyzed on its own). Bounds the front end's time
+    /// and memory.
+    #[arg(long, value_name = "N", default_value_t = crate::frontend::INLINE_CALLER_LIMIT)]
+    pub inline_caller_limit: usize,
+    /// Functions larger than this many instructions after inlining are neither optimized nor
+    /// lifted: their assertions are reported unknown (budget: front end).
+    #[arg(long, value_name = "N", default_value_t = crate::frontend::LIFT_LIMIT)]
+    pub lift_limit: usize,
     /// What to check, comma-separated: assert (assertions and error calls), overflow
     /// (signed overflow of +, -, * in unoptimized code, and of / and % by -1), div
     /// (division or remainder by zero), shift (shift amount not less than the width), bounds
@@ -95,6 +104,8 @@ impl InputArgs {
             data_model,
             entry: EntrySelection::from_names(&self.entry),
             inline_limit: self.inline_limit,
+            inline_caller_limit: self.inline_caller_limit,
+            lift_limit: self.lift_limit,
             checks: self.checks,
         })
     }
@@ -150,7 +161,7 @@ pub struct AnalysisArgs {
     /// Time budget per analyzed function, in seconds (a positive number, at most a year).
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,
-    /// Time budget of the whole run's analysis, in seconds (0: none): each function with an
+    /// Time budget of the whole run, loading included, in seconds (0: none): each function with an
     /// assertion gets at most its share of what is left when it starts (the time left
     /// times the number of jobs, divided by the functions not started yet), at least one
     /// second, at most --timeout; with --each-unit, each program gets an equal share of

@@ -89,7 +89,7 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
             ..crate::params::Params::DEFAULT
         },
         purpose: Purpose::Verdicts,
-        // The run's budget; the callers move its end by the time loading took.
+        // The run's budget, from now: compiling and loading the programs spend it too.
         ends: (a.run_budget > 0.0).then(|| Instant::now() + Duration::from_secs_f64(a.run_budget)),
     }
 }
@@ -136,7 +136,14 @@ pub(super) fn load_program(
             .map(|r| r.check)
             .collect()
     };
-    crate::frontend::load_with_contracts(fe, &prover, config.timeout)
+    // The contract search spends the run's budget too: at most a quarter of what is left.
+    let budget = match config.ends {
+        Some(ends) => config
+            .timeout
+            .min(ends.saturating_duration_since(Instant::now()) / 4),
+        None => config.timeout,
+    };
+    crate::frontend::load_with_contracts(fe, &prover, budget)
 }
 
 pub(super) fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
@@ -194,13 +201,7 @@ fn check(args: CheckArgs) -> Result<i32> {
         analyzed.append(&mut reports);
         return project::write_report(&analyzed, &args.report, &info(start));
     }
-    let loading = Instant::now();
     let module = load_program(&fe, &config)?;
-    // The run's budget is for the analysis: it starts once the program is loaded.
-    let config = AnalysisConfig {
-        ends: config.ends.map(|ends| ends + loading.elapsed()),
-        ..config
-    };
     let analysis = if args.no_counterexamples {
         driver::analyze(&module, &config)
     } else {

@@ -82,19 +82,17 @@ pub fn analyze_programs(
     config: &AnalysisConfig,
     counterexamples: bool,
 ) -> Vec<ProgramReport> {
-    let mut base = config.clone();
+    let base = config.clone();
     let mut reports = Vec::new();
     for (i, p) in programs.iter().enumerate() {
         if programs.len() > 1 {
             eprintln!("polyfocus: analyzing {}", p.name);
         }
         let loading = std::time::Instant::now();
-        let loaded = super::check::load_program(&p.frontend, &base);
-        if i == 0 {
-            // The run's budget is for the analysis: it starts once the first program is
-            // loaded (later programs load within their share).
-            base.ends = base.ends.map(|ends| ends + loading.elapsed());
-        }
+        // The run's budget includes loading (and, for a compilation database, compiling):
+        // a program's share of the time left starts before it is loaded.
+        let config = &base.for_program(programs.len() - i);
+        let loaded = super::check::load_program(&p.frontend, config);
         if std::env::var_os("POLYFOCUS_TIMING").is_some() {
             eprintln!(
                 "polyfocus: loaded {} in {:.1} s",
@@ -102,8 +100,6 @@ pub fn analyze_programs(
                 loading.elapsed().as_secs_f64()
             );
         }
-        // Each program gets an equal share of what is left of the run's budget.
-        let config = &base.for_program(programs.len() - i);
         reports.push(match loaded {
             Err(e) => ProgramReport::failed(p.name.clone(), e.to_string()),
             Ok(module) => {

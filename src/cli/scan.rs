@@ -94,6 +94,8 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         data_model: DataModel::Lp64,
         entry: EntrySelection::from_names(&args.entry),
         inline_limit: args.inline_limit,
+        inline_caller_limit: crate::frontend::INLINE_CALLER_LIMIT,
+        lift_limit: crate::frontend::LIFT_LIMIT,
         checks: args.checks,
     };
     let log = read_log(&out.join("log"))?;
@@ -247,6 +249,8 @@ fn collect(dir: &Path, real: &Path, args: &[String]) -> Result<()> {
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
         inline_limit: 2000,
+        inline_caller_limit: crate::frontend::INLINE_CALLER_LIMIT,
+        lift_limit: crate::frontend::LIFT_LIMIT,
         checks: crate::ir::CheckSelection::ASSERT,
     };
     let mut record: Vec<String> = Vec::new();

@@ -11,7 +11,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use verdicts::{Open, VerdictTable};
+use verdicts::VerdictTable;
 
 mod cause;
 mod domain_types;
@@ -111,12 +111,25 @@ impl AnalysisConfig {
     /// time left (the last functions do not get a worker's share each), and zero once the
     /// time is up: a function then gets no analysis and is reported with that budget.
     fn function_budget(&self, ends: Option<Instant>, n_left: usize) -> Duration {
+        self.weighted_budget(ends, 1, n_left)
+    }
+
+    /// [`Self::function_budget`] for a function of `weight` when the functions that share
+    /// the time and have not started (itself included) weigh `weight_left`: its share of the
+    /// workers' time left is `weight / weight_left` (never more than the time left).
+    fn weighted_budget(
+        &self,
+        ends: Option<Instant>,
+        weight: usize,
+        weight_left: usize,
+    ) -> Duration {
         let Some(ends) = ends else {
             return self.timeout;
         };
         let left = ends.saturating_duration_since(Instant::now());
         let jobs = self.jobs.max(1);
-        let share = left.mul_f64(jobs as f64 / n_left.max(jobs) as f64);
+        let fraction = jobs as f64 * weight as f64 / weight_left.max(weight).max(1) as f64;
+        let share = left.mul_f64(fraction.min(1.0));
         share
             .max(self.params.run.min_function_budget.min(left))
             .min(self.timeout)
@@ -178,14 +191,30 @@ fn analyze_inner(
     // classic over intervals): it is cheap, it settles most assertions, and it gets the
     // time classic + interval would get, whatever the expensive stages of pass 2 cost.
     let staged = pipeline::is_staged(config);
+    //
+    // The pass's time is shared by size (a function's share of the workers' time left is its
+    // size over the size of the functions not started), largest first: on lz4, equal shares
+    // left the 32 largest functions, with most of the assertions, without a fixpoint.
     let first: Vec<Option<Pass<pipeline::Staged>>> = if staged {
-        let n_with_checks = count_sharing(module, |f| !f.checks().is_empty());
-        let n_started = AtomicUsize::new(0);
-        parallel::map(
-            &module.functions,
+        let shares = |f: &crate::ir::Function| {
+            unanalyzable(module, &f.name).is_none() && !f.checks().is_empty()
+        };
+        let weight_left = AtomicUsize::new(
+            module
+                .functions
+                .iter()
+                .filter(|f| shares(f))
+                .map(interval_weight)
+                .sum(),
+        );
+        let mut order: Vec<usize> = (0..module.functions.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(interval_weight(&module.functions[i])));
+        let ordered = parallel::map(
+            &order,
             config.jobs,
-            |func| func.name.clone(),
-            |func| {
+            |&i| module.functions[i].name.clone(),
+            |&i| {
+                let func = &module.functions[i];
                 if unanalyzable(module, &func.name).is_some() {
                     return None;
                 }
@@ -195,15 +224,22 @@ fn analyze_inner(
                         .function_budget(pass_ends, usize::MAX)
                         .min(config.params.run.min_function_budget)
                 } else {
-                    let i = n_started.fetch_add(1, Ordering::Relaxed);
-                    config.function_budget(pass_ends, n_with_checks.saturating_sub(i))
+                    let weight = interval_weight(func);
+                    let left = weight_left.fetch_sub(weight, Ordering::Relaxed);
+                    config.weighted_budget(pass_ends, weight, left)
                 };
                 let budget = budget.min(pipeline::interval_budget(config));
                 Some(Pass::run(budget, || {
                     pipeline::interval_pass(func, config, budget)
                 }))
             },
-        )
+        );
+        let mut first: Vec<Option<Pass<pipeline::Staged>>> =
+            module.functions.iter().map(|_| None).collect();
+        for (i, pass) in order.into_iter().zip(ordered) {
+            first[i] = pass;
+        }
+        first
     } else {
         module.functions.iter().map(|_| None).collect()
     };
@@ -242,8 +278,8 @@ fn analyze_inner(
         |(func, _)| func.name.clone(),
         |(func, staged)| {
             let func: &crate::ir::Function = func;
-            if let Some(reason) = unanalyzable(module, &func.name) {
-                return Pass::done(pipeline::not_analyzed(func, module, reason));
+            if let Some(left_out) = unanalyzable(module, &func.name) {
+                return Pass::done(pipeline::not_analyzed(func, module, left_out));
             }
             let staged = staged.lock().unwrap_or_else(|e| e.into_inner()).take();
             let second = needs_more(func, staged.as_ref());
@@ -316,7 +352,7 @@ fn analyze_inner(
         .collect();
     for check in missing {
         let table = match unanalyzable(module, &check.function) {
-            Some(reason) => VerdictTable::open(vec![check.id], Open::Unsupported(reason)),
+            Some(left_out) => VerdictTable::open(vec![check.id], pipeline::left_open(left_out)),
             None => VerdictTable::removed_by_front_end(vec![check.id]),
         };
         report.results.extend(table.into_results(module, |_| None));
@@ -365,21 +401,14 @@ impl<R> Pass<R> {
     }
 }
 
-/// The functions that share the run's time in a pass: analyzable, and `shares`.
-fn count_sharing(module: &Module, shares: impl Fn(&crate::ir::Function) -> bool) -> usize {
-    module
-        .functions
-        .iter()
-        .filter(|f| unanalyzable(module, &f.name).is_none() && shares(f))
-        .count()
+/// A function's weight in sharing the interval pass's time: its size (instructions and
+/// blocks), which the interval stage's cost follows.
+fn interval_weight(func: &crate::ir::Function) -> usize {
+    func.blocks.iter().map(|b| b.insts.len() + 1).sum()
 }
 
 /// Why the assertions of `function` are not decided, when its lifted form does not have the
-/// semantics of the source (issue 12).
-fn unanalyzable(module: &Module, function: &str) -> Option<String> {
-    module
-        .unanalyzable
-        .iter()
-        .find(|u| u.function == function)
-        .map(|u| u.reason.clone())
+/// semantics of the source (issue 12) or the front end's budget left it out (issue 14).
+fn unanalyzable<'m>(module: &'m Module, function: &str) -> Option<&'m crate::ir::Unanalyzable> {
+    module.unanalyzable.iter().find(|u| u.function == function)
 }

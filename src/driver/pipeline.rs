@@ -210,19 +210,37 @@ pub(super) fn run(
 
 /// The outcome of a function that is not analyzed: every assertion unknown, for `reason`;
 /// no stage ran.
-pub(super) fn not_analyzed(func: &Function, module: &Module, reason: String) -> FunctionOutcome {
+pub(super) fn not_analyzed(
+    func: &Function,
+    module: &Module,
+    left_out: &crate::ir::Unanalyzable,
+) -> FunctionOutcome {
     let checks = func.checks();
     let times = checks.iter().map(|c| CheckRun::new(*c)).collect();
     FunctionOutcome {
-        results: VerdictTable::open(checks, Open::Unsupported(reason))
-            .into_results(module, |_| None),
+        results: VerdictTable::open(checks, left_open(left_out)).into_results(module, |_| None),
         invariants: vec![],
         at_cut_points: None,
         refinement: None,
-        end: RunEnd::Finished,
+        end: if left_out.over_budget {
+            RunEnd::Budget(BudgetKind::FrontEnd)
+        } else {
+            RunEnd::Finished
+        },
         stages: vec![],
         times,
         domain_types: None,
+    }
+}
+
+/// Why the checks of a function the analysis leaves out are open: the front end's budget
+/// (the reason, with the function's size, is among the module's warnings), or semantics
+/// that are not modeled.
+pub(super) fn left_open(left_out: &crate::ir::Unanalyzable) -> Open {
+    if left_out.over_budget {
+        Open::Budget(BudgetKind::FrontEnd)
+    } else {
+        Open::Unsupported(left_out.reason.clone())
     }
 }
 

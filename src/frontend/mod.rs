@@ -35,6 +35,13 @@ pub enum DataModel {
     Lp64,
 }
 
+/// The default of [`FrontendConfig::inline_caller_limit`]: lz4's largest functions grew by
+/// inlining to 152 000 instructions, and LLVM's SROA spent a minute of CPU on the module.
+pub const INLINE_CALLER_LIMIT: usize = 10_000;
+
+/// The default of [`FrontendConfig::lift_limit`].
+pub const LIFT_LIMIT: usize = 50_000;
+
 /// Which functions start an execution.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum EntrySelection {
@@ -79,6 +86,12 @@ pub struct FrontendConfig {
     pub entry: EntrySelection,
     /// Functions larger than this many instructions are not inlined.
     pub inline_limit: usize,
+    /// A caller grows by inlining to at most this many instructions (the front end's
+    /// budget: LLVM's passes take time and memory that grow faster than a function).
+    pub inline_caller_limit: usize,
+    /// Functions larger than this many instructions after inlining are not optimized nor
+    /// lifted: their checks are reported unknown, for the front end's budget.
+    pub lift_limit: usize,
     /// What is checked (`--checks`): assertions, runtime errors (added after lifting by
     /// `ir::pass::RuntimeChecks`). Without `assert`, assertion sites end the path (an error
     /// function ends the program) and are not reported.
@@ -125,6 +138,12 @@ use crate::ir;
 
 /// Loads, links, normalizes and lifts the inputs of `config`.
 ///
+/// The front end's work is bounded by sizes, never by time (verdicts must not depend on
+/// machine load): inlining stops where a caller would exceed
+/// [`FrontendConfig::inline_caller_limit`], and a function larger than
+/// [`FrontendConfig::lift_limit`] is listed in [`ir::Module::unanalyzable`] as over budget,
+/// with its error sites as checks.
+///
 /// The result holds one [`ir::Function`] per entry: the selected entries (see
 /// [`EntrySelection`]) and every defined function that contains an error site and may run
 /// otherwise than inlined into them, so that its assertions are analyzed too (with
@@ -158,28 +177,53 @@ fn load_inner(
     prover: Option<(contract::Prover<'_>, std::time::Duration)>,
 ) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
-    let (module, sites, never_called, warnings, folded) = prepare(&ctx, config)?;
+    let started = std::time::Instant::now();
+    let (module, normalized, never_called, warnings, folded) = prepare(&ctx, config)?;
+    timing("prepared", started);
     let entries = select_entries(&module, &config.entry, config.checks)?;
     let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
     let contracts = match prover {
-        Some((prover, budget)) => {
+        Some((prover, budget)) if !scope_too_large(&module, &normalized.too_large) => {
             find_contracts(&module, config, escaped_error.as_deref(), prover, budget)
         }
+        Some(_) => contract::Contracts::new(),
         None => contract::Contracts::new(),
     };
+    timing("contracts", started);
     let mut res = lift_entries(
         &entries,
-        &sites,
+        &normalized,
+        config,
         escaped_error.as_deref(),
-        config.checks,
         &contracts,
     );
+    timing("lifted", started);
     add_never_called(&mut res, &module, never_called, config.checks);
     if config.checks.contains(ir::CheckClass::Overflow) {
         add_folded_overflows(&mut res, folded);
     }
     res.warnings.splice(0..0, warnings);
     Ok(res)
+}
+
+/// Whether a recursive function (a participant of the contract search) is over the
+/// front end's budget: it cannot be lifted, so no contract is searched.
+fn scope_too_large(module: &Module<'_>, too_large: &HashMap<String, usize>) -> bool {
+    !too_large.is_empty()
+        && contract::scope(module.as_mut_ptr(), false)
+            .participants
+            .iter()
+            .any(|f| too_large.contains_key(&raw::name(*f)))
+}
+
+/// Prints the time since `started` at the end of a stage with `POLYFOCUS_TIMING`.
+fn timing(stage: &str, started: std::time::Instant) {
+    if std::env::var_os("POLYFOCUS_TIMING").is_some() {
+        eprintln!(
+            "polyfocus: front end: {stage} at {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
 }
 
 /// The certified contracts of the module's recursive functions (see [`contract`]).
@@ -291,9 +335,6 @@ pub fn to_llvm_ir_text(config: &FrontendConfig) -> Result<String, FrontendError>
     Ok(module.print_to_string().to_string())
 }
 
-/// The error sites of each function before CFG simplification.
-type SitesBefore = HashMap<String, Vec<lift::ErrorSite>>;
-
 /// The error sites of each defined function as the input has them, before inlining and the
 /// removal of functions nothing calls.
 type SitesAtStart = Vec<(String, lift::ErrorSite)>;
@@ -303,7 +344,7 @@ type SitesAtStart = Vec<(String, lift::ErrorSite)>;
 /// folded.
 type Prepared<'ctx> = (
     Module<'ctx>,
-    SitesBefore,
+    normalize::Normalized,
     SitesAtStart,
     Vec<ir::LiftWarning>,
     Vec<ir::SourceLoc>,
@@ -314,7 +355,9 @@ fn prepare<'ctx>(
     ctx: &'ctx Context,
     config: &FrontendConfig,
 ) -> Result<Prepared<'ctx>, FrontendError> {
+    let started = std::time::Instant::now();
     let (module, folded) = load::load_module(ctx, config)?;
+    timing("compiled, parsed and linked", started);
     if let Err(e) = module.verify() {
         return Err(FrontendError::BadIr {
             path: config.inputs.last().cloned().unwrap_or_default(),
@@ -356,8 +399,13 @@ fn prepare<'ctx>(
         _ => vec![],
     };
     let warnings = uncalled_error_functions(m);
-    let sites = normalize::normalize(&module, root, config.inline_limit)?;
-    Ok((module, sites, never_called, warnings, folded))
+    let limits = normalize::SizeLimits {
+        inline: config.inline_limit,
+        inline_caller: config.inline_caller_limit,
+        lift: config.lift_limit,
+    };
+    let normalized = normalize::normalize(&module, root, limits)?;
+    Ok((module, normalized, never_called, warnings, folded))
 }
 
 /// A warning for each error function that has a body, is never called and was optimized:
@@ -603,11 +651,13 @@ fn has_error_site(func: LLVMValueRef, escaped_error: bool) -> bool {
 /// over-approximated function. `escaped_error` is the error function whose address escapes.
 fn lift_entries(
     entries: &[LLVMValueRef],
-    sites_before: &SitesBefore,
+    normalized: &normalize::Normalized,
+    config: &FrontendConfig,
     escaped_error: Option<&str>,
-    selection: ir::CheckSelection,
     contracts: &contract::Contracts,
 ) -> ir::Module {
+    let selection = config.checks;
+    let sites_before = &normalized.sites;
     let mut res = ir::Module {
         functions: vec![],
         checks: vec![],
@@ -622,16 +672,27 @@ fn lift_entries(
                 reason: format!(
                     "calls `{callee}`, which returns twice: the values after its second return are not modeled"
                 ),
+                over_budget: false,
             });
         }
-        let lifted = catch_unwind(AssertUnwindSafe(|| {
-            let options = lift::LiftOptions {
-                contracts,
-                certify: false,
-                specialize: None,
-            };
-            lift::lift_function(func, first_check, escaped_error, options)
-        }));
+        let lifted = match normalized.too_large.get(&raw::name(func)) {
+            Some(&size) => Ok(over_budget(
+                func,
+                size,
+                first_check,
+                config,
+                escaped_error,
+                &mut res,
+            )),
+            None => catch_unwind(AssertUnwindSafe(|| {
+                let options = lift::LiftOptions {
+                    contracts,
+                    certify: false,
+                    specialize: None,
+                };
+                lift::lift_function(func, first_check, escaped_error, options)
+            })),
+        };
         let lifted = match lifted {
             Ok(lifted) => lifted,
             Err(payload) => {
@@ -704,6 +765,41 @@ fn lift_entries(
         res.warnings.extend(lifted.warnings);
     }
     res
+}
+
+/// A function over the front end's budget (`size` instructions after inlining, more than
+/// [`FrontendConfig::lift_limit`]): listed in `res` as not analyzable for that reason, with
+/// a function whose error sites are all reachable, so that each of its checks is reported.
+fn over_budget(
+    func: LLVMValueRef,
+    size: usize,
+    first_check: u32,
+    config: &FrontendConfig,
+    escaped_error: Option<&str>,
+    res: &mut ir::Module,
+) -> lift::Lifted {
+    let reason = format!(
+        "{size} instructions after inlining, more than the front end's budget \
+         (--lift-limit {}): not optimized nor lifted, its checks are unknown{}",
+        config.lift_limit,
+        if config.checks.has_runtime_checks() {
+            " and its runtime checks are not listed"
+        } else {
+            ""
+        }
+    );
+    let mut lifted = lift::fallback_function(func, first_check, &reason, escaped_error);
+    lifted.warnings = vec![ir::LiftWarning {
+        function: lifted.function.name.clone(),
+        message: reason.clone(),
+        loc: lifted.function.loc.clone(),
+    }];
+    res.unanalyzable.push(ir::Unanalyzable {
+        function: lifted.function.name.clone(),
+        reason,
+        over_budget: true,
+    });
+    lifted
 }
 
 /// Adds the runtime checks of `selection` to `func` (numbered from `first`, appended to

@@ -5,9 +5,10 @@
 //!    [`distrust_optimized_flags`]);
 //! 1. drop `optnone`/`noinline` from every defined function (clang puts them on at `-O0`);
 //! 2. mark `alwaysinline` every defined function that is not recursive (its call-graph SCC
-//!    is trivial), not larger than `inline_limit` instructions once its own inlinable
-//!    callees are inlined into it, and has no role in [`conventions`] (error, nondet,
-//!    assume, ... functions are interpreted, not inlined);
+//!    is trivial), not larger than [`SizeLimits::inline`] instructions once its own
+//!    inlinable callees are inlined into it, and has no role in [`conventions`] (error,
+//!    nondet, assume, ... functions are interpreted, not inlined); mark `noinline` the call
+//!    sites that would grow their caller past [`SizeLimits::inline_caller`];
 //! 3. when execution starts in a single root (`main` or the named entry) and the program is
 //!    closed (it calls no foreign code, see [`super::reach`]), give every other defined
 //!    function internal linkage, except those the library may call by name, so that
@@ -20,12 +21,14 @@
 //!    promotes it to SSA (LLVM's `globalopt` does this only when the initial value is dead,
 //!    which it rarely is in the benchmarks). Globals the library writes by name (`optind`)
 //!    stay;
-//! 5. run [`PIPELINE`]: `sroa` (promote locals, like mem2reg but also splits aggregates),
+//! 5. mark `optnone` (skipped by the passes) the functions larger than
+//!    [`SizeLimits::lift`]: they are not lifted (the front end's budget, issue 14);
+//! 6. run [`PIPELINE`]: `sroa` (promote locals, like mem2reg but also splits aggregates),
 //!    `simplifycfg` with speculation and bonus instructions turned off (so that `a || b` stays
 //!    two branches instead of becoming `or`/`select`), `loop-simplify` (preheaders, one
 //!    latch, dedicated exits). No `instcombine`: it merges conditions into selects and
 //!    rewrites GEPs.
-//! 6. convert debug records back to `llvm.dbg.value` calls so that the lifter can read
+//! 7. convert debug records back to `llvm.dbg.value` calls so that the lifter can read
 //!    variable names through the C API.
 
 use std::collections::{HashMap, HashSet};
@@ -76,14 +79,15 @@ pub struct Root<'a> {
 pub fn normalize(
     module: &Module<'_>,
     root: Option<Root<'_>>,
-    inline_limit: usize,
-) -> Result<HashMap<String, Vec<ErrorSite>>, FrontendError> {
+    limits: SizeLimits,
+) -> Result<Normalized, FrontendError> {
     let m = module.as_mut_ptr();
+    let started = std::time::Instant::now();
     let machine = target_machine(module)?;
     unsafe {
         distrust_optimized_flags(m);
         strip_attributes(m);
-        mark_inlinable(m, inline_limit);
+        mark_inlinable(m, limits);
         if let Some(root) = root.filter(|r| r.closed) {
             internalize_all_but(m, root.name);
         }
@@ -97,6 +101,7 @@ pub fn normalize(
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
+    super::timing("inlined", started);
     // Inline assembly may read and write globals by symbol name, which LLVM does not see
     // as uses: with any in the module, no global may become a local.
     if let Some(root) = root.filter(|r| r.starts_program && r.closed && !has_inline_asm(m)) {
@@ -118,13 +123,72 @@ pub fn normalize(
         .filter(|f| raw::is_defined(*f))
         .map(|f| (raw::name(f), lift::error_sites(f)))
         .collect();
+    let too_large = unsafe { leave_out_too_large(m, limits.lift) };
+    // For studying the cost of the pipeline outside polyfocus (`opt-19 -time-passes`).
+    if let Some(path) = std::env::var_os("POLYFOCUS_DUMP_BEFORE_PIPELINE") {
+        module.write_bitcode_to_path(std::path::Path::new(&path));
+    }
     module
         .run_passes(PIPELINE, &machine, PassBuilderOptions::create())
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
+    super::timing("optimized", started);
     unsafe { LLVMSetIsNewDbgInfoFormat(m, 0) };
-    Ok(sites)
+    Ok(Normalized { sites, too_large })
+}
+
+/// How much code normalization may make (the front end's budget, issue 14). LLVM's SROA
+/// takes time about proportional to a function's blocks times its locals, so a function
+/// grown by inlining to hundreds of thousands of instructions took minutes and gigabytes
+/// (lz4's `LZ4_compress_HC_continue`: 152 000 instructions, 12 800 blocks, 8 100 allocas).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeLimits {
+    /// A callee is inlined only if it has at most this many instructions once its own
+    /// inlinable callees are inlined into it.
+    pub inline: usize,
+    /// A caller grows by inlining to at most this many instructions: a call whose callee
+    /// would take it past this stays a call (its callee is then analyzed as an entry of its
+    /// own, and the call havocs what it may write).
+    pub inline_caller: usize,
+    /// A function with more instructions than this once inlined is neither optimized nor
+    /// lifted: its checks are reported unknown for the front end's budget.
+    pub lift: usize,
+}
+
+/// What normalization gives besides the normalized module.
+pub struct Normalized {
+    /// The error sites of each defined function after inlining, before simplification.
+    pub sites: HashMap<String, Vec<ErrorSite>>,
+    /// The functions over [`SizeLimits::lift`], with their size in instructions: left
+    /// unoptimized (`optnone`, which LLVM's passes skip), not to be lifted.
+    pub too_large: HashMap<String, usize>,
+}
+
+/// Marks `optnone` every defined function with more than `limit` instructions, so that the
+/// pipeline skips it, and returns them with their sizes.
+unsafe fn leave_out_too_large(m: LLVMModuleRef, limit: usize) -> HashMap<String, usize> {
+    let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+    let ctx = LLVMGetModuleContext(m);
+    let mut res = HashMap::new();
+    for func in raw::functions(m) {
+        if !raw::is_defined(func) {
+            continue;
+        }
+        let size = raw::instruction_count(func);
+        if size > limit {
+            // LLVM requires `noinline` beside `optnone`; inlining is over anyway.
+            for attr in ["noinline", "optnone"] {
+                LLVMAddAttributeAtIndex(
+                    func,
+                    index,
+                    LLVMCreateEnumAttribute(ctx, enum_kind(attr), 0),
+                );
+            }
+            res.insert(raw::name(func), size);
+        }
+    }
+    res
 }
 
 fn target_machine(module: &Module<'_>) -> Result<TargetMachine, FrontendError> {
@@ -472,7 +536,7 @@ pub fn call_graph(m: LLVMModuleRef) -> HashMap<LLVMValueRef, Vec<LLVMValueRef>> 
     res
 }
 
-unsafe fn mark_inlinable(m: LLVMModuleRef, inline_limit: usize) {
+unsafe fn mark_inlinable(m: LLVMModuleRef, limits: SizeLimits) {
     let graph = call_graph(m);
     let funcs: Vec<LLVMValueRef> = raw::functions(m)
         .into_iter()
@@ -497,33 +561,57 @@ unsafe fn mark_inlinable(m: LLVMModuleRef, inline_limit: usize) {
     // (Tarjan's order): the limit applies to that size, not to the function's own, or a
     // chain of callees each under the limit grows without bound as it is inlined level by
     // level (whole-library builds such as zstd's amalgamation reach gigabytes of IR).
+    // A caller takes its inlinable callees in call order while it stays within
+    // `limits.inline_caller`; a call that would take it past stays a call (`noinline` on the
+    // call site), or a large function that calls many small ones grows without bound too.
+    let ctx = LLVMGetModuleContext(m);
+    let never = LLVMCreateEnumAttribute(ctx, enum_kind("noinline"), 0);
     let mut inlined_size: HashMap<LLVMValueRef, usize> = HashMap::new();
     let mut inlinable: HashSet<LLVMValueRef> = HashSet::new();
     for scc in petgraph::algo::tarjan_scc(&g) {
         for node in scc {
             let func = g[node];
             let mut size = raw::instruction_count(func);
-            for callee in call_sites(func) {
-                if inlinable.contains(&callee) {
-                    size = size.saturating_add(inlined_size[&callee]);
+            for call in raw::call_instructions(func) {
+                let Some(callee) = raw::called_function(call).filter(|c| inlinable.contains(c))
+                else {
+                    continue;
+                };
+                let grown = size.saturating_add(inlined_size[&callee]);
+                if grown <= limits.inline_caller {
+                    size = grown;
+                } else {
+                    LLVMAddCallSiteAttribute(
+                        call,
+                        inkwell::llvm_sys::LLVMAttributeFunctionIndex,
+                        never,
+                    );
                 }
             }
             inlined_size.insert(func, size);
+            // A function the source marks `always_inline` (lz4's `LZ4_FORCE_INLINE`) is
+            // inlined by LLVM whatever its size: it counts as inlinable here, so that the
+            // caller limit applies to it too.
             if !recursive.contains(&func)
                 && conventions::role(&raw::name(func), true).is_none()
-                && size <= inline_limit
+                && (size <= limits.inline || marked_always_inline(func))
             {
                 inlinable.insert(func);
             }
         }
     }
-    let ctx = LLVMGetModuleContext(m);
     let always = LLVMCreateEnumAttribute(ctx, enum_kind("alwaysinline"), 0);
     for func in funcs {
         if inlinable.contains(&func) {
             LLVMAddAttributeAtIndex(func, inkwell::llvm_sys::LLVMAttributeFunctionIndex, always);
         }
     }
+}
+
+/// Whether the source marks `func` `always_inline`.
+unsafe fn marked_always_inline(func: LLVMValueRef) -> bool {
+    let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+    !LLVMGetEnumAttributeAtIndex(func, index, enum_kind("alwaysinline")).is_null()
 }
 
 /// The defined function each call of `func` calls, once per call site.

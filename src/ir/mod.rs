@@ -956,13 +956,18 @@ pub struct Module {
 }
 
 /// A function whose lifted form does not have the semantics of the source (it calls
-/// `setjmp`, which returns twice): its assertions are reported unknown with the reason.
+/// `setjmp`, which returns twice), or that the front end's budget left out: its assertions
+/// are reported unknown with the reason.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Unanalyzable {
     /// The function.
     pub function: String,
     /// Why, for the report.
     pub reason: String,
+    /// Whether it is left out because it exceeds a budget of the front end (a function too
+    /// large to optimize and lift within `FrontendConfig::lift_limit`), not because its
+    /// semantics are not modeled: its checks are reported `unknown (budget: front end)`.
+    pub over_budget: bool,
 }
 
 impl Module {
