@@ -38,7 +38,7 @@ use super::ssa::{Sym, SymExpr};
 use crate::ir::{BinOp, Const, Expr, Function, Inst, MemOp, Operand, Ty, ValueId};
 
 /// The most constants one summary cell gets a segment for.
-const MAX_PER_CELL: usize = 4;
+const MAX_PER_CELL: usize = 2;
 
 /// The most segments of one function.
 const MAX_SEGMENTS: usize = 32;
