@@ -57,9 +57,10 @@ pub struct Segment {
 }
 
 /// The segments of `func`'s summary cells. Candidates are the constants stored into the
-/// cell or initialized there, then the candidates of another summary cell a load of which
-/// is stored (a copy), then those plus or minus a constant (`a[i] = a[i] + 2`). Which
-/// constants are chosen only affects precision, never soundness.
+/// cell or initialized there, then those of a summary cell a load of which, plus or minus
+/// a constant, is stored (`a[i] = a[i] + 2`), then the candidates of a summary cell a load
+/// of which is stored (a copy); the first [`MAX_PER_CELL`] are kept. Which constants are
+/// chosen only affects precision, never soundness.
 pub fn choose(func: &Function, cells: &Cells) -> Vec<Segment> {
     let summary = |c: CellId| cells.cells[c.0].offset.is_none();
     // Each value loaded from a summary cell, and each `x ± constant` definition.
@@ -120,24 +121,32 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Segment> {
             _ => {}
         }
     }
+    // `x ± d` of a load first, then copies, which take every candidate of their source.
     let mut candidates = direct.clone();
-    for (c, value) in &stores {
-        let Operand::Value(v) = value else { continue };
-        let ty = cells.cells[c.0].ty;
-        let (source, delta) = match (loaded.get(v), shifted.get(v)) {
-            (Some(&src), _) => (src, 0),
-            (None, Some(&(x, d))) => match loaded.get(&x) {
-                Some(&src) => (src, d),
-                None => continue,
-            },
-            _ => continue,
-        };
-        for k in &direct[source.0] {
-            if k.ty == ty {
-                add(
-                    &mut candidates[c.0],
-                    Const::new(ty, k.signed().wrapping_add(delta)),
-                );
+    for copies in [false, true] {
+        for (c, value) in &stores {
+            let Operand::Value(v) = value else { continue };
+            let ty = cells.cells[c.0].ty;
+            let (source, delta) = match (loaded.get(v), shifted.get(v)) {
+                (Some(&src), _) if copies => (src, 0),
+                (None, Some(&(x, d))) if !copies => match loaded.get(&x) {
+                    Some(&src) => (src, d),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let from = if copies {
+                candidates[source.0].clone()
+            } else {
+                direct[source.0].clone()
+            };
+            for k in from.into_iter().take(MAX_PER_CELL) {
+                if k.ty == ty {
+                    add(
+                        &mut candidates[c.0],
+                        Const::new(ty, k.signed().wrapping_add(delta)),
+                    );
+                }
             }
         }
     }
