@@ -213,4 +213,6 @@ programs! {
     r15_global_array_written_in_a_loop => "memory_global_array_loop.c",
     r15_escaped_local_written_by_unknown_code => "memory_escaped_write.c",
     r15_out_parameters_and_escaped_locals => "memory_out_parameter.c",
+    r15_arrays_initialized_by_loops => "memory_array_segments.c",
+    r15_allocation_sites => "memory_array_heap.c",
 }

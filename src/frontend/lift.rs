@@ -1001,6 +1001,7 @@ impl Lifter {
                     _ => piece,
                 };
                 self.clobber_reachable(piece, loc);
+                self.allocation(piece, inst, loc);
                 if let Some(c) = &contract {
                     if let Some(&dest) = self.value_of.get(&inst) {
                         self.push(

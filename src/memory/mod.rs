@@ -21,6 +21,7 @@
 //! - loads of an untracked base are arbitrary.
 
 mod cells;
+mod segments;
 mod ssa;
 
 use std::collections::HashMap;

@@ -15,14 +15,15 @@
 use std::collections::BTreeSet;
 
 use super::cells::{self, CellId, Cells};
+use super::segments::{self, Segment};
 use crate::ir::{
-    BaseId, BaseKind, BlockId, Expr, Function, HavocReason, Inst, MemOp, Operand, SourceLoc, Ty,
-    ValueId, ValueInfo,
+    ArithFlags, BaseId, BaseKind, BinOp, BlockId, CmpPred, Expr, Function, HavocReason, Inst,
+    MemOp, Operand, SourceLoc, Ty, ValueId, ValueInfo,
 };
 
 /// A value during construction: an operand, or the phi of a cell at a block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Sym {
+pub(super) enum Sym {
     Op(Operand),
     Phi(usize),
 }
@@ -35,10 +36,36 @@ enum Pending {
         dest: ValueId,
         sym: Sym,
     },
+    /// `dest := expr`, whose operands may be phis (the bounds of segments).
+    Assign {
+        dest: ValueId,
+        expr: SymExpr,
+    },
+}
+
+/// An expression over values under construction.
+pub(super) enum SymExpr {
+    /// A signed comparison `lhs < rhs`.
+    Less(Sym, Sym),
+    /// `lhs == rhs`.
+    Equal(Sym, Sym),
+    /// A wrapping addition.
+    Add(Sym, Sym),
+    Select(Sym, Sym, Sym),
+}
+
+impl SymExpr {
+    fn syms(&self) -> Vec<Sym> {
+        match self {
+            SymExpr::Less(a, b) | SymExpr::Equal(a, b) | SymExpr::Add(a, b) => vec![*a, *b],
+            SymExpr::Select(c, t, f) => vec![*c, *t, *f],
+        }
+    }
 }
 
 struct Phi {
-    cell: CellId,
+    /// The tracked quantity: a cell, or a bound of a segment (see [`Tracks`]).
+    cell: usize,
     /// The incoming value of each incoming edge.
     incoming: Vec<Sym>,
 }
@@ -55,9 +82,73 @@ struct Builder<'a> {
     cells: &'a Cells,
     bases: Vec<(BaseKind, String)>,
     values: Vec<ValueInfo>,
+    /// The segments of summary cells (`segments.rs`); segment `j`'s bounds are the
+    /// tracks `n_cells + 2j` (lo) and `n_cells + 2j + 1` (hi).
+    segments: Vec<Segment>,
+}
+
+/// Emits into one block's output.
+struct Emitter<'b, 'a> {
+    builder: &'b mut Builder<'a>,
+    out: &'b mut Vec<(Pending, Option<SourceLoc>)>,
+    loc: &'b Option<SourceLoc>,
+}
+
+impl segments::Emit for Emitter<'_, '_> {
+    fn emit(&mut self, ty: Ty, expr: SymExpr) -> Sym {
+        let name = if ty.is_bool() { "seg.cond" } else { "seg" };
+        let dest = self.builder.fresh(ty, name.into());
+        self.out
+            .push((Pending::Assign { dest, expr }, self.loc.clone()));
+        Sym::Op(Operand::Value(dest))
+    }
 }
 
 impl Builder<'_> {
+    /// The number of tracked quantities: cells, then two bounds per segment.
+    fn n_tracks(&self) -> usize {
+        self.cells.cells.len() + 2 * self.segments.len()
+    }
+
+    fn track_ty(&self, t: usize) -> Ty {
+        match t.checked_sub(self.cells.cells.len()) {
+            None => self.cells.cells[t].ty,
+            Some(_) => segments::I64,
+        }
+    }
+
+    fn track_name(&self, t: usize) -> String {
+        match t.checked_sub(self.cells.cells.len()) {
+            None => self.cell_name(CellId(t)),
+            Some(j) => {
+                let seg = &self.segments[j / 2];
+                let end = if j % 2 == 0 { "lo" } else { "hi" };
+                format!("{}={}.{end}", self.cell_name(seg.cell), seg.value.signed())
+            }
+        }
+    }
+
+    /// The segments of `cell`, by index.
+    fn segments_of(&self, cell: CellId) -> Vec<usize> {
+        (0..self.segments.len())
+            .filter(|&j| self.segments[j].cell == cell)
+            .collect()
+    }
+
+    /// Empties the segments of every cell of `bases`.
+    fn empty_segments(&self, bases: &[BaseId], cur: &mut [Sym]) {
+        let n = self.cells.cells.len();
+        for &b in bases {
+            for c in self.cells.cells_of(b) {
+                for j in self.segments_of(c) {
+                    let (lo, hi) = segments::empty();
+                    cur[n + 2 * j] = lo;
+                    cur[n + 2 * j + 1] = hi;
+                }
+            }
+        }
+    }
+
     fn fresh(&mut self, ty: Ty, name: String) -> ValueId {
         self.values.push(ValueInfo {
             ty,
@@ -362,18 +453,20 @@ pub fn lower(func: Function) -> Option<Function> {
             .map(|b| (b.kind, b.name.clone()))
             .collect(),
         values: func.values.clone(),
+        segments: segments::choose(&func, &cells),
     };
-    // One phi per cell at every block but the entry.
+    let n_tracks = builder.n_tracks();
+    // One phi per tracked quantity at every block but the entry.
     let mut phis: Vec<Phi> = Vec::new();
     let mut phi_of: Vec<Vec<usize>> = vec![Vec::new(); n_blocks];
     for (b, slots) in phi_of.iter_mut().enumerate() {
         if BlockId(b as u32) == func.entry {
             continue;
         }
-        for c in 0..n_cells {
+        for t in 0..n_tracks {
             slots.push(phis.len());
             phis.push(Phi {
-                cell: CellId(c),
+                cell: t,
                 incoming: Vec::new(),
             });
         }
@@ -385,9 +478,15 @@ pub fn lower(func: Function) -> Option<Function> {
         let mut out = Vec::new();
         let mut sets: Vec<ValueSet> = sets_at[b].clone().unwrap_or_else(|| vec![None; n_cells]);
         let mut cur: Vec<Sym> = if BlockId(b as u32) == func.entry {
-            (0..n_cells)
+            let mut cur: Vec<Sym> = (0..n_cells)
                 .map(|c| builder.havoc_cell(CellId(c), &mut out, &func.loc))
-                .collect()
+                .collect();
+            for _ in &builder.segments {
+                let (lo, hi) = segments::empty();
+                cur.push(lo);
+                cur.push(hi);
+            }
+            cur
         } else {
             phi_of[b].iter().map(|&p| Sym::Phi(p)).collect()
         };
@@ -400,17 +499,31 @@ pub fn lower(func: Function) -> Option<Function> {
                             dest: *dest,
                             sym: cur[c.0],
                         },
-                        // Any element: a fresh choice among the values one may hold.
-                        Some((c, true)) => match &sets[c.0] {
-                            Some(values) if !values.is_empty() => Pending::Load {
+                        // Any element: a fresh choice among the values one may hold, or
+                        // the constant of a segment the offset lies in.
+                        Some((c, true)) => {
+                            let mut rest = match &sets[c.0] {
+                                Some(values) if !values.is_empty() => {
+                                    builder.one_of(c, values, &mut out, loc)
+                                }
+                                _ => builder.havoc_cell(c, &mut out, loc),
+                            };
+                            let offset = Sym::Op(addr.offset);
+                            for j in builder.segments_of(c) {
+                                let seg = builder.segments[j].clone();
+                                let bounds = (cur[n_cells + 2 * j], cur[n_cells + 2 * j + 1]);
+                                let mut em = Emitter {
+                                    builder: &mut builder,
+                                    out: &mut out,
+                                    loc,
+                                };
+                                rest = segments::load(&mut em, &seg, bounds, offset, rest);
+                            }
+                            Pending::Load {
                                 dest: *dest,
-                                sym: builder.one_of(c, values, &mut out, loc),
-                            },
-                            _ => Pending::Keep(Inst::Havoc {
-                                dest: *dest,
-                                reason: HavocReason::Load,
-                            }),
-                        },
+                                sym: rest,
+                            }
+                        }
                         None => Pending::Keep(Inst::Havoc {
                             dest: *dest,
                             reason: HavocReason::Load,
@@ -422,14 +535,33 @@ pub fn lower(func: Function) -> Option<Function> {
                     let ty = func.operand_ty(value);
                     match cells.cell_of(addr.base, &addr.offset, ty) {
                         Some((c, false)) => cur[c.0] = Sym::Op(*value),
-                        // A weak update: only the value set changes (`step_sets`).
-                        Some((_, true)) | None => {}
+                        // A weak update: the value set changes (`step_sets`), and the
+                        // segments.
+                        Some((c, true)) => {
+                            let offset = Sym::Op(addr.offset);
+                            for j in builder.segments_of(c) {
+                                let seg = builder.segments[j].clone();
+                                let bounds = (cur[n_cells + 2 * j], cur[n_cells + 2 * j + 1]);
+                                let mut em = Emitter {
+                                    builder: &mut builder,
+                                    out: &mut out,
+                                    loc,
+                                };
+                                let (lo, hi) =
+                                    segments::store(&mut em, &seg, bounds, offset, *value);
+                                cur[n_cells + 2 * j] = lo;
+                                cur[n_cells + 2 * j + 1] = hi;
+                            }
+                        }
+                        None => {}
                     }
-                    for other in builder.aliased_by_write(addr.base) {
+                    let aliased = builder.aliased_by_write(addr.base);
+                    for &other in &aliased {
                         for c in cells.cells_of(other) {
                             cur[c.0] = builder.havoc_cell(c, &mut out, loc);
                         }
                     }
+                    builder.empty_segments(&aliased, &mut cur);
                 }
                 Inst::Mem(MemOp::Init {
                     base,
@@ -437,9 +569,21 @@ pub fn lower(func: Function) -> Option<Function> {
                     zero_rest,
                 }) => {
                     let init = initial_values(&cells, *base, leaves, *zero_rest);
+                    builder.empty_segments(&[*base], &mut cur);
                     for (c, value) in init {
                         if cells.cells[c.0].offset.is_none() {
-                            continue; // a summary cell: its value set (`step_sets`)
+                            // A summary cell: its value set (`step_sets`), and the segment
+                            // of the one constant every element holds.
+                            if let Initial::Known(Operand::Const(k)) = value {
+                                for j in builder.segments_of(c) {
+                                    if builder.segments[j].value == k {
+                                        let (lo, hi) = segments::everything();
+                                        cur[n_cells + 2 * j] = lo;
+                                        cur[n_cells + 2 * j + 1] = hi;
+                                    }
+                                }
+                            }
+                            continue;
                         }
                         cur[c.0] = match value {
                             Initial::Known(op) => Sym::Op(op),
@@ -447,22 +591,25 @@ pub fn lower(func: Function) -> Option<Function> {
                             Initial::Arbitrary => builder.havoc_cell(c, &mut out, loc),
                         };
                     }
-                    for other in builder.aliased_by_write(*base) {
+                    let aliased = builder.aliased_by_write(*base);
+                    for &other in &aliased {
                         for c in cells.cells_of(other) {
                             cur[c.0] = builder.havoc_cell(c, &mut out, loc);
                         }
                     }
+                    builder.empty_segments(&aliased, &mut cur);
                 }
                 Inst::Mem(MemOp::Clobber { bases }) => {
                     let mut all: BTreeSet<BaseId> = bases.iter().copied().collect();
                     for &b in bases {
                         all.extend(builder.aliased_by_write(b));
                     }
-                    for base in all {
+                    for &base in &all {
                         for c in cells.cells_of(base) {
                             cur[c.0] = builder.havoc_cell(c, &mut out, loc);
                         }
                     }
+                    builder.empty_segments(&all.into_iter().collect::<Vec<_>>(), &mut cur);
                 }
                 other => out.push((Pending::Keep(other.clone()), loc.clone())),
             }
@@ -514,7 +661,7 @@ pub fn lower(func: Function) -> Option<Function> {
                 unique = Some(s);
             }
             if trivial {
-                let ty = cells.cells[phis[p].cell.0].ty;
+                let ty = builder.track_ty(phis[p].cell);
                 replaced[p] = Some(unique.unwrap_or(Sym::Op(Operand::Undef(ty))));
                 changed = true;
             }
@@ -527,14 +674,17 @@ pub fn lower(func: Function) -> Option<Function> {
     let mut live = vec![false; phis.len()];
     let mut work = Vec::new();
     for (pending, _) in pending_blocks.iter().flatten() {
-        let sym = match pending {
-            Pending::Load { sym, .. } => *sym,
+        let syms = match pending {
+            Pending::Load { sym, .. } => vec![*sym],
+            Pending::Assign { expr, .. } => expr.syms(),
             Pending::Keep(_) => continue,
         };
-        if let Sym::Phi(p) = resolve(&replaced, sym) {
-            if !live[p] {
-                live[p] = true;
-                work.push(p);
+        for sym in syms {
+            if let Sym::Phi(p) = resolve(&replaced, sym) {
+                if !live[p] {
+                    live[p] = true;
+                    work.push(p);
+                }
             }
         }
     }
@@ -551,9 +701,9 @@ pub fn lower(func: Function) -> Option<Function> {
     let mut phi_value: Vec<Option<ValueId>> = vec![None; phis.len()];
     for p in 0..phis.len() {
         if live[p] && replaced[p].is_none() {
-            let c = phis[p].cell;
-            let name = builder.cell_name(c);
-            phi_value[p] = Some(builder.fresh(cells.cells[c.0].ty, name));
+            let t = phis[p].cell;
+            let name = builder.track_name(t);
+            phi_value[p] = Some(builder.fresh(builder.track_ty(t), name));
         }
     }
     let operand = |s: Sym| match resolve(&replaced, s) {
@@ -574,6 +724,32 @@ pub fn lower(func: Function) -> Option<Function> {
                     Pending::Load { dest, sym } => Inst::Assign {
                         dest,
                         expr: Expr::Use(operand(sym)),
+                    },
+                    Pending::Assign { dest, expr } => Inst::Assign {
+                        dest,
+                        expr: match expr {
+                            SymExpr::Less(a, b) => Expr::Cmp {
+                                pred: CmpPred::Slt,
+                                lhs: operand(a),
+                                rhs: operand(b),
+                            },
+                            SymExpr::Equal(a, b) => Expr::Cmp {
+                                pred: CmpPred::Eq,
+                                lhs: operand(a),
+                                rhs: operand(b),
+                            },
+                            SymExpr::Add(a, b) => Expr::Binary {
+                                op: BinOp::Add,
+                                lhs: operand(a),
+                                rhs: operand(b),
+                                flags: ArithFlags::default(),
+                            },
+                            SymExpr::Select(c, t, f) => Expr::Select {
+                                cond: operand(c),
+                                on_true: operand(t),
+                                on_false: operand(f),
+                            },
+                        },
                     },
                 };
                 (inst, loc)

@@ -504,6 +504,25 @@ impl Gen {
                     ));
                 }
             }
+            if self.rng.chance(50) {
+                // A prefix of computed length filled with a constant, then maybe rewritten
+                // (`a[i] = a[i] + d`) over another prefix: the memory model's segments.
+                self.classes.push("array-init-loop");
+                let c = self.rng.below(7) as i64 - 2;
+                let n1 = self.expr(scope, CType::U32, 1);
+                self.text(format!(
+                    "  for (unsigned i = 0; i < (unsigned)({n1}) % {}U; i++) {name}[i] = ({ty})({c});",
+                    len + 1
+                ));
+                if self.rng.chance(50) {
+                    let d = 1 + self.rng.below(3);
+                    let n2 = self.expr(scope, CType::U32, 1);
+                    self.text(format!(
+                        "  for (unsigned i = 0; i < (unsigned)({n2}) % {}U; i++) {name}[i] = ({ty})((unsigned long long){name}[i] + {d}ULL);",
+                        len + 1
+                    ));
+                }
+            }
             for k in 0..len {
                 scope.push(Var {
                     name: format!("{name}[{k}]"),
@@ -1136,6 +1155,7 @@ mod tests {
             "setjmp",
             "array",
             "array-loop",
+            "array-init-loop",
             "struct",
             "pointer-alias",
             "out-parameter",

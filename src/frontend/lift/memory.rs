@@ -48,6 +48,9 @@ pub(super) struct Memory {
     addr_of: std::collections::HashMap<LLVMValueRef, Address>,
     /// The bases other code may write: clobbered by unknown calls and stores.
     reachable: Vec<BaseId>,
+    /// The allocation sites (`malloc`, `calloc` calls) with a base, and whether the object
+    /// starts zeroed.
+    heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,
     /// The module's data layout, for sizes and field offsets.
     target: Option<LLVMTargetDataRef>,
 }
@@ -146,6 +149,46 @@ fn address_escapes(ptr: LLVMValueRef, depth: u32) -> bool {
     }
 }
 
+/// For a call of the C library's `malloc` or `calloc`: whether the object starts zeroed.
+fn allocation_site(inst: LLVMValueRef) -> Option<bool> {
+    if raw::opcode(inst) != LLVMOpcode::LLVMCall {
+        return None;
+    }
+    let callee = raw::called_function(inst)?;
+    if raw::is_defined(callee) {
+        return None; // the program's own allocator
+    }
+    match raw::name(callee).as_str() {
+        "malloc" => Some(false),
+        "calloc" => Some(true),
+        _ => None,
+    }
+}
+
+/// Whether `block` lies on a cycle of its function's CFG (it can run twice).
+fn in_cycle(block: LLVMBasicBlockRef) -> bool {
+    let successors = |b: LLVMBasicBlockRef| {
+        let term = unsafe { LLVMGetBasicBlockTerminator(b) };
+        if term.is_null() {
+            return vec![];
+        }
+        (0..raw::num_successors(term))
+            .map(|i| raw::successor(term, i))
+            .collect::<Vec<_>>()
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut work = successors(block);
+    while let Some(b) = work.pop() {
+        if b == block {
+            return true;
+        }
+        if seen.insert(b) {
+            work.extend(successors(b));
+        }
+    }
+    false
+}
+
 fn is_memory_intrinsic(name: &str) -> bool {
     [
         "llvm.memset.",
@@ -198,6 +241,23 @@ impl Lifter {
                     let id = self.new_base(inst, BaseKind::Local, name);
                     if escapes {
                         reachable.push(id);
+                    }
+                }
+                if let Some(zeroed) = allocation_site(inst) {
+                    // A fresh object per execution of the call: one base when the call runs
+                    // at most once (outside every cycle of the CFG), so that no object of an
+                    // earlier iteration, still live, shares its cells.
+                    let escapes = address_escapes(inst, 0);
+                    if !in_cycle(block) && (sequential || !escapes) {
+                        let name = match raw::name(inst) {
+                            n if n.is_empty() => format!("heap{}", self.memory.heap.len()),
+                            n => format!("heap.{n}"),
+                        };
+                        let id = self.new_base(inst, BaseKind::Local, name);
+                        self.memory.heap.insert(inst, (id, zeroed));
+                        if escapes {
+                            reachable.push(id);
+                        }
                     }
                 }
                 if track_globals {
@@ -691,6 +751,24 @@ impl Lifter {
 
     /// `polyfocus.uninit.memory(ptr)`: the local is arbitrary (it already is at its start;
     /// clobbered again for a local in a loop).
+    /// After a call of an allocation site with a base: the new object's bytes are
+    /// arbitrary (`malloc`) or zero (`calloc`).
+    pub(super) fn allocation(&mut self, piece: usize, inst: LLVMValueRef, loc: &Option<SourceLoc>) {
+        let Some(&(base, zeroed)) = self.memory.heap.get(&inst) else {
+            return;
+        };
+        let op = if zeroed {
+            MemOp::Init {
+                base,
+                leaves: vec![],
+                zero_rest: true,
+            }
+        } else {
+            MemOp::Clobber { bases: vec![base] }
+        };
+        self.push(piece, Inst::Mem(op), loc.clone());
+    }
+
     pub(super) fn uninit_memory(
         &mut self,
         piece: usize,
