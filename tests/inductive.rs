@@ -243,6 +243,8 @@ fn precision_techniques_give_certified_invariants_on_their_bench_tasks() {
             data_model: DataModel::Lp64,
             entry: EntrySelection::Named("main".into()),
             inline_limit: 2000,
+            inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+            lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
         };
         let module = load(&fe).expect("task loads");
@@ -307,6 +309,8 @@ fn care_set_invariants_are_inductive() {
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
         inline_limit: 2000,
+        inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+        lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
     };
     let module = load(&fe).expect("program loads");

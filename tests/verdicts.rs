@@ -312,6 +312,8 @@ fn loop_entry_predicates() {
 fn bitwise_bounds() {
     check_program("bitwise_bounds.c");
     needs_technique("bitwise_bounds.c", "--bitwise-bounds", &[15, 17, 18]);
+}
+
 /// Issue 17 (seed 002): extrapolation with a care set keeps the bound widening loses. Both
 /// assertions are proved by the care-set stage, and stay unknown with `--care-set off`.
 #[test]
