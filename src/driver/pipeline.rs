@@ -889,6 +889,25 @@ fn polynomial_equalities(
     });
 }
 
+/// Which checks are still imprecise, and the cut points of their error sites: what
+/// refinement and the care-set stage grow their predicates or care sets from.
+fn imprecise_error_sites(
+    facts: &Facts<'_>,
+    table: &VerdictTable,
+) -> (Vec<bool>, Vec<crate::graph::CutPointId>) {
+    let open: Vec<bool> = (0..facts.error_blocks.len())
+        .map(|i| table.is_imprecise(i))
+        .collect();
+    let errors = facts
+        .error_blocks
+        .iter()
+        .zip(&open)
+        .filter(|(_, open)| **open)
+        .filter_map(|(b, _)| facts.ctx.graph().cut_of_block(*b))
+        .collect();
+    (open, errors)
+}
+
 /// [`Step::Refine`]: rounds of predicate discovery and re-analysis in `P`, for the
 /// assertions still imprecise, until none is left, a round finds no new predicate,
 /// `max_fruitless_rounds` rounds in a row settle nothing, or the stage's share of the
@@ -937,16 +956,7 @@ fn refinement<P: NumericDomain>(
         }
         let round_start = Instant::now();
         crate::progress::stage(|| format!("refinement round {}", stats.rounds + 1));
-        let open: Vec<bool> = (0..facts.error_blocks.len())
-            .map(|i| progress.table.is_imprecise(i))
-            .collect();
-        let errors: Vec<crate::graph::CutPointId> = facts
-            .error_blocks
-            .iter()
-            .zip(&open)
-            .filter(|(_, open)| **open)
-            .filter_map(|(b, _)| graph.cut_of_block(*b))
-            .collect();
+        let (open, errors) = imprecise_error_sites(facts, &progress.table);
         if errors.is_empty() {
             detail = "no assertion left open".into();
             break;

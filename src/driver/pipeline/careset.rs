@@ -46,16 +46,7 @@ pub(super) fn care_set_stage<D: NumericDomain>(
     let mut n_proved = 0usize;
     let mut detail = None;
     while rounds < params.max_rounds {
-        let open: Vec<bool> = (0..facts.error_blocks.len())
-            .map(|i| progress.table.is_imprecise(i))
-            .collect();
-        let errors: Vec<crate::graph::CutPointId> = facts
-            .error_blocks
-            .iter()
-            .zip(&open)
-            .filter(|(_, open)| **open)
-            .filter_map(|(b, _)| graph.cut_of_block(*b))
-            .collect();
+        let (_, errors) = super::imprecise_error_sites(facts, &progress.table);
         if errors.is_empty() {
             break;
         }
