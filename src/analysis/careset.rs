@@ -36,14 +36,11 @@
 //! introduced the bad states: simpler, and equally sound.
 
 use super::lower::Lowering;
-use super::refine::{paths_into, precondition};
+use super::refine::{walk_back, StepOutcome};
 use super::Deadline;
 use crate::domain::{ConsKind, Entailment, LinCons, NumericDomain, Space};
 use crate::graph::{CutKind, CutPointId};
-use crate::ir::ValueId;
-use crate::smt::{Products, RegionFormula};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
 /// Care-set extrapolations at one cut point in one run before it widens as usual.
 pub const MAX_EXTRAPOLATIONS: usize = crate::params::Params::DEFAULT.care_set.max_extrapolations;
@@ -259,7 +256,8 @@ pub struct Discovery {
 
 /// Grows the care sets backwards from the open error sites `errors`, given the invariants
 /// `at_cut_points` of the last complete run (disjunctions over value dimensions; `None`:
-/// unreachable). `W` is the relational domain the preconditions are computed in.
+/// unreachable). `W` is the relational domain the preconditions are computed in. The walk
+/// is refinement's ([`walk_back`]); only what is kept of each step differs.
 pub fn discover<W: NumericDomain>(
     lowering: &Lowering<'_>,
     at_cut_points: &[Option<Vec<Vec<LinCons>>>],
@@ -267,68 +265,39 @@ pub fn discover<W: NumericDomain>(
     care: &mut CareSets,
     deadline: &Deadline,
 ) -> Discovery {
-    let ctx = lowering.context();
-    let graph = ctx.graph();
-    let mut found = Discovery::default();
-    let mut predecessors: Vec<Vec<CutPointId>> = vec![Vec::new(); graph.cut_points.len()];
-    for c in graph.ids() {
-        for t in graph.successors(c) {
-            predecessors[t.index()].push(c);
-        }
-    }
-    let mut formulas: BTreeMap<CutPointId, RegionFormula> = BTreeMap::new();
-    for e in errors {
-        // (target, the bad states there as a conjunction; empty: the whole error site)
-        let mut frontier: Vec<(CutPointId, Vec<LinCons>)> = vec![(*e, Vec::new())];
-        for _ in 0..MAX_DEPTH {
-            let mut next: Vec<(CutPointId, Vec<LinCons>)> = Vec::new();
-            for (t, bad) in &frontier {
-                for c in &predecessors[t.index()] {
-                    let Some(inv) = &at_cut_points[c.index()] else {
-                        continue;
-                    };
-                    if deadline.expired() {
-                        return found;
-                    }
-                    let formula = formulas
-                        .entry(*c)
-                        .or_insert_with(|| RegionFormula::new(ctx, *c, Products::Free));
-                    let live: Vec<ValueId> = ctx
-                        .live_at(graph.cut_point(*c).block)
-                        .iter()
-                        .copied()
-                        .collect();
-                    for path in paths_into(formula, inv, *t, bad, deadline) {
-                        found.paths += 1;
-                        let pre: W = precondition(lowering, &path, bad, &live);
-                        // B_c = pre ⊓ X_c, one polyhedron per disjunct of the invariant.
-                        for disjunct in inv {
-                            let mut b = pre.clone();
-                            b.meet_cons(disjunct);
-                            if b.is_bottom() {
-                                continue;
-                            }
-                            let b = halves(b.to_cons());
-                            if graph.cut_point(*c).kind == CutKind::LoopHead
-                                && care.add(*c, b.clone())
-                            {
-                                found.added += 1;
-                            }
-                            next.push((*c, b));
-                        }
-                    }
+    let graph = lowering.context().graph();
+    let mut added = 0;
+    let paths = walk_back::<W>(
+        lowering,
+        at_cut_points,
+        errors,
+        MAX_DEPTH,
+        deadline,
+        |step| {
+            // B_c = pre ⊓ X_c, one polyhedron per disjunct of the invariant; each is both a
+            // care set (at loop heads) and a goal to walk back from.
+            let mut goals = Vec::new();
+            for disjunct in step.invariant {
+                let mut b = step.pre.clone();
+                b.meet_cons(disjunct);
+                if b.is_bottom() {
+                    continue;
                 }
+                let b = halves(b.to_cons());
+                if graph.cut_point(step.from).kind == CutKind::LoopHead
+                    && care.add(step.from, b.clone())
+                {
+                    added += 1;
+                }
+                goals.push(b);
             }
-            next.sort_by(|a, b| a.0.cmp(&b.0));
-            next.dedup();
-            next.truncate(8);
-            frontier = next;
-            if frontier.is_empty() {
-                break;
+            StepOutcome {
+                goals,
+                progress: false,
             }
-        }
-    }
-    found
+        },
+    );
+    Discovery { added, paths }
 }
 
 #[cfg(test)]

@@ -647,9 +647,13 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                         return;
                     }
                     self.queries += 1;
+                    // The step is the join of the images of *every* feasible path: an
+                    // `unknown` leaves it incomplete (below the true image, so not
+                    // inductive), and the step is abandoned, never kept.
                     let path = match self.query(p1, &x1, &seen, true, deadline) {
                         QueryResult::Path(p) => p,
-                        _ => break,
+                        QueryResult::Unsat => break,
+                        QueryResult::Unknown(_) => return,
                     };
                     let y = self.post(&path, x1.clone());
                     let slot = &mut acc[path.target.index()];

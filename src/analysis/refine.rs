@@ -192,10 +192,89 @@ pub fn discover<W: NumericDomain>(
     preds: &mut LocalPredicates,
     deadline: &Deadline,
 ) -> Discovery {
+    let layout = lowering.layout();
+    let mut added = 0;
+    // The states of each source's invariant, built once per cut point.
+    let mut states_at: BTreeMap<CutPointId, Vec<W>> = BTreeMap::new();
+    let paths = walk_back::<W>(
+        lowering,
+        at_cut_points,
+        errors,
+        MAX_DEPTH,
+        deadline,
+        |step| {
+            let states = states_at.entry(step.from).or_insert_with(|| {
+                step.invariant
+                    .iter()
+                    .map(|d| {
+                        let mut w = W::top(lowering.space());
+                        w.meet_cons(d);
+                        w
+                    })
+                    .collect()
+            });
+            let live_vars: Vec<Var> = step.live.iter().map(|v| layout.value_var(*v)).collect();
+            let mut new_here = false;
+            for atom in step.pre.to_cons().iter().flat_map(canonical_atoms) {
+                let useful = atom.expr.vars().all(|v| live_vars.contains(&v))
+                    && splits(states, &atom)
+                    && !preds.at(step.from).contains(&atom);
+                if useful && preds.add(step.from, atom) {
+                    new_here = true;
+                    added += 1;
+                }
+            }
+            // A path that gave a predicate is explained; only the others are followed further.
+            if new_here {
+                StepOutcome {
+                    goals: Vec::new(),
+                    progress: true,
+                }
+            } else {
+                StepOutcome {
+                    goals: vec![step.pre.to_cons()],
+                    progress: false,
+                }
+            }
+        },
+    );
+    Discovery { added, paths }
+}
+
+/// One abstract error path met by [`walk_back`]: from the cut point `from` (invariant
+/// `invariant`, live values `live`) into the current goal, with `pre` the states at `from`
+/// that the path takes into it.
+pub(crate) struct ErrorStep<'a, W> {
+    pub from: CutPointId,
+    pub invariant: &'a [Vec<LinCons>],
+    pub live: &'a [ValueId],
+    pub pre: W,
+}
+
+/// What a consumer of [`walk_back`] makes of one step.
+pub(crate) struct StepOutcome {
+    /// Conjunctions at `from` to walk back from at the next depth.
+    pub goals: Vec<Vec<LinCons>>,
+    /// The step found what the consumer looks for: the walk from this error site stops
+    /// after the current depth.
+    pub progress: bool,
+}
+
+/// The backward walk from the open error sites shared by predicate discovery and the care
+/// sets: from each site, up to `max_depth` focus paths back, at each depth up to
+/// [`PATHS_PER_STEP`] abstract paths into each goal (the first goal: the whole site), each
+/// handed to `visit` with its precondition. Returns the number of paths examined.
+pub(crate) fn walk_back<W: NumericDomain>(
+    lowering: &Lowering<'_>,
+    at_cut_points: &[Option<Vec<Vec<LinCons>>>],
+    errors: &[CutPointId],
+    max_depth: usize,
+    deadline: &Deadline,
+    mut visit: impl FnMut(ErrorStep<'_, W>) -> StepOutcome,
+) -> usize {
     let ctx = lowering.context();
     let graph = ctx.graph();
-    let layout = lowering.layout();
-    let mut found = Discovery::default();
+    let mut paths = 0;
     let mut predecessors: Vec<Vec<CutPointId>> = vec![Vec::new(); graph.cut_points.len()];
     for c in graph.ids() {
         for t in graph.successors(c) {
@@ -206,60 +285,43 @@ pub fn discover<W: NumericDomain>(
     for e in errors {
         // (target, the set to reach there as a conjunction; empty: anywhere)
         let mut frontier: Vec<(CutPointId, Vec<LinCons>)> = vec![(*e, Vec::new())];
-        for _ in 0..MAX_DEPTH {
+        for _ in 0..max_depth {
             let mut next = Vec::new();
-            let mut added_here = false;
+            let mut progress = false;
             for (t, q) in &frontier {
                 for c in &predecessors[t.index()] {
                     let Some(inv) = &at_cut_points[c.index()] else {
                         continue;
                     };
                     if deadline.expired() {
-                        return found;
+                        return paths;
                     }
                     let formula = formulas
                         .entry(*c)
                         .or_insert_with(|| RegionFormula::new(ctx, *c, Products::Free));
-                    let live_here: Vec<ValueId> = ctx
+                    let live: Vec<ValueId> = ctx
                         .live_at(graph.cut_point(*c).block)
                         .iter()
                         .copied()
                         .collect();
-                    let live_vars: Vec<Var> =
-                        live_here.iter().map(|v| layout.value_var(*v)).collect();
-                    let states: Vec<W> = inv
-                        .iter()
-                        .map(|d| {
-                            let mut w = W::top(lowering.space());
-                            w.meet_cons(d);
-                            w
-                        })
-                        .collect();
                     for path in paths_into(formula, inv, *t, q, deadline) {
-                        found.paths += 1;
-                        let pre: W = precondition(lowering, &path, q, &live_here);
+                        paths += 1;
+                        let pre: W = precondition(lowering, &path, q, &live);
                         if pre.is_bottom() {
                             continue;
                         }
-                        let mut new_here = false;
-                        for atom in pre.to_cons().iter().flat_map(canonical_atoms) {
-                            let useful = atom.expr.vars().all(|v| live_vars.contains(&v))
-                                && splits(&states, &atom)
-                                && !preds.at(*c).contains(&atom);
-                            if useful && preds.add(*c, atom) {
-                                new_here = true;
-                                found.added += 1;
-                            }
-                        }
-                        if new_here {
-                            added_here = true;
-                        } else {
-                            next.push((*c, pre.to_cons()));
-                        }
+                        let outcome = visit(ErrorStep {
+                            from: *c,
+                            invariant: inv,
+                            live: &live,
+                            pre,
+                        });
+                        progress |= outcome.progress;
+                        next.extend(outcome.goals.into_iter().map(|g| (*c, g)));
                     }
                 }
             }
-            if added_here {
+            if progress {
                 break;
             }
             next.sort_by_key(|(c, _)| *c);
@@ -271,7 +333,7 @@ pub fn discover<W: NumericDomain>(
             }
         }
     }
-    found
+    paths
 }
 
 /// True when some state of the disjunction satisfies `pred` and some satisfies its

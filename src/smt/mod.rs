@@ -63,6 +63,30 @@ pub enum SideFact {
     },
 }
 
+/// The environment variable that makes every N-th solver check answer `unknown` without
+/// asking z3 (N = 1: every check). A test aid for the rule that an `unknown` is never
+/// evidence: under load any query may time out, and no verdict may depend on which one did
+/// (tests/solver_unknown.rs runs programs with known verdicts under it).
+pub const INJECT_UNKNOWN_ENV: &str = "POLYFOCUS_INJECT_SOLVER_UNKNOWN";
+
+/// Whether this check is one of the injected `unknown`s (see [`INJECT_UNKNOWN_ENV`]).
+fn injected_unknown() -> bool {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::OnceLock;
+    static EVERY: OnceLock<Option<u64>> = OnceLock::new();
+    static CHECKS: AtomicU64 = AtomicU64::new(0);
+    let every = EVERY.get_or_init(|| {
+        std::env::var(INJECT_UNKNOWN_ENV)
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .filter(|n| *n > 0)
+    });
+    match every {
+        None => false,
+        Some(n) => (CHECKS.fetch_add(1, Ordering::Relaxed) + 1) % n == 0,
+    }
+}
+
 /// Checks `solver` under `assumptions`, interrupting its context at `deadline`: the one way
 /// this module and [`bmc`] ask z3 for an answer.
 ///
@@ -78,6 +102,9 @@ pub(crate) fn check_until(
     assumptions: &[Bool],
     deadline: std::time::Instant,
 ) -> SatResult {
+    if injected_unknown() {
+        return SatResult::Unknown;
+    }
     let ctx = z3::Context::thread_local();
     let handle = ctx.handle();
     let checking = std::sync::Mutex::new(true);

@@ -1,0 +1,101 @@
+//! A solver `unknown` is never evidence (brief, principle 1): under load any query may run
+//! out of time, and no verdict may depend on which one did. Found the hard way: the
+//! descending step of path focusing took an `unknown` for "no more paths", kept the join of
+//! the paths it had seen, and proved `bitwise_bounds.c:16` (which fails) whenever the machine
+//! was busy enough.
+//!
+//! Here `POLYFOCUS_INJECT_SOLVER_UNKNOWN=N` makes every N-th solver check answer `unknown`,
+//! deterministically, and every assertion of `tests/programs` annotated `// fails` must
+//! still not be proved, in each engine and domain.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Every how many checks an `unknown` is injected: small periods hit the ascending and
+/// descending phases, the certifications and the stages after them at different points.
+const PERIODS: [u32; 3] = [2, 3, 4];
+
+/// The source lines annotated `// fails` in `path`.
+fn failing_lines(path: &Path) -> Vec<u32> {
+    let text = std::fs::read_to_string(path).expect("test program readable");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.find("// ").is_some_and(|i| l[i + 3..].trim() == "fails"))
+        .map(|(i, _)| i as u32 + 1)
+        .collect()
+}
+
+fn programs_with_failing_assertions() -> Vec<(PathBuf, Vec<u32>)> {
+    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs"]
+        .iter()
+        .collect();
+    let mut programs: Vec<(PathBuf, Vec<u32>)> = std::fs::read_dir(&dir)
+        .expect("tests/programs")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .map(|p| {
+            let lines = failing_lines(&p);
+            (p, lines)
+        })
+        .filter(|(_, lines)| !lines.is_empty())
+        .collect();
+    programs.sort();
+    programs
+}
+
+/// Runs every program under every period with `args`, and fails on any proof of a failing
+/// assertion.
+fn no_proof_of_a_failing_assertion(args: &[&str]) {
+    let programs = programs_with_failing_assertions();
+    assert!(programs.len() >= 10, "the annotated programs are found");
+    let mut wrong = Vec::new();
+    for (program, lines) in &programs {
+        for period in PERIODS {
+            let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+                .args(["check", "--format", "json", "--timeout", "30"])
+                .args(args)
+                .arg(program)
+                .env(polyfocus::smt::INJECT_UNKNOWN_ENV, period.to_string())
+                .output()
+                .expect("polyfocus runs");
+            let code = out.status.code().unwrap_or(-1);
+            assert!(
+                (0..=2).contains(&code),
+                "{} exited {code} with every {period}th check unknown: {}",
+                program.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let report: serde_json::Value =
+                serde_json::from_slice(&out.stdout).expect("JSON report");
+            for line in lines {
+                let check = common::check_at_line(&report, *line).unwrap_or_else(|| {
+                    panic!("{}:{line}: no verdict in {report}", program.display())
+                });
+                if check["verdict"] == "proved" {
+                    wrong.push(format!(
+                        "{}:{line} proved with every {period}th check unknown",
+                        program.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "WRONG proofs {args:?}: {wrong:#?}");
+}
+
+#[test]
+fn default_configuration() {
+    no_proof_of_a_failing_assertion(&[]);
+}
+
+#[test]
+fn focus_over_intervals() {
+    no_proof_of_a_failing_assertion(&["--engine", "focus", "--domain", "interval"]);
+}
+
+#[test]
+fn classic_over_polyhedra() {
+    no_proof_of_a_failing_assertion(&["--engine", "classic", "--domain", "poly"]);
+}
