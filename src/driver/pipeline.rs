@@ -57,6 +57,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 mod careset;
+mod relational;
 
 /// The stages of the pipeline, in the order they run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -435,6 +436,12 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     if complete && progress.table.any_imprecise() {
         let deadline = started + config.timeout.mul_f64(params.congruence_share);
         congruences(&facts, &found, params, deadline, &mut progress);
+    }
+    if complete && config.params.precision.relational_congruences && progress.table.any_imprecise()
+    {
+        let deadline =
+            (started + config.timeout.mul_f64(params.relational_congruence_share)).min(ends);
+        relational::relational_congruences(&facts, &found, params, deadline, &mut progress);
     }
     let refine = config.refine && config.engine == Engine::Focus && complete;
     if let Some(cex) = cex.filter(|_| refine && progress.table.any_imprecise()) {
