@@ -246,8 +246,8 @@ pub struct StageParams {
     /// The longest solver query of the congruence stage (one per cut point that reaches
     /// an open error site): the queries are linear and small, a longer one would not help.
     pub congruence_query: Duration,
-    /// Share of a function's budget, counted from its start, after which the relational
-    /// congruence stage gives up (it returns nothing unless it reached its fixpoint).
+    /// Share of a function's budget the relational congruence stage may use, counted from
+    /// its start (after refinement); it returns nothing unless it reached its fixpoint.
     pub relational_congruence_share: f64,
 }
 
@@ -293,7 +293,7 @@ impl Params {
             min_search_time: Duration::from_millis(200),
             congruence_share: 0.3,
             congruence_query: Duration::from_secs(2),
-            relational_congruence_share: 0.5,
+            relational_congruence_share: 0.2,
         },
         run: RunParams {
             run_budget: Duration::from_secs(240),
