@@ -41,7 +41,7 @@ pub struct Params {
 }
 
 /// Issue 17's precision techniques, each behind a switch (`check --disequality-splitting`,
-/// `--bitwise-bounds`, `--loop-entry-predicates`), for the on/off table. Each one only
+/// `--bitwise-bounds`, `--loop-entry-predicates`, `--relational-congruences`), for the on/off table. Each one only
 /// adds sound constraints or splits states, so a switch changes precision and time only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PrecisionParams {
@@ -56,6 +56,10 @@ pub struct PrecisionParams {
     /// guard held when the loop was entered, over values the loop does not change
     /// (`analysis/loop_entry.rs`).
     pub loop_entry_predicates: bool,
+    /// Relational congruences at cut points (affine lattices `a·x ≡ c mod m` of the live
+    /// values, found by the solver next to the engine's invariants) prove what the engine
+    /// left open (`analysis/relational_congruence.rs`).
+    pub relational_congruences: bool,
 }
 
 /// Extrapolation with a care set (`check --care-set on|off`, `analysis/careset.rs`): rounds
@@ -242,6 +246,9 @@ pub struct StageParams {
     /// The longest solver query of the congruence stage (one per cut point that reaches
     /// an open error site): the queries are linear and small, a longer one would not help.
     pub congruence_query: Duration,
+    /// Share of a function's budget the relational congruence stage may use, counted from
+    /// its start (after refinement); it returns nothing unless it reached its fixpoint.
+    pub relational_congruence_share: f64,
 }
 
 impl Params {
@@ -286,6 +293,7 @@ impl Params {
             min_search_time: Duration::from_millis(200),
             congruence_share: 0.3,
             congruence_query: Duration::from_secs(2),
+            relational_congruence_share: 0.2,
         },
         run: RunParams {
             run_budget: Duration::from_secs(240),
@@ -300,6 +308,7 @@ impl Params {
             disequality_splitting: true,
             bitwise_bounds: true,
             loop_entry_predicates: true,
+            relational_congruences: true,
         },
         care_set: CareSetParams {
             enabled: true,

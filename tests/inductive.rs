@@ -1,11 +1,12 @@
 //! Every invariant the engines compute is checked inductive by Z3 (initiation and
 //! consecution on the exact formula of the lifted program), on every task of
 //! `../shared/bench` and on the test programs, and so are the congruences of the values next
-//! to them (`analysis::congruence`). An invariant that is not inductive is a bug;
+//! to them (`analysis::congruence`) and the relational congruences at cut points
+//! (`analysis::relational_congruence`). An invariant that is not inductive is a bug;
 //! a proof resting on it would be unsound.
 
 use polyfocus::analysis::certify::{certify, Certificate};
-use polyfocus::analysis::{congruence, FunctionContext};
+use polyfocus::analysis::{congruence, relational_congruence, FunctionContext};
 use polyfocus::bench::manifest::{read_manifest, DataModel as BenchModel};
 use polyfocus::driver::{analyze, AnalysisConfig, DomainKind, Engine};
 use polyfocus::frontend::{load, DataModel, EntrySelection, FrontendConfig};
@@ -49,6 +50,7 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
         return vec![];
     };
     let mut failures = Vec::new();
+    let mut relations = 0usize;
     for (name, config) in configs() {
         let report = analyze(&module, &config);
         for inv in &report.cut_invariants {
@@ -68,9 +70,79 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
             {
                 failures.push(format!("{label} [{name}] congruences: {why}"));
             }
+            // The relational congruences the same stage finds next to them.
+            if name == "focus-poly" {
+                let limits = relational_congruence::Limits {
+                    deadline: std::time::Instant::now() + Duration::from_secs(10),
+                    query: Duration::from_secs(2),
+                };
+                if let Some(rel) =
+                    relational_congruence::analyze(&ctx, &inv.at_cut_point, &classes, limits)
+                {
+                    relations += rel.count();
+                    let cert = relational_congruence::certify(
+                        &ctx,
+                        inv,
+                        &classes,
+                        &rel,
+                        Duration::from_secs(5),
+                    );
+                    if let Certificate::NotInductive(why) = cert {
+                        failures.push(format!("{label} [{name}] relational congruences: {why}"));
+                    }
+                }
+            }
         }
     }
+    RELATIONS.fetch_add(relations, std::sync::atomic::Ordering::SeqCst);
     failures
+}
+
+/// Relational congruences found by [`certify_program`] so far (the congruence test checks
+/// that its program has some, so that the certification is not vacuous).
+static RELATIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The relational congruences of `tests/programs/congruences` (parity, equalities modulo
+/// 2^32, strides of 4) are certified inductive, and there are some.
+#[test]
+fn relational_congruences_of_the_congruence_programs_are_inductive() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/congruences");
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/programs/congruences")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let names: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("void ")?.strip_suffix("(void) {"))
+            .map(str::to_string)
+            .collect();
+        let fe = FrontendConfig {
+            inputs: vec![path.clone()],
+            cflags: vec![],
+            data_model: DataModel::Lp64,
+            entry: EntrySelection::List(names),
+            inline_limit: 2000,
+            inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+            lift_limit: polyfocus::frontend::LIFT_LIMIT,
+            checks: polyfocus::ir::CheckSelection::ASSERT,
+        };
+        let before = RELATIONS.load(std::sync::atomic::Ordering::SeqCst);
+        let failures = certify_program(&path.display().to_string(), &fe);
+        assert!(
+            failures.is_empty(),
+            "not inductive:\n{}",
+            failures.join("\n")
+        );
+        let found = RELATIONS.load(std::sync::atomic::Ordering::SeqCst) - before;
+        assert!(
+            found >= 4,
+            "{}: {found} relational congruences",
+            path.display()
+        );
+    }
 }
 
 #[test]

@@ -30,21 +30,29 @@ fn unknown_ends_when_the_search_stops_learning() {
     let stages = func["stages"].as_array().expect("stages of the function");
     let names: Vec<&str> = stages.iter().filter_map(|s| s["stage"].as_str()).collect();
     // The engine, then polynomial equalities (issue 17; they prove `j == 2 * i` at line 7
-    // even in intervals), congruences, then the search for what is left.
+    // even in intervals), congruences, relational congruences (reported as congruences),
+    // then the search for what is left.
     assert_eq!(
         names,
         [
             "analysis",
             "analysis",
             "congruences",
+            "congruences",
             "counterexample search"
         ],
+        "{func}"
+    );
+    assert!(
+        stages[3]["detail"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("relational: ")),
         "{func}"
     );
     for stage in stages {
         assert_eq!(stage["end"], "finished", "{stage}");
     }
-    let search = &stages[3];
+    let search = &stages[4];
     assert!(
         search["detail"]
             .as_str()

@@ -20,6 +20,7 @@ pub mod loop_entry;
 pub mod lower;
 pub mod polyeq;
 pub mod refine;
+pub mod relational_congruence;
 pub mod transformer;
 
 pub use crate::context::{Dim, FunctionContext, Layout};

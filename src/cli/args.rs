@@ -152,6 +152,11 @@ pub struct AnalysisArgs {
     /// the loop's exit guard held when the loop was entered (entered or not).
     #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.loop_entry_predicates))]
     pub loop_entry_predicates: OnOff,
+    /// Relational congruences (issue 17): for assertions the engine leaves open, affine
+    /// lattices of the values live at each cut point (`x = y`, `z` odd, `y - z ≡ 0 mod 2^32`
+    /// across wrap-around), found by the solver next to the engine's invariants
+    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.relational_congruences))]
+    pub relational_congruences: OnOff,
     /// Extrapolation with a care set (seed 002): for assertions path focusing leaves unknown,
     /// care sets grown backwards along abstract error paths guide widening in a re-run, so
     /// that it keeps the constraints that separate the reachable states from the error

@@ -15,6 +15,7 @@
 
 pub mod congruence;
 pub mod interval;
+pub mod lattice;
 pub mod linear;
 pub mod poly;
 pub mod polynomial;

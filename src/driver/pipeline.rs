@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! Interval -> Engine -> polynomial equalities -> Congruences -> QuickCex -> CareSet -> Refine
-//!   -> FullCex
+//!   -> relational congruences -> FullCex
 //!   -> verdicts
 //! ```
 //!
@@ -26,6 +26,12 @@
 //!   a re-run. Reported as `care sets`; `check --care-set off` leaves it out.
 //! - [`Step::Refine`]: predicate refinement rounds for the assertions still imprecise.
 //!   Reported as `refinement`.
+//! - relational congruences (`pipeline/relational.rs`, `analysis::relational_congruence`):
+//!   affine lattices of the live values at cut points, found by the solver next to the
+//!   engine's invariants; an open error site no path reaches from both is proved. After
+//!   refinement, so that it takes nothing from the shares of the stages before, within its
+//!   own share; reported as `congruences` (detail `relational: ...`);
+//!   `check --relational-congruences off` leaves it out.
 //! - [`Step::FullCex`]: the counterexample search with the rest of the budget (issue 6).
 //!   Reported as `counterexample search`.
 //!
@@ -57,6 +63,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 mod careset;
+mod relational;
 
 /// The stages of the pipeline, in the order they run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -471,6 +478,14 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             &mut progress,
         )
     });
+    // After refinement (which the stages before it leave their shares to), before the full
+    // search, within its own share of the budget.
+    if complete && config.params.precision.relational_congruences && progress.table.any_imprecise()
+    {
+        let deadline =
+            (Instant::now() + config.timeout.mul_f64(params.relational_congruence_share)).min(ends);
+        relational::relational_congruences(&facts, &found, params, deadline, &mut progress);
+    }
     if let Some(cex) = cex {
         let margin = (config.timeout / params.final_margin_divisor).max(params.final_margin_min);
         let deadline = started + config.timeout.saturating_sub(margin);

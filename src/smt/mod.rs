@@ -61,6 +61,16 @@ pub enum SideFact {
         /// The modulus, at least 0.
         modulus: BigInt,
     },
+    /// A linear congruence between values: `Σ coef·reading ≡ residue (mod modulus)`
+    /// (`modulus == 0`: equal), from `analysis::relational_congruence`.
+    Linear {
+        /// The values with their coefficients.
+        terms: Vec<(ValueId, BigInt)>,
+        /// The right-hand side.
+        residue: BigInt,
+        /// The modulus, at least 0.
+        modulus: BigInt,
+    },
 }
 
 /// The environment variable that makes every N-th solver check answer `unknown` without
@@ -134,6 +144,17 @@ pub enum QueryResult {
     /// A path that adds new states.
     Path(FocusPath),
     /// No such path.
+    Unsat,
+    /// The solver gave up: never evidence either way.
+    Unknown(Unknown),
+}
+
+/// The answer to [`RegionFormula::query_point_outside`].
+#[derive(Debug)]
+pub enum PointResult {
+    /// The readings of the asked values at the target, in a state the path reaches.
+    Point(Vec<BigInt>),
+    /// No path ends outside.
     Unsat,
     /// The solver gave up: never evidence either way.
     Unknown(Unknown),
@@ -1012,27 +1033,98 @@ impl RegionFormula {
     /// A fact read on the values a path leaves at target `cp` (negated by the caller, so
     /// `mod` rather than a fresh multiple).
     fn fact_at_target(&mut self, fact: &SideFact, cp: CutPointId) -> Bool {
-        match fact {
+        let (t, residue, modulus) = match fact {
             SideFact::Congruence {
                 value,
                 residue,
                 modulus,
+            } => (self.target_term(*value, cp), residue, modulus),
+            SideFact::Linear {
+                terms,
+                residue,
+                modulus,
             } => {
-                let t = match self
-                    .targets
-                    .get(&cp)
-                    .and_then(|(_, primed)| primed.get(value))
-                {
-                    Some(t) => t.clone(),
-                    None => self.input_or_region_term(*value),
-                };
-                if modulus.is_zero() {
-                    t.eq(big(residue))
-                } else {
-                    (t - big(residue)).modulo(big(modulus)).eq(Int::from_i64(0))
+                let mut sum = Int::from_i64(0);
+                for (v, k) in terms {
+                    sum = sum + self.target_term(*v, cp) * big(k);
                 }
+                (sum, residue, modulus)
             }
+        };
+        if modulus.is_zero() {
+            t.eq(big(residue))
+        } else {
+            (t - big(residue)).modulo(big(modulus)).eq(Int::from_i64(0))
         }
+    }
+
+    /// The term of value `v` on the values a path leaves at target `cp`.
+    fn target_term(&mut self, v: ValueId, cp: CutPointId) -> Int {
+        match self.targets.get(&cp).and_then(|(_, primed)| primed.get(&v)) {
+            Some(t) => t.clone(),
+            None => self.input_or_region_term(v),
+        }
+    }
+
+    /// Asks for a path from a state of `from` with the `facts` at the source to target
+    /// `cp` that ends outside `outside` (some of its facts fails on the values the path
+    /// leaves there; `None`: any arrival), and returns the readings of `values` there in
+    /// the solver's model. A relational analysis joins such points until none is left.
+    pub fn query_point_outside(
+        &mut self,
+        from: &[Vec<LinCons>],
+        facts: &[SideFact],
+        cp: CutPointId,
+        outside: Option<&[SideFact]>,
+        values: &[ValueId],
+        timeout: std::time::Duration,
+    ) -> PointResult {
+        let deadline = std::time::Instant::now() + timeout.max(std::time::Duration::from_millis(1));
+        if let Err(why) = self.load(deadline) {
+            return PointResult::Unknown(why);
+        }
+        let Some(reached) = self.targets.get(&cp).map(|(r, _)| r.clone()) else {
+            return PointResult::Unsat;
+        };
+        self.solver.push();
+        self.assert_starts(from);
+        for fact in facts {
+            let f = self.side_fact_formula(fact);
+            self.solver.assert(&f);
+        }
+        let escape = match outside {
+            None => Bool::from_bool(true),
+            Some(kept) => {
+                let broken: Vec<Bool> = kept
+                    .iter()
+                    .map(|f| self.fact_at_target(f, cp).not())
+                    .collect();
+                Bool::or(&broken)
+            }
+        };
+        self.solver.assert(&Bool::and(&[reached, escape]));
+        let terms: Vec<Int> = values.iter().map(|v| self.target_term(*v, cp)).collect();
+        let res = match check_until(&self.solver, &[], deadline) {
+            SatResult::Unsat => PointResult::Unsat,
+            SatResult::Unknown => PointResult::Unknown(Unknown::Solver(
+                self.solver.get_reason_unknown().unwrap_or_default(),
+            )),
+            SatResult::Sat => match self.solver.get_model() {
+                None => PointResult::Unknown(Unknown::NoModel),
+                Some(model) => {
+                    let point: Option<Vec<BigInt>> = terms
+                        .iter()
+                        .map(|t| model.eval(t, true).and_then(|n| parse_numeral(&n)))
+                        .collect();
+                    match point {
+                        Some(p) => PointResult::Point(p),
+                        None => PointResult::Unknown(Unknown::NoModel),
+                    }
+                }
+            },
+        };
+        self.solver.pop(1);
+        res
     }
 
     /// Asserts that the path starts in some disjunct of `from`.
@@ -1080,22 +1172,31 @@ impl RegionFormula {
     }
 
     fn side_fact_formula(&mut self, fact: &SideFact) -> Bool {
-        match fact {
+        let (t, residue, modulus) = match fact {
             SideFact::Congruence {
                 value,
                 residue,
                 modulus,
+            } => (self.input_term(*value), residue, modulus),
+            SideFact::Linear {
+                terms,
+                residue,
+                modulus,
             } => {
-                let t = self.input_term(*value);
-                if modulus.is_zero() {
-                    t.eq(big(residue))
-                } else {
-                    // Asserted, never negated: the multiple can be a fresh integer, which
-                    // keeps the query linear (z3's `mod` made it time out).
-                    let k = self.fresh_int("mult");
-                    t.eq(big(residue) + k * big(modulus))
+                let mut sum = Int::from_i64(0);
+                for (v, k) in terms {
+                    sum = sum + self.input_term(*v) * big(k);
                 }
+                (sum, residue, modulus)
             }
+        };
+        if modulus.is_zero() {
+            t.eq(big(residue))
+        } else {
+            // Asserted, never negated: the multiple can be a fresh integer, which keeps the
+            // query linear (z3's `mod` made it time out).
+            let k = self.fresh_int("mult");
+            t.eq(big(residue) + k * big(modulus))
         }
     }
 
@@ -1215,6 +1316,16 @@ fn const_reading(c: Const, interp: Interp) -> BigInt {
 
 fn pow2(k: u32) -> BigInt {
     BigInt::one() << k as usize
+}
+
+/// The integer of a z3 numeral (`12`, `(- 12)`).
+fn parse_numeral(n: &Int) -> Option<BigInt> {
+    let text = n.to_string();
+    let t = text.trim();
+    match t.strip_prefix("(-").and_then(|r| r.strip_suffix(')')) {
+        Some(neg) => neg.trim().parse::<BigInt>().ok().map(|v| -v),
+        None => t.parse::<BigInt>().ok(),
+    }
 }
 
 fn big(x: &BigInt) -> Int {

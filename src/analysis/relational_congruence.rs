@@ -1,0 +1,309 @@
+//! Relational congruences at cut points (issue 17): per cut point, an affine lattice of the
+//! readings of the values live there ([`AffineLattice`], Granger's linear congruence
+//! equalities `a·x ≡ c (mod m)`, `m = 0` an equality): `x = y` where `z`'s parity couples
+//! them, two unsigned counters equal modulo `2^32` after both wrapped, `s - 2x ≡ 0 mod 2^32`.
+//!
+//! The lattices are computed by the solver rather than by transfer functions: for each edge
+//! `p → q` of the reduced graph, a model of the exact region formula that starts in the
+//! engine's invariant at `p`, the non-relational congruences and `p`'s lattice, and ends
+//! outside `q`'s lattice, is a state that some path reaches; its readings at `q` are joined
+//! into `q`'s lattice (a symbolic abstraction in the style of King and Søndergaard's
+//! congruences over bit-vectors). The lattices grow until no edge finds such a point; the
+//! lattice of subgroups of ℤⁿ has no infinite ascending chain, and the number of points per
+//! cut point is capped (past it the cut point keeps no relation).
+//!
+//! **Soundness.** The region formula is the exact semantics of the lifted program in
+//! readings (wrap-around as `r = e - k·2^w`, `srem`/`urem`/`sdiv`, casts and truncations
+//! as the solver encodes them, products exact), so every rule is the program's, not
+//! re-implemented here; wrap-around keeps `y - z ≡ 0 (mod 2^32)` exactly when the program
+//! does. The result is inductive by construction: the fixpoint ends only when every edge's
+//! query is unsat with the final lattices, and a solver `unknown` makes the target keep no
+//! relation (every point), which is trivially kept. The engine's invariants and the
+//! congruences it starts from are inductive on their own, so their conjunction with the
+//! lattices is. [`certify`] checks it again, independently (`tests/inductive.rs`). An
+//! analysis that runs out of time returns nothing.
+
+use super::certify::{Certificate, CutInvariants, Refutation};
+use super::congruence::Congruences;
+use super::FunctionContext;
+use crate::domain::lattice::AffineLattice;
+use crate::domain::{Int, LinCons};
+use crate::graph::{CutKind, CutPointId};
+use crate::ir::ValueId;
+use crate::smt::{PointResult, Products, QueryResult, RegionFormula, SideFact};
+use num_traits::Zero;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+/// The most values tracked at one cut point (the first live ones, by id): the lattice of a
+/// projection is still sound, and the solver's models stay small.
+const MAX_TRACKED: usize = 24;
+
+/// Points joined at one cut point before it keeps no relation (each strict join raises
+/// the rank or divides the index, so `dimension × 65` bounds a chain over 64-bit values;
+/// this cap is far below and is what bounds the stage's time).
+const MAX_POINTS: usize = 48;
+
+/// The lattice of one cut point over its tracked values.
+#[derive(Clone, Debug)]
+struct CutLattice {
+    values: Vec<ValueId>,
+    lattice: AffineLattice,
+}
+
+/// The relational congruences of a function's cut points.
+#[derive(Clone, Debug)]
+pub struct RelationalCongruences {
+    at: Vec<CutLattice>,
+}
+
+/// Limits of one run of [`analyze`].
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The analysis returns nothing past it.
+    pub deadline: Instant,
+    /// The longest solver query.
+    pub query: Duration,
+}
+
+impl RelationalCongruences {
+    /// The facts at cut point `p`: its lattice's congruences over the tracked values (a
+    /// false fact when no execution reaches `p`).
+    pub fn facts_at(&self, p: CutPointId) -> Vec<SideFact> {
+        let cut = &self.at[p.index()];
+        match cut.lattice.constraints() {
+            None => vec![SideFact::Linear {
+                terms: vec![],
+                residue: Int::from(1),
+                modulus: Int::zero(),
+            }],
+            Some(cs) => cs
+                .into_iter()
+                .map(|c| SideFact::Linear {
+                    terms: cut
+                        .values
+                        .iter()
+                        .zip(c.coefs)
+                        .filter(|(_, k)| !k.is_zero())
+                        .map(|(v, k)| (*v, k))
+                        .collect(),
+                    residue: c.residue,
+                    modulus: c.modulus,
+                })
+                .collect(),
+        }
+    }
+
+    /// How many congruences all the cut points hold (for the report).
+    pub fn count(&self) -> usize {
+        self.at
+            .iter()
+            .map(|c| c.lattice.constraints().map_or(0, |cs| cs.len()))
+            .sum()
+    }
+
+    /// The congruences at `p` as text over the values' ids, for tests and debugging.
+    pub fn describe(&self, p: CutPointId) -> Vec<String> {
+        self.facts_at(p)
+            .iter()
+            .map(|f| match f {
+                SideFact::Linear {
+                    terms,
+                    residue,
+                    modulus,
+                } => {
+                    let lhs: Vec<String> =
+                        terms.iter().map(|(v, k)| format!("{k}*v{}", v.0)).collect();
+                    let lhs = if lhs.is_empty() {
+                        "0".to_string()
+                    } else {
+                        lhs.join(" + ")
+                    };
+                    if modulus.is_zero() {
+                        format!("{lhs} = {residue}")
+                    } else {
+                        format!("{lhs} ≡ {residue} mod {modulus}")
+                    }
+                }
+                SideFact::Congruence { .. } => String::new(),
+            })
+            .collect()
+    }
+}
+
+/// The facts every query starts from at `p`: the non-relational congruences of the values
+/// live there and `p`'s lattice.
+fn source_facts(
+    ctx: &FunctionContext<'_>,
+    classes: &Congruences,
+    lattices: &[CutLattice],
+    p: CutPointId,
+) -> Vec<SideFact> {
+    let mut facts = classes.facts_at(ctx, p);
+    facts.extend(
+        RelationalCongruences {
+            at: lattices.to_vec(),
+        }
+        .facts_at(p),
+    );
+    facts
+}
+
+/// Computes the lattices of every cut point, next to the engine's `invariants` (one
+/// disjunction per cut point, `None` where the engine found no state) and the
+/// non-relational `classes`. `None` when the deadline passed before the fixpoint.
+pub fn analyze(
+    ctx: &FunctionContext<'_>,
+    invariants: &[Option<Vec<Vec<LinCons>>>],
+    classes: &Congruences,
+    limits: Limits,
+) -> Option<RelationalCongruences> {
+    let graph = ctx.graph();
+    if invariants.len() != graph.cut_points.len() {
+        return None;
+    }
+    let mut lattices: Vec<CutLattice> = graph
+        .ids()
+        .map(|p| {
+            let values: Vec<ValueId> = ctx
+                .live_at(graph.cut_point(p).block)
+                .iter()
+                .copied()
+                .take(MAX_TRACKED)
+                .collect();
+            let n = values.len();
+            let lattice = if graph.cut_point(p).kind == CutKind::Entry {
+                AffineLattice::top(n)
+            } else {
+                AffineLattice::bottom(n)
+            };
+            CutLattice { values, lattice }
+        })
+        .collect();
+    let mut points = vec![0usize; lattices.len()];
+    let mut formulas: BTreeMap<CutPointId, RegionFormula> = BTreeMap::new();
+    let mut work: BTreeSet<CutPointId> = graph
+        .ids()
+        .filter(|p| graph.cut_point(*p).kind == CutKind::Entry)
+        .collect();
+    while let Some(p) = work.pop_first() {
+        let Some(from) = &invariants[p.index()] else {
+            continue;
+        };
+        if lattices[p.index()].lattice.is_bottom() {
+            continue;
+        }
+        for &q in graph.successors(p) {
+            if matches!(graph.cut_point(q).kind, CutKind::ErrorSite(_)) {
+                continue;
+            }
+            loop {
+                let left = limits.deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return None;
+                }
+                if lattices[q.index()].lattice.is_top() {
+                    break;
+                }
+                let facts = source_facts(ctx, classes, &lattices, p);
+                let outside = match lattices[q.index()].lattice.is_bottom() {
+                    true => None,
+                    false => Some(RelationalCongruences::facts_of(&lattices[q.index()])),
+                };
+                let values = lattices[q.index()].values.clone();
+                let formula = formulas
+                    .entry(p)
+                    .or_insert_with(|| RegionFormula::new(ctx, p, Products::Exact));
+                match formula.query_point_outside(
+                    from,
+                    &facts,
+                    q,
+                    outside.as_deref(),
+                    &values,
+                    limits.query.min(left),
+                ) {
+                    PointResult::Unsat => break,
+                    PointResult::Point(x) => {
+                        points[q.index()] += 1;
+                        let cut = &mut lattices[q.index()];
+                        if points[q.index()] > MAX_POINTS {
+                            cut.lattice = AffineLattice::top(cut.values.len());
+                        } else if !cut.lattice.join_point(&x) {
+                            // The model's point is inside: the solver and the lattice
+                            // disagree (never expected); keep no relation rather than loop.
+                            cut.lattice = AffineLattice::top(cut.values.len());
+                        }
+                        work.insert(q);
+                    }
+                    PointResult::Unknown(_) => {
+                        let cut = &mut lattices[q.index()];
+                        cut.lattice = AffineLattice::top(cut.values.len());
+                        work.insert(q);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    Some(RelationalCongruences { at: lattices })
+}
+
+impl RelationalCongruences {
+    fn facts_of(cut: &CutLattice) -> Vec<SideFact> {
+        RelationalCongruences {
+            at: vec![cut.clone()],
+        }
+        .facts_at(CutPointId(0))
+    }
+}
+
+/// Checks with the solver that the lattices are inductive next to the linear `invariants`
+/// and the non-relational `classes` (consecution on the exact formula), independently of
+/// how [`analyze`] found them. Initiation holds at the entry, whose lattice keeps no relation.
+pub fn certify(
+    ctx: &FunctionContext<'_>,
+    invariants: &CutInvariants,
+    classes: &Congruences,
+    relations: &RelationalCongruences,
+    timeout: Duration,
+) -> Certificate {
+    let graph = ctx.graph();
+    if graph.cut_points.len() != invariants.at_cut_point.len()
+        || relations.at.len() != graph.cut_points.len()
+    {
+        return Certificate::NotInductive(Refutation::Mismatch);
+    }
+    let mut undecided = None;
+    for p in graph.ids() {
+        let Some(from) = &invariants.at_cut_point[p.index()] else {
+            continue;
+        };
+        let kept: BTreeMap<CutPointId, Vec<SideFact>> = graph
+            .successors(p)
+            .iter()
+            .filter(|q| !matches!(graph.cut_point(**q).kind, CutKind::ErrorSite(_)))
+            .map(|q| (*q, relations.facts_at(*q)))
+            .filter(|(_, facts)| !facts.is_empty())
+            .collect();
+        if kept.is_empty() {
+            continue;
+        }
+        let mut facts = classes.facts_at(ctx, p);
+        facts.extend(relations.facts_at(p));
+        let mut formula = RegionFormula::new(ctx, p, Products::Exact);
+        match formula.query_facts_kept(from, &facts, &kept, timeout) {
+            QueryResult::Unsat => {}
+            QueryResult::Unknown(why) => undecided = Some((p, why)),
+            QueryResult::Path(path) => {
+                return Certificate::NotInductive(Refutation::Leaves {
+                    function: ctx.func().name.clone(),
+                    path,
+                })
+            }
+        }
+    }
+    match undecided {
+        Some((at, why)) => Certificate::Undecided { at, why },
+        None => Certificate::Inductive,
+    }
+}
