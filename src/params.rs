@@ -41,7 +41,8 @@ pub struct Params {
 }
 
 /// Issue 17's precision techniques, each behind a switch (`check --disequality-splitting`,
-/// `--bitwise-bounds`, `--loop-entry-predicates`, `--relational-congruences`), for the on/off table. Each one only
+/// `--bitwise-bounds`, `--loop-entry-predicates`, `--relational-congruences`, `--phase-splitting`,
+/// `--partwise-paths`), for the on/off table. Each one only
 /// adds sound constraints or splits states, so a switch changes precision and time only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PrecisionParams {
@@ -60,6 +61,16 @@ pub struct PrecisionParams {
     /// values, found by the solver next to the engine's invariants) prove what the engine
     /// left open (`analysis/relational_congruence.rs`).
     pub relational_congruences: bool,
+    /// Refinement starts with the phase predicates: at a loop head, the guards of the
+    /// branches of the loop's body over values the head knows (`x < 50` in
+    /// `if (x < 50) x++; else { x++; y++; }`), so that each phase of the loop keeps its
+    /// own state (`analysis/phases.rs`).
+    pub phase_splitting: bool,
+    /// A focus path is applied to each part of a disjunctive state (predicate partitions)
+    /// on its own, so that what the lowering decides from a state's bounds (the side of a
+    /// disequality, the wrap-around window of an addition, a change of reading) is decided
+    /// per part, not on the hull of the parts (`analysis/transformer.rs`).
+    pub partwise_paths: bool,
 }
 
 /// Extrapolation with a care set (`check --care-set on|off`, `analysis/careset.rs`): rounds
@@ -309,6 +320,8 @@ impl Params {
             bitwise_bounds: true,
             loop_entry_predicates: true,
             relational_congruences: true,
+            phase_splitting: true,
+            partwise_paths: true,
         },
         care_set: CareSetParams {
             enabled: true,

@@ -306,6 +306,29 @@ fn loop_entry_predicates() {
     needs_technique("loop_entry.c", "--loop-entry-predicates", &[13]);
 }
 
+/// Issue 17 (gj2007, mono-crafted_6): refinement starts with the guards of the loop's
+/// body read at the head, so each phase keeps its own state; the near miss (a phase one
+/// step later) is refuted by a native run.
+#[test]
+fn phase_splitting() {
+    check_program("phases.c");
+    needs_technique("phases.c", "--phase-splitting", &[18, 36]);
+    let report = run(&common::program("phases.c"), "focus", "poly", &[]);
+    let found = common::check_at_line(&report, 50).expect("a verdict on the line");
+    assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
+}
+
+/// Issue 17 (ikos/prover 13): with predicates, each part of the state takes a path on its
+/// own, so `flag != 0` is decided per part; the near miss is refuted by a native run.
+#[test]
+fn partwise_paths() {
+    check_program("phases_partwise.c");
+    needs_technique("phases_partwise.c", "--partwise-paths", &[18]);
+    let report = run(&common::program("phases_partwise.c"), "focus", "poly", &[]);
+    let found = common::check_at_line(&report, 20).expect("a verdict on the line");
+    assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
+}
+
 /// Issue 17: `x & -8`, `x | 4` and `x | INT_MIN` read signed are bounded by `x` and the
 /// mask, which the loops' joins need.
 #[test]

@@ -18,6 +18,7 @@ pub mod diseq;
 pub mod focus;
 pub mod loop_entry;
 pub mod lower;
+pub mod phases;
 pub mod polyeq;
 pub mod refine;
 pub mod relational_congruence;

@@ -14,7 +14,35 @@ use crate::smt::FocusPath;
 
 /// Applies the transformer of a focus path: each block's instructions, then the guard and
 /// the moves of the edge taken.
+///
+/// With `partwise_paths` (issue 17), a disjunctive state is split into its parts and the
+/// path applied to each alone, then joined: the lowering decides from a state's bounds
+/// which side of a disequality holds, whether an addition wraps, how to change a reading,
+/// and on the hull of the parts (a phase where `x <= 49` and one where `x >= 50`) those
+/// decisions fall back to "anything". Each part being a subset of the state, the join of
+/// their images is a sound image of the state.
 pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, state: &mut D) {
+    if lowering.precision().partwise_paths {
+        if let Some(parts) = state.split_parts() {
+            let mut image: Option<D> = None;
+            for mut part in parts {
+                apply_path_whole(lowering, path, &mut part);
+                image = Some(match image {
+                    None => part,
+                    Some(acc) => acc.join(&part),
+                });
+            }
+            if let Some(image) = image {
+                *state = image;
+            }
+            return;
+        }
+    }
+    apply_path_whole(lowering, path, state);
+}
+
+/// [`apply_path`] on the state as one.
+fn apply_path_whole<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, state: &mut D) {
     for (b, idx) in &path.edges {
         if state.is_bottom() {
             return;

@@ -157,6 +157,16 @@ pub struct AnalysisArgs {
     /// across wrap-around), found by the solver next to the engine's invariants
     #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.relational_congruences))]
     pub relational_congruences: OnOff,
+    /// Phase splitting (issue 17): refinement starts with, at each loop head, the guards of
+    /// the branches of the loop's body read at the head (`x < 50`), so that each phase of
+    /// the loop keeps its own state and is accelerated from it.
+    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.phase_splitting))]
+    pub phase_splitting: OnOff,
+    /// Part-wise paths (issue 17): with predicates, a path is applied to each part of the
+    /// state on its own, so that disequalities, wrap-around and readings are decided per
+    /// part rather than on the hull of the parts.
+    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.partwise_paths))]
+    pub partwise_paths: OnOff,
     /// Extrapolation with a care set (seed 002): for assertions path focusing leaves unknown,
     /// care sets grown backwards along abstract error paths guide widening in a re-run, so
     /// that it keeps the constraints that separate the reachable states from the error

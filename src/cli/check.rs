@@ -82,6 +82,8 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
                 bitwise_bounds: a.bitwise_bounds == super::args::OnOff::On,
                 loop_entry_predicates: a.loop_entry_predicates == super::args::OnOff::On,
                 relational_congruences: a.relational_congruences == super::args::OnOff::On,
+                phase_splitting: a.phase_splitting == super::args::OnOff::On,
+                partwise_paths: a.partwise_paths == super::args::OnOff::On,
             },
             care_set: crate::params::CareSetParams {
                 enabled: a.care_set == super::args::OnOff::On,

@@ -97,6 +97,13 @@ pub trait NumericDomain: Lattice {
     fn to_cons(&self) -> Vec<LinCons>;
     /// A short name for reports ("interval", "polyhedra").
     fn domain_name() -> &'static str;
+    /// The state as several states whose union it is, when it is a disjunction of parts
+    /// (partitioned predicate domains, with more than one part); `None` for a state of one
+    /// part. Each part is a state of the same domain, so an operation applied to each and
+    /// joined is sound, and decides from each part's own bounds.
+    fn split_parts(&self) -> Option<Vec<Self>> {
+        None
+    }
     /// The state as a disjunction of constraint systems, exactly (no over-approximation:
     /// the path-focusing queries look for paths ending *outside* it). Convex domains have one
     /// disjunct, [`NumericDomain::to_cons`]; a bottom state has none.

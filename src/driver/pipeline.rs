@@ -960,6 +960,14 @@ fn refinement<P: NumericDomain>(
             &mut preds,
         );
     }
+    // Issue 17: and on the phases of each loop (the guards of its body, read at the head).
+    if config.params.precision.phase_splitting {
+        seeded += crate::analysis::phases::seed::<crate::domain::Polyhedron>(
+            &facts.lowering,
+            &found.at_cut_points,
+            &mut preds,
+        );
+    }
     while stats.rounds < max_rounds {
         if deadline.expired() {
             end = StageEnd::Timeout;

@@ -773,6 +773,15 @@ impl<N: NumericDomain, P: PartPolicy> NumericDomain for Partitioned<N, P> {
         P::NAME
     }
 
+    fn split_parts(&self) -> Option<Vec<Self>> {
+        (self.parts.len() > 1).then(|| {
+            self.parts
+                .iter()
+                .map(|part| Self::with_parts(self.info.clone(), vec![part.clone()]))
+                .collect()
+        })
+    }
+
     fn to_disjunction(&self) -> Vec<Vec<LinCons>> {
         // Each disjunct also bounds the booleans it does not fix to [0, 1]: true of every
         // concrete state, and it keeps the solver from escaping an invariant through a

@@ -1,0 +1,179 @@
+//! Phase predicates (issue 17): a loop whose body branches on a value the loop moves runs
+//! in phases, and its invariant is disjunctive by phase.
+//!
+//! `x = 0; y = 50; while (x < 100) { if (x < 50) x++; else { x++; y++; } }` ends with
+//! `y = 100`: at the head, `y = 50` while `x <= 50` and `y = x` after. The hull of the two
+//! phases (`50 <= y`, `x <= y`, `2y <= x + 100`) is not inductive over the integers, and
+//! widening loses even that. Refinement's weakest preconditions do not find the split:
+//! the error path's precondition at the head (`x >= 100 && y != 100`) says nothing of `50`.
+//!
+//! The split that keeps it is the body's own guard `x < 50`, read at the head: a branch in
+//! the loop's region (the blocks reached from the head without passing another cut point)
+//! whose condition compares values the head knows (its phis, values defined before the
+//! loop, constants, and additions of constants to those along the region) is a predicate
+//! over the head's live values. With it, the engine keeps one state per phase, and path
+//! focusing accelerates each phase's path from the states of that phase alone (Gopan and
+//! Reps's guided static analysis and lookahead widening reach the same effect by phases of
+//! the iteration; here the phases are parts of the state). Refinement starts with these
+//! predicates ([`seed`]); like every predicate they only split states, so they cannot make
+//! an analysis unsound: the predicate need not even be exact (wrap-around of the additions
+//! is ignored), it only has to separate the phases in the cases that matter.
+
+use super::lower::{const_reading, Lowering};
+use super::refine::{canonical_atoms, LocalPredicates};
+use crate::domain::{ConsKind, Int, LinCons, LinExpr, NumericDomain};
+use crate::graph::{CutKind, CutPointId};
+use crate::ir::{BinOp, CmpPred, Expr, Operand, Terminator, ValueId};
+use std::collections::BTreeSet;
+
+/// Phase predicates at one loop head, at most (each doubles the head's parts).
+const MAX_PER_HEAD: usize = 3;
+/// Additions of constants followed back from a compared value, at most.
+const MAX_CHAIN: usize = 8;
+
+/// Adds the phase predicates of each loop head to `preds`, where the invariants
+/// `at_cut_points` of the last analysis (disjunctions of constraint systems; `None`:
+/// unreachable) hold states on both of their sides; returns how many were added. `W` is
+/// the domain the sides are tested in.
+pub fn seed<W: NumericDomain>(
+    lowering: &Lowering<'_>,
+    at_cut_points: &[Option<Vec<Vec<LinCons>>>],
+    preds: &mut LocalPredicates,
+) -> usize {
+    let mut added = 0;
+    for (cp, pred) in predicates(lowering) {
+        let Some(Some(inv)) = at_cut_points.get(cp.index()) else {
+            continue;
+        };
+        let states: Vec<W> = inv
+            .iter()
+            .map(|d| {
+                let mut w = W::top(lowering.space());
+                w.meet_cons(d);
+                w
+            })
+            .collect();
+        if super::refine::splits(&states, &pred) && preds.insert(cp, pred) {
+            added += 1;
+        }
+    }
+    added
+}
+
+/// The phase predicates of each loop head, in canonical form ([`canonical_atoms`]), at
+/// most [`MAX_PER_HEAD`] per head, in the order of the region's blocks.
+pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
+    let ctx = lowering.context();
+    let graph = ctx.graph();
+    let func = lowering.func();
+    let mut res = Vec::new();
+    for cp in graph.ids() {
+        let head = graph.cut_point(cp);
+        if head.kind != CutKind::LoopHead {
+            continue;
+        }
+        let live = ctx.live_at(head.block);
+        let mut here: Vec<LinCons> = Vec::new();
+        for b in graph.region(cp) {
+            // The head's own branch is the loop's exit guard: its sides are "in the loop"
+            // and "left it", not phases.
+            if *b == head.block || here.len() >= MAX_PER_HEAD {
+                continue;
+            }
+            let Terminator::Branch {
+                cond: Operand::Value(c),
+                ..
+            } = &func.block(*b).term
+            else {
+                continue;
+            };
+            let Some(Expr::Cmp { pred, lhs, rhs }) = lowering.def(*c) else {
+                continue;
+            };
+            let Some(atom) = guard_at_head(lowering, live, *pred, lhs, rhs) else {
+                continue;
+            };
+            if !here.contains(&atom) && !here.contains(&atom.negate()) {
+                here.push(atom);
+            }
+        }
+        res.extend(here.into_iter().map(|p| (cp, p)));
+    }
+    res
+}
+
+/// `lhs pred rhs` over values live at the head, as one canonical atom; `None` for
+/// (dis)equalities (not a phase boundary), constant conditions, and operands the head
+/// does not know.
+fn guard_at_head(
+    lowering: &Lowering<'_>,
+    live: &BTreeSet<ValueId>,
+    pred: CmpPred,
+    lhs: &Operand,
+    rhs: &Operand,
+) -> Option<LinCons> {
+    if matches!(pred, CmpPred::Eq | CmpPred::Ne) {
+        return None;
+    }
+    let want = match pred {
+        p if p.is_unsigned() => crate::ir::Interp::Unsigned,
+        _ => crate::ir::Interp::Signed,
+    };
+    let a = at_head(lowering, live, lhs, want, MAX_CHAIN)?;
+    let b = at_head(lowering, live, rhs, want, MAX_CHAIN)?;
+    let c = match pred {
+        CmpPred::Slt | CmpPred::Ult => LinCons::lt_int(&a, &b),
+        CmpPred::Sle | CmpPred::Ule => LinCons::le(&a, &b),
+        CmpPred::Sgt | CmpPred::Ugt => LinCons::lt_int(&b, &a),
+        CmpPred::Sge | CmpPred::Uge => LinCons::ge(&a, &b),
+        CmpPred::Eq | CmpPred::Ne => return None,
+    };
+    if c.kind != ConsKind::Ge || c.expr.vars().next().is_none() {
+        return None;
+    }
+    canonical_atoms(&c).into_iter().next()
+}
+
+/// An operand as a linear expression over the values live at the head: a constant (in the
+/// comparison's reading), a live value (in its own reading: a predicate need not be the
+/// exact guard), or a value the region computes by adding a constant to such an operand
+/// (wrap-around ignored, for the same reason).
+fn at_head(
+    lowering: &Lowering<'_>,
+    live: &BTreeSet<ValueId>,
+    op: &Operand,
+    want: crate::ir::Interp,
+    fuel: usize,
+) -> Option<LinExpr> {
+    match op {
+        Operand::Undef(_) => None,
+        Operand::Const(c) => Some(LinExpr::constant(const_reading(*c, want))),
+        Operand::Value(v) if live.contains(v) => {
+            Some(LinExpr::var(lowering.layout().value_var(*v)))
+        }
+        Operand::Value(v) => {
+            if fuel == 0 {
+                return None;
+            }
+            match lowering.def(*v)? {
+                Expr::Use(a) => at_head(lowering, live, a, want, fuel - 1),
+                Expr::Binary { op, lhs, rhs, .. } if matches!(op, BinOp::Add | BinOp::Sub) => {
+                    let (value, constant, value_first) = match (lhs, rhs) {
+                        (Operand::Const(k), other) => (other, *k, false),
+                        (other, Operand::Const(k)) => (other, *k, true),
+                        _ => return None,
+                    };
+                    let x = at_head(lowering, live, value, want, fuel - 1)?;
+                    let k = LinExpr::constant(Int::from(constant.signed()));
+                    Some(match (op, value_first) {
+                        (BinOp::Add, _) => x.plus(&k),
+                        (BinOp::Sub, true) => x.minus(&k),
+                        (BinOp::Sub, false) => k.minus(&x),
+                        _ => unreachable!("only additions and subtractions reach here"),
+                    })
+                }
+                _ => None,
+            }
+        }
+    }
+}
