@@ -408,6 +408,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     // the interval stage reached its fixpoint): where they settle every assertion (loops
     // whose invariants are polynomial identities), the engine has nothing left to do, and
     // its time no longer decides whether they are tried.
+    let mut pre_exhausted = false;
     if config.purpose == Purpose::Verdicts
         && progress.table.any_imprecise()
         && has_product_of_values(func)
@@ -420,7 +421,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             .timeout
             .mul_f64(params.engine_share / 2.0)
             .min(ends.saturating_duration_since(Instant::now()));
-        polynomial_equalities(&facts, &linear, false, budget, &mut progress);
+        pre_exhausted = polynomial_equalities(&facts, &linear, false, budget, &mut progress);
     }
     let mut found = match interval {
         // Every assertion is settled (or there is none): the expensive stages have nothing
@@ -449,7 +450,9 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         }
     };
     let complete = found.outcome == Outcome::Complete;
-    if progress.table.any_imprecise() {
+    // Again with the engine's invariants and the solver; not when the engine gave none and
+    // the pass before it tried every degree (it would find the same).
+    if progress.table.any_imprecise() && (complete || !pre_exhausted) {
         // The engine's invariants when it reached its fixpoint (certified, see
         // tests/inductive.rs); otherwise none (every cut point may hold any state).
         let linear = match found.outcome {
@@ -782,7 +785,7 @@ fn polynomial_equalities(
     solver: bool,
     budget: Duration,
     progress: &mut Progress,
-) {
+) -> bool {
     use crate::analysis::polyeq;
     let open = |table: &VerdictTable| {
         (0..facts.error_blocks.len())
@@ -794,7 +797,7 @@ fn polynomial_equalities(
         .ids()
         .any(|c| graph.cut_point(c).kind == crate::graph::CutKind::LoopHead);
     if open(&progress.table).is_empty() || !has_loop {
-        return;
+        return true;
     }
     let linear = linear.to_vec();
     let started = Instant::now();
@@ -822,12 +825,18 @@ fn polynomial_equalities(
             );
             c
         };
+        let mut exhausted = true;
         for degree in 2..=polyeq::MAX_DEGREE {
-            if open(&progress.table).is_empty() || discovering.expired() {
+            if open(&progress.table).is_empty() {
+                break;
+            }
+            if discovering.expired() {
+                exhausted = false;
                 break;
             }
             let Some(eqs) = polyeq::discover(facts.ctx, degree, &linear, &discovering) else {
                 notes.push(format!("degree {degree}: gave up"));
+                exhausted = false;
                 break;
             };
             if previous.as_ref() == Some(&eqs.degrees) {
@@ -910,13 +919,18 @@ fn polynomial_equalities(
             }
             n += here;
         }
-        (n, format!("polynomial equalities: {}", notes.join(", ")))
+        (
+            n,
+            format!("polynomial equalities: {}", notes.join(", ")),
+            exhausted,
+        )
     }));
-    let (end, detail) = match proved {
-        Ok((_, detail)) => (StageEnd::Finished, detail),
+    let (end, detail, exhausted) = match proved {
+        Ok((_, detail, exhausted)) => (StageEnd::Finished, detail, exhausted),
         Err(_) => (
             StageEnd::InternalError,
             "polynomial equalities panicked".to_string(),
+            false,
         ),
     };
     let elapsed = started.elapsed();
@@ -929,6 +943,7 @@ fn polynomial_equalities(
         end,
         detail: Some(detail),
     });
+    exhausted
 }
 
 /// Which checks are still imprecise, and the cut points of their error sites: what

@@ -56,9 +56,9 @@
 mod path;
 
 use super::{Deadline, FunctionContext};
-use path::{PathState, Remainder, Source};
 use crate::domain::polynomial::{
-    dependencies, ideal_generators, in_ideal, simplify_generators, span_basis, Monomial, Polynomial,
+    dependencies_until, ideal_generators, in_ideal, simplify_generators, span_basis, Monomial,
+    Polynomial,
 };
 use crate::domain::{Int, LinCons, Var};
 use crate::graph::{CutKind, CutPointId};
@@ -67,6 +67,7 @@ use crate::ir::{
 };
 use crate::smt::{Products, QueryResult, RegionFormula};
 use num_traits::{One, Signed};
+use path::{PathState, Remainder, Source};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -207,7 +208,7 @@ pub fn discover(
                 return None;
             }
             let incoming: Vec<&PathMap> = paths.iter().filter(|p| p.target == t).collect();
-            let restricted = restrict(&basis[t.index()], &incoming, &basis, &vars)?;
+            let restricted = restrict(&basis[t.index()], &incoming, &basis, &vars, deadline)?;
             if restricted.len() < basis[t.index()].len() {
                 changed = true;
                 basis[t.index()] = restricted;
@@ -236,12 +237,13 @@ pub fn discover(
 }
 
 /// The subspace of `span(current)` whose elements `P` satisfy `P ∘ f ∈ span(basis[S])` for
-/// every incoming path; `None` past [`MAX_TERMS`].
+/// every incoming path; `None` past [`MAX_TERMS`] or the deadline.
 fn restrict(
     current: &[Polynomial],
     incoming: &[&PathMap],
     basis: &[Vec<Polynomial>],
     vars: &[Vec<Var>],
+    deadline: &Deadline,
 ) -> Option<Vec<Polynomial>> {
     let mut closures: BTreeMap<CutPointId, Vec<Polynomial>> = BTreeMap::new();
     // The conditions of all paths in one system: path `i`'s polynomials are multiplied by a
@@ -249,6 +251,9 @@ fn restrict(
     let marker = |i: usize| Polynomial::var(Var(MARKER_BASE + i as u32));
     let mut columns: Vec<Polynomial> = vec![Polynomial::zero(); current.len()];
     for (i, path) in incoming.iter().enumerate() {
+        if deadline.expired() {
+            return None;
+        }
         let z = marker(i);
         for (k, p) in current.iter().enumerate() {
             let image = p.compose(
@@ -269,12 +274,20 @@ fn restrict(
             let b = if path.subst.is_empty() {
                 b.clone()
             } else {
-                b.compose(&|x| path.subst.get(&x).cloned().unwrap_or_else(|| Polynomial::var(x)), MAX_TERMS)?
+                b.compose(
+                    &|x| {
+                        path.subst
+                            .get(&x)
+                            .cloned()
+                            .unwrap_or_else(|| Polynomial::var(x))
+                    },
+                    MAX_TERMS,
+                )?
             };
             columns.push(b.times(&z).scaled(&-Int::from(1)));
         }
     }
-    let deps = dependencies(&columns);
+    let deps = dependencies_until(&columns, &|| deadline.expired())?;
     let kept: Vec<Polynomial> = deps
         .iter()
         .map(|c| {
@@ -609,7 +622,9 @@ impl<'a, 'f> Walker<'a, 'f> {
         let d = match pred {
             CmpPred::Eq => {
                 if let Some(e) = path::affine(&a.minus(&b), n_dims) {
-                    state.linear.push(LinCons::eq(&e, &crate::domain::LinExpr::constant(0)));
+                    state
+                        .linear
+                        .push(LinCons::eq(&e, &crate::domain::LinExpr::constant(0)));
                 }
                 state.equate(a.minus(&b));
                 return;
@@ -792,11 +807,7 @@ impl<'a, 'f> Walker<'a, 'f> {
                             .iter()
                             .map(|x| {
                                 let v = layout.value(*x).expect("template variables are values");
-                                let p = after
-                                    .env
-                                    .get(&v)
-                                    .cloned()
-                                    .unwrap_or_else(|| after.var(*x));
+                                let p = after.env.get(&v).cloned().unwrap_or_else(|| after.var(*x));
                                 (*x, p)
                             })
                             .collect();

@@ -24,7 +24,9 @@
 //! per disjunct: together they cover every execution of the edge.
 
 use crate::domain::polynomial::{Monomial, Polynomial};
-use crate::domain::{ConsKind, Int, Lattice, LinCons, LinExpr, NumericDomain, Polyhedron, Space, Var};
+use crate::domain::{
+    ConsKind, Int, Lattice, LinCons, LinExpr, NumericDomain, Polyhedron, Space, Var,
+};
 use crate::ir::ValueId;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
@@ -128,7 +130,9 @@ impl PathState {
         self.env.values_mut().for_each(apply);
         self.subst.values_mut().for_each(apply);
         self.rems.values_mut().for_each(|r| apply(&mut r.dividend));
-        self.residues.iter_mut().for_each(|r| apply(&mut r.rem.dividend));
+        self.residues
+            .iter_mut()
+            .for_each(|r| apply(&mut r.rem.dividend));
         let hypotheses: Vec<Polynomial> = std::mem::take(&mut self.hypotheses)
             .iter()
             .map(|h| h.compose(&f, usize::MAX).expect("no cap"))
