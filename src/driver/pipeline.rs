@@ -776,9 +776,11 @@ fn has_product_of_values(func: &Function) -> bool {
 }
 
 /// Polynomial equalities at loop heads (issue 17, `analysis::polyeq`), for the assertions
-/// the engine left imprecise: found by linear algebra, certified inductive by the solver
-/// with the engine's linear invariants, then each open error site is proved unreachable
-/// from them with products encoded exactly, or left open. Reported as part of `analysis`.
+/// still open: found by linear algebra, certified inductive by the solver with the linear
+/// invariants `linear`, then each open error site is proved unreachable from them,
+/// algebraically, then (with `solver`) with products encoded exactly, or left open.
+/// Reported as part of `analysis`. True when every degree was tried (the budget did not
+/// cut the search).
 fn polynomial_equalities(
     facts: &Facts<'_>,
     linear: &[Option<Vec<Vec<crate::domain::LinCons>>>],

@@ -3,8 +3,8 @@
 //!
 //! **The invariants.** Each loop head `T` gets a vector space `V_T` of polynomials over its
 //! live integer values, of degree at most `d_T` (the largest degree whose template stays
-//! under [`MAX_MONOMIALS`] monomials). Every path `π` from a cut point `S` to `T` (guards
-//! ignored) is a polynomial map `f_π`: the value of each live value of `T` at the end of
+//! under [`MAX_MONOMIALS`] monomials). Every path `π` from a cut point `S` to `T` is a
+//! polynomial map `f_π` (its guards used only as [`path`] describes): the value of each live value of `T` at the end of
 //! `π`, as a polynomial in the values of `S` and in fresh unknowns for every result that is
 //! not an exact ring operation. The spaces are the greatest solution of
 //!
@@ -23,7 +23,8 @@
 //! `P ∈ V_T` holds at `T` in every execution: by induction on the executions, a state at `S`
 //! satisfies every equality of `V_S`, hence every multiple, so
 //! `P(f_π(x)) = Σ g_j·C_S[j](x) = 0`; an identity of polynomials holds whatever values the
-//! unknowns take, and whatever branch the guards choose (Rodríguez-Carbonell & Kapur;
+//! unknowns take, and a path's guards only restrict the states it is asked of ([`path`]:
+//! the identity is then one after the path's substitution) (Rodríguez-Carbonell & Kapur;
 //! Müller-Olm & Seidl for the spaces).
 //!
 //! A variable that the engine's linear invariant defines at a loop head (`c = y`, an
