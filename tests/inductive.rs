@@ -239,6 +239,7 @@ fn polynomial_equalities_are_inductive() {
         (root.join("tests/programs/polynomial.c"), true),
         (root.join("tests/programs/polynomial_wrap.c"), true),
         (root.join("tests/programs/polynomial_ideal.c"), false),
+        (root.join("tests/programs/polynomial_guards.c"), false),
     ];
     for task in [
         "ps2.c",
@@ -250,6 +251,9 @@ fn polynomial_equalities_are_inductive() {
         "geo1.c",
         "geo2.c",
         "ps5.c",
+        "prod4br.c",
+        "prodbin-ll.c",
+        "mannadiv.c",
     ] {
         if nla.join(task).is_file() {
             programs.push((nla.join(task), false));

@@ -203,6 +203,15 @@ fn polynomial_equalities_not_over_wrapping_sums() {
     check_program("polynomial_wrap.c");
 }
 
+/// Issue 17: equalities that hold on the paths whose guards say so (an exact halving after
+/// a remainder test, a reset guarded by an equality, an exit guard `a == b`), and near
+/// misses that must not be proved (each fails in a native run).
+#[test]
+fn polynomial_equalities_with_guards() {
+    check_program("polynomial_guards.c");
+    check_program("polynomial_guards_false.c");
+}
+
 /// Issue 17: a false polynomial claim is not proved, and its counterexample is replayed.
 #[test]
 fn polynomial_false_claim_is_refuted() {

@@ -309,6 +309,15 @@ impl fmt::Display for DisplayPoly<'_> {
 /// A basis of the linear dependencies of `columns`: vectors `c`, with integer entries, such
 /// that `Σ cᵢ·columns[i]` is the zero polynomial, spanning all such vectors.
 pub fn dependencies(columns: &[Polynomial]) -> Vec<Vec<Int>> {
+    dependencies_until(columns, &|| false).expect("never stopped")
+}
+
+/// [`dependencies`], or `None` when `stop` says so (asked between rows of the elimination,
+/// which is where the time goes on large templates).
+pub fn dependencies_until(
+    columns: &[Polynomial],
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<Vec<Int>>> {
     // Rows: one per monomial, sparse over the columns.
     let mut rows: BTreeMap<&Monomial, BTreeMap<usize, Rat>> = BTreeMap::new();
     for (j, p) in columns.iter().enumerate() {
@@ -319,16 +328,23 @@ pub fn dependencies(columns: &[Polynomial]) -> Vec<Vec<Int>> {
         }
     }
     let rows: Vec<BTreeMap<usize, Rat>> = rows.into_values().collect();
-    nullspace(rows, columns.len())
+    nullspace(rows, columns.len(), stop)
 }
 
 /// A basis of `{c : row·c = 0 for every row}` for sparse rational rows over `n_cols`
 /// columns, each basis vector with coprime integer entries.
-fn nullspace(mut rows: Vec<BTreeMap<usize, Rat>>, n_cols: usize) -> Vec<Vec<Int>> {
+fn nullspace(
+    mut rows: Vec<BTreeMap<usize, Rat>>,
+    n_cols: usize,
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<Vec<Int>>> {
     // Reduced row echelon form: pivot rows by pivot column, each pivot 1 and the pivot
     // column zero in every other pivot row.
     let mut pivots: BTreeMap<usize, BTreeMap<usize, Rat>> = BTreeMap::new();
     for mut row in rows.drain(..) {
+        if stop() {
+            return None;
+        }
         // Reduce by the existing pivots.
         for (pc, prow) in &pivots {
             if let Some(k) = row.get(pc).cloned() {
@@ -361,7 +377,7 @@ fn nullspace(mut rows: Vec<BTreeMap<usize, Rat>>, n_cols: usize) -> Vec<Vec<Int>
         }
         basis.push(integer_vector(&v));
     }
-    basis
+    Some(basis)
 }
 
 /// `row -= k·other`, dropping zeros.

@@ -411,6 +411,25 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     };
     let config = &rest;
     let mut domain_types = None;
+    // Polynomial equalities first, algebraically only, with the interval invariants (when
+    // the interval stage reached its fixpoint): where they settle every assertion (loops
+    // whose invariants are polynomial identities), the engine has nothing left to do, and
+    // its time no longer decides whether they are tried.
+    let mut pre_exhausted = false;
+    if config.purpose == Purpose::Verdicts
+        && progress.table.any_imprecise()
+        && has_product_of_values(func)
+    {
+        let linear = match &interval {
+            Some(found) => found.at_cut_points.clone(),
+            None => vec![Some(vec![vec![]]); ctx.graph().cut_points.len()],
+        };
+        let budget = config
+            .timeout
+            .mul_f64(params.engine_share / 2.0)
+            .min(ends.saturating_duration_since(Instant::now()));
+        pre_exhausted = polynomial_equalities(&facts, &linear, false, budget, &mut progress);
+    }
     let mut found = match interval {
         // Every assertion is settled (or there is none): the expensive stages have nothing
         // to do, and the interval invariants are the function's.
@@ -438,7 +457,19 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         }
     };
     let complete = found.outcome == Outcome::Complete;
-    polynomial_equalities(&facts, config, &found, ends, &mut progress);
+    // Again with the engine's invariants and the solver; not when the engine gave none and
+    // the pass before it tried every degree (it would find the same).
+    if progress.table.any_imprecise() && (complete || !pre_exhausted) {
+        // The engine's invariants when it reached its fixpoint (certified, see
+        // tests/inductive.rs); otherwise none (every cut point may hold any state).
+        let linear = match found.outcome {
+            Outcome::Complete => found.at_cut_points.clone(),
+            _ => vec![Some(vec![vec![]]); ctx.graph().cut_points.len()],
+        };
+        let budget = (config.timeout.mul_f64(params.engine_share) / 3)
+            .min(ends.saturating_duration_since(Instant::now()));
+        polynomial_equalities(&facts, &linear, true, budget, &mut progress);
+    }
     if complete && progress.table.any_imprecise() {
         let deadline = started + config.timeout.mul_f64(params.congruence_share);
         congruences(&facts, &found, params, deadline, &mut progress);
@@ -738,17 +769,40 @@ fn congruences(
     });
 }
 
+/// True when the function multiplies two values (not a value by a constant): without such
+/// a product, its assertions are linear and the polynomial stage before the engine would
+/// only cost time.
+fn has_product_of_values(func: &Function) -> bool {
+    use crate::ir::{BinOp, Expr, Inst, Operand};
+    func.blocks.iter().flat_map(|b| &b.insts).any(|inst| {
+        matches!(
+            inst,
+            Inst::Assign {
+                expr: Expr::Binary {
+                    op: BinOp::Mul,
+                    lhs: Operand::Value(_),
+                    rhs: Operand::Value(_),
+                    ..
+                },
+                ..
+            }
+        )
+    })
+}
+
 /// Polynomial equalities at loop heads (issue 17, `analysis::polyeq`), for the assertions
-/// the engine left imprecise: found by linear algebra, certified inductive by the solver
-/// with the engine's linear invariants, then each open error site is proved unreachable
-/// from them with products encoded exactly, or left open. Reported as part of `analysis`.
+/// still open: found by linear algebra, certified inductive by the solver with the linear
+/// invariants `linear`, then each open error site is proved unreachable from them,
+/// algebraically, then (with `solver`) with products encoded exactly, or left open.
+/// Reported as part of `analysis`. True when every degree was tried (the budget did not
+/// cut the search).
 fn polynomial_equalities(
     facts: &Facts<'_>,
-    config: &AnalysisConfig,
-    found: &Found,
-    ends: Instant,
+    linear: &[Option<Vec<Vec<crate::domain::LinCons>>>],
+    solver: bool,
+    budget: Duration,
     progress: &mut Progress,
-) {
+) -> bool {
     use crate::analysis::polyeq;
     let open = |table: &VerdictTable| {
         (0..facts.error_blocks.len())
@@ -760,17 +814,10 @@ fn polynomial_equalities(
         .ids()
         .any(|c| graph.cut_point(c).kind == crate::graph::CutKind::LoopHead);
     if open(&progress.table).is_empty() || !has_loop {
-        return;
+        return true;
     }
-    // The engine's invariants when it reached its fixpoint (certified, see
-    // tests/inductive.rs); otherwise none (every cut point may hold any state).
-    let linear: Vec<Option<Vec<Vec<crate::domain::LinCons>>>> = match found.outcome {
-        Outcome::Complete => found.at_cut_points.clone(),
-        _ => vec![Some(vec![vec![]]); facts.ctx.graph().cut_points.len()],
-    };
+    let linear = linear.to_vec();
     let started = Instant::now();
-    let budget = (config.timeout.mul_f64(config.params.stages.engine_share) / 3)
-        .min(ends.saturating_duration_since(started));
     let deadline = Deadline::after(budget).with_memory(facts.memory);
     // Discovery gets half: the rest is kept for the solver's queries, which need the
     // lowest degree's equalities more often than the higher degrees take to be found.
@@ -795,12 +842,18 @@ fn polynomial_equalities(
             );
             c
         };
+        let mut exhausted = true;
         for degree in 2..=polyeq::MAX_DEGREE {
-            if open(&progress.table).is_empty() || discovering.expired() {
+            if open(&progress.table).is_empty() {
+                break;
+            }
+            if discovering.expired() {
+                exhausted = false;
                 break;
             }
             let Some(eqs) = polyeq::discover(facts.ctx, degree, &linear, &discovering) else {
                 notes.push(format!("degree {degree}: gave up"));
+                exhausted = false;
                 break;
             };
             if previous.as_ref() == Some(&eqs.degrees) {
@@ -854,7 +907,7 @@ fn polynomial_equalities(
             found_eqs.push((degree, eqs, consecution));
         }
         for (degree, eqs, consecution) in &found_eqs {
-            if open(&progress.table).is_empty() || deadline.expired() {
+            if !solver || open(&progress.table).is_empty() || deadline.expired() {
                 break;
             }
             let c = consecution.unwrap_or_else(|| certify(eqs));
@@ -883,13 +936,18 @@ fn polynomial_equalities(
             }
             n += here;
         }
-        (n, format!("polynomial equalities: {}", notes.join(", ")))
+        (
+            n,
+            format!("polynomial equalities: {}", notes.join(", ")),
+            exhausted,
+        )
     }));
-    let (end, detail) = match proved {
-        Ok((_, detail)) => (StageEnd::Finished, detail),
+    let (end, detail, exhausted) = match proved {
+        Ok((_, detail, exhausted)) => (StageEnd::Finished, detail, exhausted),
         Err(_) => (
             StageEnd::InternalError,
             "polynomial equalities panicked".to_string(),
+            false,
         ),
     };
     let elapsed = started.elapsed();
@@ -902,6 +960,7 @@ fn polynomial_equalities(
         end,
         detail: Some(detail),
     });
+    exhausted
 }
 
 /// Which checks are still imprecise, and the cut points of their error sites: what

@@ -3,8 +3,8 @@
 //!
 //! **The invariants.** Each loop head `T` gets a vector space `V_T` of polynomials over its
 //! live integer values, of degree at most `d_T` (the largest degree whose template stays
-//! under [`MAX_MONOMIALS`] monomials). Every path `π` from a cut point `S` to `T` (guards
-//! ignored) is a polynomial map `f_π`: the value of each live value of `T` at the end of
+//! under [`MAX_MONOMIALS`] monomials). Every path `π` from a cut point `S` to `T` is a
+//! polynomial map `f_π` (its guards used only as [`path`] describes): the value of each live value of `T` at the end of
 //! `π`, as a polynomial in the values of `S` and in fresh unknowns for every result that is
 //! not an exact ring operation. The spaces are the greatest solution of
 //!
@@ -23,7 +23,8 @@
 //! `P ∈ V_T` holds at `T` in every execution: by induction on the executions, a state at `S`
 //! satisfies every equality of `V_S`, hence every multiple, so
 //! `P(f_π(x)) = Σ g_j·C_S[j](x) = 0`; an identity of polynomials holds whatever values the
-//! unknowns take, and whatever branch the guards choose (Rodríguez-Carbonell & Kapur;
+//! unknowns take, and a path's guards only restrict the states it is asked of ([`path`]:
+//! the identity is then one after the path's substitution) (Rodríguez-Carbonell & Kapur;
 //! Müller-Olm & Seidl for the spaces).
 //!
 //! A variable that the engine's linear invariant defines at a loop head (`c = y`, an
@@ -53,9 +54,12 @@
 //! reaches it. Before that, [`certify`] checks the equalities inductive with the solver; an
 //! `unknown` there or at an error site leaves the assertion open.
 
+mod path;
+
 use super::{Deadline, FunctionContext};
 use crate::domain::polynomial::{
-    dependencies, ideal_generators, in_ideal, simplify_generators, span_basis, Monomial, Polynomial,
+    dependencies_until, ideal_generators, in_ideal, simplify_generators, span_basis, Monomial,
+    Polynomial,
 };
 use crate::domain::{Int, LinCons, Var};
 use crate::graph::{CutKind, CutPointId};
@@ -64,6 +68,7 @@ use crate::ir::{
 };
 use crate::smt::{Products, QueryResult, RegionFormula};
 use num_traits::{One, Signed};
+use path::{PathState, Remainder, Source};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -111,6 +116,10 @@ struct PathMap {
     source: CutPointId,
     target: CutPointId,
     image: BTreeMap<Var, Polynomial>,
+    /// The substitution the path's guards (and its source's linear definitions) allow
+    /// ([`path`]): the images are over its remaining variables, and so must be the
+    /// source's equalities they are compared with.
+    subst: BTreeMap<Var, Polynomial>,
 }
 
 /// The largest degree [`discover`] tries.
@@ -189,22 +198,7 @@ pub fn discover(
             definitions,
         });
     }
-    let mut paths = path_maps(ctx, &vars)?;
-    for path in &mut paths {
-        let defs = &defined[path.source.index()];
-        if defs.is_empty() {
-            continue;
-        }
-        let subst = |x: Var| {
-            defs.iter()
-                .find(|(d, _)| *d == x)
-                .map(|(_, e)| e.clone())
-                .unwrap_or_else(|| Polynomial::var(x))
-        };
-        for p in path.image.values_mut() {
-            *p = p.compose(&subst, MAX_TERMS)?;
-        }
-    }
+    let paths = path_maps(ctx, &vars, &defined, linear)?;
     for _round in 0..MAX_ROUNDS {
         let mut changed = false;
         for t in graph.ids() {
@@ -215,7 +209,7 @@ pub fn discover(
                 return None;
             }
             let incoming: Vec<&PathMap> = paths.iter().filter(|p| p.target == t).collect();
-            let restricted = restrict(&basis[t.index()], &incoming, &basis, &vars)?;
+            let restricted = restrict(&basis[t.index()], &incoming, &basis, &vars, deadline)?;
             if restricted.len() < basis[t.index()].len() {
                 changed = true;
                 basis[t.index()] = restricted;
@@ -244,12 +238,13 @@ pub fn discover(
 }
 
 /// The subspace of `span(current)` whose elements `P` satisfy `P ∘ f ∈ span(basis[S])` for
-/// every incoming path; `None` past [`MAX_TERMS`].
+/// every incoming path; `None` past [`MAX_TERMS`] or the deadline.
 fn restrict(
     current: &[Polynomial],
     incoming: &[&PathMap],
     basis: &[Vec<Polynomial>],
     vars: &[Vec<Var>],
+    deadline: &Deadline,
 ) -> Option<Vec<Polynomial>> {
     let mut closures: BTreeMap<CutPointId, Vec<Polynomial>> = BTreeMap::new();
     // The conditions of all paths in one system: path `i`'s polynomials are multiplied by a
@@ -257,6 +252,9 @@ fn restrict(
     let marker = |i: usize| Polynomial::var(Var(MARKER_BASE + i as u32));
     let mut columns: Vec<Polynomial> = vec![Polynomial::zero(); current.len()];
     for (i, path) in incoming.iter().enumerate() {
+        if deadline.expired() {
+            return None;
+        }
         let z = marker(i);
         for (k, p) in current.iter().enumerate() {
             let image = p.compose(
@@ -274,10 +272,23 @@ fn restrict(
             ideal_closure(&basis[path.source.index()], &vars[path.source.index()])
         });
         for b in closure.iter() {
+            let b = if path.subst.is_empty() {
+                b.clone()
+            } else {
+                b.compose(
+                    &|x| {
+                        path.subst
+                            .get(&x)
+                            .cloned()
+                            .unwrap_or_else(|| Polynomial::var(x))
+                    },
+                    MAX_TERMS,
+                )?
+            };
             columns.push(b.times(&z).scaled(&-Int::from(1)));
         }
     }
-    let deps = dependencies(&columns);
+    let deps = dependencies_until(&columns, &|| deadline.expired())?;
     let kept: Vec<Polynomial> = deps
         .iter()
         .map(|c| {
@@ -395,8 +406,15 @@ const MULTIPLIER_DEGREE: u32 = 1;
 const MARKER_BASE: u32 = 1 << 30;
 
 /// The polynomial map of every path from a cut point (entry or loop head) to a loop head
-/// with a template; `None` past [`MAX_PATHS`].
-fn path_maps(ctx: &FunctionContext<'_>, vars: &[Vec<Var>]) -> Option<Vec<PathMap>> {
+/// with a template; `None` past [`MAX_PATHS`]. A path starts with the linear definitions of
+/// its source substituted (`defined`), and its guards are used with the source's linear
+/// invariant (`linear`) as [`path`] describes.
+fn path_maps(
+    ctx: &FunctionContext<'_>,
+    vars: &[Vec<Var>],
+    defined: &[Vec<(Var, Polynomial)>],
+    linear: &[Option<Vec<Vec<LinCons>>>],
+) -> Option<Vec<PathMap>> {
     let graph = ctx.graph();
     let mut walker = Walker::new(ctx, vars);
     for s in graph.ids() {
@@ -404,10 +422,14 @@ fn path_maps(ctx: &FunctionContext<'_>, vars: &[Vec<Var>]) -> Option<Vec<PathMap
         if !matches!(point.kind, CutKind::Entry | CutKind::LoopHead) {
             continue;
         }
-        walker.walk(s, point.block, BTreeMap::new())?;
+        walker.invariant = linear.get(s.index()).and_then(|l| l.as_deref());
+        walker.walk(s, point.block, PathState::starting(&defined[s.index()]))?;
     }
     Some(walker.out)
 }
+
+/// At most this many disjunctions (`a && b` taken false) split one path.
+const MAX_SPLITS: usize = 4;
 
 struct Walker<'a, 'f> {
     ctx: &'a FunctionContext<'f>,
@@ -417,6 +439,10 @@ struct Walker<'a, 'f> {
     out: Vec<PathMap>,
     /// The comparison defining each `i1` value that is one.
     cmps: BTreeMap<ValueId, (CmpPred, Operand, Operand)>,
+    /// The `and`, `or` and `xor` defining each `i1` value that is one.
+    logic: BTreeMap<ValueId, (BinOp, Operand, Operand)>,
+    /// The linear invariant of the source of the paths being walked (`None`: none known).
+    invariant: Option<&'a [Vec<LinCons>]>,
     /// Blocks visited by [`Walker::error_paths_refuted`].
     n_walked: usize,
     /// Blocks visited by [`Walker::walk`]: a region of many diamonds has exponentially many
@@ -428,14 +454,29 @@ struct Walker<'a, 'f> {
 impl<'a, 'f> Walker<'a, 'f> {
     fn new(ctx: &'a FunctionContext<'f>, vars: &'a [Vec<Var>]) -> Walker<'a, 'f> {
         let mut cmps = BTreeMap::new();
+        let mut logic = BTreeMap::new();
         for b in &ctx.func().blocks {
             for inst in &b.insts {
-                if let Inst::Assign {
-                    dest,
-                    expr: Expr::Cmp { pred, lhs, rhs },
-                } = inst
-                {
-                    cmps.insert(*dest, (*pred, *lhs, *rhs));
+                match inst {
+                    Inst::Assign {
+                        dest,
+                        expr: Expr::Cmp { pred, lhs, rhs },
+                    } => {
+                        cmps.insert(*dest, (*pred, *lhs, *rhs));
+                    }
+                    Inst::Assign {
+                        dest,
+                        expr:
+                            Expr::Binary {
+                                op: op @ (BinOp::And | BinOp::Or | BinOp::Xor),
+                                lhs,
+                                rhs,
+                                ..
+                            },
+                    } if ctx.func().value(*dest).ty.width == 1 => {
+                        logic.insert(*dest, (*op, *lhs, *rhs));
+                    }
+                    _ => {}
                 }
             }
         }
@@ -445,49 +486,217 @@ impl<'a, 'f> Walker<'a, 'f> {
             fresh: ctx.layout().n_dims() as u32,
             out: Vec::new(),
             cmps,
+            logic,
+            invariant: None,
             n_walked: 0,
             n_blocks_walked: 0,
         }
     }
 
-    /// Applies the instructions of `block` to `env`.
-    fn exec_block(&mut self, block: BlockId, env: &mut BTreeMap<ValueId, Polynomial>) {
+    fn source(&self) -> Source<'a> {
+        Source {
+            invariant: self.invariant,
+            n_dims: self.ctx.layout().n_dims(),
+        }
+    }
+
+    /// Applies the instructions of `block` to `state`.
+    fn exec_block(&mut self, block: BlockId, state: &mut PathState) {
         for inst in &self.ctx.func().block(block).insts {
             match inst {
+                Inst::Assume {
+                    cond: Operand::Value(c),
+                } => {
+                    // Only a conjunction of facts; a disjunction is not split here.
+                    let mut after = self.assume(state.clone(), *c, true, MAX_SPLITS);
+                    if after.len() == 1 {
+                        *state = after.pop().expect("one state");
+                    }
+                }
                 Inst::Assume { .. } => {}
                 Inst::Havoc { dest, .. } => {
                     let u = self.fresh();
-                    env.insert(*dest, u);
+                    state.env.insert(*dest, u);
                 }
                 // Lowered by the memory pass before any analysis; a value it would define
                 // is unknown.
                 Inst::Mem(_) => {
                     if let Some(dest) = inst.dest() {
                         let u = self.fresh();
-                        env.insert(dest, u);
+                        state.env.insert(dest, u);
                     }
                 }
                 Inst::Assign { dest, expr } => {
-                    let p = match self.expr(env, *dest, expr) {
+                    let p = match self.expr(state, *dest, expr) {
                         Some(p) => p,
                         None => self.fresh(),
                     };
-                    env.insert(*dest, p);
+                    state.env.insert(*dest, p);
                 }
             }
         }
     }
 
+    /// The states that follow `state` when the `i1` value `cond` is `truth`: one with the
+    /// guard's facts, or one per disjunct (`a && b` false, `a || b` true) while `splits`
+    /// allows; an infeasible state is dropped.
+    fn assume(
+        &self,
+        mut state: PathState,
+        cond: ValueId,
+        truth: bool,
+        splits: usize,
+    ) -> Vec<PathState> {
+        if let Some((op, a, b)) = self.logic.get(&cond).copied() {
+            return match (op, a, b) {
+                (BinOp::And, Operand::Value(a), Operand::Value(b)) if truth => self
+                    .assume(state, a, true, splits)
+                    .into_iter()
+                    .flat_map(|s| self.assume(s, b, true, splits))
+                    .collect(),
+                (BinOp::Or, Operand::Value(a), Operand::Value(b)) if !truth => self
+                    .assume(state, a, false, splits)
+                    .into_iter()
+                    .flat_map(|s| self.assume(s, b, false, splits))
+                    .collect(),
+                (BinOp::And | BinOp::Or, Operand::Value(a), Operand::Value(b)) if splits > 0 => {
+                    let mut out = self.assume(state.clone(), a, truth, splits - 1);
+                    out.extend(self.assume(state, b, truth, splits - 1));
+                    out
+                }
+                (BinOp::Xor, Operand::Value(a), Operand::Const(k))
+                | (BinOp::Xor, Operand::Const(k), Operand::Value(a)) => {
+                    self.assume(state, a, truth != (k.bits & 1 == 1), splits)
+                }
+                _ => vec![state],
+            };
+        }
+        if let Some((pred, lhs, rhs)) = self.cmps.get(&cond).copied() {
+            let pred = if truth { pred } else { pred.negated() };
+            self.compare(&mut state, pred, &lhs, &rhs);
+        }
+        if state.infeasible {
+            Vec::new()
+        } else {
+            vec![state]
+        }
+    }
+
+    /// Records the facts of `lhs pred rhs` holding on the path.
+    fn compare(&self, state: &mut PathState, pred: CmpPred, lhs: &Operand, rhs: &Operand) {
+        let want = match (lhs, rhs) {
+            (Operand::Value(v), _) | (_, Operand::Value(v)) => self.ctx.reading(*v),
+            _ => return,
+        };
+        if matches!(pred, CmpPred::Eq | CmpPred::Ne) {
+            for (x, k) in [(lhs, rhs), (rhs, lhs)] {
+                let (Operand::Value(v), Operand::Const(c)) = (x, k) else {
+                    continue;
+                };
+                let Some(rem) = state.rems.get(v).cloned() else {
+                    continue;
+                };
+                let r = match self.ctx.reading(*v) {
+                    Interp::Signed => c.signed(),
+                    Interp::Unsigned => c.unsigned() as i128,
+                };
+                if let Ok(r) = i64::try_from(r) {
+                    state.remainder_fact(rem, r, pred == CmpPred::Eq);
+                }
+                return;
+            }
+        }
+        let unsigned = pred.is_unsigned();
+        let want = match pred {
+            CmpPred::Eq | CmpPred::Ne => want,
+            _ if unsigned => Interp::Unsigned,
+            _ => Interp::Signed,
+        };
+        let (Some(a), Some(b)) = (
+            self.operand(state, lhs, want),
+            self.operand(state, rhs, want),
+        ) else {
+            return;
+        };
+        let n_dims = self.ctx.layout().n_dims();
+        // `d ≥ 0` for the ordered comparisons.
+        let d = match pred {
+            CmpPred::Eq => {
+                if let Some(e) = path::affine(&a.minus(&b), n_dims) {
+                    state
+                        .linear
+                        .push(LinCons::eq(&e, &crate::domain::LinExpr::constant(0)));
+                }
+                state.equate(a.minus(&b));
+                return;
+            }
+            CmpPred::Ne => return,
+            CmpPred::Sgt | CmpPred::Ugt => a.minus(&b).minus(&Polynomial::constant(1)),
+            CmpPred::Sge | CmpPred::Uge => a.minus(&b),
+            CmpPred::Slt | CmpPred::Ult => b.minus(&a).minus(&Polynomial::constant(1)),
+            CmpPred::Sle | CmpPred::Ule => b.minus(&a),
+        };
+        if let Some(e) = path::affine(&d, n_dims) {
+            state
+                .linear
+                .push(LinCons::ge(&e, &crate::domain::LinExpr::constant(0)));
+        }
+    }
+
+    /// The states after taking edge `idx` of `block`'s terminator from `state`.
+    fn take_edge(&self, block: BlockId, idx: usize, state: PathState) -> Vec<PathState> {
+        match &self.ctx.func().block(block).term {
+            Terminator::Branch {
+                cond: Operand::Value(c),
+                ..
+            } => self.assume(state, *c, idx == 0, MAX_SPLITS),
+            Terminator::Switch {
+                on: on @ Operand::Value(_),
+                cases,
+                ..
+            } if idx < cases.len() => {
+                let mut state = state;
+                let (k, _) = &cases[idx];
+                self.compare(&mut state, CmpPred::Eq, on, &Operand::Const(*k));
+                if state.infeasible {
+                    Vec::new()
+                } else {
+                    vec![state]
+                }
+            }
+            _ => vec![state],
+        }
+    }
+
+    /// Applies the parallel moves of `edge`: every source read before any destination is
+    /// written.
+    fn moved(&mut self, edge: &crate::ir::Edge, state: &PathState) -> PathState {
+        let moved: Vec<(ValueId, Option<Polynomial>)> = edge
+            .moves
+            .iter()
+            .map(|(d, s)| (*d, self.operand(state, s, self.ctx.reading(*d))))
+            .collect();
+        let mut after = state.clone();
+        for (d, p) in moved {
+            let p = match p {
+                Some(p) => p,
+                None => self.fresh(),
+            };
+            after.env.insert(d, p);
+        }
+        after
+    }
+
     /// True when every path from `block` (in the region of the walk's source) to the cut
-    /// point `error` takes an edge whose guard says `a != b` for an `a - b` that `member`
-    /// shows is zero; `refuted`: the path so far already took one. `None` past
-    /// [`MAX_PATHS`].
+    /// point `error` is refuted: it takes an edge whose guard says `a != b` for an `a - b`
+    /// that `member` shows is zero given the path's state, or its guards contradict each
+    /// other; `refuted`: the path so far already is. `None` past [`MAX_PATHS`].
     fn error_paths_refuted(
         &mut self,
         block: BlockId,
-        mut env: BTreeMap<ValueId, Polynomial>,
+        mut state: PathState,
         error: CutPointId,
-        member: &dyn Fn(&Polynomial) -> bool,
+        member: &dyn Fn(&Polynomial, &PathState, &Source<'_>) -> bool,
         refuted: bool,
     ) -> Option<bool> {
         self.n_walked += 1;
@@ -496,7 +705,7 @@ impl<'a, 'f> Walker<'a, 'f> {
         }
         let func = self.ctx.func();
         let graph = self.ctx.graph();
-        self.exec_block(block, &mut env);
+        self.exec_block(block, &mut state);
         let term = &func.block(block).term;
         let edges = term.edges();
         for (idx, edge) in edges.iter().enumerate() {
@@ -522,13 +731,18 @@ impl<'a, 'f> Walker<'a, 'f> {
                             },
                         };
                         if let (Some(a), Some(b)) = (
-                            self.operand(&env, &lhs, want),
-                            self.operand(&env, &rhs, want),
+                            self.operand(&state, &lhs, want),
+                            self.operand(&state, &rhs, want),
                         ) {
-                            refuted_here = member(&a.minus(&b));
+                            refuted_here = member(&a.minus(&b), &state, &self.source());
                         }
                     }
                 }
+            }
+            let next = self.take_edge(block, idx, state.clone());
+            if next.is_empty() {
+                // The guards contradict each other: no execution takes this edge.
+                continue;
             }
             match graph.cut_of_block(edge.target) {
                 Some(t) if t == error => {
@@ -538,21 +752,17 @@ impl<'a, 'f> Walker<'a, 'f> {
                 }
                 Some(_) => {}
                 None => {
-                    let moved: Vec<(ValueId, Option<Polynomial>)> = edge
-                        .moves
-                        .iter()
-                        .map(|(d, s)| (*d, self.operand(&env, s, self.ctx.reading(*d))))
-                        .collect();
-                    let mut after = env.clone();
-                    for (d, p) in moved {
-                        let p = match p {
-                            Some(p) => p,
-                            None => self.fresh(),
-                        };
-                        after.insert(d, p);
-                    }
-                    if !self.error_paths_refuted(edge.target, after, error, member, refuted_here)? {
-                        return Some(false);
+                    for s in next {
+                        let after = self.moved(edge, &s);
+                        if !self.error_paths_refuted(
+                            edge.target,
+                            after,
+                            error,
+                            member,
+                            refuted_here,
+                        )? {
+                            return Some(false);
+                        }
                     }
                 }
             }
@@ -565,67 +775,52 @@ impl<'a, 'f> Walker<'a, 'f> {
         Polynomial::var(Var(self.fresh))
     }
 
-    /// Follows every path from `block` (in the region of `source`), with `env` the
-    /// polynomials of the values defined so far on the path.
-    fn walk(
-        &mut self,
-        source: CutPointId,
-        block: BlockId,
-        mut env: BTreeMap<ValueId, Polynomial>,
-    ) -> Option<()> {
+    /// Follows every path from `block` (in the region of `source`), with `state` what the
+    /// path defined and took so far.
+    fn walk(&mut self, source: CutPointId, block: BlockId, mut state: PathState) -> Option<()> {
         self.n_blocks_walked += 1;
         if self.n_blocks_walked > MAX_PATHS * 16 {
             return None;
         }
         let func = self.ctx.func();
         let graph = self.ctx.graph();
-        self.exec_block(block, &mut env);
+        self.exec_block(block, &mut state);
         let term = &func.block(block).term;
         if matches!(term, Terminator::Error(_)) {
             return Some(());
         }
-        for edge in term.edges() {
-            // Parallel moves: every source read before any destination is written.
-            let moved: Vec<(ValueId, Option<Polynomial>)> = edge
-                .moves
-                .iter()
-                .map(|(d, s)| (*d, self.operand(&env, s, self.ctx.reading(*d))))
-                .collect();
-            let mut after = env.clone();
-            for (d, p) in moved {
-                let p = match p {
-                    Some(p) => p,
-                    None => self.fresh(),
-                };
-                after.insert(d, p);
-            }
-            match graph.cut_of_block(edge.target) {
-                Some(t) => {
-                    if self.vars[t.index()].is_empty() {
-                        continue;
-                    }
-                    if self.out.len() >= MAX_PATHS {
-                        return None;
-                    }
-                    let layout = self.ctx.layout();
-                    let image = self.vars[t.index()]
-                        .iter()
-                        .map(|x| {
-                            let v = layout.value(*x).expect("template variables are values");
-                            let p = after
-                                .get(&v)
-                                .cloned()
-                                .unwrap_or_else(|| Polynomial::var(*x));
-                            (*x, p)
-                        })
-                        .collect();
-                    self.out.push(PathMap {
-                        source,
-                        target: t,
-                        image,
-                    });
+        for (idx, edge) in term.edges().into_iter().enumerate() {
+            let target = graph.cut_of_block(edge.target);
+            if let Some(t) = target {
+                if self.vars[t.index()].is_empty() {
+                    continue;
                 }
-                None => self.walk(source, edge.target, after)?,
+            }
+            for s in self.take_edge(block, idx, state.clone()) {
+                let after = self.moved(edge, &s);
+                match target {
+                    Some(t) => {
+                        if self.out.len() >= MAX_PATHS {
+                            return None;
+                        }
+                        let layout = self.ctx.layout();
+                        let image = self.vars[t.index()]
+                            .iter()
+                            .map(|x| {
+                                let v = layout.value(*x).expect("template variables are values");
+                                let p = after.env.get(&v).cloned().unwrap_or_else(|| after.var(*x));
+                                (*x, p)
+                            })
+                            .collect();
+                        self.out.push(PathMap {
+                            source,
+                            target: t,
+                            image,
+                            subst: after.subst.clone(),
+                        });
+                    }
+                    None => self.walk(source, edge.target, after)?,
+                }
             }
         }
         Some(())
@@ -633,12 +828,7 @@ impl<'a, 'f> Walker<'a, 'f> {
 
     /// The polynomial of an operand in the reading `want`, when it is exact: a value of
     /// that reading, or a constant read in it.
-    fn operand(
-        &self,
-        env: &BTreeMap<ValueId, Polynomial>,
-        op: &Operand,
-        want: Interp,
-    ) -> Option<Polynomial> {
+    fn operand(&self, state: &PathState, op: &Operand, want: Interp) -> Option<Polynomial> {
         match op {
             Operand::Const(c) => Some(Polynomial::constant(match want {
                 Interp::Signed => Int::from(c.signed()),
@@ -646,25 +836,29 @@ impl<'a, 'f> Walker<'a, 'f> {
             })),
             Operand::Undef(_) => None,
             Operand::Value(v) if self.ctx.reading(*v) == want => Some(
-                env.get(v)
+                state
+                    .env
+                    .get(v)
                     .cloned()
-                    .unwrap_or_else(|| Polynomial::var(self.ctx.layout().value_var(*v))),
+                    .unwrap_or_else(|| state.var(self.ctx.layout().value_var(*v))),
             ),
             Operand::Value(_) => None,
         }
     }
 
     /// The polynomial of an assignment when it is an exact ring operation on the readings
-    /// (see the module doc); `None`: a fresh unknown.
-    fn expr(
-        &self,
-        env: &BTreeMap<ValueId, Polynomial>,
-        dest: ValueId,
-        expr: &Expr,
-    ) -> Option<Polynomial> {
+    /// (see the module doc) or a division whose remainder the path decides
+    /// ([`path`]); `None`: a fresh unknown.
+    fn expr(&mut self, state: &mut PathState, dest: ValueId, expr: &Expr) -> Option<Polynomial> {
         let want = self.ctx.reading(dest);
         match expr {
-            Expr::Use(op) => self.operand(env, op, want),
+            Expr::Use(op) => self.operand(state, op, want),
+            Expr::Binary {
+                op: op @ (BinOp::SDiv | BinOp::SRem | BinOp::UDiv | BinOp::URem),
+                lhs,
+                rhs,
+                ..
+            } => self.division(state, dest, *op, lhs, rhs),
             Expr::Binary {
                 op,
                 lhs,
@@ -678,8 +872,8 @@ impl<'a, 'f> Walker<'a, 'f> {
                 if !exact {
                     return None;
                 }
-                let a = self.operand(env, lhs, want)?;
-                let b = self.operand(env, rhs, want)?;
+                let a = self.operand(state, lhs, want)?;
+                let b = self.operand(state, rhs, want)?;
                 match op {
                     BinOp::Add => Some(a.plus(&b)),
                     BinOp::Sub => Some(a.minus(&b)),
@@ -692,16 +886,79 @@ impl<'a, 'f> Walker<'a, 'f> {
                 let to_width = self.ctx.func().value(dest).ty.width;
                 match op {
                     CastOp::SExt if want == Interp::Signed => {
-                        self.operand(env, arg, Interp::Signed)
+                        self.operand(state, arg, Interp::Signed)
                     }
                     // A zero-extended unsigned reading fits the wider type in either reading.
                     CastOp::ZExt if to_width > from_width => {
-                        self.operand(env, arg, Interp::Unsigned)
+                        self.operand(state, arg, Interp::Unsigned)
                     }
                     _ => None,
                 }
             }
             Expr::Cmp { .. } | Expr::Select { .. } => None,
+        }
+    }
+
+    /// A division or remainder by a constant `c ≥ 2` (signed on signed readings, unsigned
+    /// on unsigned ones): exact when the path decides the remainder `r0`, the quotient `u`
+    /// then satisfying `y = c·u + r0` (a polynomial when `y - r0` has coefficients divisible
+    /// by `c`, else a fresh unknown equated on the path); a remainder not decided is an
+    /// unknown remembered for the guards that test it.
+    fn division(
+        &mut self,
+        state: &mut PathState,
+        dest: ValueId,
+        op: BinOp,
+        lhs: &Operand,
+        rhs: &Operand,
+    ) -> Option<Polynomial> {
+        let signed = matches!(op, BinOp::SDiv | BinOp::SRem);
+        let want = if signed {
+            Interp::Signed
+        } else {
+            Interp::Unsigned
+        };
+        if self.ctx.reading(dest) != want {
+            return None;
+        }
+        let Operand::Const(k) = rhs else {
+            return None;
+        };
+        let c = if signed {
+            k.signed()
+        } else {
+            k.unsigned() as i128
+        };
+        if !(2..=1 << 20).contains(&c) {
+            return None;
+        }
+        let c = c as i64;
+        let p = self.operand(state, lhs, want)?;
+        let rem = state.known_remainder(&p, c, signed, &self.source());
+        match op {
+            BinOp::SRem | BinOp::URem => {
+                if let Some(r) = rem {
+                    return Some(Polynomial::constant(r));
+                }
+                state.rems.insert(
+                    dest,
+                    Remainder {
+                        dividend: p,
+                        divisor: c,
+                        signed,
+                    },
+                );
+                None
+            }
+            _ => {
+                let exact = p.minus(&Polynomial::constant(rem?));
+                if let Some(q) = path::divided(&exact, c) {
+                    return Some(q);
+                }
+                let u = self.fresh();
+                state.equate(exact.minus(&u.scaled(&Int::from(c))));
+                Some(state.substituted(&u))
+            }
         }
     }
 }
@@ -788,7 +1045,6 @@ pub fn prove_unreachable(
     deadline: &Deadline,
 ) -> bool {
     let graph = ctx.graph();
-    let layout = ctx.layout();
     let violated: BTreeMap<CutPointId, Vec<Polynomial>> = [(error, Vec::new())].into();
     graph.ids().all(|s| {
         let Some(from) = &linear[s.index()] else {
@@ -801,28 +1057,49 @@ pub fn prove_unreachable(
             return false;
         }
         // First algebraically: every path to the error site takes a branch `a != b` where
-        // `a - b` is a combination of the equalities at `s`.
+        // `a - b` is a combination of the equalities at `s` and of the path's equalities
+        // (its guards, and the linear equalities its guards imply with each disjunct of
+        // the linear invariant at `s`), or its guards contradict each other.
         let gens: Vec<Polynomial> = eqs.at_cut_point[s.index()]
             .iter()
             .chain(&eqs.definitions[s.index()])
             .cloned()
             .collect();
-        if !eqs.at_cut_point[s.index()].is_empty() {
-            let vars: Vec<Var> = ctx
-                .live_at(graph.cut_point(s).block)
+        let degree = eqs.degrees[s.index()].max(2);
+        let member = |p: &Polynomial, state: &PathState, source: &Source<'_>| {
+            let mut base: Vec<Polynomial> = gens
                 .iter()
-                .map(|v| layout.value_var(*v))
+                .map(|g| state.substituted(g))
+                .filter(|g| !g.is_zero())
                 .collect();
-            let degree = eqs.degrees[s.index()];
-            let member = |p: &Polynomial| in_ideal(p, &gens, &vars, degree);
-            let no_vars: Vec<Vec<Var>> = vec![Vec::new(); graph.cut_points.len()];
-            let mut walker = Walker::new(ctx, &no_vars);
-            let block = graph.cut_point(s).block;
-            if walker.error_paths_refuted(block, BTreeMap::new(), error, &member, false)
-                == Some(true)
-            {
+            base.extend(state.hypotheses.iter().cloned());
+            let holds = |gens: &[Polynomial]| {
+                let mut vars: Vec<Var> = p.vars();
+                vars.extend(gens.iter().flat_map(Polynomial::vars));
+                vars.sort();
+                vars.dedup();
+                in_ideal(p, gens, &vars, degree)
+            };
+            if holds(&base) {
                 return true;
             }
+            match state.implied_equalities(source) {
+                None => false,
+                Some(per_disjunct) => per_disjunct.iter().all(|extra| {
+                    let mut all = base.clone();
+                    all.extend(extra.iter().cloned());
+                    holds(&all)
+                }),
+            }
+        };
+        let no_vars: Vec<Vec<Var>> = vec![Vec::new(); graph.cut_points.len()];
+        let mut walker = Walker::new(ctx, &no_vars);
+        walker.invariant = Some(from.as_slice());
+        let block = graph.cut_point(s).block;
+        if walker.error_paths_refuted(block, PathState::default(), error, &member, false)
+            == Some(true)
+        {
+            return true;
         }
         if proof == Proof::Algebraic {
             return false;
