@@ -82,6 +82,10 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
                 bitwise_bounds: a.bitwise_bounds == super::args::OnOff::On,
                 loop_entry_predicates: a.loop_entry_predicates == super::args::OnOff::On,
             },
+            stages: crate::params::StageParams {
+                interval_pass: a.interval_pass == super::args::OnOff::On,
+                ..crate::params::Params::DEFAULT.stages
+            },
             care_set: crate::params::CareSetParams {
                 enabled: a.care_set == super::args::OnOff::On,
                 ..crate::params::Params::DEFAULT.care_set
