@@ -164,6 +164,11 @@ pub struct AnalysisArgs {
     /// chosen engine alone)
     #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.stages.interval_pass))]
     pub interval_pass: OnOff,
+    /// The interval pass's budget of work per function, in steps (a step is about one
+    /// dimension of one state copied or joined): it stops there, at the same step on any
+    /// machine and under any load
+    #[arg(long, value_name = "STEPS", default_value_t = crate::params::Params::DEFAULT.stages.interval_work)]
+    pub interval_work: u64,
     /// Time budget per analyzed function, in seconds (a positive number, at most a year).
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,

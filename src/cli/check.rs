@@ -84,6 +84,7 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
             },
             stages: crate::params::StageParams {
                 interval_pass: a.interval_pass == super::args::OnOff::On,
+                interval_work: a.interval_work,
                 ..crate::params::Params::DEFAULT.stages
             },
             care_set: crate::params::CareSetParams {
