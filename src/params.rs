@@ -107,13 +107,16 @@ pub struct DomainTypeParams {
 
 /// The budget of a whole run (`check --run-budget`, issue 14), from its start: compiling and
 /// loading the programs spend it too (the front end itself is bounded by sizes, see
-/// `frontend::FrontendConfig::lift_limit`); the analysis runs in two passes: first the interval stage of every function, within `interval_pass_share` of the
-/// time left; then the expensive stages of the functions it left open, within the rest. In
-/// each pass a function with an assertion gets, when it starts, the smaller of `--timeout`
-/// and its share of the pass's time left: what is left times the number of workers,
-/// divided by the functions of the pass not yet started (at least the number of workers),
-/// at least `min_function_budget` while time is left, nothing after. A program of a run of
-/// several (`--each-unit`) gets the time left divided by the programs left.
+/// `frontend::FrontendConfig::lift_limit`); the analysis runs in two passes. First the
+/// interval stage of every function, to its fixpoint: its limit is a budget of work
+/// (`StageParams::interval_work`), and time only stops it at `--timeout` or at the run's end
+/// (a safety net; it takes seconds on a whole project). Then the expensive stages of the
+/// functions it left open, within the rest: a function with an assertion gets, when it
+/// starts, the smaller of `--timeout` and its share of the time left: what is left times
+/// the number of workers, divided by the functions of the pass not yet started (at least
+/// the number of workers), at least `min_function_budget` while time is left, nothing
+/// after. A program of a run of several (`--each-unit`) gets the time left divided by the
+/// programs left.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunParams {
     /// The default budget of a run, for loading and analyzing all its programs: with the interval stage first, a function left open by it is where the
@@ -124,10 +127,6 @@ pub struct RunParams {
     /// left: once the run's budget is spent, a function gets no analysis), and the most a
     /// function without assertions gets (its invariants are for the report only).
     pub min_function_budget: Duration,
-    /// Share of what is left of the run's budget that the interval pass (the interval stage
-    /// of every function, first) may use; the expensive stages of the functions it leaves
-    /// open share the rest, plus what it did not use.
-    pub interval_pass_share: f64,
     /// The resident memory a run stays under: when an analysis starts, each worker's heap
     /// budget (`--memory-per-function`) is at most its share of what the process does not
     /// hold yet, less `solver_reserve` (the heap budget counts only Rust allocations).
@@ -219,12 +218,17 @@ pub struct CexParams {
 /// (`driver/pipeline.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StageParams {
-    /// Share of `--timeout` the interval stage (the classic engine over intervals, run
-    /// before the chosen engine, in the run's first pass) may use, within the function's
-    /// share of that pass (see [`RunParams`]); the later stages get `--timeout` less what
-    /// it used. It takes milliseconds on most functions; one where it cannot finish gets
-    /// no facts from it.
-    pub interval_share: f64,
+    /// The interval stage's budget of work (the classic engine over intervals, run before
+    /// the chosen engine, in the run's first pass), in steps (`analysis::Deadline::spend`):
+    /// its limit, so that what it proves is the same under any load (issue 14). It takes
+    /// milliseconds on most functions; one where it cannot finish gets no facts from it.
+    /// Time limits it only as a safety net (`--timeout`, the run's end); the later stages
+    /// get `--timeout` less what it used.
+    pub interval_work: u64,
+    /// Whether the interval stage runs first, as the run's first pass (`check
+    /// --interval-pass off` leaves it out: the chosen engine alone, as before issue 14, for
+    /// the on/off table).
+    pub interval_pass: bool,
     /// Analyses re-run with more predicates, at most.
     pub max_refinement_rounds: usize,
     /// Rounds in a row that add predicates but settle no assertion, after which
@@ -292,7 +296,8 @@ impl Params {
             max_slice: Duration::from_secs(4),
         },
         stages: StageParams {
-            interval_share: 0.5,
+            interval_work: 1 << 30,
+            interval_pass: true,
             max_refinement_rounds: 4,
             max_fruitless_rounds: 1,
             engine_share: 0.8,
@@ -309,7 +314,6 @@ impl Params {
         run: RunParams {
             run_budget: Duration::from_secs(240),
             min_function_budget: Duration::from_secs(1),
-            interval_pass_share: 0.9,
             process_memory: 1800 << 20,
             solver_reserve: 256 << 20,
             min_function_heap: 64 << 20,

@@ -30,13 +30,14 @@ pub fn analyze<D: NumericDomain>(
     let mut worklist: BTreeSet<usize> = BTreeSet::new();
     worklist.insert(rpo_index[func.entry.index()]);
     let mut outcome = Outcome::Complete;
+    let dim = lowering.space().dim() as u64;
 
     while let Some(i) = worklist.pop_first() {
-        if deadline.expired() {
+        let b = graph.rpo()[i];
+        if !deadline.spend(block_work(lowering, b, dim)) || deadline.expired() {
             outcome = Outcome::Timeout;
             break;
         }
-        let b = graph.rpo()[i];
         let Some(state) = states[b.index()].clone() else {
             continue;
         };
@@ -85,6 +86,7 @@ fn narrow_once<D: NumericDomain>(
 ) {
     let func = lowering.func();
     let graph = lowering.context().graph();
+    let dim = lowering.space().dim() as u64;
     for b in graph.rpo() {
         if deadline.expired() {
             return;
@@ -94,6 +96,9 @@ fn narrow_once<D: NumericDomain>(
         }
         let mut acc: Option<D> = None;
         for p in graph.predecessors(*b) {
+            if !deadline.spend(block_work(lowering, *p, dim)) {
+                return;
+            }
             let Some(state) = states[p.index()].clone() else {
                 continue;
             };
@@ -118,6 +123,20 @@ fn narrow_once<D: NumericDomain>(
             None => new,
         });
     }
+}
+
+/// The steps of work (see `Deadline::spend`) of running block `b` once: its instructions,
+/// and per outgoing edge a copy of the state and a join or comparison, each over every
+/// dimension. What a run costs thus follows the function's size, never the machine.
+fn block_work(lowering: &Lowering<'_>, b: BlockId, dim: u64) -> u64 {
+    let block = lowering.func().block(b);
+    let edges = match &block.term {
+        Terminator::Jump(_) => 1,
+        Terminator::Branch { .. } => 2,
+        Terminator::Switch { cases, .. } => cases.len() as u64 + 1,
+        Terminator::Return | Terminator::Stop | Terminator::Error(_) => 0,
+    };
+    block.insts.len() as u64 + 1 + edges * dim
 }
 
 /// Runs a block from its entry state and returns the state flowing along each outgoing

@@ -32,14 +32,25 @@ use crate::ir::BlockId;
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
-/// When an analysis must stop: a point in time, and optionally a memory budget.
+/// When an analysis must stop: a point in time, and optionally a memory budget and a
+/// budget of work.
 ///
 /// The engines ask [`Deadline::expired`] between steps and stop with
 /// [`Outcome::Timeout`]; [`Deadline::blame`] then tells which limit it was.
+///
+/// Work is counted in abstract steps an engine reports with [`Deadline::spend`] (the
+/// classic engine: per block it runs, the block's instructions and, per outgoing edge, the
+/// dimensions it copies and joins). Unlike time and memory, it does not depend on the
+/// machine or its load: an analysis stopped by its work budget stops at the same step on
+/// every run, so its verdicts are reproducible (issue 14).
 #[derive(Clone, Debug)]
 pub struct Deadline {
     end: Instant,
     memory: Option<MemoryBudget>,
+    /// Steps of work left, when the analysis has a work budget.
+    work: Option<Cell<u64>>,
+    /// Steps spent so far (reported; counted with or without a work budget).
+    spent: Cell<u64>,
     /// The first limit found exhausted; kept, because memory goes down again once the
     /// engine drops its states.
     hit: Cell<Option<Limit>>,
@@ -52,6 +63,8 @@ pub enum Limit {
     Time,
     /// The memory budget.
     Memory,
+    /// The budget of work (steps, see [`Deadline::spend`]).
+    Work,
 }
 
 impl Deadline {
@@ -60,8 +73,45 @@ impl Deadline {
         Deadline {
             end: Instant::now() + budget,
             memory: None,
+            work: None,
+            spent: Cell::new(0),
             hit: Cell::new(None),
         }
+    }
+
+    /// The same deadline that also expires once `steps` steps of work are spent.
+    pub fn with_work(self, steps: u64) -> Deadline {
+        Deadline {
+            work: Some(Cell::new(steps)),
+            ..self
+        }
+    }
+
+    /// Counts `steps` steps of work; true while the work budget (if any) lasts. Once it is
+    /// spent the deadline stays expired, like for the other limits.
+    pub fn spend(&self, steps: u64) -> bool {
+        self.spent.set(self.spent.get().saturating_add(steps));
+        let Some(left) = &self.work else {
+            return true;
+        };
+        match left.get().checked_sub(steps) {
+            Some(rest) => {
+                left.set(rest);
+                true
+            }
+            None => {
+                left.set(0);
+                if self.hit.get().is_none() {
+                    self.hit.set(Some(Limit::Work));
+                }
+                false
+            }
+        }
+    }
+
+    /// The steps of work spent so far.
+    pub fn spent(&self) -> u64 {
+        self.spent.get()
     }
 
     /// The same deadline that also expires when the thread's heap exceeds `memory`.
@@ -72,7 +122,8 @@ impl Deadline {
         }
     }
 
-    /// True once the time has passed or the memory budget is exceeded.
+    /// True once the time has passed, the memory budget is exceeded or the work budget is
+    /// spent.
     pub fn expired(&self) -> bool {
         if self.hit.get().is_some() {
             return true;
@@ -102,14 +153,16 @@ impl Deadline {
     }
 
     /// An engine's outcome, with the limit that stopped it named: a stop caused by the
-    /// memory budget becomes [`Outcome::Memory`], and a resource stop (a solver query
-    /// that gave up) after the time ran out becomes [`Outcome::Timeout`].
+    /// memory budget becomes [`Outcome::Memory`], one caused by the work budget
+    /// [`Outcome::Budget`], and a resource stop (a solver query that gave up) after the
+    /// time ran out becomes [`Outcome::Timeout`].
     pub fn blame(&self, outcome: Outcome) -> Outcome {
         if !matches!(outcome, Outcome::Timeout | Outcome::Budget) || !self.expired() {
             return outcome;
         }
         match self.exhausted() {
             Some(Limit::Memory) => Outcome::Memory,
+            Some(Limit::Work) => Outcome::Budget,
             Some(Limit::Time) => Outcome::Timeout,
             None => outcome,
         }

@@ -173,6 +173,17 @@ pub struct AnalysisArgs {
     /// (before predicate refinement, which needs `--refine on`)
     #[arg(long, value_enum, default_value_t = if crate::params::Params::DEFAULT.care_set.enabled { OnOff::On } else { OnOff::Off })]
     pub care_set: OnOff,
+    /// The interval pass (issue 14): the classic engine over intervals runs first on every
+    /// function, to its fixpoint within a budget of work; its proofs are final and its
+    /// invariants seed the chosen engine, which runs only on what it left open (`off`: the
+    /// chosen engine alone)
+    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.stages.interval_pass))]
+    pub interval_pass: OnOff,
+    /// The interval pass's budget of work per function, in steps (a step is about one
+    /// dimension of one state copied or joined): it stops there, at the same step on any
+    /// machine and under any load
+    #[arg(long, value_name = "STEPS", default_value_t = crate::params::Params::DEFAULT.stages.interval_work)]
+    pub interval_work: u64,
     /// Time budget per analyzed function, in seconds (a positive number, at most a year).
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,

@@ -85,6 +85,11 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
                 phase_splitting: a.phase_splitting == super::args::OnOff::On,
                 partwise_paths: a.partwise_paths == super::args::OnOff::On,
             },
+            stages: crate::params::StageParams {
+                interval_pass: a.interval_pass == super::args::OnOff::On,
+                interval_work: a.interval_work,
+                ..crate::params::Params::DEFAULT.stages
+            },
             care_set: crate::params::CareSetParams {
                 enabled: a.care_set == super::args::OnOff::On,
                 ..crate::params::Params::DEFAULT.care_set

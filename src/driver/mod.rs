@@ -107,28 +107,18 @@ impl AnalysisConfig {
 
     /// The time budget of a function that starts now, when `n_left` functions that share
     /// the run's time (itself included) have not started: `timeout`, or less, its share of
-    /// the time left to the run's workers (`ends`, or this pass's end). Never more than the
-    /// time left (the last functions do not get a worker's share each), and zero once the
-    /// time is up: a function then gets no analysis and is reported with that budget.
+    /// the time left to the run's workers (`ends`): the time left times the number of
+    /// workers over `n_left` (never more than the time left, so the last functions do not
+    /// get a worker's share each), at least `min_function_budget` while time is left, and
+    /// zero once the time is up: a function then gets no analysis and is reported with that
+    /// budget.
     fn function_budget(&self, ends: Option<Instant>, n_left: usize) -> Duration {
-        self.weighted_budget(ends, 1, n_left)
-    }
-
-    /// [`Self::function_budget`] for a function of `weight` when the functions that share
-    /// the time and have not started (itself included) weigh `weight_left`: its share of the
-    /// workers' time left is `weight / weight_left` (never more than the time left).
-    fn weighted_budget(
-        &self,
-        ends: Option<Instant>,
-        weight: usize,
-        weight_left: usize,
-    ) -> Duration {
         let Some(ends) = ends else {
             return self.timeout;
         };
         let left = ends.saturating_duration_since(Instant::now());
         let jobs = self.jobs.max(1);
-        let fraction = jobs as f64 * weight as f64 / weight_left.max(weight).max(1) as f64;
+        let fraction = jobs as f64 / n_left.max(1) as f64;
         let share = left.mul_f64(fraction.min(1.0));
         share
             .max(self.params.run.min_function_budget.min(left))
@@ -152,14 +142,6 @@ impl AnalysisConfig {
             memory_per_function: self.memory_per_function.min(share),
             ..self.clone()
         }
-    }
-
-    /// The end of the interval pass: its share of what is left of the run's budget.
-    fn interval_pass_ends(&self) -> Option<Instant> {
-        self.ends.map(|ends| {
-            let left = ends.saturating_duration_since(Instant::now());
-            Instant::now() + left.mul_f64(self.params.run.interval_pass_share)
-        })
     }
 }
 
@@ -186,29 +168,19 @@ fn analyze_inner(
 ) -> AnalysisReport {
     let mut report = AnalysisReport::default();
     let config = &config.within_process_memory();
-    let pass_ends = config.interval_pass_ends();
     // Pass 1, the interval stage of every function (unless the configuration is itself
-    // classic over intervals): it is cheap, it settles most assertions, and it gets the
-    // time classic + interval would get, whatever the expensive stages of pass 2 cost.
+    // classic over intervals): it is cheap, and it runs to its fixpoint on every function
+    // before any expensive stage starts, so that what it proves does not depend on what
+    // the expensive stages cost nor on the machine's load. Its limit is a budget of work
+    // (`StageParams::interval_work`, steps that follow the function's size); time limits it
+    // only as a safety net: `--timeout` per function and the run's end.
     let staged = pipeline::is_staged(config);
     //
-    // The pass's time is shared by size (a function's share of the workers' time left is its
-    // size over the size of the functions not started), largest first: on lz4, equal shares
-    // left the 32 largest functions, with most of the assertions, without a fixpoint.
+    // Largest first, so that the workers end together (on lz4 the 32 largest functions
+    // hold most of the assertions and most of the pass's time).
     let first: Vec<Option<Pass<pipeline::Staged>>> = if staged {
-        let shares = |f: &crate::ir::Function| {
-            unanalyzable(module, &f.name).is_none() && !f.checks().is_empty()
-        };
-        let weight_left = AtomicUsize::new(
-            module
-                .functions
-                .iter()
-                .filter(|f| shares(f))
-                .map(interval_weight)
-                .sum(),
-        );
         let mut order: Vec<usize> = (0..module.functions.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(interval_weight(&module.functions[i])));
+        order.sort_by_key(|&i| std::cmp::Reverse(function_size(&module.functions[i])));
         let ordered = parallel::map(
             &order,
             config.jobs,
@@ -218,17 +190,18 @@ fn analyze_inner(
                 if unanalyzable(module, &func.name).is_some() {
                     return None;
                 }
+                let left = config
+                    .ends
+                    .map_or(config.timeout, |ends| {
+                        ends.saturating_duration_since(Instant::now())
+                    })
+                    .min(config.timeout);
                 let budget = if func.checks().is_empty() {
                     // Nothing to decide: its invariants are for the report only.
-                    config
-                        .function_budget(pass_ends, usize::MAX)
-                        .min(config.params.run.min_function_budget)
+                    left.min(config.params.run.min_function_budget)
                 } else {
-                    let weight = interval_weight(func);
-                    let left = weight_left.fetch_sub(weight, Ordering::Relaxed);
-                    config.weighted_budget(pass_ends, weight, left)
+                    left
                 };
-                let budget = budget.min(pipeline::interval_budget(config));
                 Some(Pass::run(budget, || {
                     pipeline::interval_pass(func, config, budget)
                 }))
@@ -401,9 +374,8 @@ impl<R> Pass<R> {
     }
 }
 
-/// A function's weight in sharing the interval pass's time: its size (instructions and
-/// blocks), which the interval stage's cost follows.
-fn interval_weight(func: &crate::ir::Function) -> usize {
+/// A function's size (instructions and blocks), which the cost of its analysis follows.
+fn function_size(func: &crate::ir::Function) -> usize {
     func.blocks.iter().map(|b| b.insts.len() + 1).sum()
 }
 

@@ -252,9 +252,10 @@ pub(super) fn left_open(left_out: &crate::ir::Unanalyzable) -> Open {
 }
 
 /// Whether the configuration runs the interval stage first (pass 1): every one but classic
-/// over intervals, which is that stage.
+/// over intervals, which is that stage, unless `--interval-pass off`.
 pub(super) fn is_staged(config: &AnalysisConfig) -> bool {
-    !(config.engine == Engine::Classic && config.domain == DomainKind::Interval)
+    config.params.stages.interval_pass
+        && !(config.engine == Engine::Classic && config.domain == DomainKind::Interval)
 }
 
 /// What pass 1 (the interval stage) left of one function for pass 2.
@@ -266,17 +267,10 @@ pub(super) struct Staged {
     outcome: Outcome,
 }
 
-/// The most the interval stage may spend on one function: its share of `--timeout`
-/// ([`StageParams::interval_share`]).
-pub(super) fn interval_budget(config: &AnalysisConfig) -> Duration {
-    config.timeout.mul_f64(config.params.stages.interval_share)
-}
-
-/// Pass 1 of one function: the interval stage, within `budget` (at most
-/// [`interval_budget`]).
+/// Pass 1 of one function: the interval stage, within its budget of work
+/// ([`StageParams::interval_work`]) and the time `budget` (a safety net).
 pub(super) fn interval_pass(func: &Function, config: &AnalysisConfig, budget: Duration) -> Staged {
     let mut progress = Progress::new(func);
-    let budget = budget.min(interval_budget(config));
     if budget.is_zero() {
         // The run's budget is spent: not even the context is built.
         return Staged {
@@ -292,7 +286,12 @@ pub(super) fn interval_pass(func: &Function, config: &AnalysisConfig, budget: Du
         config,
         MemoryBudget::from_now(config.memory_per_function),
     );
-    let (interval, outcome) = interval_stage(&facts, budget, &mut progress);
+    let (interval, outcome) = interval_stage(
+        &facts,
+        budget,
+        config.params.stages.interval_work,
+        &mut progress,
+    );
     Staged {
         progress,
         interval,
@@ -573,10 +572,13 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
 fn interval_stage(
     facts: &Facts<'_>,
     budget: Duration,
+    work: u64,
     progress: &mut Progress,
 ) -> (Option<Found>, Outcome) {
     let started = Instant::now();
-    let deadline = Deadline::after(budget).with_memory(facts.memory);
+    let deadline = Deadline::after(budget)
+        .with_memory(facts.memory)
+        .with_work(work);
     let mut run: Run<IntervalDomain> = run_engine(
         &facts.lowering,
         Engine::Classic,
@@ -603,8 +605,9 @@ fn interval_stage(
         elapsed,
         end: stage_end(run.outcome),
         detail: Some(format!(
-            "{n_proved} of {} assertions proved",
-            facts.error_blocks.len()
+            "{n_proved} of {} assertions proved, {} steps",
+            facts.error_blocks.len(),
+            deadline.spent()
         )),
     });
     let outcome = run.outcome;
