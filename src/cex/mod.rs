@@ -119,6 +119,40 @@ pub fn find_any_counterexample(
     config: &CexConfig,
     deadline: Instant,
 ) -> (Option<CheckId>, CexOutcome) {
+    find_within(ctx, module, targets, config, deadline, None)
+}
+
+/// [`find_any_counterexample`] with the native build allowed until `build_deadline` and the
+/// search itself given `slice` from the end of the build (never past `build_deadline`).
+/// A short search on a loaded machine would otherwise spend its whole slice in clang and
+/// never run the program; the build is cached for later searches of the run.
+pub fn find_after_build(
+    ctx: &FunctionContext<'_>,
+    module: &ir::Module,
+    targets: &[CheckId],
+    config: &CexConfig,
+    build_deadline: Instant,
+    slice: Duration,
+) -> (Option<CheckId>, CexOutcome) {
+    find_within(ctx, module, targets, config, build_deadline, Some(slice))
+}
+
+/// The search's deadline once the program is built: `slice` from now, within `deadline`.
+fn after_build(deadline: Instant, slice: Option<Duration>) -> Instant {
+    match slice {
+        Some(s) => (Instant::now() + s).min(deadline),
+        None => deadline,
+    }
+}
+
+fn find_within(
+    ctx: &FunctionContext<'_>,
+    module: &ir::Module,
+    targets: &[CheckId],
+    config: &CexConfig,
+    deadline: Instant,
+    slice: Option<Duration>,
+) -> (Option<CheckId>, CexOutcome) {
     let func = ctx.func();
     if targets.is_empty() {
         return (None, CexOutcome::NotFound("no error site to reach".into()));
@@ -137,7 +171,7 @@ pub fn find_any_counterexample(
         .iter()
         .all(|c| module.check(*c).kind.class() != ir::CheckClass::Assert);
     if !is_entry && runtime_only {
-        return from_entry::search(module, targets, config, deadline);
+        return from_entry::search(module, targets, config, deadline, slice);
     }
     if !is_entry {
         return (
@@ -161,6 +195,7 @@ pub fn find_any_counterexample(
             )
         }
     };
+    let deadline = after_build(deadline, slice);
     let kinds = InputKinds {
         stubbed: program
             .stubbed
@@ -208,6 +243,7 @@ mod from_entry {
         targets: &[CheckId],
         config: &CexConfig,
         deadline: Instant,
+        slice: Option<Duration>,
     ) -> (Option<CheckId>, CexOutcome) {
         let names = config.frontend.entry.names();
         let entry = module.functions.iter().find(|f| match names.as_slice() {
@@ -244,6 +280,7 @@ mod from_entry {
                 )
             }
         };
+        let deadline = after_build(deadline, slice);
         // Every pair of extreme values for the first two inputs (the rest 1), then random
         // inputs.
         let extremes = [

@@ -404,6 +404,31 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     };
     let config = &rest;
     let mut domain_types = None;
+    // The short search runs before the engine: a shallow bug (an assertion that fails on
+    // the first iterations, or in the only execution of a program without inputs) is then
+    // refuted even when the engine cannot finish within the budget (segments over arrays
+    // make its formulas large), and the engine's time is not lost on a false assertion.
+    let quick_searched = match cex {
+        Some(cex)
+            if config.refine
+                && config.engine == Engine::Focus
+                && progress.table.any_imprecise() =>
+        {
+            let slice = (config.timeout / params.quick_search_divisor).min(params.quick_search_cap);
+            let build = (Instant::now() + config.timeout / params.early_build_divisor).min(ends);
+            search(
+                Step::QuickCex,
+                &ctx,
+                module,
+                cex,
+                params,
+                SearchTime::AfterBuild(build, slice),
+                &mut progress,
+            );
+            true
+        }
+        _ => false,
+    };
     let mut found = match interval {
         // Every assertion is settled (or there is none): the expensive stages have nothing
         // to do, and the interval invariants are the function's.
@@ -437,7 +462,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         congruences(&facts, &found, params, deadline, &mut progress);
     }
     let refine = config.refine && config.engine == Engine::Focus && complete;
-    if let Some(cex) = cex.filter(|_| refine && progress.table.any_imprecise()) {
+    if let Some(cex) = cex.filter(|_| !quick_searched && refine && progress.table.any_imprecise()) {
         let slice = (config.timeout / params.quick_search_divisor).min(params.quick_search_cap);
         let deadline = (Instant::now() + slice).min(ends);
         search(
@@ -446,7 +471,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             module,
             cex,
             params,
-            deadline,
+            SearchTime::Until(deadline),
             &mut progress,
         );
     }
@@ -482,7 +507,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             module,
             cex,
             params,
-            deadline,
+            SearchTime::Until(deadline),
             &mut progress,
         ) {}
     }
@@ -1042,15 +1067,27 @@ fn refinement<P: NumericDomain>(
 /// is not listed) when there is no target or too little time. True when it refuted a runtime
 /// check (issue 16) or set one aside whose model did not replay, so that the caller may
 /// search again for the others.
+/// How long a counterexample search may run.
+#[derive(Clone, Copy)]
+enum SearchTime {
+    /// Build and search until this instant.
+    Until(Instant),
+    /// The native build until the instant, then the search for the duration (within it).
+    AfterBuild(Instant, Duration),
+}
+
 fn search(
     step: Step,
     ctx: &FunctionContext<'_>,
     module: &Module,
     cex: &CexConfig,
     params: &StageParams,
-    deadline: Instant,
+    time: SearchTime,
     progress: &mut Progress,
 ) -> bool {
+    let deadline = match time {
+        SearchTime::Until(d) | SearchTime::AfterBuild(d, _) => d,
+    };
     let searchable = |i: usize| {
         matches!(
             progress.table.open_reason(i),
@@ -1075,7 +1112,12 @@ fn search(
     crate::progress::stage(|| stage.name().into());
     let started = Instant::now();
     let found = catch_unwind(AssertUnwindSafe(|| {
-        crate::cex::find_any_counterexample(ctx, module, &targets, cex, deadline)
+        match time {
+            SearchTime::Until(d) => crate::cex::find_any_counterexample(ctx, module, &targets, cex, d),
+            SearchTime::AfterBuild(build, slice) => {
+                crate::cex::find_after_build(ctx, module, &targets, cex, build, slice)
+            }
+        }
     }));
     let elapsed = started.elapsed();
     let times = &mut progress.times;
