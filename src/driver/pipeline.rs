@@ -1111,12 +1111,10 @@ fn search(
     let stage = step.reported();
     crate::progress::stage(|| stage.name().into());
     let started = Instant::now();
-    let found = catch_unwind(AssertUnwindSafe(|| {
-        match time {
-            SearchTime::Until(d) => crate::cex::find_any_counterexample(ctx, module, &targets, cex, d),
-            SearchTime::AfterBuild(build, slice) => {
-                crate::cex::find_after_build(ctx, module, &targets, cex, build, slice)
-            }
+    let found = catch_unwind(AssertUnwindSafe(|| match time {
+        SearchTime::Until(d) => crate::cex::find_any_counterexample(ctx, module, &targets, cex, d),
+        SearchTime::AfterBuild(build, slice) => {
+            crate::cex::find_after_build(ctx, module, &targets, cex, build, slice)
         }
     }));
     let elapsed = started.elapsed();
