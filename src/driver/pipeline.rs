@@ -1,7 +1,7 @@
 //! The stages that analyze one function, over a table of verdicts.
 //!
 //! ```text
-//! Interval -> Engine -> polynomial equalities -> Congruences -> QuickCex -> CareSet -> Refine
+//! Interval -> QuickCex -> Engine -> polynomial equalities -> Congruences -> CareSet -> Refine
 //!   -> FullCex
 //!   -> verdicts
 //! ```
@@ -18,9 +18,11 @@
 //! - [`Step::Congruences`]: the engine's invariants with the congruences of the values
 //!   (`analysis::congruence`): an open error site no path reaches from them is proved.
 //!   Reported as `congruences`; runs only when the engine finished and left one open.
-//! - [`Step::QuickCex`]: a short counterexample search (issue 7), so that refinement, which
-//!   cannot help with a real bug, does not use up the budget of one. Reported as
-//!   `counterexample search`.
+//! - [`Step::QuickCex`]: a short counterexample search (issue 7), so that the engine and
+//!   refinement, which cannot help with a real bug, do not use up the budget of one. It
+//!   runs before the engine (issue 15: on arrays the engine may not finish, and a bug
+//!   found only after it was never found); its native build gets its own allowance.
+//!   Reported as `counterexample search`.
 //! - [`Step::CareSet`]: extrapolation with care sets (seed 002, `analysis::careset`):
 //!   care sets grown backwards from the open error sites guide the engine's widening in
 //!   a re-run. Reported as `care sets`; `check --care-set off` leaves it out.
@@ -63,12 +65,12 @@ mod careset;
 pub(super) enum Step {
     /// The classic engine over intervals, before the chosen engine.
     Interval,
+    /// The short counterexample search before the engine.
+    QuickCex,
     /// The engine over the chosen domain.
     Engine,
     /// The engine's invariants with congruences.
     Congruences,
-    /// The short counterexample search before refinement.
-    QuickCex,
     /// Extrapolation with care sets (seed 002).
     CareSet,
     /// Predicate refinement.
@@ -408,7 +410,9 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     // the first iterations, or in the only execution of a program without inputs) is then
     // refuted even when the engine cannot finish within the budget (segments over arrays
     // make its formulas large), and the engine's time is not lost on a false assertion.
-    let quick_searched = match cex {
+    // (The table only settles, so nothing is imprecise after the engine that was not
+    // before it: this is the only short search.)
+    match cex {
         Some(cex)
             if config.refine
                 && config.engine == Engine::Focus
@@ -425,10 +429,9 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
                 SearchTime::AfterBuild(build, slice),
                 &mut progress,
             );
-            true
         }
-        _ => false,
-    };
+        _ => {}
+    }
     let mut found = match interval {
         // Every assertion is settled (or there is none): the expensive stages have nothing
         // to do, and the interval invariants are the function's.
@@ -462,19 +465,6 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         congruences(&facts, &found, params, deadline, &mut progress);
     }
     let refine = config.refine && config.engine == Engine::Focus && complete;
-    if let Some(cex) = cex.filter(|_| !quick_searched && refine && progress.table.any_imprecise()) {
-        let slice = (config.timeout / params.quick_search_divisor).min(params.quick_search_cap);
-        let deadline = (Instant::now() + slice).min(ends);
-        search(
-            Step::QuickCex,
-            &ctx,
-            module,
-            cex,
-            params,
-            SearchTime::Until(deadline),
-            &mut progress,
-        );
-    }
     if refine && config.params.care_set.enabled && progress.table.any_imprecise() {
         careset::care_set_stage::<D>(
             &facts,
