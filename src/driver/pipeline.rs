@@ -1,8 +1,8 @@
 //! The stages that analyze one function, over a table of verdicts.
 //!
 //! ```text
-//! Interval -> QuickCex -> Engine -> polynomial equalities -> Congruences -> CareSet -> Refine
-//!   -> FullCex
+//! Interval -> (QuickCex) -> Engine -> polynomial equalities -> Congruences -> (QuickCex)
+//!   -> CareSet -> Refine -> FullCex
 //!   -> verdicts
 //! ```
 //!
@@ -19,9 +19,10 @@
 //!   (`analysis::congruence`): an open error site no path reaches from them is proved.
 //!   Reported as `congruences`; runs only when the engine finished and left one open.
 //! - [`Step::QuickCex`]: a short counterexample search (issue 7), so that the engine and
-//!   refinement, which cannot help with a real bug, do not use up the budget of one. It
-//!   runs before the engine (issue 15: on arrays the engine may not finish, and a bug
-//!   found only after it was never found); its native build gets its own allowance.
+//!   refinement, which cannot help with a real bug, do not use up the budget of one. In a
+//!   function that reads memory it runs before the engine (issue 15: on arrays the engine
+//!   may not finish, and a bug found only after it was never found), with its own
+//!   allowance for the native build; elsewhere after the congruences.
 //!   Reported as `counterexample search`.
 //! - [`Step::CareSet`]: extrapolation with care sets (seed 002, `analysis::careset`):
 //!   care sets grown backwards from the open error sites guide the engine's widening in
@@ -65,7 +66,8 @@ mod careset;
 pub(super) enum Step {
     /// The classic engine over intervals, before the chosen engine.
     Interval,
-    /// The short counterexample search before the engine.
+    /// The short counterexample search (before the engine in a function reading memory,
+    /// else after the congruences).
     QuickCex,
     /// The engine over the chosen domain.
     Engine,
@@ -410,11 +412,15 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     // the first iterations, or in the only execution of a program without inputs) is then
     // refuted even when the engine cannot finish within the budget (segments over arrays
     // make its formulas large), and the engine's time is not lost on a false assertion.
-    // (The table only settles, so nothing is imprecise after the engine that was not
-    // before it: this is the only short search.)
+    // Only for a function that reads memory the model keeps as summaries or leaves
+    // arbitrary (where the engine's formulas grow with the segments' selects); elsewhere
+    // the short search comes after the engine, as before, so that a function the engine
+    // settles does not pay for the native build.
+    let early = reads_memory(func);
     match cex {
         Some(cex)
-            if config.refine
+            if early
+                && config.refine
                 && config.engine == Engine::Focus
                 && progress.table.any_imprecise() =>
         {
@@ -465,6 +471,19 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         congruences(&facts, &found, params, deadline, &mut progress);
     }
     let refine = config.refine && config.engine == Engine::Focus && complete;
+    if let Some(cex) = cex.filter(|_| !early && refine && progress.table.any_imprecise()) {
+        let slice = (config.timeout / params.quick_search_divisor).min(params.quick_search_cap);
+        let deadline = (Instant::now() + slice).min(ends);
+        search(
+            Step::QuickCex,
+            &ctx,
+            module,
+            cex,
+            params,
+            SearchTime::Until(deadline),
+            &mut progress,
+        );
+    }
     if refine && config.params.care_set.enabled && progress.table.any_imprecise() {
         careset::care_set_stage::<D>(
             &facts,
@@ -1057,6 +1076,22 @@ fn refinement<P: NumericDomain>(
 /// is not listed) when there is no target or too little time. True when it refuted a runtime
 /// check (issue 16) or set one aside whose model did not replay, so that the caller may
 /// search again for the others.
+/// Whether `func` reads memory: a load the memory model lowered to a choice (a summary
+/// cell, an arbitrary cell) or left arbitrary.
+fn reads_memory(func: &Function) -> bool {
+    func.blocks.iter().any(|b| {
+        b.insts.iter().any(|i| {
+            matches!(
+                i,
+                crate::ir::Inst::Havoc {
+                    reason: crate::ir::HavocReason::Load,
+                    ..
+                }
+            )
+        })
+    })
+}
+
 /// How long a counterexample search may run.
 #[derive(Clone, Copy)]
 enum SearchTime {
