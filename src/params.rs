@@ -248,6 +248,10 @@ pub struct StageParams {
     pub quick_search_divisor: u32,
     /// The longest short search.
     pub quick_search_cap: Duration,
+    /// The short search runs before the engine; its native build (clang, slow on a loaded
+    /// machine, then cached for the run) may take the function's budget divided by this,
+    /// and the search's slice starts when the build is done.
+    pub early_build_divisor: u32,
     /// The budget divided by this is kept free at the end of the full search, for
     /// reporting before a harness kills the process; at least `final_margin_min`.
     pub final_margin_divisor: u32,
@@ -304,6 +308,7 @@ impl Params {
             refinement_share: 0.5,
             quick_search_divisor: 10,
             quick_search_cap: Duration::from_millis(500),
+            early_build_divisor: 4,
             final_margin_divisor: 20,
             final_margin_min: Duration::from_millis(300),
             min_search_time: Duration::from_millis(200),

@@ -4,8 +4,9 @@
 //! Each program is run natively first (clang-19, with a `reach_error` that exits with a
 //! known status): an assertion annotated `// fails` must really fail, so the test cannot
 //! pass on a program that is wrong itself. polyfocus must then list every annotated
-//! assertion, never prove a failing one, give each unknown one a reason, and prove those
-//! annotated `// holds`.
+//! assertion, never prove a failing one, give each unknown one a reason, prove those
+//! annotated `// holds` and refute (with a replayed counterexample) those annotated
+//! `// violated` (which fail natively like `// fails`).
 //!
 //! Directives in the program's comments: `// entry: NAME` (the `--entry`), `// native-with:
 //! FILE` (another translation unit, linked only natively: polyfocus is not given it),
@@ -27,6 +28,7 @@ const NATIVE_RUNTIME: &str = "#include <unistd.h>\n\
 enum Expect {
     Fails,
     Holds,
+    Violated,
 }
 
 struct Program {
@@ -58,6 +60,8 @@ fn load(name: &str) -> Program {
         let line_no = i as u32 + 1;
         if note == "fails" {
             program.annotations.push((line_no, Expect::Fails));
+        } else if note == "violated" {
+            program.annotations.push((line_no, Expect::Violated));
         } else if note == "holds" {
             program.annotations.push((line_no, Expect::Holds));
         } else if let Some(entry) = note.strip_prefix("entry: ") {
@@ -126,7 +130,10 @@ fn line_of(check: &Value) -> Option<u32> {
 #[track_caller]
 fn check_program(name: &str) {
     let program = load(name);
-    let fails = program.annotations.iter().any(|(_, e)| *e == Expect::Fails);
+    let fails = program
+        .annotations
+        .iter()
+        .any(|(_, e)| matches!(e, Expect::Fails | Expect::Violated));
     assert_eq!(
         reaches_error_natively(&program),
         fails,
@@ -148,6 +155,9 @@ fn check_program(name: &str) {
             match expect {
                 Expect::Fails => assert_ne!(verdict, "proved", "{name}:{line}: WRONG proof"),
                 Expect::Holds => assert_eq!(verdict, "proved", "{name}:{line}: not proved"),
+                Expect::Violated => {
+                    assert_eq!(verdict, "violated", "{name}:{line}: not refuted: {check}")
+                }
             }
             if verdict == "unknown" {
                 let reason = check["reason"].as_str().unwrap_or("");
@@ -215,4 +225,5 @@ programs! {
     r15_out_parameters_and_escaped_locals => "memory_out_parameter.c",
     r15_arrays_initialized_by_loops => "memory_array_segments.c",
     r15_allocation_sites => "memory_array_heap.c",
+    r15_callee_through_a_pointer_refuted_from_main => "callee_through_pointer.c",
 }

@@ -119,6 +119,40 @@ pub fn find_any_counterexample(
     config: &CexConfig,
     deadline: Instant,
 ) -> (Option<CheckId>, CexOutcome) {
+    find_within(ctx, module, targets, config, deadline, None)
+}
+
+/// [`find_any_counterexample`] with the native build allowed until `build_deadline` and the
+/// search itself given `slice` from the end of the build (never past `build_deadline`).
+/// A short search on a loaded machine would otherwise spend its whole slice in clang and
+/// never run the program; the build is cached for later searches of the run.
+pub fn find_after_build(
+    ctx: &FunctionContext<'_>,
+    module: &ir::Module,
+    targets: &[CheckId],
+    config: &CexConfig,
+    build_deadline: Instant,
+    slice: Duration,
+) -> (Option<CheckId>, CexOutcome) {
+    find_within(ctx, module, targets, config, build_deadline, Some(slice))
+}
+
+/// The search's deadline once the program is built: `slice` from now, within `deadline`.
+fn after_build(deadline: Instant, slice: Option<Duration>) -> Instant {
+    match slice {
+        Some(s) => (Instant::now() + s).min(deadline),
+        None => deadline,
+    }
+}
+
+fn find_within(
+    ctx: &FunctionContext<'_>,
+    module: &ir::Module,
+    targets: &[CheckId],
+    config: &CexConfig,
+    deadline: Instant,
+    slice: Option<Duration>,
+) -> (Option<CheckId>, CexOutcome) {
     let func = ctx.func();
     if targets.is_empty() {
         return (None, CexOutcome::NotFound("no error site to reach".into()));
@@ -133,20 +167,8 @@ pub fn find_any_counterexample(
             func.name == "main" || !module.functions.iter().any(|f| f.name == "main")
         }
     };
-    let runtime_only = targets
-        .iter()
-        .all(|c| module.check(*c).kind.class() != ir::CheckClass::Assert);
-    if !is_entry && runtime_only {
-        return from_entry::search(module, targets, config, deadline);
-    }
     if !is_entry {
-        return (
-            None,
-            CexOutcome::NotFound(format!(
-                "`{}` is not where executions start; its assertions are searched from the entry",
-                func.name
-            )),
-        );
+        return from_entry::search(module, targets, config, deadline, slice);
     }
     let spec = build_spec(func);
     let program = match NativeProgram::build(&config.frontend, &spec, deadline) {
@@ -161,6 +183,7 @@ pub fn find_any_counterexample(
             )
         }
     };
+    let deadline = after_build(deadline, slice);
     let kinds = InputKinds {
         stubbed: program
             .stubbed
@@ -192,10 +215,11 @@ pub fn find_any_counterexample(
     search.run()
 }
 
-/// Runtime checks of a function that is not where executions start (a recursive callee):
-/// native runs of the program from its entry, with invented inputs, until one stops on a
-/// runtime error at exactly one of the targets; replayed strictly, that run is the
-/// counterexample. The lifted path is not shown (the function's own interpretation does not
+/// Checks of a function that is not where executions start (a recursive callee, a function
+/// called through a pointer): native runs of the program from its entry, with invented
+/// inputs, until one stops on a runtime error at exactly one of the targets, or reaches the
+/// error hook with exactly one assertion of the module on the lines of its stack, a target;
+/// replayed strictly, that run is the counterexample. The lifted path is not shown (the function's own interpretation does not
 /// start where the program does): the trace has the inputs and the operation.
 mod from_entry {
     use super::*;
@@ -208,6 +232,7 @@ mod from_entry {
         targets: &[CheckId],
         config: &CexConfig,
         deadline: Instant,
+        slice: Option<Duration>,
     ) -> (Option<CheckId>, CexOutcome) {
         let names = config.frontend.entry.names();
         let entry = module.functions.iter().find(|f| match names.as_slice() {
@@ -244,6 +269,7 @@ mod from_entry {
                 )
             }
         };
+        let deadline = after_build(deadline, slice);
         // Every pair of extreme values for the first two inputs (the rest 1), then random
         // inputs.
         let extremes = [
@@ -280,13 +306,13 @@ mod from_entry {
                 &spec.dictionary,
                 timeout,
             );
-            let Some(check) = site(module, targets, &run) else {
+            let Some(check) = site(module, targets, &program, &run) else {
                 continue;
             };
             // The same inputs, strictly: the counterexample is this replay.
             let values: Vec<u128> = run.served.iter().map(|s| s.bits).collect();
             let replay = program.run(CommandLine::PLAIN, &values, &Policy::Strict, &[], timeout);
-            if site(module, targets, &replay) != Some(check) {
+            if site(module, targets, &program, &replay) != Some(check) {
                 continue;
             }
             let inputs = replay
@@ -306,7 +332,12 @@ mod from_entry {
                     values: vec![],
                 }],
                 confirmed_by: format!(
-                    "replayed natively from `main`: the operation misbehaves after {} input{} (native run); the path inside `{}` is not shown",
+                    "replayed natively from `main`: the {} after {} input{} (native run); the path inside `{}` is not shown",
+                    if module.check(check).kind.class() == ir::CheckClass::Assert {
+                        "error site is reached"
+                    } else {
+                        "operation misbehaves"
+                    },
                     inputs.len(),
                     if inputs.len() == 1 { "" } else { "s" },
                     module.check(check).function
@@ -324,14 +355,39 @@ mod from_entry {
     }
 
     /// The target a run stopped at: a runtime error at the class, file, line and column of
-    /// exactly one target.
-    fn site(module: &ir::Module, targets: &[CheckId], run: &RunResult) -> Option<CheckId> {
-        let error = replay::RuntimeError::of_run(run)?;
+    /// exactly one target, or the error hook reached with exactly one assertion of the
+    /// module (inlined copies are checks of their own) on the lines of its stack, a target.
+    fn site(
+        module: &ir::Module,
+        targets: &[CheckId],
+        program: &NativeProgram,
+        run: &RunResult,
+    ) -> Option<CheckId> {
         let base = |f: &str| {
             std::path::Path::new(f)
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
         };
+        if run.status == replay::RunStatus::ErrorReached {
+            let lines = program.error_lines(run);
+            let matching: Vec<CheckId> = (0..module.checks.len())
+                .map(|i| CheckId(i as u32))
+                .filter(|c| {
+                    let check = module.check(*c);
+                    check.kind.class() == ir::CheckClass::Assert
+                        && check.loc.as_ref().is_some_and(|loc| {
+                            lines
+                                .iter()
+                                .any(|(f, l)| *l == loc.line && base(f) == base(&loc.file))
+                        })
+                })
+                .collect();
+            return match matching.as_slice() {
+                [c] if targets.contains(c) => Some(*c),
+                _ => None,
+            };
+        }
+        let error = replay::RuntimeError::of_run(run)?;
         let matching: Vec<CheckId> = targets
             .iter()
             .copied()

@@ -1,8 +1,8 @@
 //! The stages that analyze one function, over a table of verdicts.
 //!
 //! ```text
-//! Interval -> Engine -> polynomial equalities -> Congruences -> QuickCex -> CareSet -> Refine
-//!   -> relational congruences -> FullCex
+//! Interval -> (QuickCex) -> (algebraic polynomial equalities) -> Engine -> polynomial equalities
+//!   -> Congruences -> (QuickCex) -> CareSet -> Refine -> relational congruences -> FullCex
 //!   -> verdicts
 //! ```
 //!
@@ -18,9 +18,12 @@
 //! - [`Step::Congruences`]: the engine's invariants with the congruences of the values
 //!   (`analysis::congruence`): an open error site no path reaches from them is proved.
 //!   Reported as `congruences`; runs only when the engine finished and left one open.
-//! - [`Step::QuickCex`]: a short counterexample search (issue 7), so that refinement, which
-//!   cannot help with a real bug, does not use up the budget of one. Reported as
-//!   `counterexample search`.
+//! - [`Step::QuickCex`]: a short counterexample search (issue 7), so that the engine and
+//!   refinement, which cannot help with a real bug, do not use up the budget of one. In a
+//!   function that reads memory it runs before the engine (issue 15: on arrays the engine
+//!   may not finish, and a bug found only after it was never found), with its own
+//!   allowance for the native build; elsewhere after the congruences.
+//!   Reported as `counterexample search`.
 //! - [`Step::CareSet`]: extrapolation with care sets (seed 002, `analysis::careset`):
 //!   care sets grown backwards from the open error sites guide the engine's widening in
 //!   a re-run. Reported as `care sets`; `check --care-set off` leaves it out.
@@ -70,12 +73,13 @@ mod relational;
 pub(super) enum Step {
     /// The classic engine over intervals, before the chosen engine.
     Interval,
+    /// The short counterexample search (before the engine in a function reading memory,
+    /// else after the congruences).
+    QuickCex,
     /// The engine over the chosen domain.
     Engine,
     /// The engine's invariants with congruences.
     Congruences,
-    /// The short counterexample search before refinement.
-    QuickCex,
     /// Extrapolation with care sets (seed 002).
     CareSet,
     /// Predicate refinement.
@@ -410,6 +414,36 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     };
     let config = &rest;
     let mut domain_types = None;
+    // The short search runs before the engine: a shallow bug (an assertion that fails on
+    // the first iterations, or in the only execution of a program without inputs) is then
+    // refuted even when the engine cannot finish within the budget (segments over arrays
+    // make its formulas large), and the engine's time is not lost on a false assertion.
+    // Only for a function that reads memory the model keeps as summaries or leaves
+    // arbitrary (where the engine's formulas grow with the segments' selects); elsewhere
+    // the short search comes after the engine, as before, so that a function the engine
+    // settles does not pay for the native build.
+    let early = reads_memory(func);
+    match cex {
+        Some(cex)
+            if early
+                && config.refine
+                && config.engine == Engine::Focus
+                && progress.table.any_imprecise() =>
+        {
+            let slice = (config.timeout / params.quick_search_divisor).min(params.quick_search_cap);
+            let build = (Instant::now() + config.timeout / params.early_build_divisor).min(ends);
+            search(
+                Step::QuickCex,
+                &ctx,
+                module,
+                cex,
+                params,
+                SearchTime::AfterBuild(build, slice),
+                &mut progress,
+            );
+        }
+        _ => {}
+    }
     // Polynomial equalities first, algebraically only, with the interval invariants (when
     // the interval stage reached its fixpoint): where they settle every assertion (loops
     // whose invariants are polynomial identities), the engine has nothing left to do, and
@@ -474,7 +508,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         congruences(&facts, &found, params, deadline, &mut progress);
     }
     let refine = config.refine && config.engine == Engine::Focus && complete;
-    if let Some(cex) = cex.filter(|_| refine && progress.table.any_imprecise()) {
+    if let Some(cex) = cex.filter(|_| !early && refine && progress.table.any_imprecise()) {
         let slice = (config.timeout / params.quick_search_divisor).min(params.quick_search_cap);
         let deadline = (Instant::now() + slice).min(ends);
         search(
@@ -483,7 +517,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             module,
             cex,
             params,
-            deadline,
+            SearchTime::Until(deadline),
             &mut progress,
         );
     }
@@ -527,7 +561,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             module,
             cex,
             params,
-            deadline,
+            SearchTime::Until(deadline),
             &mut progress,
         ) {}
     }
@@ -1127,15 +1161,43 @@ fn refinement<P: NumericDomain>(
 /// is not listed) when there is no target or too little time. True when it refuted a runtime
 /// check (issue 16) or set one aside whose model did not replay, so that the caller may
 /// search again for the others.
+/// Whether `func` reads memory: a load the memory model lowered to a choice (a summary
+/// cell, an arbitrary cell) or left arbitrary.
+fn reads_memory(func: &Function) -> bool {
+    func.blocks.iter().any(|b| {
+        b.insts.iter().any(|i| {
+            matches!(
+                i,
+                crate::ir::Inst::Havoc {
+                    reason: crate::ir::HavocReason::Load,
+                    ..
+                }
+            )
+        })
+    })
+}
+
+/// How long a counterexample search may run.
+#[derive(Clone, Copy)]
+enum SearchTime {
+    /// Build and search until this instant.
+    Until(Instant),
+    /// The native build until the instant, then the search for the duration (within it).
+    AfterBuild(Instant, Duration),
+}
+
 fn search(
     step: Step,
     ctx: &FunctionContext<'_>,
     module: &Module,
     cex: &CexConfig,
     params: &StageParams,
-    deadline: Instant,
+    time: SearchTime,
     progress: &mut Progress,
 ) -> bool {
+    let deadline = match time {
+        SearchTime::Until(d) | SearchTime::AfterBuild(d, _) => d,
+    };
     let searchable = |i: usize| {
         matches!(
             progress.table.open_reason(i),
@@ -1159,8 +1221,11 @@ fn search(
     let stage = step.reported();
     crate::progress::stage(|| stage.name().into());
     let started = Instant::now();
-    let found = catch_unwind(AssertUnwindSafe(|| {
-        crate::cex::find_any_counterexample(ctx, module, &targets, cex, deadline)
+    let found = catch_unwind(AssertUnwindSafe(|| match time {
+        SearchTime::Until(d) => crate::cex::find_any_counterexample(ctx, module, &targets, cex, d),
+        SearchTime::AfterBuild(build, slice) => {
+            crate::cex::find_after_build(ctx, module, &targets, cex, build, slice)
+        }
     }));
     let elapsed = started.elapsed();
     let times = &mut progress.times;

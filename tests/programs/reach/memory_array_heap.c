@@ -24,6 +24,6 @@ int main(void) {
   e[n - 1] = 9;
   int m = __VERIFIER_nondet_int() + 2;
   if (m < 0 || m >= n) return 0;
-  if (e[m] != 7) reach_error(); // fails
+  if (e[m] != 7) reach_error(); // violated
   return 0;
 }

@@ -21,6 +21,6 @@ int main(void) {
   d[k] = 5;
   int j = __VERIFIER_nondet_int();
   if (j < 0 || j >= n) return 0;
-  if (d[j] != 7) reach_error(); // fails
+  if (d[j] != 7) reach_error(); // violated
   return 0;
 }
