@@ -163,7 +163,9 @@ fn relations_prove_what_they_must_and_nothing_else() {
     for path in programs() {
         let entry = entries(&path);
         let common_args = ["--entry", &entry, "--timeout", "30", "--no-counterexamples"];
-        let on = common::check_json(&path, &common_args);
+        let mut on_args = common_args.to_vec();
+        on_args.extend_from_slice(&["--relational-congruences", "on"]);
+        let on = common::check_json(&path, &on_args);
         let mut off_args = common_args.to_vec();
         off_args.extend_from_slice(&["--relational-congruences", "off"]);
         let off = common::check_json(&path, &off_args);

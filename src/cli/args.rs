@@ -154,7 +154,8 @@ pub struct AnalysisArgs {
     pub loop_entry_predicates: OnOff,
     /// Relational congruences (issue 17): for assertions the engine leaves open, affine
     /// lattices of the values live at each cut point (`x = y`, `z` odd, `y - z ≡ 0 mod 2^32`
-    /// across wrap-around), found by the solver next to the engine's invariants
+    /// across wrap-around), found by the solver next to the engine's invariants. Off by
+    /// default: it proves two generated programs wrongly (a known bug, being fixed)
     #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.relational_congruences))]
     pub relational_congruences: OnOff,
     /// Phase splitting (issue 17): refinement starts with, at each loop head, the guards of
