@@ -184,3 +184,36 @@ fn relations_prove_what_they_must_and_nothing_else() {
         }
     }
 }
+
+/// Two programs of the csmith generator (seeds 42012 and 42092, kept verbatim in
+/// `tests/programs/known_wrong`) on which the relational-congruence stage proves an
+/// assertion that every execution fails (`g_5 != 0` with `g_5` never written; `g_38 != 0`).
+/// This is why `--relational-congruences` is off by default. The test is ignored until the
+/// bug is fixed: un-ignore it then, and turn the stage back on.
+#[test]
+#[ignore = "known wrong proofs of the relational-congruence stage (issue 17's note)"]
+fn relational_congruences_do_not_prove_the_known_wrong_cases() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/known_wrong");
+    for (file, line) in [
+        ("relational_csmith_42012.c", 80),
+        ("relational_csmith_42092.c", 116),
+    ] {
+        let path = dir.join(file);
+        let report = common::check_json(
+            &path,
+            &[
+                "--relational-congruences",
+                "on",
+                "--no-counterexamples",
+                "--timeout",
+                "4",
+                "--cflags=-I/usr/include/csmith",
+            ],
+        );
+        assert_ne!(
+            verdict(&report, line),
+            "proved",
+            "{file}:{line}: WRONG proof"
+        );
+    }
+}
