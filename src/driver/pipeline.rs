@@ -732,7 +732,7 @@ fn congruences(
     deadline: Instant,
     progress: &mut Progress,
 ) {
-    use crate::smt::{Products, QueryResult, RegionFormula};
+    use crate::smt::RegionFormula;
     let started = Instant::now();
     let ctx = facts.ctx;
     let graph = ctx.graph();
@@ -753,43 +753,22 @@ fn congruences(
         let Some(error) = graph.cut_of_block(*b) else {
             continue;
         };
-        let outside = std::collections::BTreeMap::from([(error, None)]);
-        let mut excluded = true;
-        for p in graph.ids() {
-            let Some(from) = &found.at_cut_points[p.index()] else {
-                continue;
-            };
-            if p == error || !graph.successors(p).contains(&error) {
-                continue;
-            }
-            let side = classes.facts_at(ctx, p);
-            if side.is_empty() {
-                excluded = false;
-                break;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
+        let side = |p| Some(classes.facts_at(ctx, p)).filter(|f| !f.is_empty());
+        let excluded = match error_unreachable_with(
+            facts,
+            found,
+            error,
+            &mut formulas,
+            params.congruence_query,
+            deadline,
+            side,
+        ) {
+            Some(excluded) => excluded,
+            None => {
                 end = StageEnd::Timeout;
-                excluded = false;
-                break;
+                false
             }
-            let formula = formulas
-                .entry(p)
-                .or_insert_with(|| RegionFormula::new(ctx, p, Products::Exact));
-            match formula.query_with_facts(
-                from,
-                &side,
-                &outside,
-                &[],
-                params.congruence_query.min(left),
-            ) {
-                QueryResult::Unsat => {}
-                QueryResult::Path(_) | QueryResult::Unknown(_) => {
-                    excluded = false;
-                    break;
-                }
-            }
-        }
+        };
         if excluded {
             settled(progress.table.prove(i));
             proved += 1;
@@ -804,6 +783,48 @@ fn congruences(
             classes.informative().count()
         )),
     });
+}
+
+/// Whether no path reaches the error cut point `error` from the invariants `found` of its
+/// predecessors, each with the side facts `side(p)` (congruences, relational or not) as
+/// extra hypotheses; `side` gives `None` where it knows nothing, and then nothing is
+/// proved. `None` when the deadline passed first. A solver `unknown` is never a proof.
+fn error_unreachable_with(
+    facts: &Facts<'_>,
+    found: &Found,
+    error: crate::graph::CutPointId,
+    formulas: &mut std::collections::BTreeMap<crate::graph::CutPointId, crate::smt::RegionFormula>,
+    query_cap: Duration,
+    deadline: Instant,
+    mut side: impl FnMut(crate::graph::CutPointId) -> Option<Vec<crate::smt::SideFact>>,
+) -> Option<bool> {
+    use crate::smt::{Products, QueryResult, RegionFormula};
+    let ctx = facts.ctx;
+    let graph = ctx.graph();
+    let outside = std::collections::BTreeMap::from([(error, None)]);
+    for p in graph.ids() {
+        let Some(from) = &found.at_cut_points[p.index()] else {
+            continue;
+        };
+        if p == error || !graph.successors(p).contains(&error) {
+            continue;
+        }
+        let Some(side) = side(p) else {
+            return Some(false);
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return None;
+        }
+        let formula = formulas
+            .entry(p)
+            .or_insert_with(|| RegionFormula::new(ctx, p, Products::Exact));
+        match formula.query_with_facts(from, &side, &outside, &[], query_cap.min(left)) {
+            QueryResult::Unsat => {}
+            QueryResult::Path(_) | QueryResult::Unknown(_) => return Some(false),
+        }
+    }
+    Some(true)
 }
 
 /// True when the function multiplies two values (not a value by a constant): without such

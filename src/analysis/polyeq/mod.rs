@@ -198,7 +198,7 @@ pub fn discover(
             definitions,
         });
     }
-    let paths = path_maps(ctx, &vars, &defined, linear)?;
+    let paths = path_maps(ctx, &vars, &defined, linear, deadline)?;
     for _round in 0..MAX_ROUNDS {
         let mut changed = false;
         for t in graph.ids() {
@@ -414,9 +414,11 @@ fn path_maps(
     vars: &[Vec<Var>],
     defined: &[Vec<(Var, Polynomial)>],
     linear: &[Option<Vec<Vec<LinCons>>>],
+    deadline: &Deadline,
 ) -> Option<Vec<PathMap>> {
     let graph = ctx.graph();
     let mut walker = Walker::new(ctx, vars);
+    walker.deadline = Some(deadline.clone());
     for s in graph.ids() {
         let point = graph.cut_point(s);
         if !matches!(point.kind, CutKind::Entry | CutKind::LoopHead) {
@@ -449,6 +451,10 @@ struct Walker<'a, 'f> {
     /// paths, most of which reach no template, so [`MAX_PATHS`] alone does not bound it (a
     /// generated program ran for minutes past a 4 s budget).
     n_blocks_walked: usize,
+    /// When [`Walker::walk`] gives up: the blocks of a path may multiply polynomials of
+    /// growing degree, so the block count alone does not bound the time (a generated
+    /// program spent 10 s here past a 4 s budget).
+    deadline: Option<Deadline>,
 }
 
 impl<'a, 'f> Walker<'a, 'f> {
@@ -490,6 +496,7 @@ impl<'a, 'f> Walker<'a, 'f> {
             invariant: None,
             n_walked: 0,
             n_blocks_walked: 0,
+            deadline: None,
         }
     }
 
@@ -779,7 +786,9 @@ impl<'a, 'f> Walker<'a, 'f> {
     /// path defined and took so far.
     fn walk(&mut self, source: CutPointId, block: BlockId, mut state: PathState) -> Option<()> {
         self.n_blocks_walked += 1;
-        if self.n_blocks_walked > MAX_PATHS * 16 {
+        if self.n_blocks_walked > MAX_PATHS * 16
+            || self.deadline.as_ref().is_some_and(|d| d.expired())
+        {
             return None;
         }
         let func = self.ctx.func();

@@ -11,7 +11,7 @@ use crate::analysis::congruence;
 use crate::analysis::relational_congruence::{self, Limits};
 use crate::check::{StageEnd, StageRun};
 use crate::params::StageParams;
-use crate::smt::{Products, QueryResult, RegionFormula};
+use crate::smt::RegionFormula;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -60,40 +60,26 @@ pub(super) fn relational_congruences(
         if end == StageEnd::Timeout {
             continue;
         }
-        let outside = BTreeMap::from([(error, None)]);
-        let mut excluded = true;
-        for p in graph.ids() {
-            let Some(from) = &found.at_cut_points[p.index()] else {
-                continue;
-            };
-            if p == error || !graph.successors(p).contains(&error) {
-                continue;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                end = StageEnd::Timeout;
-                excluded = false;
-                break;
-            }
+        let side = |p| {
             let mut side = classes.facts_at(ctx, p);
             side.extend(relations.facts_at(p));
-            let formula = formulas
-                .entry(p)
-                .or_insert_with(|| RegionFormula::new(ctx, p, Products::Exact));
-            match formula.query_with_facts(
-                from,
-                &side,
-                &outside,
-                &[],
-                params.congruence_query.min(left),
-            ) {
-                QueryResult::Unsat => {}
-                QueryResult::Path(_) | QueryResult::Unknown(_) => {
-                    excluded = false;
-                    break;
-                }
+            Some(side)
+        };
+        let excluded = match super::error_unreachable_with(
+            facts,
+            found,
+            error,
+            &mut formulas,
+            params.congruence_query,
+            deadline,
+            side,
+        ) {
+            Some(excluded) => excluded,
+            None => {
+                end = StageEnd::Timeout;
+                false
             }
-        }
+        };
         if excluded {
             settled(progress.table.prove(i));
             proved += 1;
