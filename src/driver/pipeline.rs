@@ -950,6 +950,14 @@ fn polynomial_equalities(
                     notes.push(format!("degree {degree}: refuted"));
                     break;
                 }
+                // Only certified equalities prove: resting on their construction alone gave
+                // a wrong proof on a generated program (csmith 43046) once the guards of
+                // paths were used, and an `unknown` is never evidence.
+                if c != polyeq::Consecution::Certified {
+                    notes.push(format!("degree {degree}: not certified ({c:?})"));
+                    found_eqs.push((degree, eqs, Some(c)));
+                    continue;
+                }
                 consecution = Some(c);
                 for i in &algebraic {
                     settled(progress.table.prove(*i));
@@ -969,8 +977,8 @@ fn polynomial_equalities(
                 break;
             }
             let c = consecution.unwrap_or_else(|| certify(eqs));
-            if c == polyeq::Consecution::Refuted {
-                notes.push(format!("degree {degree}: refuted"));
+            if c != polyeq::Consecution::Certified {
+                notes.push(format!("degree {degree}: not certified ({c:?})"));
                 continue;
             }
             let mut here = 0;
