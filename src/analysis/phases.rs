@@ -40,24 +40,7 @@ pub fn seed<W: NumericDomain>(
     at_cut_points: &[Option<Vec<Vec<LinCons>>>],
     preds: &mut LocalPredicates,
 ) -> usize {
-    let mut added = 0;
-    for (cp, pred) in predicates(lowering) {
-        let Some(Some(inv)) = at_cut_points.get(cp.index()) else {
-            continue;
-        };
-        let states: Vec<W> = inv
-            .iter()
-            .map(|d| {
-                let mut w = W::top(lowering.space());
-                w.meet_cons(d);
-                w
-            })
-            .collect();
-        if super::refine::splits(&states, &pred) && preds.insert(cp, pred) {
-            added += 1;
-        }
-    }
-    added
+    super::refine::seed_predicates::<W>(lowering, at_cut_points, predicates(lowering), preds)
 }
 
 /// The phase predicates of each loop head, in canonical form ([`canonical_atoms`]), at

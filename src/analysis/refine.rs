@@ -336,6 +336,35 @@ pub(crate) fn walk_back<W: NumericDomain>(
     paths
 }
 
+/// Adds each candidate predicate at its cut point where it splits the invariant there
+/// (loop-entry and phase predicates seed refinement's first round this way); returns how
+/// many were added.
+pub(crate) fn seed_predicates<W: NumericDomain>(
+    lowering: &Lowering<'_>,
+    at_cut_points: &[Option<Vec<Vec<LinCons>>>],
+    candidates: Vec<(CutPointId, LinCons)>,
+    preds: &mut LocalPredicates,
+) -> usize {
+    let mut added = 0;
+    for (cp, pred) in candidates {
+        let Some(Some(inv)) = at_cut_points.get(cp.index()) else {
+            continue;
+        };
+        let states: Vec<W> = inv
+            .iter()
+            .map(|d| {
+                let mut w = W::top(lowering.space());
+                w.meet_cons(d);
+                w
+            })
+            .collect();
+        if splits(&states, &pred) && preds.insert(cp, pred) {
+            added += 1;
+        }
+    }
+    added
+}
+
 /// True when some state of the disjunction satisfies `pred` and some satisfies its
 /// negation, as far as the domain can tell: only then does splitting on it separate
 /// anything.
