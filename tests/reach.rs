@@ -225,5 +225,7 @@ programs! {
     r15_out_parameters_and_escaped_locals => "memory_out_parameter.c",
     r15_arrays_initialized_by_loops => "memory_array_segments.c",
     r15_allocation_sites => "memory_array_heap.c",
+    r15_copies_between_arrays => "memory_array_copies.c",
+    r15_properties_of_array_elements => "memory_array_properties.c",
     r15_callee_through_a_pointer_refuted_from_main => "callee_through_pointer.c",
 }

@@ -36,6 +36,10 @@ pub struct Cell {
     pub ty: Ty,
     /// `None` for a summary cell.
     pub offset: Option<i64>,
+    /// For a summary cell, the slot of its grid: every access's offset is this modulo the
+    /// type's size (0 for an exact cell). Two summaries with the same type and slot have
+    /// their elements at the same offsets (`copies.rs` relates them).
+    pub slot: u64,
 }
 
 /// The cells of a function.
@@ -107,11 +111,11 @@ pub fn choose(func: &Function) -> Cells {
         }
     }
     let mut layouts: Vec<Option<Vec<((i64, u32), Ty)>>> = Vec::new();
-    let mut smashed: Vec<Option<Ty>> = Vec::new();
+    let mut smashed: Vec<Option<(Ty, u64)>> = Vec::new();
     for list in &accesses {
         let (exact, summary) = match classify(list, func, &defs) {
             Shape::Exact(keys) => (Some(keys), None),
-            Shape::Summary(ty) => (None, Some(ty)),
+            Shape::Summary(ty, slot) => (None, Some((ty, slot))),
             Shape::None => (None, None),
         };
         layouts.push(exact);
@@ -147,17 +151,19 @@ pub fn choose(func: &Function) -> Cells {
                             base,
                             ty,
                             offset: Some(key.0),
+                            slot: 0,
                         });
                         CellId(cells.len() - 1)
                     });
                 }
                 Layout::Cells(map)
             }
-            (None, Some(ty)) => {
+            (None, Some((ty, slot))) => {
                 cells.push(Cell {
                     base,
                     ty,
                     offset: None,
+                    slot,
                 });
                 Layout::Smashed(CellId(cells.len() - 1))
             }
@@ -173,7 +179,8 @@ pub fn choose(func: &Function) -> Cells {
 
 enum Shape {
     Exact(Vec<((i64, u32), Ty)>),
-    Summary(Ty),
+    /// The type and the slot of the grid.
+    Summary(Ty, u64),
     None,
 }
 
@@ -220,7 +227,7 @@ fn classify(list: &[Access], func: &Function, defs: &HashMap<ValueId, &Expr>) ->
             return Shape::None;
         }
     }
-    Shape::Summary(ty)
+    Shape::Summary(ty, grid.unwrap_or(0))
 }
 
 /// `(r, m)` with `m` a power of two: every value of the `i64` operand is `r` modulo `m`.

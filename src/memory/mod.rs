@@ -21,6 +21,9 @@
 //! - loads of an untracked base are arbitrary.
 
 mod cells;
+mod copies;
+mod memo;
+mod predicates;
 mod segments;
 mod ssa;
 

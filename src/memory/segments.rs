@@ -41,7 +41,7 @@ use crate::ir::{BinOp, Const, Expr, Function, Inst, MemOp, Operand, Ty, ValueId}
 const MAX_PER_CELL: usize = 2;
 
 /// The most segments of one function.
-const MAX_SEGMENTS: usize = 32;
+pub const MAX_SEGMENTS: usize = 32;
 
 /// Past this many (load or store of a summary cell with segments) × segments of its cell,
 /// no segment is made: each costs a handful of selects.
@@ -176,9 +176,13 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Segment> {
 /// Emits instructions for the updates: a fresh value of the type defined by the expression.
 pub trait Emit {
     fn emit(&mut self, ty: Ty, expr: SymExpr) -> Sym;
+    /// A fresh value defined by `expr`, whose operands are final.
+    fn emit_expr(&mut self, ty: Ty, expr: Expr) -> Operand;
+    /// Ends the paths on which `cond` is false.
+    fn assume(&mut self, cond: Sym);
 }
 
-fn constant(ty: Ty, value: i128) -> Sym {
+pub(super) fn constant(ty: Ty, value: i128) -> Sym {
     Sym::Op(Operand::Const(Const::new(ty, value)))
 }
 
@@ -222,7 +226,7 @@ pub fn store(
 
 /// A store of the segment's constant: at `hi` it extends the segment, an empty segment
 /// restarts at it, anywhere else nothing changes.
-fn same(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
+pub(super) fn same(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
     let hi_s = em.emit(I64, SymExpr::Add(hi, constant(I64, size)));
     let o_s = em.emit(I64, SymExpr::Add(o, constant(I64, size)));
     let nonempty = em.emit(Ty::BOOL, SymExpr::Less(lo, hi));
@@ -234,9 +238,27 @@ fn same(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) -> (Sym, Sy
     )
 }
 
+/// A store of a value that satisfies the segment's property, for a segment that follows
+/// the latest run of such stores: at `hi` of a non-empty segment it extends it, anywhere
+/// else the segment restarts as `[o, o + s)` (the element just stored). Where [`same`]
+/// keeps the first run (`[0, z)` of a loop that skips `z`), this one gets the run after
+/// the gap; each keeps the invariant, for the same reasons.
+pub(super) fn restart(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
+    let hi_s = em.emit(I64, SymExpr::Add(hi, constant(I64, size)));
+    let o_s = em.emit(I64, SymExpr::Add(o, constant(I64, size)));
+    let nonempty = em.emit(Ty::BOOL, SymExpr::Less(lo, hi));
+    let at_hi = em.emit(Ty::BOOL, SymExpr::Equal(o, hi));
+    let no = Sym::Op(Operand::Const(Const::new(Ty::BOOL, 0)));
+    let extend = em.emit(Ty::BOOL, SymExpr::Select(nonempty, at_hi, no));
+    (
+        em.emit(I64, SymExpr::Select(extend, lo, o)),
+        em.emit(I64, SymExpr::Select(extend, hi_s, o_s)),
+    )
+}
+
 /// A store of another value: at `lo` it moves `lo` past the element (an empty segment
 /// stays empty), strictly inside the segment it cuts the segment at `o`.
-fn other(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
+pub(super) fn other(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
     let o_s = em.emit(I64, SymExpr::Add(o, constant(I64, size)));
     let at_lo = em.emit(Ty::BOOL, SymExpr::Equal(o, lo));
     let below_lo = em.emit(Ty::BOOL, SymExpr::Less(o, lo));

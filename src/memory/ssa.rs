@@ -15,6 +15,9 @@
 use std::collections::BTreeSet;
 
 use super::cells::{self, CellId, Cells};
+use super::copies::{self, Copy, Stored};
+use super::memo::{Memo, Numbering};
+use super::predicates::{self, Property};
 use super::segments::{self, Segment};
 use crate::ir::{
     ArithFlags, BaseId, BaseKind, BinOp, BlockId, CmpPred, Expr, Function, HavocReason, Inst,
@@ -41,6 +44,8 @@ enum Pending {
         dest: ValueId,
         expr: SymExpr,
     },
+    /// `assume cond`.
+    Assume(Sym),
 }
 
 /// An expression over values under construction.
@@ -85,6 +90,14 @@ struct Builder<'a> {
     /// The segments of summary cells (`segments.rs`); segment `j`'s bounds are the
     /// tracks `n_cells + 2j` (lo) and `n_cells + 2j + 1` (hi).
     segments: Vec<Segment>,
+    /// The copy segments (`copies.rs`); copy `j`'s bounds are the tracks
+    /// [`Builder::copy_track`]`(j)` and the next.
+    copies: Vec<Copy>,
+    /// Value numbers of offsets, for the memo of loads (`memo.rs`).
+    numbering: Numbering,
+    /// The predicate segments (`predicates.rs`); property `j`'s bounds are the tracks
+    /// [`Builder::property_track`]`(j)` and the next.
+    properties: Vec<Property>,
 }
 
 /// Emits into one block's output.
@@ -102,12 +115,34 @@ impl segments::Emit for Emitter<'_, '_> {
             .push((Pending::Assign { dest, expr }, self.loc.clone()));
         Sym::Op(Operand::Value(dest))
     }
+
+    fn emit_expr(&mut self, ty: Ty, expr: Expr) -> Operand {
+        let dest = self.builder.fresh(ty, "prop".into());
+        self.out
+            .push((Pending::Keep(Inst::Assign { dest, expr }), self.loc.clone()));
+        Operand::Value(dest)
+    }
+
+    fn assume(&mut self, cond: Sym) {
+        self.out.push((Pending::Assume(cond), self.loc.clone()));
+    }
 }
 
 impl Builder<'_> {
-    /// The number of tracked quantities: cells, then two bounds per segment.
+    /// The number of tracked quantities: cells, then two bounds per segment, then two per
+    /// copy segment.
     fn n_tracks(&self) -> usize {
-        self.cells.cells.len() + 2 * self.segments.len()
+        self.property_track(self.properties.len())
+    }
+
+    /// The track of property `j`'s `lo` (its `hi` is the next).
+    fn property_track(&self, j: usize) -> usize {
+        self.copy_track(self.copies.len()) + 2 * j
+    }
+
+    /// The track of copy segment `j`'s `lo` (its `hi` is the next).
+    fn copy_track(&self, j: usize) -> usize {
+        self.cells.cells.len() + 2 * self.segments.len() + 2 * j
     }
 
     fn track_ty(&self, t: usize) -> Ty {
@@ -120,6 +155,26 @@ impl Builder<'_> {
     fn track_name(&self, t: usize) -> String {
         match t.checked_sub(self.cells.cells.len()) {
             None => self.cell_name(CellId(t)),
+            Some(j) if j >= 2 * (self.segments.len() + self.copies.len()) => {
+                let j = j - 2 * (self.segments.len() + self.copies.len());
+                let end = if j % 2 == 0 { "lo" } else { "hi" };
+                format!(
+                    "{}=P{}.{end}",
+                    self.cell_name(self.properties[j / 2].cell),
+                    j / 2
+                )
+            }
+            Some(j) if j >= 2 * self.segments.len() => {
+                let j = j - 2 * self.segments.len();
+                let copy = &self.copies[j / 2];
+                let end = if j % 2 == 0 { "lo" } else { "hi" };
+                let kind = if copy.restart { "latest" } else { "first" };
+                format!(
+                    "{}=copy({}).{kind}.{end}",
+                    self.cell_name(copy.dst),
+                    self.cell_name(copy.src)
+                )
+            }
             Some(j) => {
                 let seg = &self.segments[j / 2];
                 let end = if j % 2 == 0 { "lo" } else { "hi" };
@@ -135,17 +190,36 @@ impl Builder<'_> {
             .collect()
     }
 
-    /// Empties the segments of every cell of `bases`.
-    fn empty_segments(&self, bases: &[BaseId], cur: &mut [Sym]) {
+    /// Empties the segments and copy segments of every cell of `bases` (as destination or
+    /// source), and forgets what the memo knows of them: they may have been written.
+    fn empty_segments(&self, bases: &[BaseId], cur: &mut [Sym], memo: &mut Memo) {
         let n = self.cells.cells.len();
         for &b in bases {
-            for c in self.cells.cells_of(b) {
+            let cells = self.cells.cells_of(b);
+            for &c in &cells {
                 for j in self.segments_of(c) {
                     let (lo, hi) = segments::empty();
                     cur[n + 2 * j] = lo;
                     cur[n + 2 * j + 1] = hi;
                 }
             }
+            for (j, copy) in self.copies.iter().enumerate() {
+                if cells.contains(&copy.dst) || cells.contains(&copy.src) {
+                    let t = self.copy_track(j);
+                    let (lo, hi) = segments::empty();
+                    cur[t] = lo;
+                    cur[t + 1] = hi;
+                }
+            }
+            for (j, p) in self.properties.iter().enumerate() {
+                if cells.contains(&p.cell) {
+                    let t = self.property_track(j);
+                    let (lo, hi) = segments::empty();
+                    cur[t] = lo;
+                    cur[t + 1] = hi;
+                }
+            }
+            memo.forget(&cells);
         }
     }
 
@@ -432,6 +506,86 @@ fn value_sets_at_blocks(func: &Function, builder: &Builder<'_>) -> Vec<Option<Ve
     at
 }
 
+/// The state a load of a summary reads, at one point of a block.
+struct Reads<'r> {
+    cur: &'r [Sym],
+    sets: &'r [ValueSet],
+    memo: &'r mut Memo,
+    out: &'r mut Vec<(Pending, Option<SourceLoc>)>,
+    loc: &'r Option<SourceLoc>,
+    /// In the entry block, where the values a property reads may not be defined yet.
+    in_entry: bool,
+}
+
+/// What a load of summary cell `c` at `offset` reads: the memoized value, or a fresh choice
+/// among the values an element may hold, overridden inside each segment by its constant
+/// and inside each copy segment by the source's value at `offset` (read the same way, at
+/// most [`copies::MAX_DEPTH`] deep). The result is memoized.
+fn load_summary(
+    builder: &mut Builder<'_>,
+    reads: &mut Reads<'_>,
+    c: CellId,
+    offset: Operand,
+    depth: usize,
+) -> Sym {
+    let number = builder.numbering.number(&offset);
+    if let Some(v) = reads.memo.get(c, number) {
+        return v;
+    }
+    let mut rest = match &reads.sets[c.0] {
+        Some(values) if !values.is_empty() => builder.one_of(c, values, reads.out, reads.loc),
+        _ => builder.havoc_cell(c, reads.out, reads.loc),
+    };
+    let n_cells = builder.cells.cells.len();
+    let off = Sym::Op(offset);
+    for j in builder.segments_of(c) {
+        let seg = builder.segments[j].clone();
+        let bounds = (reads.cur[n_cells + 2 * j], reads.cur[n_cells + 2 * j + 1]);
+        let mut em = Emitter {
+            builder,
+            out: reads.out,
+            loc: reads.loc,
+        };
+        rest = segments::load(&mut em, &seg, bounds, off, rest);
+    }
+    if depth < copies::MAX_DEPTH {
+        for j in 0..builder.copies.len() {
+            let copy = builder.copies[j].clone();
+            if copy.dst != c {
+                continue;
+            }
+            let src = load_summary(builder, reads, copy.src, offset, depth + 1);
+            let t = builder.copy_track(j);
+            let bounds = (reads.cur[t], reads.cur[t + 1]);
+            let ty = builder.cells.cells[c.0].ty;
+            let mut em = Emitter {
+                builder,
+                out: reads.out,
+                loc: reads.loc,
+            };
+            rest = copies::load(&mut em, ty, bounds, off, src, rest);
+        }
+    }
+    if let (false, Sym::Op(x)) = (reads.in_entry, rest) {
+        for j in 0..builder.properties.len() {
+            let p = builder.properties[j].clone();
+            if p.cell != c {
+                continue;
+            }
+            let t = builder.property_track(j);
+            let bounds = (reads.cur[t], reads.cur[t + 1]);
+            let mut em = Emitter {
+                builder,
+                out: reads.out,
+                loc: reads.loc,
+            };
+            predicates::load(&mut em, &p, bounds, offset, x);
+        }
+    }
+    reads.memo.insert(c, number, rest);
+    rest
+}
+
 /// Replaces the memory operations of `func` by scalar values; `None` when the function's
 /// shape is not one the construction handles (an entry block with predecessors).
 pub fn lower(func: Function) -> Option<Function> {
@@ -454,7 +608,14 @@ pub fn lower(func: Function) -> Option<Function> {
             .collect(),
         values: func.values.clone(),
         segments: segments::choose(&func, &cells),
+        copies: vec![],
+        numbering: Numbering::new(&func),
+        properties: vec![],
     };
+    let budget = segments::MAX_SEGMENTS.saturating_sub(builder.segments.len());
+    let copies = copies::choose(&func, &cells, &|b| builder.aliased_by_write(b), budget);
+    builder.copies = copies;
+    builder.properties = predicates::choose(&func, &cells);
     let n_tracks = builder.n_tracks();
     // One phi per tracked quantity at every block but the entry.
     let mut phis: Vec<Phi> = Vec::new();
@@ -477,11 +638,12 @@ pub fn lower(func: Function) -> Option<Function> {
     for (b, block) in func.blocks.iter().enumerate() {
         let mut out = Vec::new();
         let mut sets: Vec<ValueSet> = sets_at[b].clone().unwrap_or_else(|| vec![None; n_cells]);
+        let mut memo = Memo::default();
         let mut cur: Vec<Sym> = if BlockId(b as u32) == func.entry {
             let mut cur: Vec<Sym> = (0..n_cells)
                 .map(|c| builder.havoc_cell(CellId(c), &mut out, &func.loc))
                 .collect();
-            for _ in &builder.segments {
+            for _ in 0..builder.segments.len() + builder.copies.len() + builder.properties.len() {
                 let (lo, hi) = segments::empty();
                 cur.push(lo);
                 cur.push(hi);
@@ -499,30 +661,23 @@ pub fn lower(func: Function) -> Option<Function> {
                             dest: *dest,
                             sym: cur[c.0],
                         },
-                        // Any element: a fresh choice among the values one may hold, or
-                        // the constant of a segment the offset lies in.
+                        // Any element: `load_summary`; the memo then names the value by
+                        // the load's own `dest`, so that a store of it is a known copy.
                         Some((c, true)) => {
-                            let mut rest = match &sets[c.0] {
-                                Some(values) if !values.is_empty() => {
-                                    builder.one_of(c, values, &mut out, loc)
-                                }
-                                _ => builder.havoc_cell(c, &mut out, loc),
+                            let mut reads = Reads {
+                                cur: &cur,
+                                sets: &sets,
+                                memo: &mut memo,
+                                out: &mut out,
+                                loc,
+                                in_entry: BlockId(b as u32) == func.entry,
                             };
-                            let offset = Sym::Op(addr.offset);
-                            for j in builder.segments_of(c) {
-                                let seg = builder.segments[j].clone();
-                                let bounds = (cur[n_cells + 2 * j], cur[n_cells + 2 * j + 1]);
-                                let mut em = Emitter {
-                                    builder: &mut builder,
-                                    out: &mut out,
-                                    loc,
-                                };
-                                rest = segments::load(&mut em, &seg, bounds, offset, rest);
+                            let sym = load_summary(&mut builder, &mut reads, c, addr.offset, 0);
+                            let number = builder.numbering.number(&addr.offset);
+                            if memo.get(c, number) == Some(sym) {
+                                memo.insert(c, number, Sym::Op(Operand::Value(*dest)));
                             }
-                            Pending::Load {
-                                dest: *dest,
-                                sym: rest,
-                            }
+                            Pending::Load { dest: *dest, sym }
                         }
                         None => Pending::Keep(Inst::Havoc {
                             dest: *dest,
@@ -539,6 +694,78 @@ pub fn lower(func: Function) -> Option<Function> {
                         // segments.
                         Some((c, true)) => {
                             let offset = Sym::Op(addr.offset);
+                            let number = builder.numbering.number(&addr.offset);
+                            for j in 0..builder.copies.len() {
+                                let copy = builder.copies[j].clone();
+                                let t = builder.copy_track(j);
+                                let bounds = (cur[t], cur[t + 1]);
+                                let cell_ty = cells.cells[c.0].ty;
+                                let stored = Sym::Op(*value);
+                                let (lo, hi) = if copy.dst == c {
+                                    let how = match memo.get(copy.src, number) {
+                                        Some(w) if w == stored => Stored::Copy,
+                                        Some(w) => {
+                                            let mut em = Emitter {
+                                                builder: &mut builder,
+                                                out: &mut out,
+                                                loc,
+                                            };
+                                            let eq = segments::Emit::emit(
+                                                &mut em,
+                                                Ty::BOOL,
+                                                SymExpr::Equal(stored, w),
+                                            );
+                                            Stored::When(eq)
+                                        }
+                                        None => Stored::Other,
+                                    };
+                                    let mut em = Emitter {
+                                        builder: &mut builder,
+                                        out: &mut out,
+                                        loc,
+                                    };
+                                    copies::store_dst(&mut em, &copy, cell_ty, bounds, offset, how)
+                                } else if copy.src == c {
+                                    let mut em = Emitter {
+                                        builder: &mut builder,
+                                        out: &mut out,
+                                        loc,
+                                    };
+                                    copies::store_src(&mut em, cell_ty, bounds, offset)
+                                } else {
+                                    continue;
+                                };
+                                cur[t] = lo;
+                                cur[t + 1] = hi;
+                            }
+                            for j in 0..builder.properties.len() {
+                                let p = builder.properties[j].clone();
+                                if p.cell != c {
+                                    continue;
+                                }
+                                let t = builder.property_track(j);
+                                let bounds = (cur[t], cur[t + 1]);
+                                let mut em = Emitter {
+                                    builder: &mut builder,
+                                    out: &mut out,
+                                    loc,
+                                };
+                                let (lo, hi) = predicates::store(
+                                    &mut em,
+                                    &p,
+                                    cells.cells[c.0].ty,
+                                    bounds,
+                                    addr.offset,
+                                    *value,
+                                    BlockId(b as u32) == func.entry,
+                                );
+                                cur[t] = lo;
+                                cur[t + 1] = hi;
+                            }
+                            // The store may hit any element the memo knows of this cell;
+                            // after it, the element at `offset` holds the stored value.
+                            memo.forget(&[c]);
+                            memo.insert(c, number, Sym::Op(*value));
                             for j in builder.segments_of(c) {
                                 let seg = builder.segments[j].clone();
                                 let bounds = (cur[n_cells + 2 * j], cur[n_cells + 2 * j + 1]);
@@ -561,7 +788,7 @@ pub fn lower(func: Function) -> Option<Function> {
                             cur[c.0] = builder.havoc_cell(c, &mut out, loc);
                         }
                     }
-                    builder.empty_segments(&aliased, &mut cur);
+                    builder.empty_segments(&aliased, &mut cur, &mut memo);
                 }
                 Inst::Mem(MemOp::Init {
                     base,
@@ -569,7 +796,7 @@ pub fn lower(func: Function) -> Option<Function> {
                     zero_rest,
                 }) => {
                     let init = initial_values(&cells, *base, leaves, *zero_rest);
-                    builder.empty_segments(&[*base], &mut cur);
+                    builder.empty_segments(&[*base], &mut cur, &mut memo);
                     for (c, value) in init {
                         if cells.cells[c.0].offset.is_none() {
                             // A summary cell: its value set (`step_sets`), and the segment
@@ -597,7 +824,7 @@ pub fn lower(func: Function) -> Option<Function> {
                             cur[c.0] = builder.havoc_cell(c, &mut out, loc);
                         }
                     }
-                    builder.empty_segments(&aliased, &mut cur);
+                    builder.empty_segments(&aliased, &mut cur, &mut memo);
                 }
                 Inst::Mem(MemOp::Clobber { bases }) => {
                     let mut all: BTreeSet<BaseId> = bases.iter().copied().collect();
@@ -609,7 +836,11 @@ pub fn lower(func: Function) -> Option<Function> {
                             cur[c.0] = builder.havoc_cell(c, &mut out, loc);
                         }
                     }
-                    builder.empty_segments(&all.into_iter().collect::<Vec<_>>(), &mut cur);
+                    builder.empty_segments(
+                        &all.into_iter().collect::<Vec<_>>(),
+                        &mut cur,
+                        &mut memo,
+                    );
                 }
                 other => out.push((Pending::Keep(other.clone()), loc.clone())),
             }
@@ -677,6 +908,7 @@ pub fn lower(func: Function) -> Option<Function> {
         let syms = match pending {
             Pending::Load { sym, .. } => vec![*sym],
             Pending::Assign { expr, .. } => expr.syms(),
+            Pending::Assume(sym) => vec![*sym],
             Pending::Keep(_) => continue,
         };
         for sym in syms {
@@ -725,6 +957,7 @@ pub fn lower(func: Function) -> Option<Function> {
                         dest,
                         expr: Expr::Use(operand(sym)),
                     },
+                    Pending::Assume(sym) => Inst::Assume { cond: operand(sym) },
                     Pending::Assign { dest, expr } => Inst::Assign {
                         dest,
                         expr: match expr {
