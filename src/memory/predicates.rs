@@ -27,7 +27,8 @@ use super::cells::{self, CellId, Cells};
 use super::segments::{self, Emit, I64};
 use super::ssa::{Sym, SymExpr};
 use crate::ir::{
-    ArithFlags, BinOp, CastOp, Const, Expr, Function, Inst, MemOp, Operand, Terminator, Ty, ValueId,
+    ArithFlags, BinOp, CastOp, CmpPred, Const, Expr, Function, Inst, MemOp, Operand, Terminator,
+    Ty, ValueId,
 };
 
 /// The most properties of one function.
@@ -195,6 +196,16 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Property> {
             .collect();
         if cone.iter().any(|(_, ty, e)| !safe(e, *ty)) {
             continue;
+        }
+        // `x == k` and `x != k` are the constant segments' (`segments.rs`), which cost less.
+        if let [(_, _, Expr::Cmp { pred, lhs, rhs })] = cone.as_slice() {
+            let against_constant = matches!(
+                (lhs, rhs),
+                (Operand::Value(_), Operand::Const(_)) | (Operand::Const(_), Operand::Value(_))
+            );
+            if against_constant && matches!(pred, CmpPred::Eq | CmpPred::Ne) {
+                continue;
+            }
         }
         if props.len() < MAX_PROPERTIES {
             props.push(Property {
