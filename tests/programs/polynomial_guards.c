@@ -18,7 +18,7 @@ int main(void) {
       y = y - 1;
     }
   }
-  polyfocus_assert(z == a * b);                     // holds; proved by: none (Z3 cannot certify the equality; uncertified equalities no longer prove)
+  polyfocus_assert(z == a * b);                     // holds; proved by: classic-poly, focus-poly
 
   int n = polyfocus_nondet_int();
   int d = polyfocus_nondet_int();
@@ -33,7 +33,7 @@ int main(void) {
     }
     m = m - 1;
   }
-  polyfocus_assert(q * d + r == n);                 // holds; proved by: none (Z3 cannot certify the equality; uncertified equalities no longer prove)
+  polyfocus_assert(q * d + r == n);                 // holds; proved by: classic-poly, focus-poly
 
   int u = polyfocus_nondet_int();
   int v = polyfocus_nondet_int();
@@ -50,6 +50,6 @@ int main(void) {
       sr = sr - pr;
     }
   }
-  polyfocus_assert(h == u * p + v * pr);            // holds; proved by: none (Z3 cannot certify the equality; uncertified equalities no longer prove)
+  polyfocus_assert(h == u * p + v * pr);            // holds; proved by: classic-poly, focus-poly
   return 0;
 }

@@ -25,7 +25,7 @@ int main(void) {
     i = i + 1;
     s = s + i * i * i * i * i;
   }
-  polyfocus_assert(12 * s == 2 * i * i * i * i * i * i + 6 * i * i * i * i * i + 5 * i * i * i * i - i * i); // holds; proved by: none (Z3 cannot certify the equality; uncertified equalities no longer prove)
+  polyfocus_assert(12 * s == 2 * i * i * i * i * i * i + 6 * i * i * i * i * i + 5 * i * i * i * i - i * i); // holds; proved by: classic-poly, focus-poly
 
   unsigned int uz = (unsigned int)polyfocus_nondet_int();
   unsigned int ux = 1u, uy = uz;

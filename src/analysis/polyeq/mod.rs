@@ -48,17 +48,23 @@
 //! this module does not use: with wrapping arithmetic it finds nothing, never a wrong
 //! equality (`tests/programs/verdicts/nla_wrap.c`).
 //!
-//! **Their use** ([`prove_unreachable`]): an error site is unreachable when, for every cut
-//! point whose region reaches it, the solver shows with products encoded exactly that no
-//! path from a state of the engine's (certified) linear invariant and the equalities
-//! reaches it. Before that, [`certify`] checks the equalities inductive with the solver; an
-//! `unknown` there or at an error site leaves the assertion open.
+//! **Their use** ([`prove_unreachable`], in `unreachable.rs`): an error site is unreachable
+//! when, for every cut point whose region reaches it, every path to it is refuted
+//! algebraically (directly, or through the cut point from each of its predecessors), or the
+//! solver shows with products encoded exactly that no path from a state of the engine's
+//! (certified) linear invariant and the equalities reaches it; an `unknown` there leaves
+//! the assertion open. Before that, [`certify`] checks the equalities inductive with the
+//! solver: a path leaving them excludes them; an `unknown` leaves them resting on their
+//! construction above, which is the proof.
 
 mod path;
+mod unreachable;
+
+pub use unreachable::{prove_unreachable, Proof};
 
 use super::{Deadline, FunctionContext};
 use crate::domain::polynomial::{
-    dependencies_until, ideal_generators, in_ideal, simplify_generators, span_basis, Monomial,
+    dependencies, dependencies_until, ideal_generators, simplify_generators, span_basis, Monomial,
     Polynomial,
 };
 use crate::domain::{Int, LinCons, Var};
@@ -67,7 +73,7 @@ use crate::ir::{
     BinOp, BlockId, CastOp, CmpPred, Expr, Inst, Interp, Operand, Terminator, ValueId,
 };
 use crate::smt::{Products, QueryResult, RegionFormula};
-use num_traits::{One, Signed};
+use num_traits::{One, Signed, Zero};
 use path::{PathState, Remainder, Source};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -170,6 +176,15 @@ pub fn discover(
             .filter(|x| defs.iter().all(|(d, _)| d != x))
             .collect();
         defined[cp.index()] = defs;
+        // No template over no variable: its only monomial is the constant, whose equality
+        // `1 = 0` says the head is unreachable, and the walk follows no path into a head
+        // without template variables, so nothing would take it out (csmith 43046: a loop
+        // whose values the linear invariant all defines kept `1 = 0`, which put every
+        // polynomial in the ideal of the paths leaving it and gave the next loop head
+        // `n = 1` for a counter that starts at 0).
+        if vs.is_empty() {
+            continue;
+        }
         let Some(degree) = (2..=max_degree.min(MAX_TEMPLATE_DEGREE))
             .rev()
             .find(|d| Monomial::count_up_to(vs.len(), *d) <= MAX_MONOMIALS)
@@ -216,8 +231,20 @@ pub fn discover(
             }
         }
         if !changed {
-            // Drop the trivial equality of the template's constant (never kept: `1 = 0`
-            // fails at entry) and keep the rest.
+            // `1 = 0` left at a loop head says no path reaches it. That holds only if the
+            // guards of every path into it contradict each other; where the linear invariant
+            // says the head is reachable, it is a bug (an incoming path not followed), and
+            // every equality resting on it would be wrong: none at all then.
+            let unreachable_claimed = graph.ids().any(|t| {
+                !basis[t.index()].is_empty()
+                    && matches!(linear.get(t.index()), Some(Some(_)))
+                    && spans_a_constant(&basis[t.index()])
+            });
+            if unreachable_claimed {
+                return None;
+            }
+            // Drop the trivial equality of the template's constant (at a reachable head it
+            // is never kept: `1 = 0` fails there) and keep the rest.
             let at_cut_point = basis
                 .iter()
                 .zip(&vars)
@@ -235,6 +262,13 @@ pub fn discover(
         }
     }
     None
+}
+
+/// True when a nonzero constant is a combination of `basis`.
+fn spans_a_constant(basis: &[Polynomial]) -> bool {
+    let mut columns = vec![Polynomial::constant(1)];
+    columns.extend(basis.iter().cloned());
+    dependencies(&columns).iter().any(|c| !c[0].is_zero())
 }
 
 /// The subspace of `span(current)` whose elements `P` satisfy `P ∘ f ∈ span(basis[S])` for
@@ -534,6 +568,9 @@ impl<'a, 'f> Walker<'a, 'f> {
                     }
                 }
                 Inst::Assign { dest, expr } => {
+                    // A walk through a loop head runs its body twice: what a remainder
+                    // computed in the first round says is not about the second.
+                    state.rems.remove(dest);
                     let p = match self.expr(state, *dest, expr) {
                         Some(p) => p,
                         None => self.fresh(),
@@ -692,89 +729,6 @@ impl<'a, 'f> Walker<'a, 'f> {
             after.env.insert(d, p);
         }
         after
-    }
-
-    /// True when every path from `block` (in the region of the walk's source) to the cut
-    /// point `error` is refuted: it takes an edge whose guard says `a != b` for an `a - b`
-    /// that `member` shows is zero given the path's state, or its guards contradict each
-    /// other; `refuted`: the path so far already is. `None` past [`MAX_PATHS`].
-    fn error_paths_refuted(
-        &mut self,
-        block: BlockId,
-        mut state: PathState,
-        error: CutPointId,
-        member: &dyn Fn(&Polynomial, &PathState, &Source<'_>) -> bool,
-        refuted: bool,
-    ) -> Option<bool> {
-        self.n_walked += 1;
-        if self.n_walked > MAX_PATHS * 4 {
-            return None;
-        }
-        let func = self.ctx.func();
-        let graph = self.ctx.graph();
-        self.exec_block(block, &mut state);
-        let term = &func.block(block).term;
-        let edges = term.edges();
-        for (idx, edge) in edges.iter().enumerate() {
-            let mut refuted_here = refuted;
-            if let Terminator::Branch {
-                cond: Operand::Value(c),
-                ..
-            } = term
-            {
-                if let Some((pred, lhs, rhs)) = self.cmps.get(c).copied() {
-                    // The edge on which the operands differ.
-                    let differ_edge = match pred {
-                        CmpPred::Eq => Some(1),
-                        CmpPred::Ne => Some(0),
-                        _ => None,
-                    };
-                    if differ_edge == Some(idx) && !refuted_here {
-                        let want = match lhs {
-                            Operand::Value(v) => self.ctx.reading(v),
-                            _ => match rhs {
-                                Operand::Value(v) => self.ctx.reading(v),
-                                _ => Interp::Signed,
-                            },
-                        };
-                        if let (Some(a), Some(b)) = (
-                            self.operand(&state, &lhs, want),
-                            self.operand(&state, &rhs, want),
-                        ) {
-                            refuted_here = member(&a.minus(&b), &state, &self.source());
-                        }
-                    }
-                }
-            }
-            let next = self.take_edge(block, idx, state.clone());
-            if next.is_empty() {
-                // The guards contradict each other: no execution takes this edge.
-                continue;
-            }
-            match graph.cut_of_block(edge.target) {
-                Some(t) if t == error => {
-                    if !refuted_here {
-                        return Some(false);
-                    }
-                }
-                Some(_) => {}
-                None => {
-                    for s in next {
-                        let after = self.moved(edge, &s);
-                        if !self.error_paths_refuted(
-                            edge.target,
-                            after,
-                            error,
-                            member,
-                            refuted_here,
-                        )? {
-                            return Some(false);
-                        }
-                    }
-                }
-            }
-        }
-        Some(true)
     }
 
     fn fresh(&mut self) -> Polynomial {
@@ -1028,100 +982,4 @@ pub fn certify(
         }
     }
     res
-}
-
-/// How [`prove_unreachable`] may show an error site unreachable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// Only algebraically (ideal membership on the guards of the paths): fast, no solver.
-    Algebraic,
-    /// Algebraically, else by solver queries with products exact (up to [`QUERY_TIMEOUT`]
-    /// each; non-linear queries often end `unknown` there).
-    WithSolver,
-}
-
-/// True when, from every cut point whose region reaches the cut point `error`, either every
-/// path to it takes a branch `a != b` with `a - b` in the ideal of the equalities there, or
-/// (with [`Proof::WithSolver`]) the solver shows that no path from the cut point's linear
-/// invariant and equalities reaches it; false when `deadline` passes first (each query is
-/// capped by what is left).
-pub fn prove_unreachable(
-    ctx: &FunctionContext<'_>,
-    linear: &[Option<Vec<Vec<LinCons>>>],
-    eqs: &PolyEqualities,
-    error: CutPointId,
-    proof: Proof,
-    deadline: &Deadline,
-) -> bool {
-    let graph = ctx.graph();
-    let violated: BTreeMap<CutPointId, Vec<Polynomial>> = [(error, Vec::new())].into();
-    graph.ids().all(|s| {
-        let Some(from) = &linear[s.index()] else {
-            return true;
-        };
-        if !graph.successors(s).contains(&error) {
-            return true;
-        }
-        if deadline.expired() {
-            return false;
-        }
-        // First algebraically: every path to the error site takes a branch `a != b` where
-        // `a - b` is a combination of the equalities at `s` and of the path's equalities
-        // (its guards, and the linear equalities its guards imply with each disjunct of
-        // the linear invariant at `s`), or its guards contradict each other.
-        let gens: Vec<Polynomial> = eqs.at_cut_point[s.index()]
-            .iter()
-            .chain(&eqs.definitions[s.index()])
-            .cloned()
-            .collect();
-        let degree = eqs.degrees[s.index()].max(2);
-        let member = |p: &Polynomial, state: &PathState, source: &Source<'_>| {
-            let mut base: Vec<Polynomial> = gens
-                .iter()
-                .map(|g| state.substituted(g))
-                .filter(|g| !g.is_zero())
-                .collect();
-            base.extend(state.hypotheses.iter().cloned());
-            let holds = |gens: &[Polynomial]| {
-                let mut vars: Vec<Var> = p.vars();
-                vars.extend(gens.iter().flat_map(Polynomial::vars));
-                vars.sort();
-                vars.dedup();
-                in_ideal(p, gens, &vars, degree)
-            };
-            if holds(&base) {
-                return true;
-            }
-            match state.implied_equalities(source) {
-                None => false,
-                Some(per_disjunct) => per_disjunct.iter().all(|extra| {
-                    let mut all = base.clone();
-                    all.extend(extra.iter().cloned());
-                    holds(&all)
-                }),
-            }
-        };
-        let no_vars: Vec<Vec<Var>> = vec![Vec::new(); graph.cut_points.len()];
-        let mut walker = Walker::new(ctx, &no_vars);
-        walker.invariant = Some(from.as_slice());
-        let block = graph.cut_point(s).block;
-        if walker.error_paths_refuted(block, PathState::default(), error, &member, false)
-            == Some(true)
-        {
-            return true;
-        }
-        if proof == Proof::Algebraic {
-            return false;
-        }
-        let mut formula = RegionFormula::new(ctx, s, Products::Exact);
-        matches!(
-            formula.query_equalities(
-                from,
-                &eqs.at_cut_point[s.index()],
-                &violated,
-                QUERY_TIMEOUT.min(deadline.remaining())
-            ),
-            QueryResult::Unsat
-        )
-    })
 }
