@@ -270,6 +270,14 @@ pub struct StageParams {
     /// Share of a function's budget the relational congruence stage may use, counted from
     /// its start (after refinement); it returns nothing unless it reached its fixpoint.
     pub relational_congruence_share: f64,
+    /// The engine's budget of work in steps (`analysis::Deadline::spend`; 0: none, time
+    /// alone limits it). The contract search of recursive functions (`cli::check`) sets it
+    /// so that what its rounds prove does not depend on the machine's load (issue 15).
+    pub engine_work: u64,
+    /// Whether the stages that ask the solver under a wall-clock cap (polynomial
+    /// equalities, congruences) run. The contract search turns them off: a query cut by
+    /// its time under load would make a round's proofs, hence the contracts, depend on it.
+    pub solver_stages: bool,
 }
 
 impl Params {
@@ -317,6 +325,8 @@ impl Params {
             congruence_share: 0.3,
             congruence_query: Duration::from_secs(2),
             relational_congruence_share: 0.2,
+            engine_work: 0,
+            solver_stages: true,
         },
         run: RunParams {
             run_budget: Duration::from_secs(240),

@@ -281,3 +281,44 @@ fn what_the_interval_pass_proves_no_later_stage_loses() {
     let hurried = check_json(&path, &["--timeout", "0.05", "-j", "1"]);
     assert_eq!(hurried["checks"][0]["verdict"], "proved", "{}", hurried);
 }
+
+/// The rounds of the contract search of `program` (issue 15), as `POLYFOCUS_DEBUG_CONTRACTS`
+/// prints them: obligations, proved, steps of work and steps left, without the time.
+fn contract_rounds(program: &std::path::Path) -> Vec<String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+        .args(["check", "--format", "json", "-j", "1"])
+        .arg(program)
+        .env("POLYFOCUS_DEBUG_CONTRACTS", "1")
+        .output()
+        .expect("polyfocus runs");
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.starts_with("contracts: round"))
+        .map(|l| {
+            l.rsplit_once(", ")
+                .map_or(l, |(rounds, _time)| rounds)
+                .to_string()
+        })
+        .collect()
+}
+
+/// The contract search of recursive functions is bounded by work, not time: two runs (the
+/// test binaries run in parallel, so the load differs) go through the same rounds, each
+/// spending the same steps, and certify the same contracts, hence prove the same.
+#[test]
+fn the_contract_search_spends_the_same_work_every_time() {
+    let path = common::program("recursion_guarded.c");
+    let first = contract_rounds(&path);
+    assert!(first.len() >= 2, "rounds: {first:?}");
+    assert!(
+        first.iter().all(|r| r.contains(" steps (")),
+        "each round reports its work: {first:?}"
+    );
+    assert_eq!(contract_rounds(&path), first, "the same rounds twice");
+    let report = check_json(&path, &["-j", "1"]);
+    assert_eq!(
+        common::check_at_line(&report, 14).map(|c| c["verdict"].clone()),
+        Some(Value::from("proved")),
+        "{report}"
+    );
+}

@@ -255,6 +255,67 @@ fn tabulated_and_guarded_contracts() {
     check_program("recursion_guarded.c");
 }
 
+/// Issue 15: assertions over floats are proved by the front end's bit-precise runs
+/// (`frontend/float_paths.rs`) in every configuration, and their near misses (rounding at
+/// 1e8, NaN, 0.1 + 0.2) are never proved; `float_paths_natively` checks the native values.
+#[test]
+fn float_assertions() {
+    check_program("float_paths.c");
+    check_program("float_paths_false.c");
+}
+
+/// What the float programs' annotations say, natively (for both data models): the near
+/// misses do fail on some execution, the assertions of `float_paths.c` hold (every `int`
+/// of the conversion's range is tried).
+#[test]
+fn float_paths_natively() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let src = dir.path().join("native.c");
+    std::fs::write(
+        &src,
+        r#"#include <stdio.h>
+#include <math.h>
+int main(void) {
+  volatile float x = 1e8f; volatile float y = x + 1.f, z = x - 1.f;
+  volatile float x7 = 1e7f; volatile float y7 = x7 + 1.f, z7 = x7 - 1.f;
+  volatile double a = 0.1, b = 0.2;
+  double u = 1.0;
+  for (int i = 0; i < 60; i++) u = u / 2.0 + 0.25;
+  int casts = 1;
+  for (int i = 0; i <= 1000; i++) { float h = i; casts &= h >= 0.f && h <= 1000.f; }
+  volatile double n = NAN;
+  printf("%d %d %d %d %d %d\n", y - z == 2.f, y7 - z7 == 2.f, a + b == 0.3,
+         u > 0.49 && u < 0.51, casts, n == n);
+  return 0;
+}
+"#,
+    )
+    .expect("writing");
+    for flags in [&[][..], &["-m32", "-msse2", "-mfpmath=sse"][..]] {
+        let bin = dir.path().join("native");
+        let built = std::process::Command::new("clang-19")
+            .args(flags)
+            .args(["-O0", "-w"])
+            .arg(&src)
+            .arg("-o")
+            .arg(&bin)
+            .arg("-lm")
+            .status()
+            .expect("clang-19 runs");
+        if !built.success() {
+            // No 32-bit C library here: the LP64 run is the one that can be checked.
+            assert!(!flags.is_empty(), "clang-19 builds the LP64 program");
+            continue;
+        }
+        let out = std::process::Command::new(&bin).output().expect("runs");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "0 1 0 1 1 0",
+            "{flags:?}"
+        );
+    }
+}
+
 /// The doubling of `recursion_tabulated.c` wraps natively (`pow2(32) == 0`) and McCarthy's
 /// function gives what its annotations say: the verdicts above are checked against these.
 #[test]

@@ -56,6 +56,17 @@ pub struct Deadline {
     hit: Cell<Option<Limit>>,
 }
 
+/// Steps of work spent by every analysis of the process (see [`Deadline::spend`]).
+static WORK_SPENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The steps of work every analysis of the process has spent so far: what a caller that
+/// runs analyses in rounds (the contract search of recursive functions) counts its work
+/// in. It does not depend on the machine's load, as long as no analysis stopped at a time
+/// limit.
+pub fn work_spent() -> u64 {
+    WORK_SPENT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A resource an analysis can run out of.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Limit {
@@ -91,6 +102,7 @@ impl Deadline {
     /// spent the deadline stays expired, like for the other limits.
     pub fn spend(&self, steps: u64) -> bool {
         self.spent.set(self.spent.get().saturating_add(steps));
+        WORK_SPENT.fetch_add(steps, std::sync::atomic::Ordering::Relaxed);
         let Some(left) = &self.work else {
             return true;
         };

@@ -104,14 +104,25 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
 
 /// Loads a program with the contracts of its recursive functions (issue 15): each Houdini
 /// round is the driver's analysis (sound, without counterexample search) of the functions
-/// lifted in certify mode, a quarter of `--timeout` per function (between 1 and 5 s); the
-/// whole search gets at most `--timeout`.
+/// lifted in certify mode. The search is bounded by work, not time, so that the contracts
+/// do not depend on the machine's load: each function of a round gets [`ROUND_WORK`] steps
+/// for its interval stage and as many for its engine, without the stages whose solver
+/// queries have a wall-clock cap, and the whole search [`SEARCH_WORK_PER_SECOND`] steps per
+/// second of `--timeout`. Time is a
+/// safety net only: `--timeout` per function of a round (at most 10 s), and for the whole
+/// search `--timeout` or a quarter of what is left of the run's budget.
 pub(super) fn load_program(
     fe: &crate::frontend::FrontendConfig,
     config: &AnalysisConfig,
 ) -> Result<crate::ir::Module, crate::frontend::FrontendError> {
+    let mut params = config.params;
+    params.stages.interval_work = ROUND_WORK;
+    params.stages.engine_work = ROUND_WORK;
+    params.stages.solver_stages = false;
     let round = AnalysisConfig {
-        timeout: (config.timeout / 4).clamp(Duration::from_secs(1), Duration::from_secs(5)),
+        timeout: config
+            .timeout
+            .clamp(Duration::from_secs(1), Duration::from_secs(10)),
         // The classic engine: path focusing pays per error site, and a round has one per
         // candidate atom and place.
         engine: Engine::Classic,
@@ -119,10 +130,13 @@ pub(super) fn load_program(
         refine: false,
         purpose: Purpose::Verdicts,
         ends: None,
+        params,
         ..config.clone()
     };
     let prover = move |module: &crate::ir::Module| {
+        let before = crate::analysis::work_spent();
         let report = driver::analyze(module, &round);
+        let spent = crate::analysis::work_spent().saturating_sub(before);
         if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {
             for f in &report.functions {
                 eprintln!(
@@ -137,22 +151,36 @@ pub(super) fn load_program(
                 );
             }
         }
-        report
+        let proved = report
             .results
             .into_iter()
             .filter(|r| matches!(r.verdict, crate::check::Verdict::Proved))
             .map(|r| r.check)
-            .collect()
+            .collect();
+        (proved, spent)
     };
-    // The contract search spends the run's budget too: at most a quarter of what is left.
-    let budget = match config.ends {
+    // The safety net spends the run's budget too: at most a quarter of what is left.
+    let safety_net = match config.ends {
         Some(ends) => config
             .timeout
             .min(ends.saturating_duration_since(Instant::now()) / 4),
         None => config.timeout,
     };
-    crate::frontend::load_with_contracts(fe, &prover, budget)
+    let work = (SEARCH_WORK_PER_SECOND * config.timeout.as_secs_f64()) as u64;
+    crate::frontend::load_with_contracts(fe, &prover, work, safety_net)
 }
+
+/// The budget of work of each function's interval stage and engine in a round of the
+/// contract search (steps of `analysis::Deadline::spend`).
+const ROUND_WORK: u64 = 1 << 22;
+
+/// The budget of work of the whole contract search (both searches together, the second
+/// gets what the first left), per second of `--timeout`: a function of the configuration,
+/// not of the load. At `--timeout 10`, 40M steps. Measured on `../shared/bench2`'s recursive
+/// tasks: the first search of Ackermann03 certifies in 24M steps, McCarthy91-2's two
+/// searches take 17M, Fibonacci01-1's 38M; a second search that does not converge
+/// (Fibonacci05) would take any budget.
+const SEARCH_WORK_PER_SECOND: f64 = 4_000_000.0;
 
 pub(super) fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
     let engine = match config.engine {

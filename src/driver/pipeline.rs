@@ -449,7 +449,9 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     // whose invariants are polynomial identities), the engine has nothing left to do, and
     // its time no longer decides whether they are tried.
     let mut pre_exhausted = false;
+    let solver_stages = params.solver_stages;
     if config.purpose == Purpose::Verdicts
+        && solver_stages
         && progress.table.any_imprecise()
         && has_product_of_values(func)
     {
@@ -492,7 +494,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     let complete = found.outcome == Outcome::Complete;
     // Again with the engine's invariants and the solver; not when the engine gave none and
     // the pass before it tried every degree (it would find the same).
-    if progress.table.any_imprecise() && (complete || !pre_exhausted) {
+    if solver_stages && progress.table.any_imprecise() && (complete || !pre_exhausted) {
         // The engine's invariants when it reached its fixpoint (certified, see
         // tests/inductive.rs); otherwise none (every cut point may hold any state).
         let linear = match found.outcome {
@@ -503,7 +505,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             .min(ends.saturating_duration_since(Instant::now()));
         polynomial_equalities(&facts, &linear, true, budget, &mut progress);
     }
-    if complete && progress.table.any_imprecise() {
+    if solver_stages && complete && progress.table.any_imprecise() {
         let deadline = started + config.timeout.mul_f64(params.congruence_share);
         congruences(&facts, &found, params, deadline, &mut progress);
     }
@@ -673,13 +675,16 @@ fn engine<D: NumericDomain>(
         1.0
     };
     let engine_started = Instant::now();
-    let deadline = Deadline::after(
+    let mut deadline = Deadline::after(
         config
             .timeout
             .mul_f64(share)
             .saturating_sub(started.elapsed()),
     )
     .with_memory(facts.memory);
+    if config.params.stages.engine_work > 0 {
+        deadline = deadline.with_work(config.params.stages.engine_work);
+    }
     let mut first: Run<D> = run_engine(
         &facts.lowering,
         config.engine,

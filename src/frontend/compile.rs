@@ -131,6 +131,11 @@ pub fn target_and_user_flags(config: &FrontendConfig) -> Vec<String> {
     let mut args = Vec::new();
     if config.data_model == DataModel::Ilp32 {
         args.push("-m32".to_string());
+        // Floats in SSE registers, as on x86-64: IEEE 754 binary32/binary64 arithmetic,
+        // which `float_paths` models, rather than the x87's extended precision and double
+        // rounding (the default of i386).
+        args.push("-msse2".to_string());
+        args.push("-mfpmath=sse".to_string());
     }
     args.push("-I".to_string());
     args.push(runtime_dir().display().to_string());

@@ -23,8 +23,16 @@
 //! the guard holds, and the analysis, which joins convexly, sees there the one case of
 //! each call that the guard selects (`n == 6` calls with `n - 1 == 5`). At a call, these
 //! clauses are assumed as a partition of the argument's values (`lift::assume_cases`).
-//! The second search gets at most two fifths of the budget; when it runs out, the first
-//! search's contracts are used alone.
+//! The second search gets what the first one left of the budget of work; when it runs
+//! out, the first search's contracts are used alone.
+//!
+//! The searches are bounded by work, not time (issue 15): each round's analysis runs under
+//! budgets of work per function (interval stage and engine, `StageParams::engine_work`)
+//! without the stages that ask the solver under a wall-clock cap, and the prover reports
+//! the steps it spent, which are taken from a budget of the whole search
+//! ([`SearchBudget`]). The rounds, what they prove, hence the contracts, are then the same
+//! under any load. A deadline remains as a safety net only: when it passes, the search gives
+//! no contract.
 //!
 //! Why the last set is sound (assume-guarantee over the order of events of one execution):
 //! each obligation was proved assuming only (a) the contexts of the function it is in, at
@@ -130,9 +138,22 @@ pub enum Obligation {
     Context { function: String, atom: usize },
 }
 
-/// Proves what it can of a module: the ids of the checks proved. It must be sound (the
-/// driver's analysis without counterexample search); what it leaves open is dropped.
-pub type Prover<'a> = &'a dyn Fn(&ir::Module) -> BTreeSet<CheckId>;
+/// Proves what it can of a module: the ids of the checks proved, and the steps of work the
+/// analysis spent (its budgets of work, not time, bound it, so the same module gives the
+/// same answer under any load). It must be sound (the driver's analysis without
+/// counterexample search); what it leaves open is dropped.
+pub type Prover<'a> = &'a dyn Fn(&ir::Module) -> (BTreeSet<CheckId>, u64);
+
+/// What a search may spend: steps of work (what the prover reports), the real bound, and a
+/// point in time, a safety net only (a search stopped by it gives no contract, so it can
+/// cost a proof under load, never make one).
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBudget {
+    /// Steps of work left.
+    pub work: u64,
+    /// The safety net.
+    pub deadline: Instant,
+}
 
 /// Limits of the search.
 const MAX_ROUNDS: usize = 16;
@@ -384,33 +405,36 @@ pub struct CertifyModule {
 }
 
 /// Houdini (see the module docs): the largest subset of `candidates` whose obligations are
-/// all proved together, or nothing when the rounds or the time run out. `lift_round` lifts
-/// the participants in certify mode under a candidate set.
+/// all proved together, or nothing when the rounds or the budget run out (the work a round
+/// spent is taken from `budget.work` after it; a round is not started once it is spent).
+/// `lift_round` lifts the participants in certify mode under a candidate set.
 pub fn certify(
     mut candidates: Contracts,
     lift_round: &mut dyn FnMut(&Contracts) -> Option<CertifyModule>,
     prover: Prover<'_>,
-    deadline: Instant,
+    budget: &mut SearchBudget,
 ) -> Contracts {
     for _ in 0..MAX_ROUNDS {
         candidates.retain(|_, c| !c.is_empty());
-        if candidates.is_empty() || Instant::now() >= deadline {
+        if candidates.is_empty() || budget.work == 0 || Instant::now() >= budget.deadline {
             return Contracts::new();
         }
         let started = Instant::now();
         let Some(round) = lift_round(&candidates) else {
             return Contracts::new();
         };
-        let proved = prover(&round.module);
+        let (proved, spent) = prover(&round.module);
+        budget.work = budget.work.saturating_sub(spent);
         if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {
             eprintln!(
-                "contracts: round with {} obligations, {} proved, {:?}",
+                "contracts: round with {} obligations, {} proved, {spent} steps ({} left), {:?}",
                 round.obligations.len(),
                 round
                     .obligations
                     .iter()
                     .filter(|(c, _)| proved.contains(c))
                     .count(),
+                budget.work,
                 started.elapsed(),
             );
             for (c, o) in &round.obligations {
@@ -458,6 +482,13 @@ pub fn certify(
                         .insert(*atom);
                 }
             }
+        }
+        // Past the safety net, a round's analyses may have stopped at their time limit:
+        // what they left open says nothing, and the set is not a fixpoint to trust either
+        // way; nothing is used (an unsound set is never returned: every obligation of the
+        // returned set was proved, but a time-dependent answer is not wanted).
+        if Instant::now() >= budget.deadline {
+            return Contracts::new();
         }
         if dropped_summary.is_empty() && dropped_context.is_empty() {
             if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {

@@ -160,31 +160,34 @@ pub fn error_sites(func: LLVMValueRef) -> Vec<ErrorSite> {
     let mut res = Vec::new();
     for block in raw::blocks(func) {
         for inst in raw::instructions(block) {
-            if raw::opcode(inst) != LLVMOpcode::LLVMCall {
-                continue;
-            }
-            let Some(callee) = raw::called_function(inst) else {
-                continue;
-            };
-            let callee_name = raw::name(callee);
-            if ubsan::is_bounds_handler(&callee_name) {
-                res.push(bounds_check(inst, &debuginfo::location(inst)));
-                continue;
-            }
-            let kind = match conventions::role(&callee_name, raw::is_defined(callee)) {
-                Some(Role::Error) => CheckKind::ErrorCall {
-                    function: callee_name,
-                },
-                Some(Role::Assert) => CheckKind::AssertCall {
-                    function: callee_name,
-                },
-                _ => continue,
-            };
-            let loc = debuginfo::check_location(inst).or_else(|| debuginfo::location(inst));
-            res.push((kind, loc));
+            res.extend(error_site_of(inst));
         }
     }
     res
+}
+
+/// The error site of one instruction, when it is one (a call of an error or assert
+/// function, or of UBSan's out-of-bounds handler).
+pub fn error_site_of(inst: LLVMValueRef) -> Option<ErrorSite> {
+    if raw::opcode(inst) != LLVMOpcode::LLVMCall {
+        return None;
+    }
+    let callee = raw::called_function(inst)?;
+    let callee_name = raw::name(callee);
+    if ubsan::is_bounds_handler(&callee_name) {
+        return Some(bounds_check(inst, &debuginfo::location(inst)));
+    }
+    let kind = match conventions::role(&callee_name, raw::is_defined(callee)) {
+        Some(Role::Error) => CheckKind::ErrorCall {
+            function: callee_name,
+        },
+        Some(Role::Assert) => CheckKind::AssertCall {
+            function: callee_name,
+        },
+        _ => return None,
+    };
+    let loc = debuginfo::check_location(inst).or_else(|| debuginfo::location(inst));
+    Some((kind, loc))
 }
 
 /// The check of a call of UBSan's out-of-bounds handler (see `ubsan.rs`): its array and the

@@ -105,6 +105,7 @@ mod conventions;
 mod debuginfo;
 mod error;
 pub mod evaluate;
+mod float_paths;
 mod library;
 mod lift;
 mod load;
@@ -162,19 +163,20 @@ pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
 
 /// [`load`], with contracts for the functions that stay calls (recursion, see
 /// [`contract`]): found by `prover` (which must be sound: the driver's analysis) within
-/// `budget`, and assumed at their calls and entries. Without a certified contract a call
-/// is lifted as by [`load`].
+/// `work` steps of its work (the bound) and the time `safety_net`, and assumed at their
+/// calls and entries. Without a certified contract a call is lifted as by [`load`].
 pub fn load_with_contracts(
     config: &FrontendConfig,
     prover: contract::Prover<'_>,
-    budget: std::time::Duration,
+    work: u64,
+    safety_net: std::time::Duration,
 ) -> Result<ir::Module, FrontendError> {
-    load_inner(config, Some((prover, budget)))
+    load_inner(config, Some((prover, work, safety_net)))
 }
 
 fn load_inner(
     config: &FrontendConfig,
-    prover: Option<(contract::Prover<'_>, std::time::Duration)>,
+    prover: Option<(contract::Prover<'_>, u64, std::time::Duration)>,
 ) -> Result<ir::Module, FrontendError> {
     let ctx = Context::create();
     let started = std::time::Instant::now();
@@ -183,7 +185,11 @@ fn load_inner(
     let entries = select_entries(&module, &config.entry, config.checks)?;
     let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
     let contracts = match prover {
-        Some((prover, budget)) if !scope_too_large(&module, &normalized.too_large) => {
+        Some((prover, work, safety_net)) if !scope_too_large(&module, &normalized.too_large) => {
+            let budget = contract::SearchBudget {
+                work,
+                deadline: std::time::Instant::now() + safety_net,
+            };
             find_contracts(&module, config, escaped_error.as_deref(), prover, budget)
         }
         Some(_) => contract::Contracts::new(),
@@ -232,7 +238,7 @@ fn find_contracts(
     config: &FrontendConfig,
     escaped_error: Option<&str>,
     prover: contract::Prover<'_>,
-    budget: std::time::Duration,
+    budget: contract::SearchBudget,
 ) -> contract::Contracts {
     let m = module.as_mut_ptr();
     let starts_in_main = match &config.entry {
@@ -245,7 +251,7 @@ fn find_contracts(
     if scope.recursive.is_empty() {
         return contract::Contracts::new();
     }
-    let deadline = std::time::Instant::now() + budget;
+    let mut first_budget = budget;
     let candidates = contract::candidates(&scope);
     let mut lift_round = |candidates: &contract::Contracts| -> Option<contract::CertifyModule> {
         let mut res = ir::Module {
@@ -301,7 +307,7 @@ fn find_contracts(
             obligations,
         })
     };
-    let certified = contract::certify(candidates, &mut lift_round, prover, deadline);
+    let certified = contract::certify(candidates, &mut lift_round, prover, &mut first_budget);
     // The second search: guarded clauses, with the ranges the first one certified. Its
     // result is certified on its own; the union of two certified sets is (module docs of
     // `contract`), so the first search's clauses are kept whatever the second gives.
@@ -309,9 +315,9 @@ fn find_contracts(
     if guarded == certified {
         return certified;
     }
-    // At most two fifths of the budget: the program's own analysis comes after.
-    let deadline = deadline.min(std::time::Instant::now() + budget.mul_f64(0.4));
-    let mut res = contract::certify(guarded, &mut lift_round, prover, deadline);
+    // The second search gets what the first one left of the work.
+    let mut second_budget = first_budget;
+    let mut res = contract::certify(guarded, &mut lift_round, prover, &mut second_budget);
     for (name, contract) in certified {
         let entry = res.entry(name).or_default();
         for atom in contract.context {
@@ -751,6 +757,15 @@ fn lift_entries(
                 });
             }
         }
+        if selection.contains(ir::CheckClass::Assert)
+            && escaped_error.is_none()
+            && !normalized.too_large.contains_key(&name)
+            && reach::returns_twice_callee(func).is_none()
+            && float_paths::flags_allow(&config.cflags)
+            && float_paths::computes_with_floats(func)
+        {
+            prove_float_assertions(func, &mut function, &res.checks, &mut res.warnings);
+        }
         if selection.has_runtime_checks() {
             let first = res.checks.len() as u32;
             function = instrument(
@@ -765,6 +780,84 @@ fn lift_entries(
         res.warnings.extend(lifted.warnings);
     }
     res
+}
+
+/// The assertions of `func` (lifted as `function`) that no path of its bit-precise run
+/// reaches (`float_paths`, for code that computes with floats, which the IR leaves
+/// arbitrary), when every path was followed to its end: their error sites become path
+/// ends, so that the analysis reports them proved as it does the sites the front end
+/// removed (no execution reaches them). A site is matched by its kind and location, so
+/// one that shares both with a reached site stays. Only assertion sites: runtime checks
+/// are added after this, and stay.
+fn prove_float_assertions(
+    func: LLVMValueRef,
+    function: &mut ir::Function,
+    checks: &[ir::Check],
+    warnings: &mut Vec<ir::LiftWarning>,
+) {
+    let is_assertion = |c: ir::CheckId| {
+        checks.get(c.index()).is_some_and(|k| {
+            matches!(
+                k.kind,
+                ir::CheckKind::ErrorCall { .. } | ir::CheckKind::AssertCall { .. }
+            )
+        })
+    };
+    let sites = function
+        .blocks
+        .iter()
+        .filter(|b| matches!(b.term, ir::Terminator::Error(c) if is_assertion(c)))
+        .count();
+    if sites == 0 {
+        return;
+    }
+    // A panic (a bug, or the solver's bindings refusing a term) proves nothing.
+    let outcome = catch_unwind(AssertUnwindSafe(|| float_paths::explore(func)))
+        .unwrap_or_else(|_| float_paths::Outcome::GaveUp("panic".to_string()));
+    if std::env::var_os("POLYFOCUS_DEBUG_FLOATS").is_some() {
+        eprintln!("float paths of {}: {outcome:?}", function.name);
+    }
+    let float_paths::Outcome::Explored {
+        reached,
+        paths,
+        steps,
+    } = outcome
+    else {
+        return;
+    };
+    let reached: Vec<lift::ErrorSite> = reached
+        .into_iter()
+        .map(|inst| lift::error_site_of(inst))
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_else(|| {
+            // A reached call that is no error site: cannot happen; prove nothing.
+            checks
+                .iter()
+                .map(|c| (c.kind.clone(), c.loc.clone()))
+                .collect()
+        });
+    let mut proved = 0;
+    for block in &mut function.blocks {
+        if let ir::Terminator::Error(c) = block.term {
+            let Some(check) = checks.get(c.index()) else {
+                continue;
+            };
+            if is_assertion(c) && !reached.contains(&(check.kind.clone(), check.loc.clone())) {
+                block.term = ir::Terminator::Stop;
+                proved += 1;
+            }
+        }
+    }
+    if proved > 0 {
+        warnings.push(ir::LiftWarning {
+            function: function.name.clone(),
+            message: format!(
+                "{proved} of {sites} assertion sites proved unreachable by a bit-precise run \
+                 over floats ({paths} paths, {steps} steps): no execution reaches them"
+            ),
+            loc: None,
+        });
+    }
 }
 
 /// A function over the front end's budget (`size` instructions after inlining, more than
