@@ -21,18 +21,10 @@ fn the_check(report: &Value, line: u32) -> &Value {
 /// and how long each spent on each assertion.
 #[test]
 fn unknown_ends_when_the_search_stops_learning() {
-    // Relational congruences are off by default (issue 17's note); on here, so that every
-    // stage that may run is seen to end.
+    // Relational congruences are on by default since the fix of issue 17's wrong proofs.
     let report = check(
         "relational.c",
-        &[
-            "--engine",
-            "classic",
-            "--domain",
-            "interval",
-            "--relational-congruences",
-            "on",
-        ],
+        &["--engine", "classic", "--domain", "interval"],
     );
     let func = &report["functions"][0];
     assert_eq!(func["end"], "finished", "{func}");

@@ -389,3 +389,26 @@ fn care_set_extrapolation() {
         care[0]
     );
 }
+
+/// Issue 17: a narrow unsigned global whose constant initial value reaches a loop head (the
+/// wrong proofs of csmith 42012 and 42092 by relational congruences). The counterexample
+/// search is off so that the failing assertion reaches every stage.
+#[test]
+fn narrow_unsigned_global() {
+    check_program_with("narrow_unsigned_global.c", &["--no-counterexamples"]);
+}
+
+/// Issue 17: bounds of linear templates coupled with a parity (`0 <= 2n - i <= 1`), found by
+/// the solver in the relational stage; unknown with the stage off.
+#[test]
+fn template_bounds() {
+    check_program_with("template_bounds.c", &["--no-counterexamples"]);
+    needs_technique(
+        "template_bounds.c",
+        "--relational-congruences",
+        &TEMPLATE_BOUNDS_LINES,
+    );
+}
+
+/// The assertions of `template_bounds.c` that only the template bounds prove.
+const TEMPLATE_BOUNDS_LINES: [u32; 2] = [16, 28];
