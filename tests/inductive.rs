@@ -10,6 +10,7 @@ use polyfocus::analysis::{congruence, relational_congruence, template_bounds, Fu
 use polyfocus::bench::manifest::{read_manifest, DataModel as BenchModel};
 use polyfocus::driver::{analyze, AnalysisConfig, DomainKind, Engine};
 use polyfocus::frontend::{load, DataModel, EntrySelection, FrontendConfig};
+use polyfocus::smt::{Products, QueryResult, RegionFormula};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -129,8 +130,11 @@ static RELATIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsiz
 
 /// Certification does not share the formula's blind spots: with the formula made to read a
 /// constant moved into an unsigned narrow phi signed (issue 17's wrong proofs, injected on
-/// this thread only), the invariants of `narrow_unsigned_global.c` are refuted as misread;
-/// with the formula as it is, they are not.
+/// this thread only), the invariants of `narrow_unsigned_global.c` are refuted and
+/// `RegionFormula::query_misread` finds paths that misread a value; with the formula as it
+/// is, neither. (The lattices of the relational stage, which the original bug fooled, are
+/// kept by a target only if it reads in range: `query_facts_kept` counts a misread as a
+/// broken fact.)
 #[test]
 fn certification_refutes_a_misread_formula() {
     let path =
@@ -155,21 +159,41 @@ fn certification_refutes_a_misread_formula() {
         .expect("main's invariants");
     let func = module.functions.iter().find(|f| f.name == "main").unwrap();
     let ctx = FunctionContext::new(func);
+    // Paths that leave a value out of its reading's range at a target, from every cut
+    // point's invariant: none in the formula as it is, some in the misread one.
+    let misread_paths = |ctx: &FunctionContext<'_>| {
+        let mut found = 0usize;
+        for p in ctx.graph().ids() {
+            let Some(from) = &inv.at_cut_point[p.index()] else {
+                continue;
+            };
+            let mut formula = RegionFormula::new(ctx, p, Products::Exact);
+            if let QueryResult::Path(_) = formula.query_misread(from, Duration::from_secs(5)) {
+                found += 1;
+            }
+        }
+        found
+    };
     let sound = certify(&ctx, inv);
     assert!(
         !matches!(sound, Certificate::NotInductive(_)),
         "the invariants are inductive: {sound:?}"
     );
+    assert_eq!(
+        misread_paths(&ctx),
+        0,
+        "the formula reads every value in range"
+    );
     polyfocus::smt::inject_misread_moves(true);
     let misread = certify(&ctx, inv);
+    let paths = misread_paths(&ctx);
     polyfocus::smt::inject_misread_moves(false);
+    // Here the engine's invariant bounds `g` below, so the misread value also leaves it.
     assert!(
-        matches!(
-            misread,
-            Certificate::NotInductive(polyfocus::analysis::certify::Refutation::Misread { .. })
-        ),
+        matches!(misread, Certificate::NotInductive(_)),
         "a misread formula is refuted: {misread:?}"
     );
+    assert!(paths > 0, "the misreading is found as such");
 }
 
 /// Template bounds found by [`certify_program`] so far.
