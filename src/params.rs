@@ -59,9 +59,10 @@ pub struct PrecisionParams {
     pub loop_entry_predicates: bool,
     /// Relational congruences at cut points (affine lattices `a·x ≡ c mod m` of the live
     /// values, found by the solver next to the engine's invariants) prove what the engine
-    /// left open (`analysis/relational_congruence.rs`). Off by default: the soundness
-    /// harness found two generated programs (csmith seeds 42012 and 42092) it proves wrongly
-    /// (issue 17's note); on only to measure and to fix it.
+    /// left open (`analysis/relational_congruence.rs`), then bounds of linear templates
+    /// found the same way (`analysis/template_bounds.rs`). On by default since the fix of
+    /// the formula's misreading that made it prove two generated programs wrongly (csmith
+    /// seeds 42012 and 42092, `tests/programs/known_wrong`).
     pub relational_congruences: bool,
     /// Refinement starts with the phase predicates: at a loop head, the guards of the
     /// branches of the loop's body over values the head knows (`x < 50` in
@@ -340,7 +341,7 @@ impl Params {
             disequality_splitting: true,
             bitwise_bounds: true,
             loop_entry_predicates: true,
-            relational_congruences: false,
+            relational_congruences: true,
             phase_splitting: true,
             partwise_paths: true,
         },

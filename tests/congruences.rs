@@ -186,12 +186,13 @@ fn relations_prove_what_they_must_and_nothing_else() {
 }
 
 /// Two programs of the csmith generator (seeds 42012 and 42092, kept verbatim in
-/// `tests/programs/known_wrong`) on which the relational-congruence stage proves an
-/// assertion that every execution fails (`g_5 != 0` with `g_5` never written; `g_38 != 0`).
-/// This is why `--relational-congruences` is off by default. The test is ignored until the
-/// bug is fixed: un-ignore it then, and turn the stage back on.
+/// `tests/programs/known_wrong`) on which the relational-congruence stage proved an
+/// assertion that every execution fails (`g_5 != 0` with `g_5` never written; `g_38 != 0`):
+/// the solver's formula read a constant moved into an unsigned narrow phi at a target cut
+/// point signed (`0xffff` as -1), while every source read the phi unsigned. Fixed in
+/// `smt::RegionFormula::new`; certification now also refutes such a misreading
+/// (`analysis::certify::Refutation::Misread`).
 #[test]
-#[ignore = "known wrong proofs of the relational-congruence stage (issue 17's note)"]
 fn relational_congruences_do_not_prove_the_known_wrong_cases() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/known_wrong");
     for (file, line) in [
@@ -216,4 +217,25 @@ fn relational_congruences_do_not_prove_the_known_wrong_cases() {
             "{file}:{line}: WRONG proof"
         );
     }
+}
+
+/// The hand-written shape of the two cases above (`tests/programs/narrow_unsigned_global.c`):
+/// with the counterexample search off, the stage must not prove the failing assertion after
+/// the loops (every execution fails it), and the one that holds is proved.
+#[test]
+fn a_narrow_unsigned_global_read_in_a_loop_is_read_unsigned() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/narrow_unsigned_global.c");
+    let report = common::check_json(
+        &path,
+        &[
+            "--relational-congruences",
+            "on",
+            "--no-counterexamples",
+            "--timeout",
+            "10",
+        ],
+    );
+    assert_eq!(verdict(&report, 24), "proved", "{report}");
+    assert_ne!(verdict(&report, 25), "proved", "line 25: WRONG proof");
 }

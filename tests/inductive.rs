@@ -6,10 +6,11 @@
 //! a proof resting on it would be unsound.
 
 use polyfocus::analysis::certify::{certify, Certificate};
-use polyfocus::analysis::{congruence, relational_congruence, FunctionContext};
+use polyfocus::analysis::{congruence, relational_congruence, template_bounds, FunctionContext};
 use polyfocus::bench::manifest::{read_manifest, DataModel as BenchModel};
 use polyfocus::driver::{analyze, AnalysisConfig, DomainKind, Engine};
 use polyfocus::frontend::{load, DataModel, EntrySelection, FrontendConfig};
+use polyfocus::smt::{Products, QueryResult, RegionFormula};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -90,6 +91,31 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
                     if let Certificate::NotInductive(why) = cert {
                         failures.push(format!("{label} [{name}] relational congruences: {why}"));
                     }
+                    // The template bounds the same stage finds next to both.
+                    let known = |p| {
+                        let mut side = classes.facts_at(&ctx, p);
+                        side.extend(rel.facts_at(p));
+                        side
+                    };
+                    let limits = template_bounds::Limits {
+                        deadline: std::time::Instant::now() + Duration::from_secs(3),
+                        query: Duration::from_secs(2),
+                    };
+                    if let Some(bounds) =
+                        template_bounds::analyze(&ctx, &inv.at_cut_point, &known, limits)
+                    {
+                        BOUNDS.fetch_add(bounds.count(), std::sync::atomic::Ordering::SeqCst);
+                        let cert = template_bounds::certify(
+                            &ctx,
+                            inv,
+                            &known,
+                            &bounds,
+                            Duration::from_secs(5),
+                        );
+                        if let Certificate::NotInductive(why) = cert {
+                            failures.push(format!("{label} [{name}] template bounds: {why}"));
+                        }
+                    }
                 }
             }
         }
@@ -101,6 +127,103 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
 /// Relational congruences found by [`certify_program`] so far (the congruence test checks
 /// that its program has some, so that the certification is not vacuous).
 static RELATIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Certification does not share the formula's blind spots: with the formula made to read a
+/// constant moved into an unsigned narrow phi signed (issue 17's wrong proofs, injected on
+/// this thread only), the invariants of `narrow_unsigned_global.c` are refuted and
+/// `RegionFormula::query_misread` finds paths that misread a value; with the formula as it
+/// is, neither. (The lattices of the relational stage, which the original bug fooled, are
+/// kept by a target only if it reads in range: `query_facts_kept` counts a misread as a
+/// broken fact.)
+#[test]
+fn certification_refutes_a_misread_formula() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/narrow_unsigned_global.c");
+    let fe = FrontendConfig {
+        inputs: vec![path.clone()],
+        cflags: vec![],
+        data_model: DataModel::Lp64,
+        entry: EntrySelection::Default,
+        inline_limit: 2000,
+        inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+        lift_limit: polyfocus::frontend::LIFT_LIMIT,
+        checks: polyfocus::ir::CheckSelection::ASSERT,
+    };
+    let module = load(&fe).expect("the program compiles");
+    let config = configs().remove(1).1;
+    let report = analyze(&module, &config);
+    let inv = report
+        .cut_invariants
+        .iter()
+        .find(|i| i.function == "main")
+        .expect("main's invariants");
+    let func = module.functions.iter().find(|f| f.name == "main").unwrap();
+    let ctx = FunctionContext::new(func);
+    // Paths that leave a value out of its reading's range at a target, from every cut
+    // point's invariant: none in the formula as it is, some in the misread one.
+    let misread_paths = |ctx: &FunctionContext<'_>| {
+        let mut found = 0usize;
+        for p in ctx.graph().ids() {
+            let Some(from) = &inv.at_cut_point[p.index()] else {
+                continue;
+            };
+            let mut formula = RegionFormula::new(ctx, p, Products::Exact);
+            if let QueryResult::Path(_) = formula.query_misread(from, Duration::from_secs(5)) {
+                found += 1;
+            }
+        }
+        found
+    };
+    let sound = certify(&ctx, inv);
+    assert!(
+        !matches!(sound, Certificate::NotInductive(_)),
+        "the invariants are inductive: {sound:?}"
+    );
+    assert_eq!(
+        misread_paths(&ctx),
+        0,
+        "the formula reads every value in range"
+    );
+    polyfocus::smt::inject_misread_moves(true);
+    let misread = certify(&ctx, inv);
+    let paths = misread_paths(&ctx);
+    polyfocus::smt::inject_misread_moves(false);
+    // Here the engine's invariant bounds `g` below, so the misread value also leaves it.
+    assert!(
+        matches!(misread, Certificate::NotInductive(_)),
+        "a misread formula is refuted: {misread:?}"
+    );
+    assert!(paths > 0, "the misreading is found as such");
+}
+
+/// Template bounds found by [`certify_program`] so far.
+static BOUNDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The template bounds of `tests/programs/template_bounds.c` (`0 <= 2n - i <= 1` and its
+/// kin) are certified inductive, and there are some.
+#[test]
+fn template_bounds_are_inductive() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/template_bounds.c");
+    let fe = FrontendConfig {
+        inputs: vec![path.clone()],
+        cflags: vec![],
+        data_model: DataModel::Lp64,
+        entry: EntrySelection::Default,
+        inline_limit: 2000,
+        inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+        lift_limit: polyfocus::frontend::LIFT_LIMIT,
+        checks: polyfocus::ir::CheckSelection::ASSERT,
+    };
+    let before = BOUNDS.load(std::sync::atomic::Ordering::SeqCst);
+    let failures = certify_program(&path.display().to_string(), &fe);
+    assert!(
+        failures.is_empty(),
+        "not inductive:\n{}",
+        failures.join("\n")
+    );
+    let found = BOUNDS.load(std::sync::atomic::Ordering::SeqCst) - before;
+    assert!(found >= 6, "{}: {found} template bounds", path.display());
+}
 
 /// The relational congruences of `tests/programs/congruences` (parity, equalities modulo
 /// 2^32, strides of 4) are certified inductive, and there are some.

@@ -354,12 +354,13 @@ fn recursion_native_values() {
 /// switch off, path focusing over polyhedra leaves the assertions on `lines` unknown.
 fn needs_technique(name: &str, switch: &str, lines: &[u32]) {
     let path = common::program(name);
-    let report = run(
-        &path,
-        "focus",
-        "poly",
-        &[switch, "off", "--no-counterexamples"],
-    );
+    // The relational stage (on by default) proves some of these assertions too (template
+    // bounds keep `c <= 40`): off as well, so that the technique is tested alone.
+    let mut args = vec![switch, "off", "--no-counterexamples"];
+    if switch != "--relational-congruences" {
+        args.extend(["--relational-congruences", "off"]);
+    }
+    let report = run(&path, "focus", "poly", &args);
     for line in lines {
         let found = common::check_at_line(&report, *line).expect("a verdict on the line");
         assert_eq!(
@@ -460,3 +461,26 @@ fn care_set_extrapolation() {
         care[0]
     );
 }
+
+/// Issue 17: a narrow unsigned global whose constant initial value reaches a loop head (the
+/// wrong proofs of csmith 42012 and 42092 by relational congruences). The counterexample
+/// search is off so that the failing assertion reaches every stage.
+#[test]
+fn narrow_unsigned_global() {
+    check_program_with("narrow_unsigned_global.c", &["--no-counterexamples"]);
+}
+
+/// Issue 17: bounds of linear templates coupled with a parity (`0 <= 2n - i <= 1`), found by
+/// the solver in the relational stage; unknown with the stage off.
+#[test]
+fn template_bounds() {
+    check_program_with("template_bounds.c", &["--no-counterexamples"]);
+    needs_technique(
+        "template_bounds.c",
+        "--relational-congruences",
+        &TEMPLATE_BOUNDS_LINES,
+    );
+}
+
+/// The assertions of `template_bounds.c` that only the template bounds prove.
+const TEMPLATE_BOUNDS_LINES: [u32; 2] = [16, 28];

@@ -8,6 +8,11 @@
 //! error sites included, really is. A solver "unknown" is reported as such, not as a
 //! failure. Initiation holds by construction: the entry's invariant is checked to contain
 //! every entry state (the entry's constraints may mention only live parameters).
+//!
+//! The queries share the formula with the engine, so a misreading in it (a value read one
+//! way at a source and another at a target) could make an invariant look inductive; each
+//! region is also asked for a path that leaves a value outside its reading's range at a
+//! target ([`Refutation::Misread`]), which such a misreading produces.
 
 use super::FunctionContext;
 use crate::domain::LinCons;
@@ -58,6 +63,15 @@ pub enum Refutation {
         /// The path.
         path: FocusPath,
     },
+    /// A path from a state of its source's invariant leaves a value at its target whose
+    /// term lies outside the range of the value's reading: the formula reads the value
+    /// differently there than at a source, and every certificate over it is void.
+    Misread {
+        /// The function.
+        function: String,
+        /// The path.
+        path: FocusPath,
+    },
 }
 
 impl fmt::Display for Refutation {
@@ -67,6 +81,12 @@ impl fmt::Display for Refutation {
             Refutation::Leaves { function, path } => write!(
                 f,
                 "{function}: a path from {} to {} leaves the invariant: {:?}",
+                path.source, path.target, path.edges
+            ),
+            Refutation::Misread { function, path } => write!(
+                f,
+                "{function}: a path from {} to {} leaves a value read outside its range \
+                 (the formula misreads it): {:?}",
                 path.source, path.target, path.edges
             ),
         }
@@ -96,6 +116,18 @@ pub fn certify(ctx: &FunctionContext<'_>, invariants: &CutInvariants) -> Certifi
             QueryResult::Unknown(why) => undecided = Some((p, why)),
             QueryResult::Path(path) => {
                 return Certificate::NotInductive(Refutation::Leaves {
+                    function: func.name.clone(),
+                    path,
+                })
+            }
+        }
+        // The query above reads the targets through the same formula as the engine; the
+        // readings' ranges, from the types alone, check that formula independently.
+        match formula.query_misread(from, QUERY_TIMEOUT) {
+            QueryResult::Unsat => {}
+            QueryResult::Unknown(why) => undecided = Some((p, why)),
+            QueryResult::Path(path) => {
+                return Certificate::NotInductive(Refutation::Misread {
                     function: func.name.clone(),
                     path,
                 })

@@ -22,6 +22,7 @@ pub mod phases;
 pub mod polyeq;
 pub mod refine;
 pub mod relational_congruence;
+pub mod template_bounds;
 pub mod transformer;
 
 pub use crate::context::{Dim, FunctionContext, Layout};

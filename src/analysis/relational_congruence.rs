@@ -125,7 +125,7 @@ impl RelationalCongruences {
                         format!("{lhs} ≡ {residue} mod {modulus}")
                     }
                 }
-                SideFact::Congruence { .. } => String::new(),
+                SideFact::Congruence { .. } | SideFact::Bounds { .. } => String::new(),
             })
             .collect()
     }
@@ -225,8 +225,15 @@ pub fn analyze(
                     PointResult::Unsat => break,
                     PointResult::Point(x) => {
                         points[q.index()] += 1;
+                        // A reading outside its range is a state no execution has: the
+                        // formula misread the target (issue 17's wrong proofs came from a
+                        // constant read signed in an unsigned phi); keep no relation.
+                        let misread = values.iter().zip(&x).any(|(v, r)| {
+                            let (lo, hi) = formula.reading_range(*v);
+                            *r < lo || *r > hi
+                        });
                         let cut = &mut lattices[q.index()];
-                        if points[q.index()] > MAX_POINTS {
+                        if misread || points[q.index()] > MAX_POINTS {
                             cut.lattice = AffineLattice::top(cut.values.len());
                         } else if !cut.lattice.join_point(&x) {
                             // The model's point is inside: the solver and the lattice

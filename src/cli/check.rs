@@ -118,7 +118,13 @@ pub(super) fn load_program(
     let mut params = config.params;
     params.stages.interval_work = ROUND_WORK;
     params.stages.engine_work = ROUND_WORK;
+    // Without the stages whose solver queries have a wall-clock cap (polynomial
+    // equalities, congruences and the relational stage in them): they would make a round
+    // depend on the load.
     params.stages.solver_stages = false;
+    // The relational stage also takes a fifth of each round's budget from the rounds'
+    // candidates (recursion_tabulated.c lost its contract with it on).
+    params.precision.relational_congruences = false;
     let round = AnalysisConfig {
         timeout: config
             .timeout

@@ -31,7 +31,9 @@
 //!   Reported as `refinement`.
 //! - relational congruences (`pipeline/relational.rs`, `analysis::relational_congruence`):
 //!   affine lattices of the live values at cut points, found by the solver next to the
-//!   engine's invariants; an open error site no path reaches from both is proved. After
+//!   engine's invariants; an open error site no path reaches from both is proved; then,
+//!   for the sites still open, bounds of linear templates (`analysis::template_bounds`)
+//!   found the same way next to both. After
 //!   refinement, so that it takes nothing from the shares of the stages before, within its
 //!   own share; reported as `congruences` (detail `relational: ...`);
 //!   `check --relational-congruences off` leaves it out.

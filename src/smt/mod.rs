@@ -71,6 +71,28 @@ pub enum SideFact {
         /// The modulus, at least 0.
         modulus: BigInt,
     },
+    /// Bounds of a linear form of values: `lo <= Σ coef·reading <= hi` (`None`: no bound),
+    /// from `analysis::template_bounds`.
+    Bounds {
+        /// The values with their coefficients.
+        terms: Vec<(ValueId, BigInt)>,
+        /// The lower bound.
+        lo: Option<BigInt>,
+        /// The upper bound.
+        hi: Option<BigInt>,
+    },
+}
+
+/// `lo <= t <= hi` (a missing bound holds).
+fn bounds_formula(t: &Int, lo: &Option<BigInt>, hi: &Option<BigInt>) -> Bool {
+    let mut cs = Vec::new();
+    if let Some(lo) = lo {
+        cs.push(t.ge(big(lo)));
+    }
+    if let Some(hi) = hi {
+        cs.push(t.le(big(hi)));
+    }
+    Bool::and(&cs)
 }
 
 /// The environment variable that makes every N-th solver check answer `unknown` without
@@ -136,6 +158,23 @@ pub(crate) fn check_until(
         finished.notify_one();
         answer
     })
+}
+
+thread_local! {
+    static MISREAD_MOVES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// A test aid (`tests/inductive.rs`): while on, the formulas built on this thread read the
+/// operands moved into a target cut point's phis in their own reading, as before the fix of
+/// issue 17's wrong proofs (a constant signed in an unsigned phi), so that a test can check
+/// that certification refutes such a formula ([`RegionFormula::query_misread`]).
+#[doc(hidden)]
+pub fn inject_misread_moves(on: bool) {
+    MISREAD_MOVES.with(|m| m.set(on));
+}
+
+fn misread_moves() -> bool {
+    MISREAD_MOVES.with(|m| m.get())
 }
 
 /// The answer to a query.
@@ -221,6 +260,9 @@ pub struct RegionFormula {
     loaded: bool,
     /// What is left of [`MAX_EXACT_COST`].
     exact_cost_left: u32,
+    /// The range of each value's reading (`ir::Interp`), from its type alone: every term
+    /// that stands for a value, source copy or primed, lies in it.
+    ranges: Vec<(BigInt, BigInt)>,
 }
 
 /// How much exact encoding of bit-level operations a region may have, in units: one per
@@ -278,6 +320,12 @@ impl RegionFormula {
                 Products::Free => MAX_EXACT_COST,
                 Products::Exact => u32::MAX,
             },
+            ranges: func
+                .values
+                .iter()
+                .zip(interp)
+                .map(|(info, i)| range(info.ty, *i))
+                .collect(),
         };
         let region = graph.region(source).to_vec();
         let in_region = |b: BlockId| region.contains(&b);
@@ -331,7 +379,15 @@ impl RegionFormula {
                             .or_insert_with(|| (Bool::from_bool(false), BTreeMap::new()));
                         entry.0 = Bool::or(&[entry.0.clone(), t.clone()]);
                         for (d, s) in &edge.moves {
-                            let src = enc.operand(func, interp, s);
+                            // In the destination's reading, as at a join inside the region
+                            // (`ite_chain`) and in the abstract transformer: a constant
+                            // operand has no reading of its own (`0xffff` moved into an
+                            // unsigned `i16` phi is 65535, not the signed -1).
+                            let src = if misread_moves() {
+                                enc.operand(func, interp, s)
+                            } else {
+                                enc.reading(func, interp, s, interp[d.index()])
+                            };
                             let primed = enc.targets[&cp].1.get(d).cloned();
                             let new = match primed {
                                 None => src,
@@ -905,10 +961,8 @@ impl RegionFormula {
                     }
                     BinOp::And | BinOp::Or | BinOp::Xor => {
                         // Exact, and still linear: both operands decomposed into bits.
-                        let a = self.reading(func, interp, lhs, Interp::Unsigned);
-                        let b = self.reading(func, interp, rhs, Interp::Unsigned);
-                        let a_bits = self.bits(&a, ty.width);
-                        let b_bits = self.bits(&b, ty.width);
+                        let a_bits = self.operand_bits(func, interp, lhs, ty.width);
+                        let b_bits = self.operand_bits(func, interp, rhs, ty.width);
                         let mut sum = Int::from_i64(0);
                         for (i, (x, y)) in a_bits.iter().zip(&b_bits).enumerate() {
                             let r = self.fresh_int("bit");
@@ -1018,10 +1072,12 @@ impl RegionFormula {
         let mut disjuncts = Vec::new();
         for (cp, reached) in &targets {
             let Some(kept) = kept.get(cp) else { continue };
-            let broken: Vec<Bool> = kept
+            let mut broken: Vec<Bool> = kept
                 .iter()
                 .map(|f| self.fact_at_target(f, *cp).not())
                 .collect();
+            // A fact can only be kept by values read as the source reads them.
+            broken.push(self.misread_at(*cp));
             disjuncts.push(Bool::and(&[reached.clone(), Bool::or(&broken)]));
         }
         self.solver.assert(&Bool::or(&disjuncts));
@@ -1049,6 +1105,13 @@ impl RegionFormula {
                     sum = sum + self.target_term(*v, cp) * big(k);
                 }
                 (sum, residue, modulus)
+            }
+            SideFact::Bounds { terms, lo, hi } => {
+                let mut sum = Int::from_i64(0);
+                for (v, k) in terms {
+                    sum = sum + self.target_term(*v, cp) * big(k);
+                }
+                return bounds_formula(&sum, lo, hi);
             }
         };
         if modulus.is_zero() {
@@ -1189,6 +1252,13 @@ impl RegionFormula {
                 }
                 (sum, residue, modulus)
             }
+            SideFact::Bounds { terms, lo, hi } => {
+                let mut sum = Int::from_i64(0);
+                for (v, k) in terms {
+                    sum = sum + self.input_term(*v) * big(k);
+                }
+                return bounds_formula(&sum, lo, hi);
+            }
         };
         if modulus.is_zero() {
             t.eq(big(residue))
@@ -1238,7 +1308,7 @@ impl RegionFormula {
         if let Some(t) = self.inputs.get(&v) {
             return t.clone();
         }
-        let t = self.fresh_int(&format!("old_v{}", v.0));
+        let t = self.fresh_value(v, "old_v");
         self.inputs.insert(v, t.clone());
         t
     }
@@ -1247,10 +1317,70 @@ impl RegionFormula {
         if let Some(t) = &self.terms[v.index()] {
             return t.clone();
         }
-        // Not used in the region: an unconstrained input.
-        let t = self.fresh_int(&format!("in_v{}", v.0));
+        // Not used in the region: an input constrained only by its reading's range.
+        let t = self.fresh_value(v, "in_v");
         self.terms[v.index()] = Some(t.clone());
         t
+    }
+
+    /// A fresh constant for value `v`, in the range of its reading.
+    fn fresh_value(&mut self, v: ValueId, prefix: &str) -> Int {
+        let t = self.fresh_int(&format!("{prefix}{}", v.0));
+        let (lo, hi) = self.ranges[v.index()].clone();
+        self.solver
+            .assert(&Bool::and(&[t.ge(big(&lo)), t.le(big(&hi))]));
+        t
+    }
+
+    /// True when a primed term of target `cp` lies outside the range of its value's
+    /// reading: the encoding then reads the value differently at the target than at a
+    /// source (the bug of issue 17's relational congruences, a constant moved into an
+    /// unsigned phi read signed). Signed and unsigned readings of the same bits are
+    /// congruent modulo `2^w` and each range holds one of every class, so a primed term in
+    /// range is the right reading; certification asks for this to be unsat.
+    fn misread_at(&self, cp: CutPointId) -> Bool {
+        let Some((_, primed)) = self.targets.get(&cp) else {
+            return Bool::from_bool(false);
+        };
+        let out: Vec<Bool> = primed
+            .iter()
+            .map(|(v, t)| {
+                let (lo, hi) = &self.ranges[v.index()];
+                Bool::or(&[t.lt(big(lo)), t.gt(big(hi))])
+            })
+            .collect();
+        Bool::or(&out)
+    }
+
+    /// The range of value `v`'s reading.
+    pub fn reading_range(&self, v: ValueId) -> (BigInt, BigInt) {
+        self.ranges[v.index()].clone()
+    }
+
+    /// Asks for a path from a state of `from` to a target cut point whose primed terms
+    /// read some value outside its reading's range ([`Self::misread_at`]): `Unsat` means
+    /// the encoding reads the values the same way at the targets as at the source (a check
+    /// of the encoding, independent of any invariant at the targets; certification runs it).
+    pub fn query_misread(
+        &mut self,
+        from: &[Vec<LinCons>],
+        timeout: std::time::Duration,
+    ) -> QueryResult {
+        let deadline = std::time::Instant::now() + timeout.max(std::time::Duration::from_millis(1));
+        if let Err(why) = self.load(deadline) {
+            return QueryResult::Unknown(why);
+        }
+        self.solver.push();
+        self.assert_starts(from);
+        let targets = self.target_reached();
+        let disjuncts: Vec<Bool> = targets
+            .iter()
+            .map(|(cp, reached)| Bool::and(&[reached.clone(), self.misread_at(*cp)]))
+            .collect();
+        self.solver.assert(&Bool::or(&disjuncts));
+        let keys: BTreeMap<CutPointId, Option<Vec<LinCons>>> =
+            targets.iter().map(|(cp, _)| (*cp, None)).collect();
+        self.answer(&keys, deadline)
     }
 }
 
@@ -1263,6 +1393,27 @@ fn arith(op: BinOp, a: &Int, b: &Int) -> Int {
 }
 
 impl RegionFormula {
+    /// The bits of an operand's unsigned reading: a constant's own bits (so that the solver
+    /// need not find them: `x & 5` with `x ≡ 5 mod 8` took it about 2 s, bin-suffix-5),
+    /// otherwise [`Self::bits`].
+    fn operand_bits(
+        &mut self,
+        func: &Function,
+        interp: &[Interp],
+        op: &Operand,
+        width: u32,
+    ) -> Vec<Int> {
+        match op {
+            Operand::Const(c) => (0..width)
+                .map(|i| Int::from_i64(((c.unsigned() >> i) & 1) as i64))
+                .collect(),
+            _ => {
+                let x = self.reading(func, interp, op, Interp::Unsigned);
+                self.bits(&x, width)
+            }
+        }
+    }
+
     /// The bits of an unsigned reading: fresh 0/1 integers `b_i` with `x = Σ b_i·2^i`.
     fn bits(&mut self, x: &Int, width: u32) -> Vec<Int> {
         let mut sum = Int::from_i64(0);

@@ -9,6 +9,7 @@
 use super::{settled, Facts, Found, Progress, Step};
 use crate::analysis::congruence;
 use crate::analysis::relational_congruence::{self, Limits};
+use crate::analysis::template_bounds;
 use crate::check::{StageEnd, StageRun};
 use crate::params::StageParams;
 use crate::smt::RegionFormula;
@@ -85,12 +86,71 @@ pub(super) fn relational_congruences(
             proved += 1;
         }
     }
+    // Bounds of linear templates (analysis::template_bounds), next to the congruences
+    // and the lattices, for the assertions still open.
+    let mut bounds_detail = String::new();
+    if proved < open && end == StageEnd::Finished {
+        let known = |p| {
+            let mut side = classes.facts_at(ctx, p);
+            side.extend(relations.facts_at(p));
+            side
+        };
+        let limits = template_bounds::Limits {
+            deadline,
+            query: params.congruence_query,
+        };
+        match template_bounds::analyze(ctx, &found.at_cut_points, &known, limits) {
+            None => {
+                end = StageEnd::Timeout;
+                bounds_detail = "; template bounds: no fixpoint in time".into();
+            }
+            Some(bounds) => {
+                let mut by_bounds = 0usize;
+                let mut formulas: BTreeMap<crate::graph::CutPointId, RegionFormula> =
+                    BTreeMap::new();
+                for (i, b) in facts.error_blocks.iter().enumerate() {
+                    if !progress.table.is_imprecise(i) || end == StageEnd::Timeout {
+                        continue;
+                    }
+                    let Some(error) = graph.cut_of_block(*b) else {
+                        continue;
+                    };
+                    let side = |p| {
+                        let mut side = known(p);
+                        side.extend(bounds.facts_at(p));
+                        Some(side)
+                    };
+                    match super::error_unreachable_with(
+                        facts,
+                        found,
+                        error,
+                        &mut formulas,
+                        params.congruence_query,
+                        deadline,
+                        side,
+                    ) {
+                        Some(true) => {
+                            settled(progress.table.prove(i));
+                            by_bounds += 1;
+                        }
+                        Some(false) => {}
+                        None => end = StageEnd::Timeout,
+                    }
+                }
+                proved += by_bounds;
+                bounds_detail = format!(
+                    "; {by_bounds} by {} template bounds at cut points",
+                    bounds.count()
+                );
+            }
+        }
+    }
     progress.stages.push(StageRun {
         stage: Step::Congruences.reported(),
         elapsed: started.elapsed(),
         end,
         detail: Some(format!(
-            "relational: {proved} of {open} open assertions proved; {} congruences at cut points",
+            "relational: {proved} of {open} open assertions proved; {} congruences at cut points{bounds_detail}",
             relations.count()
         )),
     });
