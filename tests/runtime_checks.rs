@@ -147,6 +147,13 @@ fn shift_amounts() {
     check_program("shift.c", &[]);
 }
 
+/// Library entries that take pointers get buffers in the replay, and an operation whose
+/// result is never used (an ignored return value, a local never read) keeps its check.
+#[test]
+fn pointer_entries_and_unused_results() {
+    check_program("pointers_and_unused.c", &[]);
+}
+
 #[test]
 fn a_product_of_two_variables_stays_unknown() {
     check_program("overflow_product.c", &[]);

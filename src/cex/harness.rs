@@ -3,7 +3,9 @@
 //! original program.
 
 use super::replay::CommandLine;
-use super::replay::{driver_text, runtime_source, stub_text, RUNTIME_STRONG, RUNTIME_WEAK};
+use super::replay::{
+    driver_text, entry_signature, runtime_source, stub_text, RUNTIME_STRONG, RUNTIME_WEAK,
+};
 use crate::check::Counterexample;
 use crate::frontend::{is_library_function, unoptimized_user_flags, FrontendConfig};
 use crate::ir::{Function, HavocReason, Inst, SourceLoc};
@@ -190,13 +192,15 @@ pub fn harness_text(
     out.push_str("\n/* Stubs for the program's other input functions. */\n");
     out.push_str(&stubs);
     if !is_main {
-        let widths: Vec<u32> = func
-            .params
-            .iter()
-            .map(|p| func.value(*p).ty.width)
-            .collect();
+        // The entry's signature as the replay built it (pointer parameters get buffers);
+        // clang's answer is cached from the search.
+        let params = entry_signature(
+            config,
+            &func.name,
+            std::time::Instant::now() + std::time::Duration::from_secs(60),
+        )?;
         out.push_str("\n/* The driver: calls the entry with the recorded arguments. */\n");
-        out.push_str(&driver_text(&func.name, &widths));
+        out.push_str(&driver_text(&func.name, &params));
     }
     Ok(out)
 }

@@ -615,7 +615,8 @@ impl Search<'_> {
     }
 
     fn run(&mut self) -> (Option<CheckId>, CexOutcome) {
-        let has_served_inputs = args_are_inputs(self.func) && !self.func.params.is_empty()
+        let has_served_inputs = args_are_inputs(self.func)
+            && (!self.func.params.is_empty() || self.program.buffers > 0)
             || self.func.blocks.iter().any(|b| {
                 b.insts.iter().any(|i| match i {
                     Inst::Havoc { reason, .. } => self.kinds.is_input(reason),
@@ -721,10 +722,15 @@ impl Search<'_> {
                         } else {
                             CommandLine::PLAIN
                         };
+                        // The lifted program reads the buffers of pointer parameters as
+                        // arbitrary values, which the model does not tie to the buffers'
+                        // bytes: they are zero, and the replay decides.
+                        let mut inputs = vec![0u128; self.program.buffers * replay::BUFFER_WORDS];
+                        inputs.extend(&path.inputs);
                         let cand = Candidate {
                             command_line,
                             args: path.args.clone(),
-                            inputs: path.inputs.clone(),
+                            inputs,
                             exec_inputs: path.inputs.clone(),
                             check: Some(path.check),
                             origin: format!(
@@ -1032,9 +1038,14 @@ impl Search<'_> {
         }
         let (args, served_inputs) = self.split_served_values(&run.served, command_line);
         let inputs = served_inputs.iter().map(|s| s.bits).collect();
+        // The interpretation of the lifted program consumes the nondet inputs only: it
+        // reads `scanf`'s conversions and the buffers' contents as arbitrary values.
         let exec_inputs = served_inputs
             .iter()
-            .filter(|s| s.function != replay::SCANF_INPUT)
+            .filter(|s| {
+                s.function != replay::SCANF_INPUT
+                    && !s.function.starts_with(replay::BUFFER_INPUT_PREFIX)
+            })
             .map(|s| s.bits)
             .collect();
         let origin = match policy {

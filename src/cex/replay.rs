@@ -291,6 +291,9 @@ pub struct NativeProgram {
     pub data_model: DataModel,
     /// The driver `main` generated for a non-`main` entry, if any.
     pub driver: Option<String>,
+    /// How many buffers the driver passes for pointer parameters (each filled by
+    /// [`BUFFER_WORDS`] inputs after the integer arguments).
+    pub buffers: usize,
     /// The generated stubs (C text).
     pub stubs: String,
 }
@@ -313,26 +316,83 @@ pub fn stub_text(name: &str, width: u32) -> String {
     )
 }
 
-/// The driver `main` that calls a non-`main` entry with arguments from the input stream.
-/// `params` are the LLVM types of the entry's parameters (`i32`, ...), all integers.
-pub fn driver_text(entry: &str, params: &[u32]) -> String {
+/// How the driver `main` passes one parameter of an entry that is not `main`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryParam {
+    /// An integer of this width, served as the input `<arg i>` (the lifted function's
+    /// parameters are exactly these, in order).
+    Int(u32),
+    /// A pointer, to a fresh buffer of [`BUFFER_BYTES`] bytes between inaccessible guard
+    /// regions, whose contents are served as [`BUFFER_WORDS`] inputs `<mem i>` of 64 bits
+    /// (after every integer argument). Distinct parameters never alias: a calling context
+    /// the entry admits, which is all a counterexample needs.
+    Buffer,
+}
+
+/// The size of the buffer a replay passes for each pointer parameter of an entry. A run
+/// that reads or writes past it stops on the guard (a signal: never a counterexample), so
+/// an entry that needs more only loses counterexamples.
+pub const BUFFER_BYTES: usize = 4096;
+/// The inputs that fill one buffer (64-bit words).
+pub const BUFFER_WORDS: usize = BUFFER_BYTES / 8;
+/// The prefix of the name of the inputs that fill the buffers of pointer parameters.
+pub const BUFFER_INPUT_PREFIX: &str = "<mem ";
+
+/// The driver `main` that calls a non-`main` entry with arguments from the input stream:
+/// the integer arguments first, then the contents of the buffers of pointer parameters.
+pub fn driver_text(entry: &str, params: &[EntryParam]) -> String {
     let mut out = String::new();
-    let decl: Vec<String> = params.iter().map(|w| c_type(*w).to_string()).collect();
+    let c_param = |p: &EntryParam| match p {
+        EntryParam::Int(w) => c_type(*w),
+        EntryParam::Buffer => "void *",
+    };
+    let decl: Vec<&str> = params.iter().map(c_param).collect();
     let decl = if decl.is_empty() {
         "void".to_string()
     } else {
         decl.join(", ")
     };
+    if params.contains(&EntryParam::Buffer) {
+        // The guards are 64 KiB on each side: an access just outside the buffer (an
+        // off-by-one, a negative index) faults instead of reading another object, which
+        // would make the run an execution the program as written does not have.
+        out.push_str(&format!(
+            r#"#include <sys/mman.h>
+static void *polyfocus_entry_buffer(const char *name) {{
+    const unsigned long guard = 1UL << 16, size = {BUFFER_BYTES}UL;
+    unsigned char *base = (unsigned char *)mmap(0, 2 * guard + size, PROT_READ | PROT_WRITE,
+                                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned long long *words;
+    unsigned long i;
+    if (base == (unsigned char *)MAP_FAILED || mprotect(base, guard, PROT_NONE) != 0 ||
+        mprotect(base + guard + size, guard, PROT_NONE) != 0)
+        abort();
+    words = (unsigned long long *)(base + guard);
+    for (i = 0; i < size / 8; i++)
+        words[i] = polyfocus_replay_next(name, 64);
+    return base + guard;
+}}
+"#
+        ));
+    }
     out.push_str(&format!("extern void {entry}({decl});\n"));
     out.push_str("int main(void) {\n");
-    let mut args = Vec::new();
-    for (i, w) in params.iter().enumerate() {
-        out.push_str(&format!(
-            "    {ty} a{i} = ({ty})polyfocus_replay_next(\"<arg {i}>\", {w});\n",
-            ty = c_type(*w)
-        ));
-        args.push(format!("a{i}"));
+    for (i, p) in params.iter().enumerate() {
+        if let EntryParam::Int(w) = p {
+            out.push_str(&format!(
+                "    {ty} a{i} = ({ty})polyfocus_replay_next(\"<arg {i}>\", {w});\n",
+                ty = c_type(*w)
+            ));
+        }
     }
+    for (i, p) in params.iter().enumerate() {
+        if *p == EntryParam::Buffer {
+            out.push_str(&format!(
+                "    void *a{i} = polyfocus_entry_buffer(\"{BUFFER_INPUT_PREFIX}{i}>\");\n"
+            ));
+        }
+    }
+    let args: Vec<String> = (0..params.len()).map(|i| format!("a{i}")).collect();
     out.push_str(&format!(
         "    {entry}({});\n    return 0;\n}}\n",
         args.join(", ")
@@ -488,14 +548,76 @@ fn compile_object(
     Ok(())
 }
 
-/// The parameter widths of `entry` as clang compiles it, from the textual IR of the inputs;
-/// `Err` when a parameter is not an integer.
+/// The parameters of `entry` as a driver passes them, from the signature of the
+/// entry in the textual IR of the inputs (in a fresh temporary directory).
+pub fn entry_signature(
+    config: &FrontendConfig,
+    entry: &str,
+    deadline: Instant,
+) -> Result<Vec<EntryParam>, String> {
+    let dir = ScratchDir::new("polyfocus-signature-")
+        .map_err(|e| format!("creating a temporary directory: {e}"))?;
+    entry_params(config, entry, dir.path(), deadline)
+}
+
+/// One parameter of an LLVM `define` line (`i32 noundef %a`, `ptr noundef %p`) as a driver
+/// passes it; `Err` for what it cannot pass: floats, vectors, aggregates passed by value
+/// (`byval`, or a hidden result pointer `sret`, whose C signature differs from the IR's).
+fn entry_param(entry: &str, param: &str) -> Result<EntryParam, String> {
+    let mut words = param.split_whitespace();
+    let ty = words.next().unwrap_or("");
+    if let Some(w) = ty.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
+        if w <= 64 {
+            return Ok(EntryParam::Int(w));
+        }
+    }
+    let by_value = ["byval", "sret", "inalloca", "preallocated", "byref"];
+    if ty == "ptr" && !words.any(|a| by_value.iter().any(|b| a.starts_with(b))) {
+        return Ok(EntryParam::Buffer);
+    }
+    Err(format!(
+        "entry `{entry}` has a parameter of type {}",
+        param.trim()
+    ))
+}
+
+/// The parameters of a `define` line from just after the function's `(`: split at the
+/// commas outside parentheses (attributes such as `byval(%struct.S)` or
+/// `dereferenceable(8)` have their own), up to the list's `)`; `None` when it does not end.
+fn parameter_list(rest: &str) -> Option<Vec<String>> {
+    let mut params = Vec::new();
+    let mut depth = 0usize;
+    let mut current = String::new();
+    for c in rest.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => {
+                if !current.trim().is_empty() {
+                    params.push(current.trim().to_string());
+                }
+                return Some(params);
+            }
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                params.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    None
+}
+
+/// The parameters of `entry` as clang compiles it, from the textual IR of the inputs;
+/// `Err` when one cannot be passed by a driver ([`entry_param`]).
 fn entry_params(
     config: &FrontendConfig,
     entry: &str,
     dir: &Path,
     deadline: Instant,
-) -> Result<Vec<u32>, String> {
+) -> Result<Vec<EntryParam>, String> {
     for (i, input) in config.inputs.iter().enumerate() {
         let ll = dir.join(format!("entry{i}.ll"));
         let mut args = compile_flags(config);
@@ -516,22 +638,10 @@ fn entry_params(
                 continue;
             };
             let rest = &line[pos + needle.len()..];
-            let Some(end) = rest.find(')') else {
+            let Some(params) = parameter_list(rest) else {
                 continue;
             };
-            let mut widths = Vec::new();
-            for param in rest[..end]
-                .split(',')
-                .map(str::trim)
-                .filter(|p| !p.is_empty())
-            {
-                let ty = param.split_whitespace().next().unwrap_or("");
-                match ty.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
-                    Some(w) if w <= 64 => widths.push(w),
-                    _ => return Err(format!("entry `{entry}` has a parameter of type {ty}")),
-                }
-            }
-            return Ok(widths);
+            return params.iter().map(|p| entry_param(entry, p)).collect();
         }
     }
     Err(format!("entry `{entry}` not found in the compiled inputs"))
@@ -576,12 +686,17 @@ impl NativeProgram {
                 weaken.push(name.clone());
             }
         }
-        let driver = if spec.entry != "main" {
-            let params = entry_params(config, &spec.entry, dir.path(), deadline)?;
-            Some(driver_text(&spec.entry, &params))
+        let params = if spec.entry != "main" {
+            Some(entry_params(config, &spec.entry, dir.path(), deadline)?)
         } else {
             None
         };
+        let buffers = params
+            .iter()
+            .flatten()
+            .filter(|p| **p == EntryParam::Buffer)
+            .count();
+        let driver = params.map(|params| driver_text(&spec.entry, &params));
         for (i, input) in config.inputs.iter().enumerate() {
             let obj = dir.path().join(format!("input{i}.o"));
             let mut args = compile_flags(config);
@@ -653,6 +768,7 @@ impl NativeProgram {
                         stubbed,
                         data_model: config.data_model,
                         driver,
+                        buffers,
                         stubs,
                     })
                 }
@@ -923,6 +1039,45 @@ mod tests {
         let e =
             "/usr/bin/ld: x.o: in function `f':\nx.c:(.text+0x1): undefined reference to `toto'\n";
         assert_eq!(undefined_references(e), vec!["toto".to_string()]);
+    }
+
+    #[test]
+    fn entry_parameters_as_a_driver_passes_them() {
+        assert_eq!(entry_param("f", "i32 noundef %x"), Ok(EntryParam::Int(32)));
+        assert_eq!(entry_param("f", "i1 zeroext %b"), Ok(EntryParam::Int(1)));
+        assert_eq!(entry_param("f", "ptr noundef %p"), Ok(EntryParam::Buffer));
+        assert_eq!(entry_param("f", "ptr %0"), Ok(EntryParam::Buffer));
+        // Aggregates passed by value: the C signature is not the IR's.
+        assert!(entry_param("f", "ptr noundef byval(%struct.S) align 8 %s").is_err());
+        assert!(entry_param("f", "ptr noalias writable sret(%struct.S) align 4 %r").is_err());
+        assert!(entry_param("f", "double noundef %d").is_err());
+        assert!(entry_param("f", "i128 %w").is_err());
+    }
+
+    #[test]
+    fn parameter_lists_with_parenthesized_attributes() {
+        let line = "ptr noundef nonnull align 4 dereferenceable(8) %p, i32 noundef %n) #0 {";
+        assert_eq!(
+            parameter_list(line),
+            Some(vec![
+                "ptr noundef nonnull align 4 dereferenceable(8) %p".to_string(),
+                "i32 noundef %n".to_string()
+            ])
+        );
+        assert_eq!(parameter_list(") #0 {"), Some(vec![]));
+        assert_eq!(parameter_list("i32 %a"), None);
+    }
+
+    #[test]
+    fn the_driver_serves_integers_before_buffers() {
+        let text = driver_text("f", &[EntryParam::Buffer, EntryParam::Int(32)]);
+        let int_at = text.find("\"<arg 1>\"").expect("integer argument served");
+        let buf_at = text
+            .find("polyfocus_entry_buffer(\"<mem 0>\")")
+            .expect("buffer filled");
+        assert!(int_at < buf_at, "{text}");
+        assert!(text.contains("f(a0, a1);"), "{text}");
+        assert!(text.contains("PROT_NONE"), "{text}");
     }
 }
 

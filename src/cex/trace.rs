@@ -45,13 +45,16 @@ pub fn counterexample(
             )
         })
         .collect();
-    // The interpreter consumed every input except those served to `scanf` (it reads them
-    // back from memory): the locations it recorded are theirs, in order.
+    // The interpreter consumed every input except those served to `scanf` and the contents
+    // of the buffers of pointer parameters (it reads them back from memory as arbitrary
+    // values): the locations it recorded are theirs, in order.
     let mut consumed = execution.input_locs.iter();
     let inputs = inputs
         .iter()
         .map(|s| {
-            let loc = if s.function == super::replay::SCANF_INPUT {
+            let loc = if s.function == super::replay::SCANF_INPUT
+                || s.function.starts_with(super::replay::BUFFER_INPUT_PREFIX)
+            {
                 None
             } else {
                 consumed.next().cloned().flatten()

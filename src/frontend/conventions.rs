@@ -20,6 +20,11 @@
 /// not a C identifier, so no clash with user code.
 pub const UNINIT_PREFIX: &str = "polyfocus.uninit.";
 
+/// The global that `normalize` stores every operation a runtime check instruments into
+/// (volatile), so that LLVM's passes keep the operation when its result is otherwise
+/// unused; the lifter drops those stores (see `normalize::keep_checked_operations`).
+pub const KEEP_SINK: &str = "polyfocus.keep";
+
 /// The function `normalize` passes an aggregate local too large to initialize leaf by
 /// leaf: its bytes are arbitrary.
 pub const UNINIT_MEMORY: &str = "polyfocus.uninit.memory";

@@ -410,7 +410,8 @@ fn prepare<'ctx>(
         inline_caller: config.inline_caller_limit,
         lift: config.lift_limit,
     };
-    let normalized = normalize::normalize(&module, root, limits)?;
+    let normalized =
+        normalize::normalize(&module, root, limits, config.checks.has_runtime_checks())?;
     Ok((module, normalized, never_called, warnings, folded))
 }
 

@@ -23,12 +23,14 @@
 //!    stay;
 //! 5. mark `optnone` (skipped by the passes) the functions larger than
 //!    [`SizeLimits::lift`]: they are not lifted (the front end's budget, issue 14);
-//! 6. run [`PIPELINE`]: `sroa` (promote locals, like mem2reg but also splits aggregates),
+//! 6. with runtime checks selected, keep every operation they instrument alive through the
+//!    passes ([`keep_checked_operations`]);
+//! 7. run [`PIPELINE`]: `sroa` (promote locals, like mem2reg but also splits aggregates),
 //!    `simplifycfg` with speculation and bonus instructions turned off (so that `a || b` stays
 //!    two branches instead of becoming `or`/`select`), `loop-simplify` (preheaders, one
 //!    latch, dedicated exits). No `instcombine`: it merges conditions into selects and
 //!    rewrites GEPs.
-//! 7. convert debug records back to `llvm.dbg.value` calls so that the lifter can read
+//! 8. convert debug records back to `llvm.dbg.value` calls so that the lifter can read
 //!    variable names through the C API.
 
 use std::collections::{HashMap, HashSet};
@@ -80,6 +82,7 @@ pub fn normalize(
     module: &Module<'_>,
     root: Option<Root<'_>>,
     limits: SizeLimits,
+    keep_checked: bool,
 ) -> Result<Normalized, FrontendError> {
     let m = module.as_mut_ptr();
     let started = std::time::Instant::now();
@@ -124,6 +127,9 @@ pub fn normalize(
         .map(|f| (raw::name(f), lift::error_sites(f)))
         .collect();
     let too_large = unsafe { leave_out_too_large(m, limits.lift) };
+    if keep_checked {
+        unsafe { keep_checked_operations(m) };
+    }
     // For studying the cost of the pipeline outside polyfocus (`opt-19 -time-passes`).
     if let Some(path) = std::env::var_os("POLYFOCUS_DUMP_BEFORE_PIPELINE") {
         module.write_bitcode_to_path(std::path::Path::new(&path));
@@ -258,6 +264,62 @@ unsafe fn distrust_optimized_flags(m: LLVMModuleRef) {
             }
         }
     }
+}
+
+/// With runtime checks selected: a volatile store of the result of every operation the
+/// checks instrument (division, remainder, shift, and signed `add`/`sub`/`mul`) into
+/// [`conventions::KEEP_SINK`]. LLVM deletes an operation whose result is unused (an inlined
+/// callee's return value the caller ignores, a local never read), but its misbehaviour is
+/// undefined behaviour all the same, and the native program built with UBSan traps on it:
+/// without the store, `--checks div` would have nothing to check and report the function
+/// safe. The lifter drops the stores, so the analysis sees only the operations.
+unsafe fn keep_checked_operations(m: LLVMModuleRef) {
+    let ctx = LLVMGetModuleContext(m);
+    let i128_ty = LLVMIntTypeInContext(ctx, 128);
+    let name = std::ffi::CString::new(conventions::KEEP_SINK).expect("no NUL in the name");
+    let mut sink = LLVMGetNamedGlobal(m, name.as_ptr());
+    if sink.is_null() {
+        sink = LLVMAddGlobal(m, i128_ty, name.as_ptr());
+        LLVMSetInitializer(sink, LLVMConstInt(i128_ty, 0, 0));
+        LLVMSetLinkage(sink, LLVMLinkage::LLVMInternalLinkage);
+    }
+    let builder = LLVMCreateBuilderInContext(ctx);
+    for func in raw::functions(m) {
+        if !raw::is_defined(func) || is_unoptimized(func) {
+            continue;
+        }
+        for block in raw::blocks(func) {
+            for inst in raw::instructions(block) {
+                let checked = match raw::opcode(inst) {
+                    LLVMOpcode::LLVMUDiv
+                    | LLVMOpcode::LLVMSDiv
+                    | LLVMOpcode::LLVMURem
+                    | LLVMOpcode::LLVMSRem
+                    | LLVMOpcode::LLVMShl
+                    | LLVMOpcode::LLVMLShr
+                    | LLVMOpcode::LLVMAShr => true,
+                    LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMSub | LLVMOpcode::LLVMMul => {
+                        LLVMGetNSW(inst) != 0
+                    }
+                    _ => false,
+                };
+                let ty = LLVMTypeOf(inst);
+                let scalar = LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind
+                    && LLVMGetIntTypeWidth(ty) <= 128;
+                if !checked || !scalar {
+                    continue;
+                }
+                let next = LLVMGetNextInstruction(inst);
+                if next.is_null() {
+                    continue;
+                }
+                LLVMPositionBuilderBefore(builder, next);
+                let store = LLVMBuildStore(builder, inst, sink);
+                LLVMSetVolatile(store, 1);
+            }
+        }
+    }
+    LLVMDisposeBuilder(builder);
 }
 
 unsafe fn drop_poison_flags(inst: LLVMValueRef) {

@@ -30,7 +30,7 @@ mod ssa;
 use std::collections::HashMap;
 
 use crate::ir::pass::Pass;
-use crate::ir::{Expr, Function, HavocReason, Inst, MemOp, Operand, Terminator, ValueId};
+use crate::ir::{BinOp, Expr, Function, HavocReason, Inst, MemOp, Operand, Terminator, ValueId};
 
 /// The pass: memory operations become scalar values and havocs.
 pub struct MemoryToValues;
@@ -89,7 +89,10 @@ pub fn erase(mut func: Function) -> Function {
 /// Removes the definitions nothing reads that the lowering left or made dead: address
 /// arithmetic, arbitrary cell values, copies. Only definitions without a source name and
 /// without poison flags (whose assumption an engine would lose) go; nondeterministic inputs
-/// stay (the replay counts them).
+/// stay (the replay counts them), and so do divisions, remainders and shifts, which the
+/// runtime checks instrument after this pass (issue 16): the value an entry returns is not
+/// lifted, so `return a / *p;` would otherwise lose its check, and `--checks div` would
+/// prove a function that divides by zero.
 fn remove_dead(mut func: Function) -> Function {
     loop {
         let uses = use_counts(&func);
@@ -101,7 +104,21 @@ fn remove_dead(mut func: Function) -> Function {
                     Inst::Assign { dest, expr } => {
                         let flagged = matches!(expr, Expr::Binary { flags, .. }
                             if flags.nsw || flags.nuw || flags.exact);
+                        let may_misbehave = matches!(
+                            expr,
+                            Expr::Binary {
+                                op: BinOp::UDiv
+                                    | BinOp::SDiv
+                                    | BinOp::URem
+                                    | BinOp::SRem
+                                    | BinOp::Shl
+                                    | BinOp::LShr
+                                    | BinOp::AShr,
+                                ..
+                            }
+                        );
                         !flagged
+                            && !may_misbehave
                             && uses[dest.index()] == 0
                             && func.values[dest.index()].source_name.is_none()
                     }

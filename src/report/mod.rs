@@ -445,19 +445,57 @@ pub fn counterexample_text(cex: &crate::check::Counterexample) -> String {
     if cex.inputs.is_empty() {
         let _ = writeln!(out, "    no inputs");
     }
-    for (i, v) in cex.inputs.iter().enumerate().take(MAX_INPUTS) {
-        let _ = writeln!(
-            out,
-            "    input #{}: {}() = {} (i{}){}",
-            i + 1,
-            v.function,
-            v.value,
-            v.width,
-            at(&v.loc)
-        );
+    // The contents of a buffer passed for a pointer parameter are hundreds of inputs of
+    // one name: one line each, with the words that are not zero.
+    let mut shown = 0usize;
+    let mut i = 0usize;
+    while i < cex.inputs.len() && shown < MAX_INPUTS {
+        let v = &cex.inputs[i];
+        if let Some(param) = v
+            .function
+            .strip_prefix(crate::cex::replay::BUFFER_INPUT_PREFIX)
+        {
+            let words = cex.inputs[i..]
+                .iter()
+                .take_while(|w| w.function == v.function)
+                .collect::<Vec<_>>();
+            let nonzero: Vec<String> = words
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| w.value != 0)
+                .take(8)
+                .map(|(k, w)| format!("[{}] = {:#x}", 8 * k, w.value as u64))
+                .collect();
+            let _ = writeln!(
+                out,
+                "    buffer for parameter {}: {} bytes (inputs #{}..#{}), {}",
+                param.trim_end_matches('>'),
+                8 * words.len(),
+                i + 1,
+                i + words.len(),
+                if nonzero.is_empty() {
+                    "all zero".to_string()
+                } else {
+                    format!("64-bit words at byte offsets {}", nonzero.join(", "))
+                }
+            );
+            i += words.len();
+        } else {
+            let _ = writeln!(
+                out,
+                "    input #{}: {}() = {} (i{}){}",
+                i + 1,
+                v.function,
+                v.value,
+                v.width,
+                at(&v.loc)
+            );
+            i += 1;
+        }
+        shown += 1;
     }
-    if cex.inputs.len() > MAX_INPUTS {
-        let _ = writeln!(out, "    ... {} more inputs", cex.inputs.len() - MAX_INPUTS);
+    if i < cex.inputs.len() {
+        let _ = writeln!(out, "    ... {} more inputs", cex.inputs.len() - i);
     }
     for step in &cex.steps {
         match step.values.as_slice() {

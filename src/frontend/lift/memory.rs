@@ -555,6 +555,9 @@ impl Lifter {
     pub(super) fn lift_store(&mut self, piece: usize, inst: LLVMValueRef, loc: &Option<SourceLoc>) {
         let value = raw::operand(inst, 0);
         let ptr = raw::operand(inst, 1);
+        if is_keep_sink(ptr) {
+            return; // only there to keep a checked operation (`normalize`)
+        }
         let volatile = unsafe { LLVMGetVolatile(inst) != 0 };
         let addr = if volatile { None } else { self.address(ptr) };
         let Some(addr) = addr else {
@@ -858,13 +861,20 @@ fn const_leaves(
 /// The global variables `value` refers to (directly or inside constant expressions), keyed
 /// by name for a deterministic order; thread-local globals are left out (each thread has
 /// its own, which the lifter does not describe).
+/// Whether `ptr` is the global that only keeps checked operations alive
+/// ([`conventions::KEEP_SINK`]).
+fn is_keep_sink(ptr: LLVMValueRef) -> bool {
+    let global = unsafe { !LLVMIsAGlobalVariable(ptr).is_null() };
+    global && raw::name(ptr) == conventions::KEEP_SINK
+}
+
 fn collect_globals(value: LLVMValueRef, acc: &mut BTreeSet<(String, LLVMValueRef)>, depth: u32) {
     if value.is_null() || depth > 16 {
         return;
     }
     unsafe {
         if !LLVMIsAGlobalVariable(value).is_null() {
-            if LLVMIsThreadLocal(value) == 0 {
+            if LLVMIsThreadLocal(value) == 0 && !is_keep_sink(value) {
                 acc.insert((raw::name(value), value));
             }
             return;
