@@ -215,6 +215,22 @@ pub struct CexParams {
     /// checking query the solver does not answer in this time is where it stops helping (a
     /// deeper one is only harder), whatever the function's budget.
     pub max_slice: Duration,
+    /// The longest first native run of a program without inputs (its only execution) or
+    /// whose only input is `argc`: one that has not reached the error site by then would
+    /// otherwise take the whole budget of the search to an `unknown` (deep-nested.c: 50 s
+    /// of the default 60). The false task overflow_1-2.c needs about 3 s of CPU for its
+    /// run, so 5 s lost it on a loaded machine.
+    pub single_run_cap: Duration,
+    /// Bounded model checking's budget of work in one search, in z3's resource count
+    /// (`rlimit`, the same on any machine and under any load): deeper unrollings are
+    /// asked only while it lasts, so that a search on a true task ends by itself instead of
+    /// at its deadline (issue 14). Time limits stay, as a safety net.
+    pub bmc_work: u64,
+    /// The most work of one query of bounded model checking (and at most what is left of
+    /// `bmc_work`): the queries that find a counterexample on `../shared/bench` take at
+    /// most 8 000; a query past this is an unrolling the solver no longer handles, and a
+    /// deeper one would only be harder.
+    pub bmc_query_work: u64,
 }
 
 /// How the driver shares a function's time budget between its stages
@@ -239,6 +255,13 @@ pub struct StageParams {
     /// refinement gives comes in its first round, and each fruitless round costs about a
     /// second of the time to an `unknown` (issue 14).
     pub max_fruitless_rounds: usize,
+    /// The budget the shares of the stages between the engine and the full counterexample
+    /// search (polynomial equalities, congruences, care sets, refinement) are counted in:
+    /// the function's budget, at most this. On `../shared/bench` every proof they give
+    /// comes within the shares of 10 s; with the shares of the default 60 s a true task
+    /// they cannot prove spent up to six times longer in them before the same `unknown`
+    /// (issue 14). The engine and the full search still have the whole budget.
+    pub share_reference: Duration,
     /// Share of a function's budget the engine may use when a counterexample search
     /// follows (all of it without one).
     pub engine_share: f64,
@@ -308,13 +331,17 @@ impl Params {
             bmc_depth_per_constant: 4,
             min_bmc_depth: 256,
             max_bmc_depth: 8192,
-            max_slice: Duration::from_secs(4),
+            max_slice: Duration::from_secs(2),
+            single_run_cap: Duration::from_secs(10),
+            bmc_work: 400_000,
+            bmc_query_work: 100_000,
         },
         stages: StageParams {
             interval_work: 1 << 30,
             interval_pass: true,
             max_refinement_rounds: 4,
             max_fruitless_rounds: 1,
+            share_reference: Duration::from_secs(10),
             engine_share: 0.8,
             refinement_share: 0.5,
             quick_search_divisor: 10,

@@ -322,3 +322,59 @@ fn the_contract_search_spends_the_same_work_every_time() {
         "{report}"
     );
 }
+
+/// A loop whose bound is an input, squaring what it carries: every unrolling asks the
+/// solver about products of arbitrary values.
+const SQUARING_LOOP: &str = "\
+function squaring() entry bb0
+  bb0: ; entry
+    v0: i32 = havoc (nondet polyfocus_nondet_int)
+    v1: i32 = havoc (nondet polyfocus_nondet_int)
+    jump bb1 [v2 := 0:i32, v3 := v1]
+  bb1: ; loop
+    v4: i1 = icmp slt v2, v0
+    branch v4 ? bb2 : bb3
+  bb2: ; body
+    v5: i32 = mul v3, v3
+    v6: i32 = add v5, v2
+    v7: i32 = add v2, 1:i32
+    jump bb1 [v2 := v7, v3 := v6]
+  bb3: ; exit
+    v8: i1 = icmp eq v3, 12345:i32
+    branch v8 ? bb4 : bb5
+  bb4: ; fail
+    error check0
+  bb5: ; ok
+    return
+";
+
+/// Bounded model checking stops at its budget of work (z3's resource count, issue 14), not
+/// at a time: with a budget of one step, the same query gives up every time, and without a
+/// budget it is answered; the work spent is counted.
+#[test]
+fn bounded_model_checking_stops_at_its_budget_of_work_the_same_way_every_time() {
+    use polyfocus::ir::{BlockId, HavocReason};
+    use polyfocus::smt::bmc::{Bmc, BmcResult};
+    let func = polyfocus::ir::parse(SQUARING_LOOP).expect("the test function parses");
+    // The blocks in their order are a reverse post-order (the only back edge is bb2 -> bb1).
+    let rpo: Vec<BlockId> = func.block_ids().collect();
+    let inputs = |_: &HavocReason| true;
+    let targets = func.checks();
+    let far = Instant::now() + Duration::from_secs(600);
+    for _ in 0..2 {
+        let mut bmc = Bmc::new(&func, &rpo, &inputs, &targets, None);
+        bmc.set_work_limit(1);
+        let answer = bmc.search(8, 600_000, far, far);
+        assert!(
+            matches!(answer, BmcResult::Unknown(_)),
+            "a budget of one step: {answer:?}"
+        );
+    }
+    let mut bmc = Bmc::new(&func, &rpo, &inputs, &targets, None);
+    let answer = bmc.search(8, 600_000, far, far);
+    assert!(
+        !matches!(answer, BmcResult::Unknown(_)),
+        "without a budget: {answer:?}"
+    );
+    assert!(bmc.work_spent() > 1, "the work of the query is counted");
+}

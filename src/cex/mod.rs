@@ -557,6 +557,12 @@ const MAX_BMC_DEPTH: usize = crate::params::Params::DEFAULT.cex.max_bmc_depth;
 /// checking query the solver does not answer in this time is where it stops helping (a
 /// deeper one is only harder), whatever the function's budget.
 const MAX_SLICE: Duration = crate::params::Params::DEFAULT.cex.max_slice;
+/// See [`crate::params::CexParams::single_run_cap`].
+const SINGLE_RUN_CAP: Duration = crate::params::Params::DEFAULT.cex.single_run_cap;
+/// See [`crate::params::CexParams::bmc_work`].
+const BMC_WORK: u64 = crate::params::Params::DEFAULT.cex.bmc_work;
+/// See [`crate::params::CexParams::bmc_query_work`].
+const BMC_QUERY_WORK: u64 = crate::params::Params::DEFAULT.cex.bmc_query_work;
 
 /// Whether the entry's arguments come from the input stream (a generated driver `main`).
 fn args_are_inputs(func: &ir::Function) -> bool {
@@ -627,12 +633,15 @@ impl Search<'_> {
         // First native run: all inputs zero, no argument (for a program without inputs, its
         // only execution; it may run long, and when `argc` is its only input, it is the
         // usual run: half of the time).
+        // At most `SINGLE_RUN_CAP` (issue 14): a program without inputs that has not reached
+        // the error site by then (deep-nested.c, 2^32 iterations) took the whole default
+        // budget, 50 s, to an `unknown`.
         let first_timeout = if has_served_inputs {
             Duration::from_millis(1000)
         } else if has_inputs {
-            self.remaining() / 2
+            (self.remaining() / 2).min(SINGLE_RUN_CAP)
         } else {
-            self.remaining()
+            self.remaining().min(SINGLE_RUN_CAP)
         };
         let first = match self.native_try(&Policy::Const(0), first_timeout.min(self.remaining())) {
             Ok(found) => return found,
@@ -683,6 +692,10 @@ impl Search<'_> {
         let mut seed = 1u64;
         let mut round = 0u32;
         let mut last_query = Duration::ZERO;
+        // Bounded model checking's budget of work (z3's resource count): it ends the
+        // unrolling at the same point on any machine, so that a search on a true task ends
+        // by itself (issue 14).
+        let mut work_left = BMC_WORK;
         while Instant::now() < self.deadline {
             // Growing time slices, alternating between the solver and native runs.
             let slice = (Duration::from_millis(400) * (1u32 << round.min(6)))
@@ -707,9 +720,16 @@ impl Search<'_> {
                 let query_start = Instant::now();
                 self.debug(&format!("bmc bound {bound}"));
                 crate::progress::stage(|| format!("counterexample search depth {bound}"));
+                let work_before = bmc.work_spent();
+                let query_work = work_left.min(BMC_QUERY_WORK);
+                bmc.set_work_limit(u32::try_from(query_work).unwrap_or(u32::MAX));
                 let answer = bmc.search(bound, ms, build_deadline, self.deadline);
                 last_query = query_start.elapsed();
-                self.debug(&format!("bmc: {answer:?}"));
+                self.debug(&format!(
+                    "bmc: {answer:?} ({} work, {} ms)",
+                    bmc.work_spent().saturating_sub(work_before),
+                    last_query.as_millis()
+                ));
                 match answer {
                     bmc::BmcResult::Found(path) => {
                         let command_line = if reads_argc(self.func) {
@@ -780,6 +800,15 @@ impl Search<'_> {
                         bmc_note =
                             format!("bounded model checking gave up at bound {bound}: {why}");
                     }
+                }
+                // What the query (and the question whether executions go deeper) spent.
+                work_left = work_left.saturating_sub(bmc.work_spent().saturating_sub(work_before));
+                if !bmc_done && work_left == 0 {
+                    bmc_done = true;
+                    bmc_note = format!(
+                        "bounded model checking spent its budget of work ({BMC_WORK} solver \
+                         steps) at bound {bound}"
+                    );
                 }
             }
             // A batch of native runs, about as long as the BMC step.

@@ -415,6 +415,15 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         ..config.clone()
     };
     let config = &rest;
+    // The stages between the engine and the full search (polynomial equalities,
+    // congruences, care sets, refinement) take their shares of at most
+    // `share_reference`: what they prove on `../shared/bench` they prove within the shares
+    // of a 10 s budget, and with shares of the default 60 s each spent up to six times
+    // longer before the same `unknown` (issue 14).
+    let shared = AnalysisConfig {
+        timeout: budget.min(params.share_reference),
+        ..config.clone()
+    };
     let mut domain_types = None;
     // The short search runs before the engine: a shallow bug (an assertion that fails on
     // the first iterations, or in the only execution of a program without inputs) is then
@@ -461,7 +470,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             Some(found) => found.at_cut_points.clone(),
             None => vec![Some(vec![vec![]]); ctx.graph().cut_points.len()],
         };
-        let budget = config
+        let budget = shared
             .timeout
             .mul_f64(params.engine_share / 2.0)
             .min(ends.saturating_duration_since(Instant::now()));
@@ -503,12 +512,12 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             Outcome::Complete => found.at_cut_points.clone(),
             _ => vec![Some(vec![vec![]]); ctx.graph().cut_points.len()],
         };
-        let budget = (config.timeout.mul_f64(params.engine_share) / 3)
+        let budget = (shared.timeout.mul_f64(params.engine_share) / 3)
             .min(ends.saturating_duration_since(Instant::now()));
         polynomial_equalities(&facts, &linear, true, budget, &mut progress);
     }
     if solver_stages && complete && progress.table.any_imprecise() {
-        let deadline = started + config.timeout.mul_f64(params.congruence_share);
+        let deadline = started + shared.timeout.mul_f64(params.congruence_share);
         congruences(&facts, &found, params, deadline, &mut progress);
     }
     let refine = config.refine && config.engine == Engine::Focus && complete;
@@ -528,7 +537,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     if refine && config.params.care_set.enabled && progress.table.any_imprecise() {
         careset::care_set_stage::<D>(
             &facts,
-            config,
+            &shared,
             &cut_facts,
             started,
             ends,
@@ -539,7 +548,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     let refinement = (refine && progress.table.any_imprecise()).then(|| {
         refinement::<P>(
             &facts,
-            config,
+            &shared,
             &cut_facts,
             started,
             &mut found,
