@@ -139,3 +139,60 @@ pub fn certify(ctx: &FunctionContext<'_>, invariants: &CutInvariants) -> Certifi
         None => Certificate::Inductive,
     }
 }
+
+/// Consecution of side facts found next to the linear `invariants` (relational congruences,
+/// template bounds): from a state of `X_p` meeting `known(p)` and `found(p)`, no path of
+/// `p`'s region reaches a cut point `q` (not an error site) outside `found(q)`. `at_len` is
+/// how many cut points the found facts cover (a mismatch with the graph is a refutation).
+/// Initiation holds when the entry's facts are empty, as both finders leave them.
+pub fn certify_side_facts(
+    ctx: &FunctionContext<'_>,
+    invariants: &CutInvariants,
+    at_len: usize,
+    known: &dyn Fn(CutPointId) -> Vec<crate::smt::SideFact>,
+    found: &dyn Fn(CutPointId) -> Vec<crate::smt::SideFact>,
+    timeout: Duration,
+) -> Certificate {
+    let graph = ctx.graph();
+    if graph.cut_points.len() != invariants.at_cut_point.len() || at_len != graph.cut_points.len() {
+        return Certificate::NotInductive(Refutation::Mismatch);
+    }
+    let mut undecided = None;
+    for p in graph.ids() {
+        let Some(from) = &invariants.at_cut_point[p.index()] else {
+            continue;
+        };
+        let kept: BTreeMap<CutPointId, Vec<crate::smt::SideFact>> = graph
+            .successors(p)
+            .iter()
+            .filter(|q| {
+                !matches!(
+                    graph.cut_point(**q).kind,
+                    crate::graph::CutKind::ErrorSite(_)
+                )
+            })
+            .map(|q| (*q, found(*q)))
+            .filter(|(_, facts)| !facts.is_empty())
+            .collect();
+        if kept.is_empty() {
+            continue;
+        }
+        let mut facts = known(p);
+        facts.extend(found(p));
+        let mut formula = RegionFormula::new(ctx, p, Products::Exact);
+        match formula.query_facts_kept(from, &facts, &kept, timeout) {
+            QueryResult::Unsat => {}
+            QueryResult::Unknown(why) => undecided = Some((p, why)),
+            QueryResult::Path(path) => {
+                return Certificate::NotInductive(Refutation::Leaves {
+                    function: ctx.func().name.clone(),
+                    path,
+                })
+            }
+        }
+    }
+    match undecided {
+        Some((at, why)) => Certificate::Undecided { at, why },
+        None => Certificate::Inductive,
+    }
+}

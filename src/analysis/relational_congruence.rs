@@ -23,14 +23,14 @@
 //! lattices is. [`certify`] checks it again, independently (`tests/inductive.rs`). An
 //! analysis that runs out of time returns nothing.
 
-use super::certify::{Certificate, CutInvariants, Refutation};
+use super::certify::{Certificate, CutInvariants};
 use super::congruence::Congruences;
 use super::FunctionContext;
 use crate::domain::lattice::AffineLattice;
 use crate::domain::{Int, LinCons};
 use crate::graph::{CutKind, CutPointId};
 use crate::ir::ValueId;
-use crate::smt::{PointResult, Products, QueryResult, RegionFormula, SideFact};
+use crate::smt::{PointResult, Products, RegionFormula, SideFact};
 use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -274,43 +274,12 @@ pub fn certify(
     relations: &RelationalCongruences,
     timeout: Duration,
 ) -> Certificate {
-    let graph = ctx.graph();
-    if graph.cut_points.len() != invariants.at_cut_point.len()
-        || relations.at.len() != graph.cut_points.len()
-    {
-        return Certificate::NotInductive(Refutation::Mismatch);
-    }
-    let mut undecided = None;
-    for p in graph.ids() {
-        let Some(from) = &invariants.at_cut_point[p.index()] else {
-            continue;
-        };
-        let kept: BTreeMap<CutPointId, Vec<SideFact>> = graph
-            .successors(p)
-            .iter()
-            .filter(|q| !matches!(graph.cut_point(**q).kind, CutKind::ErrorSite(_)))
-            .map(|q| (*q, relations.facts_at(*q)))
-            .filter(|(_, facts)| !facts.is_empty())
-            .collect();
-        if kept.is_empty() {
-            continue;
-        }
-        let mut facts = classes.facts_at(ctx, p);
-        facts.extend(relations.facts_at(p));
-        let mut formula = RegionFormula::new(ctx, p, Products::Exact);
-        match formula.query_facts_kept(from, &facts, &kept, timeout) {
-            QueryResult::Unsat => {}
-            QueryResult::Unknown(why) => undecided = Some((p, why)),
-            QueryResult::Path(path) => {
-                return Certificate::NotInductive(Refutation::Leaves {
-                    function: ctx.func().name.clone(),
-                    path,
-                })
-            }
-        }
-    }
-    match undecided {
-        Some((at, why)) => Certificate::Undecided { at, why },
-        None => Certificate::Inductive,
-    }
+    super::certify::certify_side_facts(
+        ctx,
+        invariants,
+        relations.at.len(),
+        &|p| classes.facts_at(ctx, p),
+        &|q| relations.facts_at(q),
+        timeout,
+    )
 }

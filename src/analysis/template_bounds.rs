@@ -20,12 +20,12 @@
 //! bound of the target, and an analysis that runs out of time returns nothing.
 //! [`certify`] checks the result again (`tests/inductive.rs`).
 
-use super::certify::{Certificate, CutInvariants, Refutation};
+use super::certify::{Certificate, CutInvariants};
 use super::FunctionContext;
 use crate::domain::{Int, LinCons};
 use crate::graph::{CutKind, CutPointId};
 use crate::ir::{BinOp, Expr, Inst, Operand, ValueId};
-use crate::smt::{PointResult, Products, QueryResult, RegionFormula, SideFact};
+use crate::smt::{PointResult, Products, RegionFormula, SideFact};
 use num_traits::{One, Zero};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -369,43 +369,12 @@ pub fn certify(
     bounds: &TemplateBounds,
     timeout: Duration,
 ) -> Certificate {
-    let graph = ctx.graph();
-    if graph.cut_points.len() != invariants.at_cut_point.len()
-        || bounds.at.len() != graph.cut_points.len()
-    {
-        return Certificate::NotInductive(Refutation::Mismatch);
-    }
-    let mut undecided = None;
-    for p in graph.ids() {
-        let Some(from) = &invariants.at_cut_point[p.index()] else {
-            continue;
-        };
-        let kept: BTreeMap<CutPointId, Vec<SideFact>> = graph
-            .successors(p)
-            .iter()
-            .filter(|q| !matches!(graph.cut_point(**q).kind, CutKind::ErrorSite(_)))
-            .map(|q| (*q, bounds.facts_at(*q)))
-            .filter(|(_, facts)| !facts.is_empty())
-            .collect();
-        if kept.is_empty() {
-            continue;
-        }
-        let mut facts = known(p);
-        facts.extend(bounds.facts_at(p));
-        let mut formula = RegionFormula::new(ctx, p, Products::Exact);
-        match formula.query_facts_kept(from, &facts, &kept, timeout) {
-            QueryResult::Unsat => {}
-            QueryResult::Unknown(why) => undecided = Some((p, why)),
-            QueryResult::Path(path) => {
-                return Certificate::NotInductive(Refutation::Leaves {
-                    function: ctx.func().name.clone(),
-                    path,
-                })
-            }
-        }
-    }
-    match undecided {
-        Some((at, why)) => Certificate::Undecided { at, why },
-        None => Certificate::Inductive,
-    }
+    super::certify::certify_side_facts(
+        ctx,
+        invariants,
+        bounds.at.len(),
+        known,
+        &|q| bounds.facts_at(q),
+        timeout,
+    )
 }
