@@ -155,7 +155,7 @@ fn pointer_entries_and_unused_results() {
 }
 
 #[test]
-fn a_product_of_two_variables_stays_unknown() {
+fn a_bounded_product_of_two_variables_is_proved() {
     check_program("overflow_product.c", &[]);
 }
 
