@@ -228,8 +228,10 @@ pub struct CexParams {
     pub bmc_work: u64,
     /// The most work of one query of bounded model checking (and at most what is left of
     /// `bmc_work`): the queries that find a counterexample on `../shared/bench` take at
-    /// most 8 000; a query past this is an unrolling the solver no longer handles, and a
-    /// deeper one would only be harder.
+    /// most 8 000, but one query over four overflow checks of `tests/programs/checks/
+    /// overflow.c` takes about 100 000 (at 100 000 it gave up, and the checks stayed
+    /// unknown); a query past this is an unrolling the solver no longer handles, and a
+    /// deeper one would only be harder. About 0.4 s of solver time.
     pub bmc_query_work: u64,
 }
 
@@ -333,8 +335,8 @@ impl Params {
             max_bmc_depth: 8192,
             max_slice: Duration::from_secs(2),
             single_run_cap: Duration::from_secs(10),
-            bmc_work: 400_000,
-            bmc_query_work: 100_000,
+            bmc_work: 4_000_000,
+            bmc_query_work: 1_000_000,
         },
         stages: StageParams {
             interval_work: 1 << 30,
