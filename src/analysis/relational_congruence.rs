@@ -228,10 +228,7 @@ pub fn analyze(
                         // A reading outside its range is a state no execution has: the
                         // formula misread the target (issue 17's wrong proofs came from a
                         // constant read signed in an unsigned phi); keep no relation.
-                        let misread = values.iter().zip(&x).any(|(v, r)| {
-                            let (lo, hi) = formula.reading_range(*v);
-                            *r < lo || *r > hi
-                        });
+                        let misread = formula.misreads_point(&values, &x);
                         let cut = &mut lattices[q.index()];
                         if misread || points[q.index()] > MAX_POINTS {
                             cut.lattice = AffineLattice::top(cut.values.len());

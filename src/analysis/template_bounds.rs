@@ -335,10 +335,7 @@ pub fn analyze(
                     PointResult::Point(x) => {
                         // A reading outside its range is a state no execution has (a
                         // misread formula): keep no bound rather than trust it.
-                        let misread = values.iter().zip(&x).any(|(v, r)| {
-                            let (lo, hi) = formula.reading_range(*v);
-                            *r < lo || *r > hi
-                        });
+                        let misread = formula.misreads_point(&values, &x);
                         let cut = &mut at[q.index()];
                         if misread || !cut.join_point(&x) {
                             // The model's point is inside: the solver and the intervals

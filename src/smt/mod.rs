@@ -1357,6 +1357,15 @@ impl RegionFormula {
         self.ranges[v.index()].clone()
     }
 
+    /// Whether a point the solver gave for `values` (in that order) has a value outside
+    /// its reading's range: a state no execution has, so the formula misread a target.
+    pub fn misreads_point(&self, values: &[ValueId], point: &[BigInt]) -> bool {
+        values.iter().zip(point).any(|(v, r)| {
+            let (lo, hi) = &self.ranges[v.index()];
+            r < lo || r > hi
+        })
+    }
+
     /// Asks for a path from a state of `from` to a target cut point whose primed terms
     /// read some value outside its reading's range ([`Self::misread_at`]): `Unsat` means
     /// the encoding reads the values the same way at the targets as at the source (a check
