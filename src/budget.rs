@@ -12,6 +12,9 @@
 //! drift down; a budget only ever compares two readings on the same thread during one
 //! function, where that does not happen.
 //!
+//! Budgets of solver work ([`SolverWork`]): z3's resource count (`rlimit`) over a run of
+//! queries, which unlike time does not depend on the machine or its load.
+//!
 //! **Architecture Invariant:** a budget only stops an analysis. A stopped analysis has no
 //! invariants, so it can never produce a proof (see `analysis::Outcome`).
 
@@ -152,9 +155,105 @@ impl HeapMeter {
     }
 }
 
+/// A budget of solver work over a run of queries, in z3's resource count (`rlimit`: a
+/// count of the solver's own steps, the same on any machine and under any load): at most
+/// `total` over the run and `per_query` for one query (0: no limit). The caller asks
+/// [`SolverWork::next_query`] for the limit of each query, sets it on its solver, and
+/// charges what the query spent; once the total is spent no query is asked, and the
+/// caller stops as if the solver had given up. It is only ever a reason to stop: a query
+/// that reaches its limit answers `unknown`, which is never evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverWork {
+    total: u64,
+    per_query: u64,
+    spent: u64,
+}
+
+impl SolverWork {
+    /// At most `total` units over the run and `per_query` for one query (0: no limit).
+    pub fn new(total: u64, per_query: u64) -> SolverWork {
+        SolverWork {
+            total,
+            per_query,
+            spent: 0,
+        }
+    }
+
+    /// No limit: every query gets 0 (z3's "none"); the work is still counted.
+    pub fn unlimited() -> SolverWork {
+        SolverWork::new(0, 0)
+    }
+
+    /// The limit to set on the next query (0: none), or `None` when the total is spent and
+    /// no query may be asked.
+    pub fn next_query(&self) -> Option<u32> {
+        let left = match self.total {
+            0 => None,
+            total if self.spent >= total => return None,
+            total => Some(total - self.spent),
+        };
+        let limit = match (left, self.per_query) {
+            (None, 0) => return Some(0),
+            (None, q) => q,
+            (Some(l), 0) => l,
+            (Some(l), q) => l.min(q),
+        };
+        // z3 takes a 32-bit limit; past it, no limit is as good as the largest one.
+        Some(u32::try_from(limit).unwrap_or(u32::MAX).max(1))
+    }
+
+    /// Counts `units` spent by a query.
+    pub fn charge(&mut self, units: u64) {
+        self.spent = self.spent.saturating_add(units);
+    }
+
+    /// The units spent so far.
+    pub fn spent(&self) -> u64 {
+        self.spent
+    }
+
+    /// Whether the total is spent (never with no total).
+    pub fn exhausted(&self) -> bool {
+        self.next_query().is_none()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{HeapMeter, MemoryBudget};
+    use super::{HeapMeter, MemoryBudget, SolverWork};
+
+    #[test]
+    fn solver_work_limits_each_query_by_what_is_left_and_stops_when_spent() {
+        let mut work = SolverWork::new(1000, 300);
+        assert_eq!(work.next_query(), Some(300));
+        work.charge(300);
+        work.charge(500);
+        assert_eq!(
+            work.next_query(),
+            Some(200),
+            "the last query gets what is left"
+        );
+        assert!(!work.exhausted());
+        work.charge(250);
+        assert_eq!(work.next_query(), None);
+        assert!(work.exhausted());
+        assert_eq!(work.spent(), 1050);
+    }
+
+    #[test]
+    fn solver_work_without_limits_counts_but_never_stops() {
+        let mut work = SolverWork::unlimited();
+        assert_eq!(work.next_query(), Some(0), "0: z3's no limit");
+        work.charge(u64::MAX);
+        work.charge(5);
+        assert_eq!(work.next_query(), Some(0));
+        assert!(!work.exhausted());
+        assert_eq!(work.spent(), u64::MAX);
+        let per_query_only = SolverWork::new(0, 7);
+        assert_eq!(per_query_only.next_query(), Some(7));
+        let huge = SolverWork::new(u64::MAX, 0);
+        assert_eq!(huge.next_query(), Some(u32::MAX));
+    }
 
     #[test]
     fn a_large_allocation_exceeds_a_small_budget_and_freeing_restores_it() {

@@ -154,6 +154,20 @@ pub struct FocusParams {
     pub narrowing_steps: usize,
     /// Constants used as widening thresholds, at most.
     pub max_threshold_constants: usize,
+    /// The budget of work of one run of path focusing (the engine, each round of care
+    /// sets and of refinement), in z3's resource count (`rlimit`: the solver's own steps,
+    /// the same on any machine and under any load), summed over its queries; 0: none. A
+    /// run that spends it stops like one whose query gave up: no invariants, so never a
+    /// proof (issue 14). Its queries are the engine's time: on diamond_2-2.c the solver
+    /// finds path after path that adds nothing (the formula leaves `y % 2` free where the
+    /// transformer keeps it), each query costing seconds, until the deadline, 48 s of the
+    /// default 60. On `../shared/bench` the runs of the tasks proved or refuted spend at
+    /// most 514 000 (gcnr2008.i, a refinement round; heapsort.i's engine 410 000), each
+    /// query of a true task at most 84 000 (SpamAssassin-loop.i); diamond_2-2.c's queries
+    /// spend about 130 000 each.
+    pub solver_work: u64,
+    /// The most work of one query (and at most what is left of `solver_work`); 0: none.
+    pub query_work: u64,
 }
 
 /// The classic engine (`analysis/classic.rs`).
@@ -258,7 +272,8 @@ pub struct StageParams {
     /// second of the time to an `unknown` (issue 14).
     pub max_fruitless_rounds: usize,
     /// The budget the shares of the stages between the engine and the full counterexample
-    /// search (polynomial equalities, congruences, care sets, refinement) are counted in:
+    /// search (polynomial equalities, congruences, care sets, refinement, relational
+    /// congruences) are counted in:
     /// the function's budget, at most this. On `../shared/bench` every proof they give
     /// comes within the shares of 10 s; with the shares of the default 60 s a true task
     /// they cannot prove spent up to six times longer in them before the same `unknown`
@@ -293,8 +308,9 @@ pub struct StageParams {
     /// The longest solver query of the congruence stage (one per cut point that reaches
     /// an open error site): the queries are linear and small, a longer one would not help.
     pub congruence_query: Duration,
-    /// Share of a function's budget the relational congruence stage may use, counted from
-    /// its start (after refinement); it returns nothing unless it reached its fixpoint.
+    /// Share of a function's budget (at most `share_reference`) the relational congruence
+    /// stage may use, counted from its start (after refinement); it returns nothing unless
+    /// it reached its fixpoint.
     pub relational_congruence_share: f64,
     /// The engine's budget of work in steps (`analysis::Deadline::spend`; 0: none, time
     /// alone limits it). The contract search of recursive functions (`cli::check`) sets it
@@ -315,6 +331,8 @@ impl Params {
             loopiter_delay: 2,
             narrowing_steps: 2,
             max_threshold_constants: 48,
+            solver_work: 800_000,
+            query_work: 200_000,
         },
         classic: ClassicParams { widening_delay: 2 },
         lower: LowerParams { guard_depth: 8 },

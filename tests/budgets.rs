@@ -378,3 +378,69 @@ fn bounded_model_checking_stops_at_its_budget_of_work_the_same_way_every_time() 
     );
     assert!(bmc.work_spent() > 1, "the work of the query is counted");
 }
+
+/// diamond_2-2.c of `../shared/bench` (sv-benchmarks, loop-acceleration): ten diamonds on
+/// `y % 2` in a loop over a wrapping `x`. The assertion holds, but path focusing does not
+/// prove it: the solver finds path after path that the polyhedra show adds nothing, each
+/// query costing seconds, and before issue 14's budget of solver work the engine ran until
+/// its deadline, 48 s of the default 60.
+const DIAMONDS: &str = "#include \"polyfocus.h\"\n\
+     int main(void) {\n\
+     \x20 unsigned int x = 0;\n\
+     \x20 unsigned int y = polyfocus_nondet_uint();\n\
+     \x20 while (x < 99) {\n\
+     \x20   if (y % 2 == 0) x += 2; else x++;\n\
+     \x20   if (y % 2 == 0) x += 2; else x -= 2;\n\
+     \x20   if (y % 2 == 0) x += 2; else x += 2;\n\
+     \x20   if (y % 2 == 0) x += 2; else x -= 2;\n\
+     \x20   if (y % 2 == 0) x += 2; else x += 2;\n\
+     \x20   if (y % 2 == 0) x += 2; else x -= 4;\n\
+     \x20   if (y % 2 == 0) x += 2; else x += 4;\n\
+     \x20   if (y % 2 == 0) x += 2; else x += 2;\n\
+     \x20   if (y % 2 == 0) x += 2; else x -= 4;\n\
+     \x20   if (y % 2 == 0) x += 2; else x -= 4;\n\
+     \x20 }\n\
+     \x20 polyfocus_assert((x % 2) == (y % 2));\n\
+     \x20 return 0;\n\
+     }\n";
+
+/// The engine's stage (`analysis`, the first one) of `main` in a report: its end and its
+/// detail (queries and solver work).
+fn engine_stage(report: &Value) -> (String, String) {
+    let f = functions(report)
+        .iter()
+        .find(|f| f["function"] == "main")
+        .expect("main is analyzed");
+    let stage = f["stages"]
+        .as_array()
+        .expect("stages")
+        .iter()
+        .find(|s| s["stage"] == "analysis")
+        .expect("the engine ran");
+    (
+        stage["end"].as_str().unwrap_or_default().to_string(),
+        stage["detail"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+/// Path focusing is limited by solver work, not time (issue 14): on the diamonds it stops
+/// with the analysis's budget long before the default minute, at the same query and the
+/// same work on every run, and the assertion stays unknown.
+#[test]
+fn path_focusing_stops_at_its_budget_of_solver_work_the_same_way_every_time() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("diamonds.c");
+    std::fs::write(&path, DIAMONDS).expect("writing the program");
+    let flags = ["--no-counterexamples", "-j", "1"];
+    let start = Instant::now();
+    let first = check_json(&path, &flags);
+    let wall = start.elapsed();
+    let second = check_json(&path, &flags);
+    let (end, detail) = engine_stage(&first);
+    assert_eq!(end, "budget: analysis", "{detail}");
+    assert!(detail.contains("solver queries"), "{detail}");
+    assert_eq!(engine_stage(&second), (end, detail), "the same stop twice");
+    assert_eq!(first["checks"][0]["verdict"], "unknown");
+    // The default budget of a function is 60 s; the margin is for a loaded machine.
+    assert!(wall < Duration::from_secs(40), "the diamonds took {wall:?}");
+}

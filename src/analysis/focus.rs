@@ -22,6 +22,7 @@ use super::lower::Lowering;
 use super::refine::SlotAssignment;
 use super::transformer;
 use super::{Deadline, Invariants, Outcome};
+use crate::budget::SolverWork;
 use crate::domain::{Int, LinCons, LinExpr, NumericDomain, Space, Var};
 use crate::graph::{CutKind, CutPointId, ReducedGraph};
 use crate::ir::{BlockId, Expr, Inst, Operand, ValueId};
@@ -71,6 +72,20 @@ pub struct FocusRun<D> {
     /// values live there, predicate slots replaced by their predicates (`None`:
     /// unreachable); empty unless complete.
     pub at_cut_points: Vec<Option<Vec<Vec<LinCons>>>>,
+    /// What the run spent: solver queries and their work in z3's resource count.
+    pub spent: SolverSpent,
+}
+
+/// What a run of path focusing asked of the solver.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolverSpent {
+    /// Queries asked.
+    pub queries: usize,
+    /// Their work, in z3's resource count (`rlimit`).
+    pub work: u64,
+    /// Whether the run stopped because its budget of work ([`crate::params::FocusParams::solver_work`])
+    /// was spent.
+    pub exhausted: bool,
 }
 
 /// Path focusing with predicates at cut points (issue 7): each state arriving at a cut
@@ -206,10 +221,13 @@ pub fn analyze_with_care_sets<D: NumericDomain>(
             },
             outcome,
             at_cut_points: Vec::new(),
+            spent: engine.spent(),
         };
     }
     engine.narrow(deadline);
+    let spent = engine.spent();
     FocusRun {
+        spent,
         invariants: match blocks {
             BlockLevel::Every => engine.block_invariants(deadline),
             BlockLevel::CutPoints => engine.cut_point_invariants(),
@@ -239,6 +257,9 @@ struct Focus<'a, 'f, D> {
     formulas: BTreeMap<CutPointId, RegionFormula>,
     thresholds: Vec<LinCons>,
     queries: usize,
+    /// The run's budget of solver work ([`crate::params::FocusParams::solver_work`]) and
+    /// what the queries spent of it.
+    work: SolverWork,
     /// Per cut point, the predicates it splits on with their slot dimensions.
     preds: Vec<Vec<(Var, LinCons)>>,
     /// Every slot dimension.
@@ -303,6 +324,10 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             formulas: BTreeMap::new(),
             thresholds: thresholds(lowering),
             queries: 0,
+            work: SolverWork::new(
+                lowering.focus_params().solver_work,
+                lowering.focus_params().query_work,
+            ),
             facts,
             extrapolator: Extrapolator::new(CareSets::none(n), n),
         }
@@ -334,7 +359,23 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 let Some(x1) = self.inv[p1.index()].clone() else {
                     break;
                 };
-                let path = match self.query(p1, &x1, &blocked, false, deadline) {
+                let t0 = std::time::Instant::now();
+                let answer = self.query(p1, &x1, &blocked, false, deadline);
+                if debug_focus() {
+                    eprintln!(
+                        "focus q{} p{} blocked {} query {:?} -> {}",
+                        self.queries,
+                        p1.index(),
+                        blocked.len(),
+                        t0.elapsed(),
+                        match &answer {
+                            QueryResult::Unsat => "unsat".to_string(),
+                            QueryResult::Unknown(_) => "unknown".to_string(),
+                            QueryResult::Path(p) => format!("path to p{}", p.target.index()),
+                        }
+                    );
+                }
+                let path = match answer {
                     QueryResult::Unsat => break,
                     QueryResult::Unknown(_) => return Outcome::Budget,
                     QueryResult::Path(path) => path,
@@ -350,6 +391,13 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 } else {
                     self.post(&path, x1.clone())
                 };
+                if debug_focus() {
+                    eprintln!(
+                        "  image {:?} ({} disjuncts)",
+                        t0.elapsed(),
+                        y.to_disjunction().len()
+                    );
+                }
                 let old = self.inv[p2.index()].clone();
                 let grows = match &old {
                     None => !y.is_bottom(),
@@ -400,8 +448,19 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             .extrapolate(self.lowering.space(), cp, &old, joined, widened)
     }
 
+    fn spent(&self) -> SolverSpent {
+        SolverSpent {
+            queries: self.queries,
+            work: self.work.spent(),
+            exhausted: self.work.exhausted(),
+        }
+    }
+
     /// Asks the solver for a path from `x1` at `p1` leaving the current invariants (or,
     /// with `into_invariants`, any path whose end lands inside them: used by narrowing).
+    /// Each query spends the run's budget of solver work
+    /// ([`crate::params::FocusParams::solver_work`]); once it is spent, every query answers
+    /// unknown without asking, so the run stops as if the solver had given up.
     fn query(
         &mut self,
         p1: CutPointId,
@@ -428,11 +487,27 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             };
             outside.insert(*cp, target);
         }
+        let Some(limit) = self.work.next_query() else {
+            return QueryResult::Unknown(crate::smt::Unknown::Solver(
+                "the budget of solver work is spent".into(),
+            ));
+        };
         let formula = self
             .formulas
             .entry(p1)
             .or_insert_with(|| RegionFormula::new(lowering.context(), p1, Products::Free));
-        formula.query_disjunctive(&from, &outside, blocked, budget)
+        if limit != 0 {
+            formula.set_work_limit(limit);
+        }
+        let before = formula.work_count();
+        let t0 = std::time::Instant::now();
+        let answer = formula.query_disjunctive(&from, &outside, blocked, budget);
+        let spent = formula.work_count().saturating_sub(before);
+        if debug_focus() {
+            eprintln!("  solver {:?}, {spent} work", t0.elapsed());
+        }
+        self.work.charge(spent);
+        answer
     }
 
     /// The image of a state along a focus path, restricted to the target's live values, met
@@ -755,6 +830,10 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         }
         Invariants { at_block }
     }
+}
+
+fn debug_focus() -> bool {
+    std::env::var_os("POLYFOCUS_DEBUG_FOCUS").is_some()
 }
 
 /// Widening thresholds: `x ≤ c` and `x ≥ c` for each live integer value `x` and each

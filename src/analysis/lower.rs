@@ -26,7 +26,7 @@ use crate::ir::{
     ArithFlags, BinOp, CastOp, CmpPred, Const, Edge, Expr, Function, Inst, Interp, Operand, Ty,
     ValueId,
 };
-use crate::params::PrecisionParams;
+use crate::params::{FocusParams, PrecisionParams};
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
 
@@ -44,6 +44,9 @@ pub struct Lowering<'f> {
     /// Issue 17's switches (the bounds of bitwise operations here, the others read by
     /// the engines through [`Lowering::precision`]).
     precision: PrecisionParams,
+    /// Path focusing's limits that the driver sets per configuration (its budget of
+    /// solver work), read by the engine through [`Lowering::focus_params`].
+    focus: FocusParams,
 }
 
 impl<'f> Lowering<'f> {
@@ -101,12 +104,23 @@ impl<'f> Lowering<'f> {
             space: Space::with_kinds(names, kinds),
             defs,
             precision: crate::params::Params::DEFAULT.precision,
+            focus: crate::params::Params::DEFAULT.focus,
         }
     }
 
     /// The same transformers with issue 17's techniques switched as in `precision`.
     pub fn with_precision(self, precision: PrecisionParams) -> Lowering<'f> {
         Lowering { precision, ..self }
+    }
+
+    /// The same transformers, with path focusing limited as in `focus`.
+    pub fn with_focus(self, focus: FocusParams) -> Lowering<'f> {
+        Lowering { focus, ..self }
+    }
+
+    /// Path focusing's limits.
+    pub fn focus_params(&self) -> FocusParams {
+        self.focus
     }
 
     /// Which of issue 17's techniques are on.

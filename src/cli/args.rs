@@ -185,6 +185,11 @@ pub struct AnalysisArgs {
     /// machine and under any load
     #[arg(long, value_name = "STEPS", default_value_t = crate::params::Params::DEFAULT.stages.interval_work)]
     pub interval_work: u64,
+    /// Path focusing's budget of solver work per run (the engine, each round of care sets
+    /// and of refinement), in z3's resource count (0: none): it stops there, at the same
+    /// point on any machine and under any load, and its assertions stay unknown
+    #[arg(long, value_name = "UNITS", default_value_t = crate::params::Params::DEFAULT.focus.solver_work)]
+    pub focus_work: u64,
     /// Time budget per analyzed function, in seconds (a positive number, at most a year).
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,

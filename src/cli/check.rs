@@ -94,6 +94,10 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
                 enabled: a.care_set == super::args::OnOff::On,
                 ..crate::params::Params::DEFAULT.care_set
             },
+            focus: crate::params::FocusParams {
+                solver_work: a.focus_work,
+                ..crate::params::Params::DEFAULT.focus
+            },
             ..crate::params::Params::DEFAULT
         },
         purpose: Purpose::Verdicts,

@@ -2,7 +2,7 @@
 //! what a person reads of its result (the invariants at loop heads, over source names).
 
 use super::Engine;
-use crate::analysis::focus::CutFacts;
+use crate::analysis::focus::{CutFacts, SolverSpent};
 use crate::analysis::lower::Lowering;
 use crate::analysis::refine::SlotAssignment;
 use crate::analysis::{classic, Deadline, Dim, Invariants, Outcome};
@@ -17,6 +17,8 @@ pub(super) struct Run<D> {
     pub outcome: Outcome,
     /// Per cut point, the invariant as a disjunction over values (`None`: unreachable).
     pub at_cut_points: Vec<Option<Vec<Vec<crate::domain::LinCons>>>>,
+    /// What path focusing asked of the solver (nothing for the classic engine).
+    pub spent: SolverSpent,
 }
 
 pub(super) fn run_engine<D: NumericDomain>(
@@ -34,6 +36,7 @@ pub(super) fn run_engine<D: NumericDomain>(
                 invariants: r.invariants,
                 outcome: r.outcome,
                 at_cut_points: r.at_cut_points,
+                spent: r.spent,
             }
         }
         // The classic engine does not take facts: it is the baseline, and the interval stage
@@ -67,6 +70,7 @@ pub(super) fn run_engine<D: NumericDomain>(
                 invariants,
                 outcome,
                 at_cut_points,
+                spent: SolverSpent::default(),
             }
         }
     }

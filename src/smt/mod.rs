@@ -418,6 +418,25 @@ impl RegionFormula {
         self.source
     }
 
+    /// Limits each later query to `steps` of z3's resource count (its `rlimit`, see
+    /// [`bmc::Bmc::set_work_limit`]), 0 for none. A query that reaches it answers unknown,
+    /// like one that reaches its time limit.
+    pub fn set_work_limit(&mut self, steps: u32) {
+        let mut params = z3::Params::new();
+        params.set_u32("rlimit", steps);
+        self.solver.set_params(&params);
+    }
+
+    /// z3's resource count so far (its statistic `rlimit count`, over the solver's
+    /// context): what a query spent is the difference of two readings around it.
+    pub fn work_count(&self) -> u64 {
+        match self.solver.get_statistics().value("rlimit count") {
+            Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
+            Some(z3::StatisticsValue::Double(x)) if x >= 0.0 => x as u64,
+            _ => 0,
+        }
+    }
+
     /// Asks for a path from a state satisfying `from` (over the values live at the source)
     /// to a target cut point `p2` whose state falls outside `outside[p2]` (`None`: the
     /// target has no state yet, so any arrival is new). Paths in `blocked` are excluded.

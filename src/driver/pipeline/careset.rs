@@ -97,6 +97,7 @@ pub(super) fn care_set_stage<D: NumericDomain>(
                 invariants: run.invariants,
                 outcome: run.outcome,
                 at_cut_points: run.at_cut_points,
+                spent: run.spent,
             };
             found.loop_invariants = loop_invariants_of(&facts.lowering, &run);
             found.at_cut_points = run.at_cut_points;
