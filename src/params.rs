@@ -272,8 +272,7 @@ pub struct StageParams {
     /// second of the time to an `unknown` (issue 14).
     pub max_fruitless_rounds: usize,
     /// The budget the shares of the stages between the engine and the full counterexample
-    /// search (polynomial equalities, congruences, care sets, refinement, relational
-    /// congruences) are counted in:
+    /// search (polynomial equalities, congruences, care sets, refinement) are counted in:
     /// the function's budget, at most this. On `../shared/bench` every proof they give
     /// comes within the shares of 10 s; with the shares of the default 60 s a true task
     /// they cannot prove spent up to six times longer in them before the same `unknown`
@@ -308,10 +307,16 @@ pub struct StageParams {
     /// The longest solver query of the congruence stage (one per cut point that reaches
     /// an open error site): the queries are linear and small, a longer one would not help.
     pub congruence_query: Duration,
-    /// Share of a function's budget (at most `share_reference`) the relational congruence
-    /// stage may use, counted from its start (after refinement); it returns nothing unless
-    /// it reached its fixpoint.
+    /// Share of a function's budget (at most `relational_share_reference`) the relational
+    /// congruence stage may use, counted from its start (after refinement); it returns
+    /// nothing unless it reached its fixpoint.
     pub relational_congruence_share: f64,
+    /// The budget the relational congruences' share is counted in: the function's budget,
+    /// at most this. With the default 60 s their template bounds spent 12 s of trip_count.c's
+    /// time to an `unknown`; counted in `share_reference` (2 s) they lost heapsort.i's
+    /// proof under load (2.4 s at load 16). Still wall-clock: a budget of solver work for
+    /// the stage is left to do.
+    pub relational_share_reference: Duration,
     /// The engine's budget of work in steps (`analysis::Deadline::spend`; 0: none, time
     /// alone limits it). The contract search of recursive functions (`cli::check`) sets it
     /// so that what its rounds prove does not depend on the machine's load (issue 15).
@@ -373,6 +378,7 @@ impl Params {
             congruence_share: 0.3,
             congruence_query: Duration::from_secs(2),
             relational_congruence_share: 0.2,
+            relational_share_reference: Duration::from_secs(20),
             engine_work: 0,
             solver_stages: true,
         },

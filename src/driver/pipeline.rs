@@ -558,13 +558,17 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         )
     });
     // After refinement (which the stages before it leave their shares to), before the full
-    // search, within its own share of the budget, counted like the shares of the stages
-    // before it in at most `share_reference` (issue 14: with the default 60 s, its 12 s
-    // of template bounds were most of trip_count.c's time to an `unknown`).
+    // search, within its own share of the budget, counted in at most
+    // `relational_share_reference` (issue 14: with the default 60 s, its 12 s of template
+    // bounds were most of trip_count.c's time to an `unknown`; at 10 s, 2 s, heapsort.i's
+    // proof, 2.4 s at load 16, was lost).
     if complete && config.params.precision.relational_congruences && progress.table.any_imprecise()
     {
-        let deadline =
-            (Instant::now() + shared.timeout.mul_f64(params.relational_congruence_share)).min(ends);
+        let share = config
+            .timeout
+            .min(params.relational_share_reference)
+            .mul_f64(params.relational_congruence_share);
+        let deadline = (Instant::now() + share).min(ends);
         relational::relational_congruences(&facts, &found, params, deadline, &mut progress);
     }
     if let Some(cex) = cex {
