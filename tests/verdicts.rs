@@ -262,6 +262,13 @@ fn contracts_through_disequalities() {
     check_program("recursion_disequality.c");
 }
 
+/// Issue 15: a function over 64-bit integers called with `int`s gets `r == m + n` (with
+/// the bounds from the ranges of narrow types that keep the wrapping atoms exact).
+#[test]
+fn contracts_of_wide_functions() {
+    check_program("recursion_wide.c");
+}
+
 /// Issue 15: assertions over floats are proved by the front end's bit-precise runs
 /// (`frontend/float_paths.rs`) in every configuration, and their near misses (rounding at
 /// 1e8, NaN, 0.1 + 0.2) are never proved; `float_paths_natively` checks the native values.
@@ -324,7 +331,7 @@ int main(void) {
 }
 
 /// The doubling of `recursion_tabulated.c` wraps natively (`pow2(32) == 0`), McCarthy's
-/// function and the gcd of `recursion_disequality.c` give what their annotations say: the verdicts above are checked against these.
+/// function, the gcd of `recursion_disequality.c` and the sum of `recursion_wide.c` give what their annotations say: the verdicts above are checked against these.
 #[test]
 fn recursion_native_values() {
     let dir = std::env::temp_dir().join(format!("polyfocus-recursion-{}", std::process::id()));
@@ -338,8 +345,11 @@ fn recursion_native_values() {
          int f91(int x) { if (x > 100) return x - 10; return f91(f91(x + 11)); }\n\
          int gcd(int a, int b) { if (a <= 0 || b <= 0) return 0; if (a == b) return a;\n\
          if (a > b) return gcd(a - b, b); return gcd(a, b - a); }\n\
-         int main(void) { printf(\"%u %u %d %d %d %d %d %d\\n\", pow2(31), pow2(32), hanoi(5),\n\
-         hanoi(20), f91(-7), f91(102), gcd(2, 2), gcd(7, 3)); return 0; }\n",
+         long long add(long long m, long long n) { if (n == 0) return m;\n\
+         if (n > 0) return add(m + 1, n - 1); return add(m - 1, n + 1); }\n\
+         int main(void) { printf(\"%u %u %d %d %d %d %d %d %lld %lld\\n\", pow2(31), pow2(32),\n\
+         hanoi(5), hanoi(20), f91(-7), f91(102), gcd(2, 2), gcd(7, 3), add(3, -5),\n\
+         add(7, 4)); return 0; }\n",
     )
     .unwrap();
     let exe = dir.join("a.out");
@@ -355,7 +365,7 @@ fn recursion_native_values() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        "2147483648 0 31 1048575 91 92 2 1"
+        "2147483648 0 31 1048575 91 92 2 1 -2 11"
     );
 }
 
