@@ -255,6 +255,20 @@ fn tabulated_and_guarded_contracts() {
     check_program("recursion_guarded.c");
 }
 
+/// Issue 15: a calling context that holds only through a disequality (`gcd(a, b - a)`
+/// after `a == b` and `a > b` failed) is certified, and with it `gcd(a, b) >= 1`.
+#[test]
+fn contracts_through_disequalities() {
+    check_program("recursion_disequality.c");
+}
+
+/// Issue 15: a function over 64-bit integers called with `int`s gets `r == m + n` (with
+/// the bounds from the ranges of narrow types that keep the wrapping atoms exact).
+#[test]
+fn contracts_of_wide_functions() {
+    check_program("recursion_wide.c");
+}
+
 /// Issue 15: assertions over floats are proved by the front end's bit-precise runs
 /// (`frontend/float_paths.rs`) in every configuration, and their near misses (rounding at
 /// 1e8, NaN, 0.1 + 0.2) are never proved; `float_paths_natively` checks the native values.
@@ -316,8 +330,8 @@ int main(void) {
     }
 }
 
-/// The doubling of `recursion_tabulated.c` wraps natively (`pow2(32) == 0`) and McCarthy's
-/// function gives what its annotations say: the verdicts above are checked against these.
+/// The doubling of `recursion_tabulated.c` wraps natively (`pow2(32) == 0`), McCarthy's
+/// function, the gcd of `recursion_disequality.c` and the sum of `recursion_wide.c` give what their annotations say: the verdicts above are checked against these.
 #[test]
 fn recursion_native_values() {
     let dir = std::env::temp_dir().join(format!("polyfocus-recursion-{}", std::process::id()));
@@ -329,8 +343,13 @@ fn recursion_native_values() {
          unsigned pow2(unsigned n) { if (n == 0) return 1; return 2u * pow2(n - 1); }\n\
          int hanoi(int n) { if (n == 1) return 1; return 2 * hanoi(n - 1) + 1; }\n\
          int f91(int x) { if (x > 100) return x - 10; return f91(f91(x + 11)); }\n\
-         int main(void) { printf(\"%u %u %d %d %d %d\\n\", pow2(31), pow2(32), hanoi(5),\n\
-         hanoi(20), f91(-7), f91(102)); return 0; }\n",
+         int gcd(int a, int b) { if (a <= 0 || b <= 0) return 0; if (a == b) return a;\n\
+         if (a > b) return gcd(a - b, b); return gcd(a, b - a); }\n\
+         long long add(long long m, long long n) { if (n == 0) return m;\n\
+         if (n > 0) return add(m + 1, n - 1); return add(m - 1, n + 1); }\n\
+         int main(void) { printf(\"%u %u %d %d %d %d %d %d %lld %lld\\n\", pow2(31), pow2(32),\n\
+         hanoi(5), hanoi(20), f91(-7), f91(102), gcd(2, 2), gcd(7, 3), add(3, -5),\n\
+         add(7, 4)); return 0; }\n",
     )
     .unwrap();
     let exe = dir.join("a.out");
@@ -346,7 +365,7 @@ fn recursion_native_values() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        "2147483648 0 31 1048575 91 92"
+        "2147483648 0 31 1048575 91 92 2 1 -2 11"
     );
 }
 

@@ -5,8 +5,8 @@
 
 use super::lower::Lowering;
 use super::{Deadline, Invariants, Outcome};
-use crate::domain::NumericDomain;
-use crate::ir::{BlockId, Terminator};
+use crate::domain::{NumericDomain, Var};
+use crate::ir::{BlockId, CmpPred, Expr, Operand, Terminator, ValueId};
 use std::collections::BTreeSet;
 
 /// Joins at a loop head before widening starts.
@@ -31,6 +31,7 @@ pub fn analyze<D: NumericDomain>(
     worklist.insert(rpo_index[func.entry.index()]);
     let mut outcome = Outcome::Complete;
     let dim = lowering.space().dim() as u64;
+    let dead = dead_at_entries(lowering);
 
     while let Some(i) = worklist.pop_first() {
         let b = graph.rpo()[i];
@@ -41,8 +42,9 @@ pub fn analyze<D: NumericDomain>(
         let Some(state) = states[b.index()].clone() else {
             continue;
         };
-        for (succ, out) in successors_out(lowering, b, state) {
+        for (succ, mut out) in successors_out(lowering, b, state) {
             let idx = succ.index();
+            out.forget(&dead[idx]);
             let new = match &states[idx] {
                 None => out,
                 Some(old) => {
@@ -67,7 +69,7 @@ pub fn analyze<D: NumericDomain>(
     }
 
     if outcome == Outcome::Complete {
-        narrow_once(lowering, &mut states, deadline);
+        narrow_once(lowering, &mut states, deadline, &dead);
     }
     (Invariants { at_block: states }, outcome)
 }
@@ -83,6 +85,7 @@ fn narrow_once<D: NumericDomain>(
     lowering: &Lowering<'_>,
     states: &mut [Option<D>],
     deadline: &Deadline,
+    dead: &[Vec<Var>],
 ) {
     let func = lowering.func();
     let graph = lowering.context().graph();
@@ -102,8 +105,9 @@ fn narrow_once<D: NumericDomain>(
             let Some(state) = states[p.index()].clone() else {
                 continue;
             };
-            for (succ, out) in successors_out(lowering, *p, state) {
+            for (succ, mut out) in successors_out(lowering, *p, state) {
                 if succ == *b {
+                    out.forget(&dead[b.index()]);
                     acc = Some(match acc {
                         None => out,
                         Some(a) => a.join(&out),
@@ -123,6 +127,83 @@ fn narrow_once<D: NumericDomain>(
             None => new,
         });
     }
+}
+
+/// At most this many blocks up the chain of single predecessors are searched for
+/// disequalities.
+const DISEQUALITY_CHAIN: usize = 8;
+
+/// The disequalities that hold on every execution reaching `b`: the branch conditions
+/// `a != b` (or the false side of `a == b`) of the edges into `b`'s chain of single
+/// predecessors. A disequality gives a convex constraint only once one side of it is
+/// excluded (`x != y` then `x <= y` is `x < y`), which a later guard may do; so after each
+/// guard out of `b` they are applied again. They hold there because the values are SSA
+/// values, unchanged since the edge that tested them, and every execution at `b` came
+/// through that edge (issue 15: `gcd(y1, y2 - y1)` after `y1 == y2` failed and
+/// `y1 > y2` failed has `y2 - y1 >= 1`).
+fn dominating_disequalities(lowering: &Lowering<'_>, b: BlockId) -> Vec<(Operand, bool)> {
+    let func = lowering.func();
+    let graph = lowering.context().graph();
+    let mut res = Vec::new();
+    let mut cur = b;
+    let mut seen = vec![b];
+    for _ in 0..DISEQUALITY_CHAIN {
+        let [p] = graph.predecessors(cur) else {
+            break;
+        };
+        let p = *p;
+        // A chain that closes a cycle would read a value of an earlier iteration.
+        if seen.contains(&p) {
+            break;
+        }
+        seen.push(p);
+        if let Terminator::Branch {
+            cond,
+            then_edge,
+            else_edge,
+        } = &func.block(p).term
+        {
+            if then_edge.target != else_edge.target {
+                let truth = then_edge.target == cur;
+                let pred = match cond {
+                    Operand::Value(v) => match lowering.def(*v) {
+                        Some(Expr::Cmp { pred, .. }) => Some(*pred),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if matches!(
+                    (pred, truth),
+                    (Some(CmpPred::Ne), true) | (Some(CmpPred::Eq), false)
+                ) {
+                    res.push((cond.clone(), truth));
+                }
+            }
+        }
+        cur = p;
+    }
+    res
+}
+
+/// The value dimensions dead at each block's entry (values not live there: SSA values
+/// that nothing reads any more). The engine forgets them in every state it stores, which
+/// leaves the relations between the live values exactly as they were (projection keeps
+/// every constraint they imply) while the polyhedra stay small: a function lifted with
+/// contract checks has hundreds of short-lived values, and carrying them made the blocks
+/// of the decomposed polyhedra, hence each step, grow with the function (issue 15).
+fn dead_at_entries(lowering: &Lowering<'_>) -> Vec<Vec<Var>> {
+    let ctx = lowering.context();
+    let n_values = lowering.func().values.len();
+    (0..lowering.func().blocks.len())
+        .map(|b| {
+            let live = &ctx.live_in()[b];
+            (0..n_values)
+                .map(|i| ValueId(i as u32))
+                .filter(|v| !live.contains(v))
+                .map(|v| lowering.layout().value_var(v))
+                .collect()
+        })
+        .collect()
 }
 
 /// The steps of work (see `Deadline::spend`) of running block `b` once: its instructions,
@@ -165,9 +246,13 @@ pub fn successors_out<D: NumericDomain>(
             then_edge,
             else_edge,
         } => {
+            let earlier = dominating_disequalities(lowering, b);
             for (edge, truth) in [(then_edge, true), (else_edge, false)] {
                 let mut s = state.clone();
                 lowering.apply_guard(&mut s, cond, truth);
+                for (c, t) in &earlier {
+                    lowering.apply_guard(&mut s, c, *t);
+                }
                 lowering.apply_moves(&mut s, edge);
                 res.push((edge.target, s));
             }

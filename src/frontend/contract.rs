@@ -308,6 +308,55 @@ fn int_params(func: LLVMValueRef) -> Vec<usize> {
         .collect()
 }
 
+/// The ranges of `int` and of the sum or difference of two `int`s: where the values of a
+/// function over 64-bit integers stay when its callers pass it `int`s (`addition(m, n)`
+/// moving one from `n` to `m` keeps `m + n` in the second range). Without a bound, an atom
+/// over such a value (`r - m - n == 0` in wrapping `i64`) wraps in the analysis and says
+/// nothing.
+const NARROW_RANGES: [(i64, i64); 2] = [
+    (i32::MIN as i64, i32::MAX as i64),
+    (2 * i32::MIN as i64, 2 * i32::MAX as i64),
+];
+
+/// Whether `func` has a 64-bit integer parameter or result (where [`NARROW_RANGES`] help).
+fn is_wide(func: LLVMValueRef, params: &[usize]) -> bool {
+    let all = raw::params(func);
+    let wide_param = params
+        .iter()
+        .any(|p| raw::int_width(raw::type_of(all[*p])) == Some(64));
+    let wide_ret = raw::blocks(func).into_iter().any(|b| {
+        raw::instructions(b).into_iter().any(|i| {
+            raw::opcode(i) == LLVMOpcode::LLVMRet
+                && raw::num_operands(i) == 1
+                && raw::int_width(raw::type_of(raw::operand(i, 0))) == Some(64)
+        })
+    });
+    wide_param || wide_ret
+}
+
+/// Context candidates over [`NARROW_RANGES`]: each parameter and each sum and difference
+/// of two within them.
+fn narrow_range_atoms(params: &[usize]) -> Vec<Atom> {
+    let mut res = Vec::new();
+    let mut shapes: Vec<Vec<(Slot, i64)>> =
+        params.iter().map(|p| vec![(Slot::Param(*p), 1)]).collect();
+    for (i, &p) in params.iter().enumerate() {
+        for &q in &params[i + 1..] {
+            shapes.push(vec![(Slot::Param(p), 1), (Slot::Param(q), 1)]);
+            shapes.push(vec![(Slot::Param(p), 1), (Slot::Param(q), -1)]);
+        }
+    }
+    for terms in shapes {
+        for (lo, hi) in NARROW_RANGES {
+            // terms >= lo and terms <= hi.
+            res.push(Atom::ge(terms.clone(), -lo));
+            let neg = terms.iter().map(|(s, c)| (*s, -c)).collect();
+            res.push(Atom::ge(neg, hi));
+        }
+    }
+    res
+}
+
 /// The candidates: every template atom (see the module docs of the templates below).
 pub fn candidates(scope: &Scope) -> Contracts {
     let mut consts = BTreeSet::new();
@@ -338,6 +387,7 @@ pub fn candidates(scope: &Scope) -> Contracts {
     let mut res = Contracts::new();
     for f in &scope.recursive {
         let params = int_params(*f);
+        let wide = is_wide(*f, &params);
         let mut contract = Contract::default();
         if scope.with_context.contains(f) {
             for &p in &params {
@@ -351,10 +401,21 @@ pub fn candidates(scope: &Scope) -> Contracts {
                         .push(Atom::ge(vec![(Slot::Param(p), -1)], c));
                 }
             }
+            if wide {
+                contract.context.extend(narrow_range_atoms(&params));
+            }
         }
         if returns_int(*f) {
             let r = Slot::Ret;
             let mut atoms = Vec::new();
+            // Bounds first: an atom over a wide value that no earlier assumption bounds
+            // wraps in the analysis, and the later ones are read after these.
+            if wide {
+                for (lo, hi) in NARROW_RANGES {
+                    atoms.push(Atom::ge(vec![(r, 1)], -lo));
+                    atoms.push(Atom::ge(vec![(r, -1)], hi));
+                }
+            }
             for &c in &near {
                 atoms.push(Atom::ge(vec![(r, 1)], -c));
                 atoms.push(Atom::ge(vec![(r, -1)], c));
