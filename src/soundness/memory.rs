@@ -46,6 +46,7 @@ pub fn generate(seed: u64) -> Skeleton {
         arrays: Vec::new(),
         inputs: Vec::new(),
         heap: Vec::new(),
+        constants: false,
     };
     gen.program()
 }
@@ -74,6 +75,9 @@ struct Gen {
     inputs: Vec<String>,
     /// Heap buffers to free at the end of `main`.
     heap: Vec<String>,
+    /// Values are mostly constants: cells the analyzer can know exactly, so that it
+    /// proves (and may wrongly prove) more.
+    constants: bool,
 }
 
 impl Gen {
@@ -95,6 +99,10 @@ impl Gen {
             }
             _ => Vec::new(),
         };
+        self.constants = self.rng.chance(50);
+        if self.constants {
+            self.classes.push("constant-values");
+        }
         self.globals();
         self.inputs();
         for _ in 0..1 + self.rng.below(2) {
@@ -213,6 +221,9 @@ impl Gen {
 
     /// A side-effect-free expression of type `ty` (cells, inputs, constants).
     fn value(&mut self, ty: CType, depth: usize) -> String {
+        if self.constants && self.rng.chance(60) {
+            return self.literal(ty);
+        }
         match self.rng.below(if depth == 0 { 3 } else { 5 }) {
             0 => self.literal(ty),
             1 if !self.inputs.is_empty() => {
@@ -533,6 +544,16 @@ impl Gen {
         let a = self.array();
         let n = a.len;
         let b = self.bound(n);
+        if self.rng.chance(30) {
+            // A prefix filled with one constant, read below its bound (segments).
+            self.classes.push("fill-constant");
+            let c = self.literal(a.ty);
+            self.line(format!(
+                "  for (int i = 0; i < {b}; i++) {}[i] = {c};",
+                a.name
+            ));
+            return self.probe_below(&a, &b);
+        }
         let v = self.value(a.ty, 1);
         let name = &a.name;
         let old = format!("{name}[i]");
@@ -576,6 +597,7 @@ impl Gen {
                 a.name, b.name
             ));
         }
+        self.probe_below(&a, &bound);
     }
 
     fn reverse(&mut self) {
@@ -923,6 +945,14 @@ impl Gen {
         }
     }
 
+    /// A probe of `a` at an index below `bound` (an `int` expression), when it is.
+    fn probe_below(&mut self, a: &Array, bound: &str) {
+        let k = self.index(a.len);
+        self.line(format!("  if ((int)({k}) < {bound}) {{"));
+        self.probe(format!("{}[{k}]", a.name), a.ty);
+        self.line("  }".into());
+    }
+
     fn probe_cell(&mut self) {
         let (cell, ty) = self.cell();
         self.probe(cell, ty);
@@ -958,6 +988,8 @@ mod tests {
             "struct-copy",
             "2d-array",
             "written-before-read",
+            "fill-constant",
+            "constant-values",
             "fill-down",
             "fill-stride",
             "copy-reversed",

@@ -174,14 +174,17 @@ mod tests {
         assert!(parse("P 1 5\n").is_err());
     }
 
-    /// With the address sanitizer, an out-of-bounds read in one valuation rejects the
-    /// program (it would otherwise read a neighbour and be judged).
+    /// With the address sanitizer, an out-of-bounds read of a heap buffer in one valuation
+    /// rejects the program (the UB sanitizer knows no bound there; the read would return a
+    /// neighbour and the program would be judged).
     #[test]
     fn address_sanitizer_rejects_out_of_bounds() {
         let dir = tempfile::tempdir().unwrap();
-        let source = "long long oracle_input(long long lo, long long hi);\n\
+        let source = "#include <stdlib.h>\n\
+             long long oracle_input(long long lo, long long hi);\n\
              void oracle_probe(int id, unsigned long long bits);\n\
-             int main(void) { int a[4] = {1, 2, 3, 4}; int k = (int)oracle_input(0, 4);\n\
+             int main(void) { int *a = calloc(4, sizeof(int)); if (!a) return 0;\n\
+             int k = (int)oracle_input(0, 4);\n\
              oracle_probe(1, (unsigned long long)a[k]); return 0; }\n";
         let asan = vec!["-fsanitize=address".to_string()];
         let outcome = observe(dir.path(), "oob", source, &asan).unwrap();
