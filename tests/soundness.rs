@@ -145,13 +145,13 @@ fn memory_programs_are_ub_free_and_judged_right() {
             "--generator",
             "memory",
             "--count",
-            "8",
+            "5",
             "--seed",
             "0",
             "-j",
             "2",
             "--timeout",
-            "4",
+            "2",
         ],
         None,
     );
@@ -166,7 +166,7 @@ fn memory_programs_are_ub_free_and_judged_right() {
     );
     // UB-free by construction: the sanitizers reject none of them.
     assert_eq!(count(&run, "memory", "rejected"), 0, "{}", run.stderr);
-    assert!(count(&run, "memory", "assertions") >= 16, "{}", run.stderr);
+    assert!(count(&run, "memory", "assertions") >= 10, "{}", run.stderr);
     assert!(count(&run, "memory", "proved") > 0, "{}", run.stderr);
 }
 
