@@ -51,6 +51,8 @@ pub enum GeneratorArg {
     Own,
     /// csmith.
     Csmith,
+    /// Our generator of programs with arrays, structs, pointers and heap buffers.
+    Memory,
 }
 
 /// Runs the harness; exit code 1 when some verdict is wrong, 0 otherwise.
@@ -86,6 +88,7 @@ pub fn run(args: SoundnessArgs) -> Result<i32> {
         let generator = match generator {
             GeneratorArg::Own => Generator::Own,
             GeneratorArg::Csmith => Generator::Csmith,
+            GeneratorArg::Memory => Generator::Memory,
         };
         let started = Instant::now();
         let mut summary = Summary::default();

@@ -123,6 +123,7 @@ pub fn skeleton(text: &str, rng: &mut Rng) -> Result<Skeleton> {
         includes: Vec::new(),
         style,
         cflags: vec![format!("-I{INCLUDE_DIR}")],
+        oracle_cflags: Vec::new(),
         analysis_cflags,
         classes,
     })

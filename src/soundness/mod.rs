@@ -10,7 +10,7 @@
 //! of a typed expression at a program point) and *inputs* (a nondet value of a small
 //! range). The pipeline of one program ([`run`]):
 //!
-//! 1. a generator ([`own`] or [`csmith`]) writes the skeleton;
+//! 1. a generator ([`own`], [`memory`] or [`csmith`]) writes the skeleton;
 //! 2. the oracle ([`oracle`]) compiles it natively with `-fsanitize=undefined` (trapping)
 //!    with each probe rendered as a report of its value, and runs it for *every* valuation
 //!    of the inputs (depth-first over the input sequence, one `fork` per valuation);
@@ -32,6 +32,7 @@
 pub mod assertions;
 pub mod csmith;
 pub mod judge;
+pub mod memory;
 pub mod oracle;
 pub mod own;
 pub mod render;
@@ -237,6 +238,9 @@ pub struct Skeleton {
     pub style: AssertStyle,
     /// Flags for every compilation, native and analyzed (`-I` ...).
     pub cflags: Vec<String>,
+    /// Extra flags for the native oracle only (`-fsanitize=address` for the memory
+    /// generator, so that an out-of-bounds access rejects the program).
+    pub oracle_cflags: Vec<String>,
     /// Extra flags for the analyzer only (`-O2` ...).
     pub analysis_cflags: Vec<String>,
     /// The program classes it exercises (for the report).
@@ -266,6 +270,8 @@ pub enum Generator {
     Own,
     /// csmith, with options that keep programs small ([`csmith`]).
     Csmith,
+    /// Our generator of programs that keep their data in memory ([`memory`]).
+    Memory,
 }
 
 impl Generator {
@@ -274,6 +280,7 @@ impl Generator {
         match self {
             Generator::Own => "own",
             Generator::Csmith => "csmith",
+            Generator::Memory => "memory",
         }
     }
 }

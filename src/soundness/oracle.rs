@@ -1,5 +1,6 @@
 //! The native oracle: a rendering of the program for the oracle, compiled with clang-19 at
-//! `-O0` with every undefined-behaviour sanitizer trapping, linked with
+//! `-O0` with every undefined-behaviour sanitizer trapping (and the address sanitizer for
+//! programs whose [`super::Skeleton::oracle_cflags`] ask for it), linked with
 //! `oracle_runtime.c`, and run for every valuation of its inputs (see that file).
 
 use crate::bench::runner::{run_limited, Limits, Termination};
@@ -52,6 +53,7 @@ impl std::fmt::Display for Rejection {
                 write!(f, "undefined behaviour (sanitizer trap)")
             }
             Rejection::Signal(14) => write!(f, "an execution ran too long"),
+            Rejection::Signal(6) => write!(f, "memory error (address sanitizer) or abort"),
             Rejection::Signal(s) => write!(f, "an execution died of signal {s}"),
             Rejection::TooManyRuns => write!(f, "too many input valuations"),
             Rejection::Timeout => write!(f, "the enumeration ran too long"),
@@ -95,9 +97,13 @@ pub fn observe(
         let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("");
         return Ok(Err(Rejection::Compile(first.to_string())));
     }
+    // The address sanitizer reserves terabytes of shadow address space: no address-space
+    // limit for it (its programs are small; the per-execution alarm still bounds them, and
+    // the sanitizer's own `hard_rss_limit_mb` bounds their memory).
+    let sanitizes_addresses = cflags.iter().any(|f| f.contains("sanitize=address"));
     let limits = Limits {
         wall: Duration::from_secs(60),
-        memory_bytes: Some(2 << 30),
+        memory_bytes: (!sanitizes_addresses).then_some(2 << 30),
     };
     let outcome = run_limited(&binary, &[], &limits)
         .with_context(|| format!("running {}", binary.display()))?;
@@ -166,5 +172,27 @@ mod tests {
             Rejection::Signal(4)
         );
         assert!(parse("P 1 5\n").is_err());
+    }
+
+    /// With the address sanitizer, an out-of-bounds read of a heap buffer in one valuation
+    /// rejects the program (the UB sanitizer knows no bound there; the read would return a
+    /// neighbour and the program would be judged).
+    #[test]
+    fn address_sanitizer_rejects_out_of_bounds() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = "#include <stdlib.h>\n\
+             long long oracle_input(long long lo, long long hi);\n\
+             void oracle_probe(int id, unsigned long long bits);\n\
+             int main(void) { int *a = calloc(4, sizeof(int)); if (!a) return 0;\n\
+             int k = (int)oracle_input(0, 4);\n\
+             oracle_probe(1, (unsigned long long)a[k]); return 0; }\n";
+        let asan = vec!["-fsanitize=address".to_string()];
+        let outcome = observe(dir.path(), "oob", source, &asan).unwrap();
+        assert_eq!(outcome.unwrap_err(), Rejection::Signal(6));
+        let in_bounds = source.replace("0, 4)", "0, 3)");
+        let obs = observe(dir.path(), "ok", &in_bounds, &asan)
+            .unwrap()
+            .unwrap();
+        assert_eq!(obs.runs, 4);
     }
 }

@@ -158,6 +158,7 @@ impl Gen {
             includes,
             style,
             cflags: Vec::new(),
+            oracle_cflags: Vec::new(),
             analysis_cflags,
             classes: std::mem::take(&mut self.classes),
         }

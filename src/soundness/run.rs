@@ -6,7 +6,7 @@ use super::judge::{self, Judgement, Verdict, Wrong};
 use super::oracle::{self, Rejection};
 use super::render::{self, OracleMode, PROGRAM_FILE};
 use super::rng::Rng;
-use super::{csmith, own, Generator, Skeleton};
+use super::{csmith, memory, own, Generator, Skeleton};
 use crate::bench::runner::{run_limited, Limits, Termination};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -82,6 +82,7 @@ pub fn check_program(
     let dir = tempfile::tempdir().context("creating a temporary folder")?;
     let skeleton = match generator {
         Generator::Own => own::generate(seed),
+        Generator::Memory => memory::generate(seed),
         Generator::Csmith => csmith::generate(seed, dir.path())?,
     };
     let mut result = ProgramResult {
@@ -114,14 +115,20 @@ fn pipeline(
     if skeleton.n_probes() == 0 {
         return Ok((Status::Rejected(Rejection::NoAssertion), None));
     }
+    let oracle_cflags: Vec<String> = skeleton
+        .cflags
+        .iter()
+        .chain(&skeleton.oracle_cflags)
+        .cloned()
+        .collect();
     let probe_text = render::oracle_text(skeleton, OracleMode::Probe);
-    let observed = match oracle::observe(dir, "probe", &probe_text, &skeleton.cflags)? {
+    let observed = match oracle::observe(dir, "probe", &probe_text, &oracle_cflags)? {
         Ok(o) => o,
         Err(rejection) => return Ok((Status::Rejected(rejection), None)),
     };
     let conditions = assertions::choose(skeleton, &observed, &mut Rng::new(seed ^ 0xa55e));
     let oracle_text = render::oracle_text(skeleton, OracleMode::Assert(&conditions));
-    let verdicts = match oracle::observe(dir, "oracle", &oracle_text, &skeleton.cflags)? {
+    let verdicts = match oracle::observe(dir, "oracle", &oracle_text, &oracle_cflags)? {
         Ok(o) => o,
         Err(rejection) => return Ok((Status::Rejected(rejection), None)),
     };
