@@ -263,6 +263,10 @@ pub struct RegionFormula {
     /// The range of each value's reading (`ir::Interp`), from its type alone: every term
     /// that stands for a value, source copy or primed, lies in it.
     ranges: Vec<(BigInt, BigInt)>,
+    /// The work limit last given to the solver (0: none): setting the solver's parameters
+    /// is not free (about a third of the CPU time of small nested-loop tasks when it was
+    /// set before every query), so it is set only when it changes.
+    work_limit: u32,
 }
 
 /// How much exact encoding of bit-level operations a region may have, in units: one per
@@ -326,6 +330,7 @@ impl RegionFormula {
                 .zip(interp)
                 .map(|(info, i)| range(info.ty, *i))
                 .collect(),
+            work_limit: 0,
         };
         let region = graph.region(source).to_vec();
         let in_region = |b: BlockId| region.contains(&b);
@@ -422,6 +427,10 @@ impl RegionFormula {
     /// [`bmc::Bmc::set_work_limit`]), 0 for none. A query that reaches it answers unknown,
     /// like one that reaches its time limit.
     pub fn set_work_limit(&mut self, steps: u32) {
+        if steps == self.work_limit {
+            return;
+        }
+        self.work_limit = steps;
         let mut params = z3::Params::new();
         params.set_u32("rlimit", steps);
         self.solver.set_params(&params);
