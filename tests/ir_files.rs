@@ -213,6 +213,7 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
         checks,
         warnings: vec![],
         unanalyzable: vec![],
+        callee_constants: vec![],
     };
     let graph = ReducedGraph::new(&func);
     let mut res = Vec::new();
@@ -331,6 +332,7 @@ fn a_wrong_expectation_fails() {
         functions: vec![func],
         warnings: vec![],
         unanalyzable: vec![],
+        callee_constants: vec![],
     };
     let report = driver::analyze(&module, &config(Engine::Classic));
     assert!(!matches!(report.results[0].verdict, Verdict::Proved));

@@ -239,6 +239,64 @@ fn polynomial_false_claim_is_refuted() {
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
 }
 
+/// Issue 15: a recursive callee whose only failing input (5001) is one above a constant
+/// that the callee alone compares with: the counterexample search's native runs try the
+/// constants of the callees that stay calls, and the replayed input is 5001 (the
+/// session-start binary left it unknown: its dictionary had the entry's constants only, and
+/// the model of bounded model checking, which chooses the call's result freely, did not
+/// replay). The near miss `r >= -1` is proved everywhere; `recursion_callee_constant_natively`
+/// checks both natively.
+#[test]
+fn recursive_callee_constants_in_the_native_search() {
+    check_program("recursion_callee_constant.c");
+    let report = run(
+        &common::program("recursion_callee_constant.c"),
+        "focus",
+        "poly",
+        &[],
+    );
+    let found = common::check_at_line(&report, 27).expect("verdict at line 27");
+    assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
+    let inputs = found["counterexample"]["inputs"]
+        .as_array()
+        .expect("counterexample inputs");
+    assert_eq!(inputs.len(), 1, "{found}");
+    assert_eq!(inputs[0]["value"].as_str(), Some("5001"), "{found}");
+}
+
+/// What `recursion_callee_constant.c` says, natively: over every input main lets through,
+/// `rank` returns -1 at 5001 only, and never less.
+#[test]
+fn recursion_callee_constant_natively() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let src = dir.path().join("native.c");
+    let program = std::fs::read_to_string(common::program("recursion_callee_constant.c"))
+        .expect("test program readable");
+    let rank =
+        &program[program.find("int rank").expect("rank")..program.find("int main").expect("main")];
+    std::fs::write(
+        &src,
+        format!(
+            "#include <stdio.h>\n{rank}\nint main(void) {{ int below = 0, at = -1;\n\
+             for (int x = 0; x <= 9000; x++) {{ int r = rank(x); if (r < -1) below++;\n\
+             if (r < 0) {{ if (at != -1) at = -2; else at = x; }} }}\n\
+             printf(\"%d %d\\n\", below, at); return 0; }}\n"
+        ),
+    )
+    .expect("writing");
+    let exe = dir.path().join("native");
+    let status = std::process::Command::new("clang-19")
+        .args(["-O0", "-w"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("clang-19 runs");
+    assert!(status.success(), "native build");
+    let out = std::process::Command::new(&exe).output().expect("runs");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0 5001");
+}
+
 /// Issue 15: recursive functions get certified contracts (summaries under calling
 /// contexts); the wrapping ones (`usum(92682) = 55607`, `dbl(32) = 0` natively) must not.
 #[test]

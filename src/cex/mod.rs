@@ -170,7 +170,7 @@ fn find_within(
     if !is_entry {
         return from_entry::search(module, targets, config, deadline, slice);
     }
-    let spec = build_spec(func);
+    let spec = build_spec(module, func);
     let program = match NativeProgram::build(&config.frontend, &spec, deadline) {
         Ok(p) => p,
         // Out of time, not a program the replay cannot build: the verdict stays as the
@@ -257,7 +257,7 @@ mod from_entry {
                 )),
             );
         }
-        let spec = build_spec(entry);
+        let spec = build_spec(module, entry);
         let program = match NativeProgram::build(&config.frontend, &spec, deadline) {
             Ok(p) => p,
             // Out of time, not a program the replay cannot build.
@@ -270,8 +270,8 @@ mod from_entry {
             }
         };
         let deadline = after_build(deadline, slice);
-        // Every pair of extreme values for the first two inputs (the rest 1), then random
-        // inputs.
+        // Every pair of extreme values for the first two inputs (the rest 1), then every
+        // input one constant of the program (the dictionary), then random inputs.
         let extremes = [
             0i128,
             1,
@@ -289,6 +289,12 @@ mod from_entry {
                 tries.push((vec![a as u128, b as u128], Policy::Const(1)));
             }
         }
+        tries.extend(
+            spec.dictionary
+                .iter()
+                .filter(|v| !extremes.contains(v))
+                .map(|v| (vec![], Policy::Const(*v))),
+        );
         tries.extend((1..=(RANDOM_RUNS as u64)).map(|seed| (vec![], Policy::Random(seed))));
         for (given, policy) in tries {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -408,12 +414,14 @@ mod from_entry {
     }
 }
 
-/// The nondet functions, unknown calls and constants of a function.
-fn build_spec(func: &ir::Function) -> BuildSpec {
-    let mut nondet = BTreeMap::new();
-    let mut unknown_calls = BTreeMap::new();
+/// At most this many constants in the dictionary of native runs.
+const MAX_DICTIONARY: usize = 300;
+
+/// The constants of a function's comparisons, arithmetic and switches, each with its
+/// neighbours (`c - 1`, `c`, `c + 1`): where its behaviour may change.
+fn constants_of(func: &ir::Function) -> BTreeSet<i128> {
     let mut dict: BTreeSet<i128> = BTreeSet::new();
-    let add_const = |c: &ir::Const, dict: &mut BTreeSet<i128>| {
+    let mut add_const = |c: &ir::Const| {
         if !c.ty.is_bool() {
             let v = c.signed();
             for x in [v - 1, v, v + 1] {
@@ -423,45 +431,85 @@ fn build_spec(func: &ir::Function) -> BuildSpec {
     };
     for b in &func.blocks {
         for inst in &b.insts {
-            match inst {
-                Inst::Havoc { dest, reason } => {
-                    let w = func.value(*dest).ty.width;
-                    match reason {
-                        HavocReason::Nondet { function } => {
-                            nondet.insert(function.clone(), w);
-                        }
-                        HavocReason::UnknownCall { function } => {
-                            unknown_calls.insert(function.clone(), w);
-                        }
-                        _ => {}
+            if let Inst::Assign {
+                expr: Expr::Cmp { lhs, rhs, .. } | Expr::Binary { lhs, rhs, .. },
+                ..
+            } = inst
+            {
+                for op in [lhs, rhs] {
+                    if let Operand::Const(c) = op {
+                        add_const(c);
                     }
                 }
-                Inst::Assign { expr, .. } => {
-                    let ops: Vec<&Operand> = match expr {
-                        Expr::Cmp { lhs, rhs, .. } | Expr::Binary { lhs, rhs, .. } => {
-                            vec![lhs, rhs]
-                        }
-                        _ => vec![],
-                    };
-                    for op in ops {
-                        if let Operand::Const(c) = op {
-                            add_const(c, &mut dict);
-                        }
-                    }
-                }
-                Inst::Assume { .. } | Inst::Mem(_) => {}
             }
         }
         if let Terminator::Switch { cases, .. } = &b.term {
             for (c, _) in cases {
-                add_const(c, &mut dict);
+                add_const(c);
             }
         }
     }
-    let mut dictionary: Vec<i128> = dict.into_iter().collect();
-    if dictionary.len() > 300 {
-        let step = dictionary.len() / 300 + 1;
+    dict
+}
+
+/// The entry's part of the dictionary: its constants, at most [`MAX_DICTIONARY`], sampled
+/// evenly, smallest first (a native run tries them in this order, and the bounds that
+/// contracts of calls add, `fib(n) <= 1134903170`, are rarely inputs).
+fn entry_dictionary(entry: &ir::Function) -> Vec<i128> {
+    let mut dictionary: Vec<i128> = constants_of(entry).into_iter().collect();
+    if dictionary.len() > MAX_DICTIONARY {
+        let step = dictionary.len() / MAX_DICTIONARY + 1;
         dictionary = dictionary.into_iter().step_by(step).collect();
+    }
+    dictionary.sort_by_key(|c| (c.unsigned_abs(), *c));
+    dictionary
+}
+
+/// The dictionary of native runs from `entry`: the entry's constants first (at most
+/// [`MAX_DICTIONARY`], sampled evenly), then those of the other functions of the module
+/// and of the callees it does not lift ([`ir::Module::callee_constants`]), each with its
+/// neighbours, smallest first, while there is room. The native program runs the whole program: a
+/// callee that stays a call (a recursive function) changes behaviour at its own constants
+/// (`f(x)` for `x` one above its threshold), which the entry's code does not show.
+fn dictionary(module: &ir::Module, entry: &ir::Function) -> Vec<i128> {
+    let mut dictionary = entry_dictionary(entry);
+    let mut others: BTreeSet<i128> = BTreeSet::new();
+    for f in module.functions.iter().filter(|f| f.name != entry.name) {
+        others.extend(constants_of(f));
+    }
+    for c in &module.callee_constants {
+        others.extend([c - 1, *c, c + 1]);
+    }
+    let mut others: Vec<i128> = others
+        .into_iter()
+        .filter(|c| !dictionary.contains(c))
+        .collect();
+    others.sort_by_key(|c| (c.unsigned_abs(), *c));
+    let room = MAX_DICTIONARY.saturating_sub(dictionary.len());
+    dictionary.extend(others.into_iter().take(room));
+    dictionary
+}
+
+/// The nondet functions and unknown calls of the entry `func` of `module`, and the
+/// dictionary of its native runs ([`dictionary`]).
+fn build_spec(module: &ir::Module, func: &ir::Function) -> BuildSpec {
+    let mut nondet = BTreeMap::new();
+    let mut unknown_calls = BTreeMap::new();
+    for b in &func.blocks {
+        for inst in &b.insts {
+            if let Inst::Havoc { dest, reason } = inst {
+                let w = func.value(*dest).ty.width;
+                match reason {
+                    HavocReason::Nondet { function } => {
+                        nondet.insert(function.clone(), w);
+                    }
+                    HavocReason::UnknownCall { function } => {
+                        unknown_calls.insert(function.clone(), w);
+                    }
+                    _ => {}
+                }
+            }
+        }
     }
     BuildSpec {
         entry: func.name.clone(),
@@ -472,7 +520,7 @@ fn build_spec(func: &ir::Function) -> BuildSpec {
             .collect(),
         nondet,
         unknown_calls,
-        dictionary,
+        dictionary: dictionary(module, func),
     }
 }
 
@@ -671,8 +719,8 @@ impl Search<'_> {
         let mut bound = 1usize;
         let mut bmc_done = false;
         let mut bmc_note = String::new();
-        let largest_constant = self
-            .dictionary
+        // The entry's own constants: those of its callees say nothing of its loops.
+        let largest_constant = entry_dictionary(self.func)
             .iter()
             .map(|c| c.unsigned_abs())
             .max()
@@ -688,10 +736,16 @@ impl Search<'_> {
         let mut native_done = !has_inputs;
         // Bounded model checking was stopped by the deadline, not by what it found.
         let mut bmc_out_of_time = false;
-        let mut policies = self.policies().into_iter();
+        let mut policies = self.policies().into_iter().peekable();
         let mut seed = 1u64;
         let mut round = 0u32;
         let mut last_query = Duration::ZERO;
+        // Where the lifted program has values the native program computes (results of
+        // calls that stay calls, loads), a model of bounded model checking chooses them
+        // freely and often does not replay, and its query may take the whole slice: the
+        // native runs with the program's constants go first (McCarthy's `f91(102)`, one
+        // above the constant its caller compares with, is found by the run with input 102).
+        let native_first = self.has_approximations() && !native_done;
         // Bounded model checking's budget of work (z3's resource count): it ends the
         // unrolling at the same point on any machine, so that a search on a true task ends
         // by itself (issue 14).
@@ -702,7 +756,7 @@ impl Search<'_> {
                 .min(MAX_SLICE)
                 .min(self.remaining() / 2)
                 .max(Duration::from_millis(200));
-            if !bmc_done {
+            if !bmc_done && !(native_first && round == 0) {
                 let ms = slice.as_millis().min(u32::MAX as u128) as u32;
                 let build_deadline = Instant::now() + slice;
                 if self.remaining() < Duration::from_millis(150) {
@@ -811,8 +865,16 @@ impl Search<'_> {
                     );
                 }
             }
-            // A batch of native runs, about as long as the BMC step.
-            let batch_end = Instant::now() + slice.min(self.remaining());
+            // A batch of native runs, about as long as the BMC step; the first batch of a
+            // search whose native runs go first runs the fixed policies (the program's
+            // constants), for at most `MAX_SLICE`.
+            let first_batch = native_first && round == 0;
+            let batch = if first_batch {
+                self.remaining().min(MAX_SLICE)
+            } else {
+                slice.min(self.remaining())
+            };
+            let batch_end = Instant::now() + batch;
             let per_run_limit =
                 (Duration::from_millis(250) * (1u32 << round.min(2))).min(Duration::from_secs(1));
             round += 1;
@@ -821,6 +883,9 @@ impl Search<'_> {
                 crate::progress::stage(|| "counterexample search: native runs".into());
             }
             while !native_done && Instant::now() < batch_end {
+                if first_batch && policies.peek().is_none() {
+                    break;
+                }
                 let policy = match policies.next() {
                     Some(p) => p,
                     None => {
@@ -828,6 +893,9 @@ impl Search<'_> {
                         Policy::Random(seed)
                     }
                 };
+                // A run with one of the fixed constants is a deliberate guess, not a sample:
+                // it is not stale for showing nothing new (a killed one still is).
+                let deliberate = matches!(policy, Policy::Const(_));
                 let per_run = per_run_limit.min(self.remaining());
                 if per_run.is_zero() {
                     break;
@@ -848,12 +916,16 @@ impl Search<'_> {
                             // the whole search, not reset by a run that shows something.
                             stale_runs += NATIVE_STALE_RUNS / 4;
                             stale_killed_runs += 1;
-                        } else {
+                        } else if !deliberate {
                             stale_runs += 1;
                         }
                     }
                 }
-                if stale_runs >= NATIVE_STALE_RUNS || stale_killed_runs >= NATIVE_STALE_KILLED_RUNS
+                // The first batch of a search whose native runs go first runs its fixed
+                // policies to the end (it is bounded by `MAX_SLICE`).
+                if !first_batch
+                    && (stale_runs >= NATIVE_STALE_RUNS
+                        || stale_killed_runs >= NATIVE_STALE_KILLED_RUNS)
                 {
                     native_done = true;
                     self.debug("native runs show no new behaviour");
@@ -1001,13 +1073,13 @@ impl Search<'_> {
         })
     }
 
-    /// The fixed policies tried first: constants, then the program's constants.
+    /// The fixed policies tried first: small constants, the program's constants (the
+    /// dictionary), then large and boundary constants. The program's constants come before
+    /// the large ones: a run with a large input may be killed at its time limit (a
+    /// recursion exponential in its argument), and such runs end the native search.
     fn policies(&self) -> Vec<Policy> {
-        let mut vals: Vec<i128> = vec![
-            1,
-            -1,
-            2,
-            10,
+        let mut vals: Vec<i128> = vec![1, -1, 2, 10];
+        let large = [
             100,
             1000,
             i32::MAX as i128,
@@ -1016,7 +1088,7 @@ impl Search<'_> {
             255,
             65535,
         ];
-        for v in &self.dictionary {
+        for v in self.dictionary.iter().chain(&large) {
             if !vals.contains(v) && *v != 0 {
                 vals.push(*v);
             }

@@ -17,7 +17,7 @@ use std::collections::{BTreeSet, VecDeque};
 /// A value the analysis treats as arbitrary because it does not model where it comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unmodeled {
-    /// What it is, for people (`a load from memory`, `the result of `f`, which has no body`).
+    /// What it is, for people (`a load from memory`, `the result of a call to `f``).
     pub what: String,
     /// Where it is read.
     pub loc: Option<SourceLoc>,
@@ -132,7 +132,8 @@ fn unmodeled(reason: &HavocReason) -> Option<String> {
     match reason {
         HavocReason::Nondet { .. } => None,
         HavocReason::UnknownCall { function } => Some(format!(
-            "the result of a call to `{function}`, which has no body (any value)"
+            "the result of a call to `{function}`, which has no body or stays a call (any \
+             value, within its contract when it has one)"
         )),
         HavocReason::Load => Some("a load from memory that is not modeled (any value)".into()),
         HavocReason::Unsupported { what } => Some(format!("{what}, which is not modeled")),

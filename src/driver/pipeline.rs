@@ -524,15 +524,18 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     }
     let refine = config.refine && config.engine == Engine::Focus && complete;
     if let Some(cex) = cex.filter(|_| !early && refine && progress.table.any_imprecise()) {
+        // The slice is the search's, after the native build (cached for the full search):
+        // on a loaded machine clang alone took it, and the program never ran
+        // (McCarthy91-1: 0.25 s of native runs left after the build).
         let slice = (config.timeout / params.quick_search_divisor).min(params.quick_search_cap);
-        let deadline = (Instant::now() + slice).min(ends);
+        let build = (Instant::now() + config.timeout / params.early_build_divisor).min(ends);
         search(
             Step::QuickCex,
             &ctx,
             module,
             cex,
             params,
-            SearchTime::Until(deadline),
+            SearchTime::AfterBuild(build, slice),
             &mut progress,
         );
     }

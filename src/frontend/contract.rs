@@ -234,7 +234,7 @@ pub fn scope(m: LLVMModuleRef, closed_main: bool) -> Scope {
 }
 
 /// The integer constants `func` uses (operands of its instructions), small ones only.
-fn constants_of(func: LLVMValueRef, acc: &mut BTreeSet<i64>) {
+pub(super) fn constants_of(func: LLVMValueRef, acc: &mut BTreeSet<i64>) {
     for block in raw::blocks(func) {
         for inst in raw::instructions(block) {
             for i in 0..raw::num_operands(inst) {
@@ -722,6 +722,8 @@ pub fn guarded_candidates(scope: &Scope, certified: &Contracts) -> Contracts {
         compared_constants_of(*f, &mut program_consts);
     }
     let mut eval = Evaluator::new(EVAL_STEPS);
+    // Its own budget: the checks of region bounds do not take the candidates' evaluations.
+    let mut check_eval = Evaluator::new(EVAL_STEPS);
     let mut n_guards_in_all = 0;
     for &f in &scope.recursive {
         let params = int_params(f);
@@ -737,6 +739,7 @@ pub fn guarded_candidates(scope: &Scope, certified: &Contracts) -> Contracts {
         let mut clauses: Vec<Clause> = Vec::new();
         for &p in &params {
             let (lo, hi) = param_range(&contract, p);
+            let param_width = raw::int_width(raw::type_of(raw::params(f)[p])).unwrap_or(64);
             let inside = |k: i64| lo.is_none_or(|l| k >= l) && hi.is_none_or(|h| k <= h);
             let other = params.iter().copied().find(|&q| q != p);
             // The whole calling context when it is small; else, for a function of one
@@ -853,12 +856,20 @@ pub fn guarded_candidates(scope: &Scope, certified: &Contracts) -> Contracts {
                     let max_r = samples.iter().map(|(_, v)| *v).max().expect("samples");
                     let min_d = samples.iter().map(|(x, v)| v - x).min().expect("samples");
                     let max_d = samples.iter().map(|(x, v)| v - x).max().expect("samples");
+                    let witnesses =
+                        region_witnesses(&mut check_eval, f, p, t, dir, (lo, hi), param_width);
                     for atom in [
                         ret_ge(None, 0, min_r as i64),
                         ret_le(None, 0, max_r as i64),
                         ret_ge(Some(p), 1, min_d as i64),
                         ret_le(Some(p), 1, max_d as i64),
                     ] {
+                        // A bound the function breaks inside its region and context is
+                        // never certified: leaving it out saves the rounds that would drop
+                        // it, and those that drop what was proved from it.
+                        if witnesses.iter().any(|(x, v)| !atom_holds(&atom, p, *x, *v)) {
+                            continue;
+                        }
                         clauses.push(Clause {
                             guard: vec![guard.clone()],
                             atom,
@@ -887,6 +898,69 @@ pub fn guarded_candidates(scope: &Scope, certified: &Contracts) -> Contracts {
     }
     res.retain(|_, c| !c.is_empty());
     res
+}
+
+/// Distances from a threshold at which a region bound is checked by evaluation before it
+/// becomes a candidate: every point near the threshold, then every power of ten.
+const WITNESS_NEAR: i64 = 64;
+
+/// Points `(x, f(x))` of the region `p >= t` (`dir` 1) or `p <= t` (`dir` -1) within the
+/// certified context `(lo, hi)` of `p` and the range of its type (`width` bits), where the
+/// evaluation of `f` (of one parameter) gives a value: every point up to [`WITNESS_NEAR`]
+/// from `t`, then powers of ten away, and the far end of the region.
+fn region_witnesses(
+    eval: &mut Evaluator,
+    f: LLVMValueRef,
+    p: usize,
+    t: i64,
+    dir: i64,
+    (lo, hi): (Option<i64>, Option<i64>),
+    width: u32,
+) -> Vec<(i64, i64)> {
+    debug_assert_eq!(p, 0, "regions are of functions of one parameter");
+    let (type_lo, type_hi) = if (2..64).contains(&width) {
+        (-(1i64 << (width - 1)), (1i64 << (width - 1)) - 1)
+    } else {
+        (i64::MIN, i64::MAX)
+    };
+    let lo = lo.map_or(type_lo, |l| l.max(type_lo));
+    let hi = hi.map_or(type_hi, |h| h.min(type_hi));
+    let mut distances: Vec<i64> = (0..=WITNESS_NEAR).collect();
+    distances.extend((2..=18).map(|k| 10i64.pow(k)));
+    let mut points: Vec<i64> = distances
+        .into_iter()
+        .filter_map(|d| t.checked_add(dir.checked_mul(d)?))
+        .filter(|x| (lo..=hi).contains(x))
+        .collect();
+    points.push(if dir == 1 { hi } else { lo });
+    points
+        .into_iter()
+        .filter(|x| (lo..=hi).contains(x) && (dir == 1 && *x >= t || dir == -1 && *x <= t))
+        .filter_map(|x| {
+            let v = eval.call(f, &[x as i128]).filter(|v| small(*v))?;
+            Some((x, v as i64))
+        })
+        .collect()
+}
+
+/// Whether `atom` (over parameter `p` and the result) holds at `p == x`, `r == v`, read as
+/// the lifter reads it: `Σ coef·x + constant` in wrapping `i64`, then `>= 0` or `== 0`.
+fn atom_holds(atom: &Atom, p: usize, x: i64, v: i64) -> bool {
+    let mut sum = atom.constant;
+    for (slot, coef) in &atom.terms {
+        let value = match slot {
+            Slot::Ret => v,
+            Slot::Param(q) if *q == p => x,
+            // Another parameter: not this point's to decide.
+            Slot::Param(_) => return true,
+        };
+        sum = sum.wrapping_add(coef.wrapping_mul(value));
+    }
+    if atom.is_eq {
+        sum == 0
+    } else {
+        sum >= 0
+    }
 }
 
 /// Whether some atom of the contract reads the return value (a summary) — used by tests.

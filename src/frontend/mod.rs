@@ -205,11 +205,25 @@ fn load_inner(
     );
     timing("lifted", started);
     add_never_called(&mut res, &module, never_called, config.checks);
+    res.callee_constants = callee_constants(module.as_mut_ptr(), &res);
     if config.checks.contains(ir::CheckClass::Overflow) {
         add_folded_overflows(&mut res, folded);
     }
     res.warnings.splice(0..0, warnings);
     Ok(res)
+}
+
+/// The integer constants of the defined functions of `m` that `lifted` does not have as
+/// functions of its own (callees that stay calls): see [`ir::Module::callee_constants`].
+fn callee_constants(m: LLVMModuleRef, lifted: &ir::Module) -> Vec<i128> {
+    let mut acc = BTreeSet::new();
+    for f in defined_functions(m) {
+        let name = raw::name(f);
+        if !lifted.functions.iter().any(|g| g.name == name) {
+            contract::constants_of(f, &mut acc);
+        }
+    }
+    acc.into_iter().map(i128::from).collect()
 }
 
 /// Whether a recursive function (a participant of the contract search) is over the
@@ -259,6 +273,7 @@ fn find_contracts(
             checks: vec![],
             warnings: vec![],
             unanalyzable: vec![],
+            callee_constants: vec![],
         };
         let mut obligations = Vec::new();
         let specializations = contract::specializations(candidates);
@@ -670,6 +685,7 @@ fn lift_entries(
         checks: vec![],
         warnings: vec![],
         unanalyzable: vec![],
+        callee_constants: vec![],
     };
     for &func in entries {
         let first_check = res.checks.len() as u32;

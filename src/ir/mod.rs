@@ -953,6 +953,11 @@ pub struct Module {
     pub warnings: Vec<LiftWarning>,
     /// Functions whose assertions the analysis cannot decide soundly: they are unknown.
     pub unanalyzable: Vec<Unanalyzable>,
+    /// The integer constants of the program's defined functions that are not among
+    /// `functions` (callees that stay calls, such as recursive ones), sorted: the
+    /// counterexample search's native runs try inputs near them, since the native program
+    /// runs those callees too.
+    pub callee_constants: Vec<i128>,
 }
 
 /// A function whose lifted form does not have the semantics of the source (it calls
