@@ -893,9 +893,11 @@ impl Search<'_> {
                         Policy::Random(seed)
                     }
                 };
-                // A run with one of the fixed constants is a deliberate guess, not a sample:
-                // it is not stale for showing nothing new (a killed one still is).
-                let deliberate = matches!(policy, Policy::Const(_));
+                // In the first batch of a search whose native runs go first, a run with one
+                // of the fixed constants is a deliberate guess, not a sample: it is not stale
+                // for showing nothing new (a killed one still is). Elsewhere the runs count as
+                // before, so that a search without such values ends as soon as it did.
+                let deliberate = first_batch && matches!(policy, Policy::Const(_));
                 let per_run = per_run_limit.min(self.remaining());
                 if per_run.is_zero() {
                     break;
