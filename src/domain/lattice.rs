@@ -151,6 +151,12 @@ impl AffineLattice {
     /// empty set). From a diagonalization `G·V = D` of the generator matrix by integer row
     /// operations and unimodular column operations `V`: a point `x` is in the set iff each
     /// `(x - base)·V[:, i]` is a multiple of `D[i][i]` (zero past the rank).
+    ///
+    /// The system may be weaker than the set, never stronger: when an entry of the
+    /// diagonalization grows past [`MAX_BITS`] bits it is given up and no constraint is
+    /// returned (every point). The naive elimination's entries can grow exponentially with
+    /// the dimension (a brotli function with a few hundred values spent minutes in one
+    /// diagonalization, past every deadline), and callers only need what holds.
     pub fn constraints(&self) -> Option<Vec<LinearCongruence>> {
         let base = self.base.as_ref()?;
         let n = self.dim;
@@ -158,7 +164,9 @@ impl AffineLattice {
         let mut v: Vec<Vec<Int>> = (0..n)
             .map(|i| (0..n).map(|j| Int::from((i == j) as u8)).collect())
             .collect();
-        let diag = diagonalize(&mut a, &mut v, n);
+        let Some(diag) = diagonalize(&mut a, &mut v, n) else {
+            return Some(vec![]);
+        };
         let mut out = Vec::new();
         for i in 0..n {
             let modulus = diag.get(i).cloned().unwrap_or_else(Int::zero).abs();
@@ -253,9 +261,13 @@ fn hermite(mut rows: Vec<Vec<Int>>, n: usize) -> Vec<Vec<Int>> {
     out
 }
 
+/// The largest entry, in bits, that [`diagonalize`] carries on with.
+pub const MAX_BITS: u64 = 512;
+
 /// Diagonalizes `a` (rows × `n`) in place by integer row operations and column operations
-/// recorded in `v` (`n × n`, unimodular); returns the diagonal, one entry per row kept.
-fn diagonalize(a: &mut [Vec<Int>], v: &mut [Vec<Int>], n: usize) -> Vec<Int> {
+/// recorded in `v` (`n × n`, unimodular); returns the diagonal, one entry per row kept, or
+/// `None` when an entry of `a` or `v` grows past [`MAX_BITS`].
+fn diagonalize(a: &mut [Vec<Int>], v: &mut [Vec<Int>], n: usize) -> Option<Vec<Int>> {
     let m = a.len();
     let mut diag = Vec::new();
     for t in 0..m.min(n) {
@@ -286,6 +298,9 @@ fn diagonalize(a: &mut [Vec<Int>], v: &mut [Vec<Int>], n: usize) -> Vec<Int> {
                 for (x, p) in a[i].iter_mut().zip(&pivot_row) {
                     *x -= &q * p;
                 }
+                if a[i].iter().any(|x| x.bits() > MAX_BITS) {
+                    return None;
+                }
                 if !a[i][t].is_zero() {
                     a.swap(t, i);
                     done = false;
@@ -297,8 +312,9 @@ fn diagonalize(a: &mut [Vec<Int>], v: &mut [Vec<Int>], n: usize) -> Vec<Int> {
                     continue;
                 }
                 let q = a[t][j].div_floor(&a[t][t]);
-                add_col(a, j, t, &q);
-                add_col(v, j, t, &q);
+                if add_col(a, j, t, &q) > MAX_BITS || add_col(v, j, t, &q) > MAX_BITS {
+                    return None;
+                }
                 if !a[t][j].is_zero() {
                     swap_cols(a, t, j);
                     swap_cols(v, t, j);
@@ -311,7 +327,7 @@ fn diagonalize(a: &mut [Vec<Int>], v: &mut [Vec<Int>], n: usize) -> Vec<Int> {
         }
         diag.push(a[t][t].clone());
     }
-    diag
+    Some(diag)
 }
 
 fn swap_cols(a: &mut [Vec<Int>], x: usize, y: usize) {
@@ -322,12 +338,15 @@ fn swap_cols(a: &mut [Vec<Int>], x: usize, y: usize) {
     }
 }
 
-/// Column `j` -= `q` · column `t`.
-fn add_col(a: &mut [Vec<Int>], j: usize, t: usize, q: &Int) {
+/// Column `j` -= `q` · column `t`; returns the largest new entry's size in bits.
+fn add_col(a: &mut [Vec<Int>], j: usize, t: usize, q: &Int) -> u64 {
+    let mut bits = 0;
     for row in a.iter_mut() {
         let d = q * &row[t];
         row[j] -= d;
+        bits = bits.max(row[j].bits());
     }
+    bits
 }
 
 impl fmt::Display for LinearCongruence {
@@ -434,6 +453,37 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn large_lattices_give_constraints_that_hold() {
+        // Many dimensions and 64-bit points: the elimination's numbers may outgrow
+        // MAX_BITS, and then fewer constraints come back, but each holds of every point.
+        let mut seed = 777u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed
+        };
+        let n = 48;
+        let mut l = AffineLattice::bottom(n);
+        let mut pts = Vec::new();
+        for k in 0..n / 2 {
+            let x: Vec<Int> = (0..n)
+                .map(|i| match i % 3 {
+                    0 => Int::from(next() >> 1),
+                    1 => Int::from(k as i64 * i as i64),
+                    _ => Int::from((next() % 7) as i64),
+                })
+                .collect();
+            l.join_point(&x);
+            pts.push(x);
+        }
+        let cs = l.constraints().expect("not empty");
+        for x in &pts {
+            assert!(cs.iter().all(|c| c.holds(x)), "a constraint breaks a point");
         }
     }
 
