@@ -54,6 +54,94 @@ pub struct Property {
     /// The index the element's offset is computed from: the offset is `ext(i) << k`, so
     /// `i` is `o >> k` (arithmetic), truncated to `i`'s type when narrower than `i64`.
     index: Option<(ValueId, u32, Ty)>,
+    /// A wider value the index truncates (`i = trunc(r)`: a `long long` index of a 32-bit
+    /// address), which the condition may read (`a[i] == i * i`): in `P`, `r` is `sext(i)`.
+    root: Option<(ValueId, Ty)>,
+}
+
+/// The definitions an instantiation looks through: those an access's offset is computed
+/// from, to find its index (`Site`), and additions of constants, to compare `i - 2` with
+/// `i - 1` (`fold`).
+pub struct Indices {
+    defs: HashMap<ValueId, Expr>,
+}
+
+/// The index of one access: its offset is `ext(index) << shift`, and `root` is the wider
+/// value `index` truncates, if any.
+#[derive(Clone, Copy, Debug)]
+struct Site {
+    index: ValueId,
+    shift: u32,
+    root: Option<ValueId>,
+}
+
+impl Indices {
+    /// The casts, shifts, multiplications, additions and subtractions of `func`.
+    pub fn new(func: &Function) -> Indices {
+        let defs = func
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter_map(|i| match i {
+                Inst::Assign { dest, expr }
+                    if matches!(
+                        expr,
+                        Expr::Cast { .. }
+                            | Expr::Binary {
+                                op: BinOp::Shl | BinOp::Mul | BinOp::Add | BinOp::Sub,
+                                ..
+                            }
+                    ) =>
+                {
+                    Some((*dest, expr.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        Indices { defs }
+    }
+
+    /// `(b, c)` when `op` is `b + c` exactly in the signed reading: a chain of additions
+    /// and subtractions of constants, each `nsw` (a flagged result that wraps is poison,
+    /// which the analysis takes as not happening).
+    fn affine(&self, op: &Operand) -> (Operand, i128) {
+        let mut at = *op;
+        let mut offset: i128 = 0;
+        for _ in 0..8 {
+            let Operand::Value(v) = at else { break };
+            let Some(Expr::Binary {
+                op,
+                lhs,
+                rhs: Operand::Const(k),
+                flags,
+            }) = self.defs.get(&v)
+            else {
+                break;
+            };
+            if !flags.nsw {
+                break;
+            }
+            match op {
+                BinOp::Add => offset += k.signed(),
+                BinOp::Sub => offset -= k.signed(),
+                _ => break,
+            }
+            at = *lhs;
+        }
+        (at, offset)
+    }
+
+    fn site(&self, offset: &Operand) -> Option<Site> {
+        let (index, shift) = index_of_in(offset, &|v| self.defs.get(&v))?;
+        let root = match self.defs.get(&index) {
+            Some(Expr::Cast {
+                op: CastOp::Trunc,
+                arg: Operand::Value(r),
+            }) => Some(*r),
+            _ => None,
+        };
+        Some(Site { index, shift, root })
+    }
 }
 
 /// Whether `block` is an error site or jumps straight to one.
@@ -84,10 +172,18 @@ fn safe(expr: &Expr, ty: Ty) -> bool {
 
 /// `(i, k)` when `offset` is `i << k` or `i * 2^k`, with `i` a value or its extension.
 fn index_of(offset: &Operand, defs: &HashMap<ValueId, &Expr>) -> Option<(ValueId, u32)> {
+    index_of_in(offset, &|v| defs.get(&v).copied())
+}
+
+/// [`index_of`] over any map of definitions.
+fn index_of_in<'e>(
+    offset: &Operand,
+    defs: &dyn Fn(ValueId) -> Option<&'e Expr>,
+) -> Option<(ValueId, u32)> {
     let Operand::Value(o) = offset else {
         return None;
     };
-    let (ix, k) = match defs.get(o)? {
+    let (ix, k) = match defs(*o)? {
         Expr::Binary {
             op: BinOp::Shl,
             lhs,
@@ -111,7 +207,7 @@ fn index_of(offset: &Operand, defs: &HashMap<ValueId, &Expr>) -> Option<(ValueId
     let Operand::Value(ix) = ix else {
         return None;
     };
-    match defs.get(&ix) {
+    match defs(ix) {
         Some(Expr::Cast {
             op: CastOp::SExt | CastOp::ZExt,
             arg: Operand::Value(i),
@@ -172,7 +268,7 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Property> {
         };
         // The summary loads the condition reads: exactly one element.
         let mut found = Walk::default();
-        found.run(*cond, &defs, &loads, &entry, None);
+        found.run(*cond, &defs, &loads, &entry, &[]);
         let Some(elem) = found.elems.iter().next().copied() else {
             continue;
         };
@@ -181,8 +277,20 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Property> {
         }
         let (cell, offset) = loads[&elem];
         let index = index_of(&offset, &defs).map(|(i, k)| (i, k, func.value(i).ty));
+        let root = index.and_then(|(i, _, _)| match defs.get(&i) {
+            Some(Expr::Cast {
+                op: CastOp::Trunc,
+                arg: Operand::Value(r),
+            }) if func.value(*r).ty.width <= 64 => Some((*r, func.value(*r).ty)),
+            _ => None,
+        });
+        let leaves: Vec<ValueId> = index
+            .map(|(i, _, _)| i)
+            .into_iter()
+            .chain(root.map(|(r, _)| r))
+            .collect();
         let mut walk = Walk::default();
-        walk.run(*cond, &defs, &loads, &entry, index.map(|(i, _, _)| i));
+        walk.run(*cond, &defs, &loads, &entry, &leaves);
         if walk.failed || walk.cone.len() > MAX_CONE || !walk.others.is_empty() {
             continue;
         }
@@ -215,6 +323,7 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Property> {
                 cond: Operand::Value(*cond),
                 negate,
                 index,
+                root,
             });
         }
     }
@@ -248,7 +357,7 @@ impl Walk {
         defs: &HashMap<ValueId, &Expr>,
         loads: &HashMap<ValueId, (CellId, Operand)>,
         entry: &HashSet<ValueId>,
-        index: Option<ValueId>,
+        leaves: &[ValueId],
     ) {
         if !self.seen.insert(v) {
             return;
@@ -261,7 +370,7 @@ impl Walk {
             self.elems.insert(v);
             return;
         }
-        if Some(v) == index || entry.contains(&v) {
+        if leaves.contains(&v) || entry.contains(&v) {
             return;
         }
         let Some(expr) = defs.get(&v) else {
@@ -274,7 +383,7 @@ impl Walk {
         };
         for op in inst.operands() {
             match op {
-                Operand::Value(x) => self.run(*x, defs, loads, entry, index),
+                Operand::Value(x) => self.run(*x, defs, loads, entry, leaves),
                 Operand::Undef(_) => self.failed = true,
                 Operand::Const(_) => {}
             }
@@ -285,36 +394,95 @@ impl Walk {
 
 /// Instantiates the property at the element value `x` and offset `o`: an `i1` operand that
 /// holds exactly when `P(x, o)`.
-pub fn instantiate(em: &mut dyn Emit, p: &Property, x: Operand, o: Operand) -> Operand {
+///
+/// Where the access's own offset is `ext(j) << k` with the property's `k` and a `j` of the
+/// index's type (`indices`), `trunc(o >> k)` is exactly `j` (the shift does not wrap:
+/// `choose` keeps width + k <= 64), so `j` stands for the index: the instantiation is then
+/// over the program's own values, and [`Emit::emit_expr`]'s reuse of the block's
+/// definitions makes it the program's condition itself where the access computes it. A
+/// root `r` of the index (`i = trunc(r)`) is `sext(i)` in `P`; it is read as the access's
+/// own root `s` (`j = trunc(s)`) where `s == sext(j)`, and elsewhere the instantiation is
+/// `otherwise` (a store then cuts, a load assumes nothing): both are sound readings.
+pub fn instantiate(
+    em: &mut dyn Emit,
+    p: &Property,
+    indices: &Indices,
+    x: Operand,
+    o: Operand,
+    otherwise: bool,
+) -> Operand {
     let mut map: HashMap<ValueId, Operand> = HashMap::new();
     map.insert(p.elem, x);
+    let mut fits: Option<Operand> = None;
     if let Some((i, k, ty)) = p.index {
-        let shifted = em.emit_expr(
-            I64,
-            Expr::Binary {
-                op: BinOp::AShr,
-                lhs: o,
-                rhs: Operand::Const(Const::new(I64, k as i128)),
-                flags: ArithFlags::default(),
-            },
-        );
-        let i_val = if ty.width < 64 {
-            em.emit_expr(
-                ty,
-                Expr::Cast {
-                    op: CastOp::Trunc,
-                    arg: shifted,
-                },
-            )
-        } else {
-            shifted
+        let site = indices
+            .site(&o)
+            .filter(|s| s.shift == k && em.ty_of(s.index) == ty);
+        let i_val = match site {
+            Some(s) => Operand::Value(s.index),
+            None => {
+                let shifted = em.emit_expr(
+                    I64,
+                    Expr::Binary {
+                        op: BinOp::AShr,
+                        lhs: o,
+                        rhs: Operand::Const(Const::new(I64, k as i128)),
+                        flags: ArithFlags::default(),
+                    },
+                );
+                if ty.width < 64 {
+                    em.emit_expr(
+                        ty,
+                        Expr::Cast {
+                            op: CastOp::Trunc,
+                            arg: shifted,
+                        },
+                    )
+                } else {
+                    shifted
+                }
+            }
         };
         map.insert(i, i_val);
+        if let Some((r, rty)) = p.root {
+            let widened = em.emit_expr(
+                rty,
+                Expr::Cast {
+                    op: CastOp::SExt,
+                    arg: i_val,
+                },
+            );
+            let own = site
+                .and_then(|s| s.root)
+                .filter(|&s| em.ty_of(s) == rty)
+                .map(Operand::Value);
+            match own {
+                Some(s) => {
+                    fits = Some(em.emit_expr(
+                        Ty::BOOL,
+                        Expr::Cmp {
+                            pred: CmpPred::Eq,
+                            lhs: s,
+                            rhs: widened,
+                        },
+                    ));
+                    map.insert(r, s);
+                }
+                None => {
+                    map.insert(r, widened);
+                }
+            }
+        }
     }
     let rename = |op: &Operand, map: &HashMap<ValueId, Operand>| match op {
         Operand::Value(v) => map.get(v).copied().unwrap_or(*op),
         other => *other,
     };
+    let cond_value = match p.cond {
+        Operand::Value(c) => Some(c),
+        _ => None,
+    };
+    let mut negated = false;
     for (v, ty, expr) in &p.cone {
         let e = match expr {
             Expr::Use(a) => Expr::Use(rename(a, &map)),
@@ -343,33 +511,179 @@ pub fn instantiate(em: &mut dyn Emit, p: &Property, x: Operand, o: Operand) -> O
                 on_false: rename(on_false, &map),
             },
         };
-        let out = em.emit_expr(*ty, e);
+        // The negation of a comparison is the inverse comparison (the engines read it as a
+        // guard, and it may be the very condition of a branch the program took).
+        let e = match e {
+            Expr::Cmp { pred, lhs, rhs } if p.negate && Some(*v) == cond_value => {
+                negated = true;
+                Expr::Cmp {
+                    pred: pred.negated(),
+                    lhs,
+                    rhs,
+                }
+            }
+            e => e,
+        };
+        let out = match fold(&e, indices) {
+            Some(c) => c,
+            None => em.emit_expr(*ty, e),
+        };
+        let out = match out {
+            Operand::Value(c) if *ty == Ty::BOOL => {
+                em.known(c).map_or(out, |b| Operand::Const(Const::bool(b)))
+            }
+            _ => out,
+        };
         map.insert(*v, out);
     }
     let holds = rename(&p.cond, &map);
-    if p.negate {
-        // `xor c, true`, which the engines read as a guard on `c` (a select would not be).
-        em.emit_expr(
-            Ty::BOOL,
-            Expr::Binary {
-                op: BinOp::Xor,
-                lhs: holds,
-                rhs: Operand::Const(Const::bool(true)),
-                flags: ArithFlags::default(),
-            },
-        )
+    let holds = if p.negate && !negated {
+        match holds {
+            Operand::Const(c) => Operand::Const(Const::bool(c.bits == 0)),
+            // `xor c, true`, which the engines read as a guard on `c` (a select would not be).
+            _ => em.emit_expr(
+                Ty::BOOL,
+                Expr::Binary {
+                    op: BinOp::Xor,
+                    lhs: holds,
+                    rhs: Operand::Const(Const::bool(true)),
+                    flags: ArithFlags::default(),
+                },
+            ),
+        }
     } else {
         holds
+    };
+    match fits {
+        None => holds,
+        Some(f) => {
+            let e = Expr::Select {
+                cond: f,
+                on_true: holds,
+                on_false: Operand::Const(Const::bool(otherwise)),
+            };
+            fold(&e, indices).unwrap_or_else(|| em.emit_expr(Ty::BOOL, e))
+        }
+    }
+}
+
+/// The constant an expression of the instantiation folds to, when its value does not
+/// depend on its operands' values: a comparison of a value with itself, or (signed or
+/// equality) of `b + c1` with `b + c2` (`Indices::affine`), a select on a constant, an
+/// operation of two `i1` constants. Folding keeps selects on a constant out of the bounds
+/// (a store of `a[i] = i` under `a[i] >= i` is known to extend the segment, one of
+/// `a[i-1] = i - 2` to cut it).
+fn fold(e: &Expr, indices: &Indices) -> Option<Operand> {
+    let truth = |b: bool| Some(Operand::Const(Const::bool(b)));
+    match e {
+        Expr::Cmp { pred, lhs, rhs } if lhs == rhs && matches!(lhs, Operand::Value(_)) => {
+            truth(matches!(
+                pred,
+                CmpPred::Eq | CmpPred::Uge | CmpPred::Ule | CmpPred::Sge | CmpPred::Sle
+            ))
+        }
+        Expr::Cmp {
+            pred,
+            lhs: Operand::Const(a),
+            rhs: Operand::Const(b),
+        } if a.ty == b.ty => truth(compare(*pred, *a, *b)),
+        Expr::Cmp { pred, lhs, rhs } => {
+            let (a, c1) = indices.affine(lhs);
+            let (b, c2) = indices.affine(rhs);
+            if a != b || !matches!(a, Operand::Value(_)) || (c1 == 0 && c2 == 0) {
+                return None;
+            }
+            match pred {
+                CmpPred::Eq => truth(c1 == c2),
+                CmpPred::Ne => truth(c1 != c2),
+                CmpPred::Slt => truth(c1 < c2),
+                CmpPred::Sle => truth(c1 <= c2),
+                CmpPred::Sgt => truth(c1 > c2),
+                CmpPred::Sge => truth(c1 >= c2),
+                _ => None,
+            }
+        }
+        Expr::Select {
+            cond: Operand::Const(c),
+            on_true,
+            on_false,
+        } => Some(if c.bits != 0 { *on_true } else { *on_false }),
+        Expr::Select {
+            cond,
+            on_true: Operand::Const(t),
+            on_false: Operand::Const(f),
+        } if t.ty == Ty::BOOL && t.bits != 0 && f.bits == 0 => Some(*cond),
+        Expr::Binary {
+            op: op @ (BinOp::And | BinOp::Or | BinOp::Xor),
+            lhs: Operand::Const(a),
+            rhs: Operand::Const(b),
+            ..
+        } if a.ty == Ty::BOOL && b.ty == Ty::BOOL => {
+            let (a, b) = (a.bits != 0, b.bits != 0);
+            truth(match op {
+                BinOp::And => a && b,
+                BinOp::Or => a || b,
+                _ => a != b,
+            })
+        }
+        // `true || x`, `false && x`, and the neutral constants.
+        Expr::Binary {
+            op: op @ (BinOp::And | BinOp::Or),
+            lhs,
+            rhs,
+            ..
+        } => {
+            let (k, other) = match (lhs, rhs) {
+                (Operand::Const(k), other) | (other, Operand::Const(k)) if k.ty == Ty::BOOL => {
+                    (k.bits != 0, *other)
+                }
+                _ => return None,
+            };
+            match (op, k) {
+                (BinOp::Or, true) => truth(true),
+                (BinOp::And, false) => truth(false),
+                _ => Some(other),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `pred` of two constants of one type.
+fn compare(pred: CmpPred, a: Const, b: Const) -> bool {
+    let (sa, sb) = (a.signed(), b.signed());
+    let (ua, ub) = (a.unsigned(), b.unsigned());
+    match pred {
+        CmpPred::Eq => ua == ub,
+        CmpPred::Ne => ua != ub,
+        CmpPred::Ugt => ua > ub,
+        CmpPred::Uge => ua >= ub,
+        CmpPred::Ult => ua < ub,
+        CmpPred::Ule => ua <= ub,
+        CmpPred::Sgt => sa > sb,
+        CmpPred::Sge => sa >= sb,
+        CmpPred::Slt => sa < sb,
+        CmpPred::Sle => sa <= sb,
     }
 }
 
 /// Assumes the property of a load of value `x` at `offset`, inside the segment.
-pub fn load(em: &mut dyn Emit, p: &Property, bounds: (Sym, Sym), offset: Operand, x: Operand) {
+pub fn load(
+    em: &mut dyn Emit,
+    p: &Property,
+    indices: &Indices,
+    bounds: (Sym, Sym),
+    offset: Operand,
+    x: Operand,
+) {
     let (lo, hi) = bounds;
+    let holds = instantiate(em, p, indices, x, offset, true);
+    if holds == Operand::Const(Const::bool(true)) {
+        return;
+    }
     let o = Sym::Op(offset);
     let below_hi = em.emit(Ty::BOOL, SymExpr::Less(o, hi));
     let below_lo = em.emit(Ty::BOOL, SymExpr::Less(o, lo));
-    let holds = instantiate(em, p, x, offset);
     let no = Sym::Op(Operand::Const(Const::bool(false)));
     let yes = Sym::Op(Operand::Const(Const::bool(true)));
     let inside = em.emit(Ty::BOOL, SymExpr::Select(below_lo, no, below_hi));
@@ -380,9 +694,11 @@ pub fn load(em: &mut dyn Emit, p: &Property, bounds: (Sym, Sym), offset: Operand
 /// The bounds after a store of `value` at `offset` (in the entry block, `in_entry`, where
 /// the entry values the property reads may not be defined yet, it is a store of another
 /// value).
+#[allow(clippy::too_many_arguments)]
 pub fn store(
     em: &mut dyn Emit,
     p: &Property,
+    indices: &Indices,
     ty: Ty,
     bounds: (Sym, Sym),
     offset: Operand,
@@ -394,13 +710,20 @@ pub fn store(
     if in_entry {
         return segments::other(em, bounds, o, size);
     }
-    let holds = Sym::Op(instantiate(em, p, value, offset));
-    let (lo_s, hi_s) = both_ends(em, bounds, o, size);
-    let (lo_o, hi_o) = segments::other(em, bounds, o, size);
-    (
-        em.emit(I64, SymExpr::Select(holds, lo_s, lo_o)),
-        em.emit(I64, SymExpr::Select(holds, hi_s, hi_o)),
-    )
+    let holds = instantiate(em, p, indices, value, offset, false);
+    match holds {
+        Operand::Const(c) if c.bits != 0 => both_ends(em, bounds, o, size),
+        Operand::Const(_) => segments::other(em, bounds, o, size),
+        _ => {
+            let holds = Sym::Op(holds);
+            let (lo_s, hi_s) = both_ends(em, bounds, o, size);
+            let (lo_o, hi_o) = segments::other(em, bounds, o, size);
+            (
+                em.emit(I64, SymExpr::Select(holds, lo_s, lo_o)),
+                em.emit(I64, SymExpr::Select(holds, hi_s, hi_o)),
+            )
+        }
+    }
 }
 
 /// A store of an element satisfying the property: [`segments::same`], and also at

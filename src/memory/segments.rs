@@ -176,8 +176,17 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Segment> {
 /// Emits instructions for the updates: a fresh value of the type defined by the expression.
 pub trait Emit {
     fn emit(&mut self, ty: Ty, expr: SymExpr) -> Sym;
-    /// A fresh value defined by `expr`, whose operands are final.
+    /// A value defined by `expr`, whose operands are final: an earlier definition of the
+    /// block with the same expression up to poison flags where there is one (see
+    /// `ssa::Available`), else a fresh one.
     fn emit_expr(&mut self, ty: Ty, expr: Expr) -> Operand;
+    /// The type of a value.
+    fn ty_of(&self, v: ValueId) -> Ty;
+    /// The value an `i1` value has at the current point whatever the path, when the
+    /// branches that lead here decide it (`ssa::Available`).
+    fn known(&self, _v: ValueId) -> Option<bool> {
+        None
+    }
     /// Ends the paths on which `cond` is false.
     fn assume(&mut self, cond: Sym);
 }

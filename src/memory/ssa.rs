@@ -12,16 +12,16 @@
 //! updates as `select`s), so every load read the same element: a load of `a[2]` constrained
 //! by an assertion made `a[1] != 1` "proved" although `a[1] == 1` (soundness generator).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use super::cells::{self, CellId, Cells};
 use super::copies::{self, Copy, Stored};
 use super::memo::{Memo, Numbering};
-use super::predicates::{self, Property};
+use super::predicates::{self, Indices, Property};
 use super::segments::{self, Segment};
 use crate::ir::{
     ArithFlags, BaseId, BaseKind, BinOp, BlockId, CmpPred, Expr, Function, HavocReason, Inst,
-    MemOp, Operand, SourceLoc, Ty, ValueId, ValueInfo,
+    MemOp, Operand, SourceLoc, Terminator, Ty, ValueId, ValueInfo,
 };
 
 /// A value during construction: an operand, or the phi of a cell at a block.
@@ -98,6 +98,112 @@ struct Builder<'a> {
     /// The predicate segments (`predicates.rs`); property `j`'s bounds are the tracks
     /// [`Builder::property_track`]`(j)` and the next.
     properties: Vec<Property>,
+    /// The pure definitions of the current block so far, for [`segments::Emit::emit_expr`].
+    available: Available,
+    /// The properties assumed of the current block's loads, emitted at its end.
+    deferred: Vec<Deferred>,
+}
+
+/// The pure definitions of the current block so far, by expression with the poison flags
+/// removed: an instantiation of a property (`predicates.rs`) that computes the same
+/// expression reads the earlier definition instead of a fresh value, so that the engines
+/// see one value where the program and the property compute `i * i` twice (two products
+/// of the same values are unrelated in a linear domain). Sound: an earlier definition of
+/// the same block dominates every later point of it, and a flagged definition equals the
+/// expression without flags except where it is poison, which the analysis takes as not
+/// happening (`ir::ArithFlags`). Expressions with an `undef` operand are never entered (two
+/// `undef`s may differ). The table starts empty at every block.
+///
+/// A block entered by one edge only starts from its predecessor's table (the predecessor
+/// dominates it: an extended basic block), and when that edge is one side of a branch on
+/// `c`, `c` is known there (`known`): the instantiation `v != 0` of a store in the block
+/// that a branch on the program's `v != 0` leads to is true.
+#[derive(Clone, Default)]
+struct Available {
+    by_expr: HashMap<(Ty, Expr), Operand>,
+    known: HashMap<ValueId, bool>,
+}
+
+/// The most entries a block's table passes on to the block it leads to (a clone per block).
+const MAX_AVAILABLE: usize = 1_024;
+
+/// For each block entered by exactly one edge: its predecessor, and the branch condition
+/// that edge decides (`c` and its value), if any.
+fn single_entries(func: &Function) -> Vec<Option<(usize, Option<(ValueId, bool)>)>> {
+    let mut count = vec![0usize; func.blocks.len()];
+    let mut from: Vec<Option<(usize, Option<(ValueId, bool)>)>> = vec![None; func.blocks.len()];
+    for (b, block) in func.blocks.iter().enumerate() {
+        for e in block.term.edges() {
+            count[e.target.index()] += 1;
+        }
+        match &block.term {
+            Terminator::Branch {
+                cond: Operand::Value(c),
+                then_edge,
+                else_edge,
+            } => {
+                from[then_edge.target.index()] = Some((b, Some((*c, true))));
+                from[else_edge.target.index()] = Some((b, Some((*c, false))));
+            }
+            term => {
+                for e in term.edges() {
+                    from[e.target.index()] = Some((b, None));
+                }
+            }
+        }
+    }
+    from.into_iter()
+        .zip(count)
+        .map(|(f, n)| if n == 1 { f } else { None })
+        .collect()
+}
+
+impl Available {
+    fn key(ty: Ty, expr: &Expr) -> Option<(Ty, Expr)> {
+        let inst = Inst::Assign {
+            dest: ValueId(0),
+            expr: expr.clone(),
+        };
+        if inst
+            .operands()
+            .iter()
+            .any(|o| matches!(o, Operand::Undef(_)))
+        {
+            return None;
+        }
+        let expr = match expr {
+            Expr::Binary { op, lhs, rhs, .. } => Expr::Binary {
+                op: *op,
+                lhs: *lhs,
+                rhs: *rhs,
+                flags: ArithFlags::default(),
+            },
+            other => other.clone(),
+        };
+        Some((ty, expr))
+    }
+
+    fn get(&self, ty: Ty, expr: &Expr) -> Option<Operand> {
+        self.by_expr.get(&Self::key(ty, expr)?).copied()
+    }
+
+    fn define(&mut self, ty: Ty, expr: &Expr, dest: ValueId) {
+        if let Some(key) = Self::key(ty, expr) {
+            self.by_expr.entry(key).or_insert(Operand::Value(dest));
+        }
+    }
+}
+
+/// A property assumed of a load (`predicates::load`), emitted at the end of the load's block
+/// where the program's own computation of its condition is available (`Available`): the
+/// assumption is about values defined at the load (SSA), so it holds at the block's end
+/// too, and every path through the load reaches the end (assumptions only end paths).
+struct Deferred {
+    property: usize,
+    bounds: (Sym, Sym),
+    offset: Operand,
+    value: Operand,
+    loc: Option<SourceLoc>,
 }
 
 /// Emits into one block's output.
@@ -117,10 +223,22 @@ impl segments::Emit for Emitter<'_, '_> {
     }
 
     fn emit_expr(&mut self, ty: Ty, expr: Expr) -> Operand {
+        if let Some(op) = self.builder.available.get(ty, &expr) {
+            return op;
+        }
         let dest = self.builder.fresh(ty, "prop".into());
+        self.builder.available.define(ty, &expr, dest);
         self.out
             .push((Pending::Keep(Inst::Assign { dest, expr }), self.loc.clone()));
         Operand::Value(dest)
+    }
+
+    fn ty_of(&self, v: ValueId) -> Ty {
+        self.builder.values[v.index()].ty
+    }
+
+    fn known(&self, v: ValueId) -> Option<bool> {
+        self.builder.available.known.get(&v).copied()
     }
 
     fn assume(&mut self, cond: Sym) {
@@ -527,6 +645,7 @@ fn load_summary(
     c: CellId,
     offset: Operand,
     depth: usize,
+    dest: Option<ValueId>,
 ) -> Sym {
     let number = builder.numbering.number(&offset);
     if let Some(v) = reads.memo.get(c, number) {
@@ -554,7 +673,7 @@ fn load_summary(
             if copy.dst != c {
                 continue;
             }
-            let src = load_summary(builder, reads, copy.src, offset, depth + 1);
+            let src = load_summary(builder, reads, copy.src, offset, depth + 1, None);
             let t = builder.copy_track(j);
             let bounds = (reads.cur[t], reads.cur[t + 1]);
             let ty = builder.cells.cells[c.0].ty;
@@ -567,19 +686,21 @@ fn load_summary(
         }
     }
     if let (false, Sym::Op(x)) = (reads.in_entry, rest) {
+        // The load's own value where it has one (`dest := rest`), so that the property's
+        // instantiation is the program's condition over it.
+        let value = dest.map_or(x, Operand::Value);
         for j in 0..builder.properties.len() {
-            let p = builder.properties[j].clone();
-            if p.cell != c {
+            if builder.properties[j].cell != c {
                 continue;
             }
             let t = builder.property_track(j);
-            let bounds = (reads.cur[t], reads.cur[t + 1]);
-            let mut em = Emitter {
-                builder,
-                out: reads.out,
-                loc: reads.loc,
-            };
-            predicates::load(&mut em, &p, bounds, offset, x);
+            builder.deferred.push(Deferred {
+                property: j,
+                bounds: (reads.cur[t], reads.cur[t + 1]),
+                offset,
+                value,
+                loc: reads.loc.clone(),
+            });
         }
     }
     reads.memo.insert(c, number, rest);
@@ -611,7 +732,19 @@ pub fn lower(func: Function) -> Option<Function> {
         copies: vec![],
         numbering: Numbering::new(&func),
         properties: vec![],
+        available: Available::default(),
+        deferred: vec![],
     };
+    let indices = Indices::new(&func);
+    let entries = single_entries(&func);
+    let mut tables: Vec<Option<Available>> = vec![None; n_blocks];
+    // Only a block some later block is entered from keeps its table.
+    let mut passes_on = vec![false; n_blocks];
+    for (b, from) in entries.iter().enumerate() {
+        if let Some((p, _)) = from {
+            passes_on[*p] |= *p < b;
+        }
+    }
     let budget = segments::MAX_SEGMENTS.saturating_sub(builder.segments.len());
     let copies = copies::choose(&func, &cells, &|b| builder.aliased_by_write(b), budget);
     builder.copies = copies;
@@ -639,6 +772,20 @@ pub fn lower(func: Function) -> Option<Function> {
         let mut out = Vec::new();
         let mut sets: Vec<ValueSet> = sets_at[b].clone().unwrap_or_else(|| vec![None; n_cells]);
         let mut memo = Memo::default();
+        builder.available = match entries[b] {
+            Some((p, decided)) => match &tables[p] {
+                Some(t) if t.by_expr.len() + t.known.len() <= MAX_AVAILABLE => {
+                    let mut t = t.clone();
+                    if let Some((c, value)) = decided {
+                        t.known.insert(c, value);
+                    }
+                    t
+                }
+                _ => Available::default(),
+            },
+            None => Available::default(),
+        };
+        builder.deferred.clear();
         let mut cur: Vec<Sym> = if BlockId(b as u32) == func.entry {
             let mut cur: Vec<Sym> = (0..n_cells)
                 .map(|c| builder.havoc_cell(CellId(c), &mut out, &func.loc))
@@ -672,7 +819,14 @@ pub fn lower(func: Function) -> Option<Function> {
                                 loc,
                                 in_entry: BlockId(b as u32) == func.entry,
                             };
-                            let sym = load_summary(&mut builder, &mut reads, c, addr.offset, 0);
+                            let sym = load_summary(
+                                &mut builder,
+                                &mut reads,
+                                c,
+                                addr.offset,
+                                0,
+                                Some(*dest),
+                            );
                             let number = builder.numbering.number(&addr.offset);
                             if memo.get(c, number) == Some(sym) {
                                 memo.insert(c, number, Sym::Op(Operand::Value(*dest)));
@@ -753,6 +907,7 @@ pub fn lower(func: Function) -> Option<Function> {
                                 let (lo, hi) = predicates::store(
                                     &mut em,
                                     &p,
+                                    &indices,
                                     cells.cells[c.0].ty,
                                     bounds,
                                     addr.offset,
@@ -842,9 +997,27 @@ pub fn lower(func: Function) -> Option<Function> {
                         &mut memo,
                     );
                 }
-                other => out.push((Pending::Keep(other.clone()), loc.clone())),
+                other => {
+                    if let Inst::Assign { dest, expr } = other {
+                        let ty = func.value(*dest).ty;
+                        builder.available.define(ty, expr, *dest);
+                    }
+                    out.push((Pending::Keep(other.clone()), loc.clone()))
+                }
             }
             step_sets(&func, &builder, &mut sets, inst);
+        }
+        for d in std::mem::take(&mut builder.deferred) {
+            let p = builder.properties[d.property].clone();
+            let mut em = Emitter {
+                builder: &mut builder,
+                out: &mut out,
+                loc: &d.loc,
+            };
+            predicates::load(&mut em, &p, &indices, d.bounds, d.offset, d.value);
+        }
+        if passes_on[b] {
+            tables[b] = Some(std::mem::take(&mut builder.available));
         }
         for (e, edge) in block.term.edges().iter().enumerate() {
             let target = edge.target.index();
