@@ -268,33 +268,17 @@ fn recursive_callee_constants_in_the_native_search() {
 /// `rank` returns -1 at 5001 only, and never less.
 #[test]
 fn recursion_callee_constant_natively() {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let src = dir.path().join("native.c");
     let program = std::fs::read_to_string(common::program("recursion_callee_constant.c"))
         .expect("test program readable");
     let rank =
         &program[program.find("int rank").expect("rank")..program.find("int main").expect("main")];
-    std::fs::write(
-        &src,
-        format!(
-            "#include <stdio.h>\n{rank}\nint main(void) {{ int below = 0, at = -1;\n\
+    let source = format!(
+        "#include <stdio.h>\n{rank}\nint main(void) {{ int below = 0, at = -1;\n\
              for (int x = 0; x <= 9000; x++) {{ int r = rank(x); if (r < -1) below++;\n\
              if (r < 0) {{ if (at != -1) at = -2; else at = x; }} }}\n\
              printf(\"%d %d\\n\", below, at); return 0; }}\n"
-        ),
-    )
-    .expect("writing");
-    let exe = dir.path().join("native");
-    let status = std::process::Command::new("clang-19")
-        .args(["-O0", "-w"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .expect("clang-19 runs");
-    assert!(status.success(), "native build");
-    let out = std::process::Command::new(&exe).output().expect("runs");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0 5001");
+    );
+    assert_eq!(common::native_stdout(&source, &["-O0"]), "0 5001");
 }
 
 /// Issue 15: region bounds of a recursive function that the function breaks further in its
@@ -314,32 +298,16 @@ fn region_bounds_checked_by_evaluation() {
     );
     let found = common::check_at_line(&report, 19).expect("verdict at line 19");
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let src = dir.path().join("native.c");
     let program = std::fs::read_to_string(common::program("recursion_region_bounds.c"))
         .expect("test program readable");
     let fib =
         &program[program.find("int fib").expect("fib")..program.find("int main").expect("main")];
-    std::fs::write(
-        &src,
-        format!(
-            "#include <stdio.h>\n{fib}\nint main(void) {{ int broken = 0;\n\
+    let source = format!(
+        "#include <stdio.h>\n{fib}\nint main(void) {{ int broken = 0;\n\
              for (int x = 10; x <= 40; x++) if (fib(x) < 55) broken++;\n\
              printf(\"%d %d\\n\", broken, fib(10)); return 0; }}\n"
-        ),
-    )
-    .expect("writing");
-    let exe = dir.path().join("native");
-    let status = std::process::Command::new("clang-19")
-        .args(["-O1", "-w"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .expect("clang-19 runs");
-    assert!(status.success(), "native build");
-    let out = std::process::Command::new(&exe).output().expect("runs");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0 55");
+    );
+    assert_eq!(common::native_stdout(&source, &["-O1"]), "0 55");
 }
 
 /// Issue 15: recursive functions get certified contracts (summaries under calling
@@ -437,12 +405,7 @@ int main(void) {
 /// function, the gcd of `recursion_disequality.c` and the sum of `recursion_wide.c` give what their annotations say: the verdicts above are checked against these.
 #[test]
 fn recursion_native_values() {
-    let dir = std::env::temp_dir().join(format!("polyfocus-recursion-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("native.c");
-    std::fs::write(
-        &src,
-        "#include <stdio.h>\n\
+    let source = "#include <stdio.h>\n\
          unsigned pow2(unsigned n) { if (n == 0) return 1; return 2u * pow2(n - 1); }\n\
          int hanoi(int n) { if (n == 1) return 1; return 2 * hanoi(n - 1) + 1; }\n\
          int f91(int x) { if (x > 100) return x - 10; return f91(f91(x + 11)); }\n\
@@ -452,22 +415,9 @@ fn recursion_native_values() {
          if (n > 0) return add(m + 1, n - 1); return add(m - 1, n + 1); }\n\
          int main(void) { printf(\"%u %u %d %d %d %d %d %d %lld %lld\\n\", pow2(31), pow2(32),\n\
          hanoi(5), hanoi(20), f91(-7), f91(102), gcd(2, 2), gcd(7, 3), add(3, -5),\n\
-         add(7, 4)); return 0; }\n",
-    )
-    .unwrap();
-    let exe = dir.join("a.out");
-    let status = std::process::Command::new("clang-19")
-        .args(["-O0", "-w"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .expect("clang-19 runs");
-    assert!(status.success(), "native build");
-    let out = std::process::Command::new(&exe).output().unwrap();
-    std::fs::remove_dir_all(&dir).ok();
+         add(7, 4)); return 0; }\n";
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
+        common::native_stdout(source, &["-O0"]),
         "2147483648 0 31 1048575 91 92 2 1 -2 11"
     );
 }

@@ -66,3 +66,26 @@ pub fn shared_bench_or_skip(test: &str) -> Option<PathBuf> {
     );
     None
 }
+
+/// Builds the C `source` natively with clang-19 and `flags` and runs it: its standard output,
+/// trimmed. The ground truth the verdicts of a test are checked against.
+#[track_caller]
+pub fn native_stdout(source: &str, flags: &[&str]) -> String {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let src = dir.path().join("native.c");
+    std::fs::write(&src, source).expect("writing the native program");
+    let exe = dir.path().join("native");
+    let status = Command::new("clang-19")
+        .args(flags)
+        .arg("-w")
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("clang-19 runs");
+    assert!(status.success(), "native build");
+    let out = Command::new(&exe)
+        .output()
+        .expect("the native program runs");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
