@@ -10,8 +10,8 @@ use super::InputKinds;
 use crate::check::TraceStep;
 use crate::graph::{CutKind, ReducedGraph};
 use crate::ir::{
-    BinOp, BlockId, CastOp, CheckId, CmpPred, Expr, Function, HavocReason, Inst, Operand,
-    SourceLoc, Terminator, Ty,
+    BinOp, BlockId, CastOp, CheckId, Expr, Function, HavocReason, Inst, Operand, SourceLoc,
+    Terminator, Ty,
 };
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -304,18 +304,7 @@ fn eval(
             let a = operand(vals, lhs, approximate);
             let b = operand(vals, rhs, approximate);
             let (sa, sb) = (t.to_signed(a), t.to_signed(b));
-            (match pred {
-                CmpPred::Eq => a == b,
-                CmpPred::Ne => a != b,
-                CmpPred::Ugt => a > b,
-                CmpPred::Uge => a >= b,
-                CmpPred::Ult => a < b,
-                CmpPred::Ule => a <= b,
-                CmpPred::Sgt => sa > sb,
-                CmpPred::Sge => sa >= sb,
-                CmpPred::Slt => sa < sb,
-                CmpPred::Sle => sa <= sb,
-            }) as u128
+            pred.holds((a, b), (sa, sb)) as u128
         }
         Expr::Cast { op, arg } => {
             let t = func.operand_ty(arg);

@@ -282,6 +282,24 @@ impl CmpPred {
         }
     }
 
+    /// Whether it holds of two values of one type, given as their unsigned (`ua`, `ub`)
+    /// and signed (`sa`, `sb`) readings.
+    pub fn holds(self, (ua, ub): (u128, u128), (sa, sb): (i128, i128)) -> bool {
+        use CmpPred::*;
+        match self {
+            Eq => ua == ub,
+            Ne => ua != ub,
+            Ugt => ua > ub,
+            Uge => ua >= ub,
+            Ult => ua < ub,
+            Ule => ua <= ub,
+            Sgt => sa > sb,
+            Sge => sa >= sb,
+            Slt => sa < sb,
+            Sle => sa <= sb,
+        }
+    }
+
     /// True for the unsigned orderings.
     pub fn is_unsigned(self) -> bool {
         matches!(

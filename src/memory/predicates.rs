@@ -651,20 +651,7 @@ fn fold(e: &Expr, indices: &Indices) -> Option<Operand> {
 
 /// `pred` of two constants of one type.
 fn compare(pred: CmpPred, a: Const, b: Const) -> bool {
-    let (sa, sb) = (a.signed(), b.signed());
-    let (ua, ub) = (a.unsigned(), b.unsigned());
-    match pred {
-        CmpPred::Eq => ua == ub,
-        CmpPred::Ne => ua != ub,
-        CmpPred::Ugt => ua > ub,
-        CmpPred::Uge => ua >= ub,
-        CmpPred::Ult => ua < ub,
-        CmpPred::Ule => ua <= ub,
-        CmpPred::Sgt => sa > sb,
-        CmpPred::Sge => sa >= sb,
-        CmpPred::Slt => sa < sb,
-        CmpPred::Sle => sa <= sb,
-    }
+    pred.holds((a.unsigned(), b.unsigned()), (a.signed(), b.signed()))
 }
 
 /// Assumes the property of a load of value `x` at `offset`, inside the segment.
