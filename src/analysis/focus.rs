@@ -370,7 +370,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                         t0.elapsed(),
                         match &answer {
                             QueryResult::Unsat => "unsat".to_string(),
-                            QueryResult::Unknown(_) => "unknown".to_string(),
+                            QueryResult::Unknown(u) => format!("unknown {u:?}"),
                             QueryResult::Path(p) => format!("path to p{}", p.target.index()),
                         }
                     );

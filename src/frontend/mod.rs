@@ -942,11 +942,27 @@ fn instrument(
     }
 }
 
+/// The environment variable that turns the memory model off (`off`): every load is then
+/// arbitrary, as before issue 15. A measuring aid (`scripts/real-code`), not an option.
+pub const MEMORY_MODEL_ENV: &str = "POLYFOCUS_MEMORY_MODEL";
+
+fn memory_model_off() -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OFF.get_or_init(|| std::env::var_os(MEMORY_MODEL_ENV).is_some_and(|v| v == "off"))
+}
+
 /// Runs the standard IR passes (`ir::pass`) on a lifted function. A pass that breaks the IR
 /// (seen when verification is on: debug builds, tests, `POLYFOCUS_VERIFY_IR=1`) costs only
 /// precision: the function is analyzed as lifted, with a warning naming the pass.
 fn run_passes(func: ir::Function, warnings: &mut Vec<ir::LiftWarning>) -> ir::Function {
     let requested = std::env::var_os("POLYFOCUS_VERIFY_IR").is_some_and(|v| v != "0");
+    // The measurement of the memory model (issue 15) compares it with what the analysis did
+    // before it, every load arbitrary, on the same binary and under the same budgets.
+    let func = if memory_model_off() {
+        crate::memory::erase(func)
+    } else {
+        func
+    };
     let pipeline = ir::pass::Pipeline::standard(ir::pass::Verification::for_build(requested));
     match pipeline.run(func.clone()) {
         Ok(func) => func,
