@@ -107,6 +107,33 @@ static void polyfocus_load(void) {
 #endif
 }
 
+#ifndef POLYFOCUS_BAKED_COUNT
+#include <signal.h>
+#include <sys/resource.h>
+/* Declared here: <sys/prctl.h> pulls in the kernel's <asm/types.h>, which the 32-bit
+ * build (-m32) of Debian's headers does not have. */
+extern int prctl(int option, ...);
+#define POLYFOCUS_PR_SET_PDEATHSIG 1
+/* Run by polyfocus (POLYFOCUS_REPLAY_PARENT names its pid), the replay limits its own
+ * address space to 2 GiB, a guard against runaway allocation, and asks the kernel to kill
+ * it when the thread that started it ends, so that a polyfocus killed by SIGKILL leaves no
+ * replay running. polyfocus starts it with posix_spawn, which cannot run such a hook in the
+ * child before exec (fork could, at the price of copying polyfocus's page tables). A parent
+ * that died before the request was made is seen by the parent id, which then changed. */
+__attribute__((constructor)) static void polyfocus_guard(void) {
+    const char *parent = getenv("POLYFOCUS_REPLAY_PARENT");
+    if (!parent || !*parent)
+        return;
+    struct rlimit lim;
+    lim.rlim_cur = (rlim_t)2 << 30;
+    lim.rlim_max = (rlim_t)2 << 30;
+    setrlimit(RLIMIT_AS, &lim);
+    prctl(POLYFOCUS_PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if ((long)getppid() != strtol(parent, NULL, 10))
+        raise(SIGKILL);
+}
+#endif
+
 static unsigned long long polyfocus_random(void) {
     /* splitmix64 */
     unsigned long long z = (polyfocus_rng += 0x9e3779b97f4a7c15ULL);

@@ -23,7 +23,7 @@
 //! reaches the error yields the exact input sequence to confirm in strict mode.
 
 use crate::frontend::{clang_program, runtime_dir, DataModel, FrontendConfig};
-use crate::interrupt::{die_with_parent, ChildGroup, ScratchDir};
+use crate::interrupt::{ChildGroup, ScratchDir};
 use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::os::unix::process::CommandExt;
@@ -37,6 +37,12 @@ pub const EXIT_ERROR_REACHED: i32 = 97;
 pub const EXIT_RUNTIME_ERROR: i32 = 96;
 /// Exit status of an input request beyond the recorded ones (strict mode).
 pub const EXIT_EXTRA_INPUT: i32 = 98;
+
+/// The environment variable that gives a replay its parent's process id: the runtime then
+/// limits its own address space and dies with the thread that started it (see
+/// `runtime/replay.c`, `polyfocus_guard`). A replay run by hand, or a standalone harness,
+/// has no such parent and no such limit.
+const REPLAY_PARENT_ENV: &str = "POLYFOCUS_REPLAY_PARENT";
 
 /// The error functions, with a strong definition in `runtime/replay.c`: the program's own
 /// definitions of these are weakened, since calling them is the event the replay detects,
@@ -444,8 +450,10 @@ fn run_tool(
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log);
-    // SAFETY: `die_with_parent` is async-signal-safe and allocates nothing.
-    unsafe { command.pre_exec(die_with_parent) };
+    // No `pre_exec` hook (such as `die_with_parent`): it would make the standard library
+    // `fork` this process instead of using `posix_spawn`. The tool is in polyfocus's own
+    // process group, so an interrupt or a harness's kill of the group ends it; after a
+    // `SIGKILL` of polyfocus alone it runs to its own end (a compile or a link).
     let mut child = spawn_alone(&mut command).map_err(|e| format!("running {program}: {e}"))?;
     let status = loop {
         match child.try_wait() {
@@ -892,18 +900,14 @@ impl NativeProgram {
             Some(f) => cmd.stderr(f),
             None => cmd.stderr(Stdio::null()),
         };
+        // The runtime (`runtime/replay.c`) limits its own address space (2 GiB, a guard
+        // against runaway allocation) and asks to die with the thread that started it, when
+        // it is told its parent: no `pre_exec` hook, so the standard library spawns it with
+        // `posix_spawn` rather than `fork`, which copied the page tables of a process of
+        // several hundred MB for every run (a third of the CPU time of `scripts/real-code`
+        // was system time).
+        cmd.env(REPLAY_PARENT_ENV, std::process::id().to_string());
         cmd.process_group(0);
-        unsafe {
-            cmd.pre_exec(|| {
-                // 2 GiB of address space, as a guard against runaway allocation.
-                let lim = libc::rlimit {
-                    rlim_cur: 2 << 30,
-                    rlim_max: 2 << 30,
-                };
-                libc::setrlimit(libc::RLIMIT_AS, &lim);
-                die_with_parent()
-            });
-        }
         let start = Instant::now();
         let status = match spawn_alone(&mut cmd) {
             Err(e) => {
@@ -1081,13 +1085,14 @@ mod tests {
     }
 }
 
-/// Spawns `command` while no other thread of this process forks.
+/// Spawns `command` while no other thread of this process spawns.
 ///
-/// The `pre_exec` hook makes the standard library `fork`, which runs libz3 4.8's
-/// `pthread_atfork` handler (`scoped_timer::finalize`, racy with other threads: fixed
-/// upstream in Z3Prover/z3#7618). Two workers forking at once (the counterexample searches
-/// of two functions starting together, issue 14) left both blocked in that handler for
-/// good; forking one at a time avoids it. A fork is short, so the lock costs little.
+/// Every spawn here is a `posix_spawn` (no `pre_exec` hook), which runs no `pthread_atfork`
+/// handler. Should the standard library fall back to `fork`, it would run libz3 4.8's
+/// handler (`scoped_timer::finalize`, racy with other threads: fixed upstream in
+/// Z3Prover/z3#7618): two workers forking at once (the counterexample searches of two
+/// functions starting together, issue 14) left both blocked in it for good. Spawning one
+/// at a time keeps that impossible; a spawn is short, so the lock costs little.
 fn spawn_alone(command: &mut Command) -> std::io::Result<std::process::Child> {
     static FORK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _alone = FORK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
