@@ -229,5 +229,7 @@ programs! {
     r15_properties_of_array_elements => "memory_array_properties.c",
     r15_properties_over_the_accesses_own_index => "memory_array_property_index.c",
     r15_property_root_that_does_not_fit_is_not_used => "memory_array_property_root_wrap.c",
+    r15_tiles_with_a_short_circuit_property => "memory_array_tiles.c",
+    r15_tiles_near_miss_is_refuted => "memory_array_tiles_near_miss.c",
     r15_callee_through_a_pointer_refuted_from_main => "callee_through_pointer.c",
 }

@@ -155,6 +155,23 @@ fn reachable_bug_is_never_proved() {
     check_program("bug.c");
 }
 
+/// The engines alone (no refinement or congruence stage after them) prove what needs
+/// `n == 3 * (n / 3)` after `n % 3 == 0`.
+#[test]
+fn r15_remainder_identity() {
+    check_program_with(
+        "remainder_identity.c",
+        &[
+            "--refine",
+            "off",
+            "--care-set",
+            "off",
+            "--relational-congruences",
+            "off",
+        ],
+    );
+}
+
 #[test]
 fn r12_boolean_compared_with_constant_on_the_left() {
     check_program("bool_const_left.c");

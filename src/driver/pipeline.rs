@@ -14,7 +14,9 @@
 //!   over intervals. Reported as `interval analysis`.
 //! - [`Step::Engine`]: the chosen engine over the chosen domain; proves the assertions whose
 //!   error site gets no invariant. It runs only when the interval stage left an assertion
-//!   open. Reported as the stage `analysis`.
+//!   open; when path focusing gives up on its solver budget, the classic engine over the
+//!   same domain runs in the rest of the stage's time, and its invariants stand in for
+//!   path focusing's where it finishes. Reported as the stage `analysis`.
 //! - [`Step::Congruences`]: the engine's invariants with the congruences of the values
 //!   (`analysis::congruence`): an open error site no path reaches from them is proved.
 //!   Reported as `congruences`; runs only when the engine finished and left one open.
@@ -715,6 +717,26 @@ fn engine<D: NumericDomain>(
         &deadline,
     );
     first.outcome = deadline.blame(first.outcome);
+    if first.outcome == Outcome::Budget && config.engine == Engine::Focus && !deadline.expired() {
+        // Path focusing gave up (a solver query past its work, or too many queries): the
+        // classic engine over the same domain asks the solver nothing, and where it
+        // finishes its invariants are a post-fixpoint like path focusing's (the ascending
+        // iterations of a loop body of many branches, each a diamond over array segments,
+        // are what the solver could not decide, not what the domain cannot join).
+        let classic: Run<D> = run_engine(
+            &facts.lowering,
+            Engine::Classic,
+            &SlotAssignment::default(),
+            cut_facts,
+            &deadline,
+        );
+        if deadline.blame(classic.outcome) == Outcome::Complete {
+            first = Run {
+                spent: first.spent,
+                ..classic
+            };
+        }
+    }
     let elapsed = engine_started.elapsed();
     progress.stages.push(StageRun {
         stage: Step::Engine.reported(),

@@ -1,4 +1,5 @@
-//! Memoized loads of summary cells (issue 15): within one block, two reads of the same
+//! Memoized loads of summary cells (issue 15): within one block (or a chain of blocks each
+//! entered from the previous one only), two reads of the same
 //! summary cell at the same offset with no write in between read the same element, so
 //! they get the same value; and a read after a store at the same offset reads the stored
 //! value. Without it each load of a summary is a fresh choice, so `a1[x] == a2[x]` after
@@ -10,8 +11,11 @@
 //! value read) or a store (the value written, after every other entry of the cell is
 //! dropped, since the store may hit any of their offsets), and dropped by every write that
 //! may change the cell: a store to its base or to a base that may alias it, an
-//! initializer, a clobber. The memo starts empty at every block, so no entry crosses a
-//! join or a back edge.
+//! initializer, a clobber. The memo starts empty at every block but one entered by a single
+//! edge from an earlier block (in the order blocks are built), which starts from that
+//! block's memo at its end: nothing runs in between, so the entries still hold. No entry
+//! crosses a join or a back edge. So `a[i] >= m || a[i] == 0`, whose second load at -O0 is
+//! in the block the first one's branch leads to, reads the first load's value.
 //!
 //! Offsets are compared by value numbers: two operands get the same number when they are
 //! the same constant, the same value, or pure expressions (`Assign`) of the same operator
@@ -143,7 +147,7 @@ impl Numbering {
 
 /// The memo of one block: what each summary cell holds at the offsets read or written
 /// since the block's start with no write in between.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Memo {
     entries: HashMap<(CellId, Number), Sym>,
 }

@@ -7,7 +7,11 @@
 //! other operand of the condition is a value of the entry block, so it is the same at every
 //! point of the function. So `for (i = 0; i < n; i++) a[i] = i;` leaves `[0, 4n)` where
 //! `a[k] >= k` holds, and a later load of `a[j]` inside it reads a value assumed to satisfy
-//! it, where the summary alone gives any value.
+//! it, where the summary alone gives any value. The condition may be a short-circuit
+//! join (`a[i] >= m || a[i] == 0` at -O0: a branch on the first comparison, a block that
+//! loads the element again for the second, a boolean phi), read as `a | b`
+//! ([`short_circuits`]), with every load of the element at offsets of one value number
+//! read as `x`.
 //!
 //! **Invariant** (of every predicate segment, at every point): every element of the base
 //! whose byte offset `o` (on the summary's grid) has `lo <= o < hi` satisfies `P(x, o)`.
@@ -24,6 +28,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::cells::{self, CellId, Cells};
+use super::memo::Numbering;
 use super::segments::{self, Emit, I64};
 use super::ssa::{Sym, SymExpr};
 use crate::ir::{
@@ -33,6 +38,9 @@ use crate::ir::{
 
 /// The most properties of one function.
 const MAX_PROPERTIES: usize = 8;
+
+/// The most loads of the element one property's condition reads.
+const MAX_READS: usize = 4;
 
 /// The most instructions of one property's condition.
 const MAX_CONE: usize = 32;
@@ -44,8 +52,9 @@ const MAX_UPDATES: usize = 2_000;
 #[derive(Clone, Debug)]
 pub struct Property {
     pub cell: CellId,
-    /// The element's value in the condition.
-    elem: ValueId,
+    /// The element's value in the condition: the loads of it the condition reads (one
+    /// element, read at one offset, see `choose`).
+    elems: Vec<ValueId>,
     /// The condition's definitions, operands before users.
     cone: Vec<(ValueId, Ty, Expr)>,
     cond: Operand,
@@ -217,9 +226,17 @@ fn index_of_in<'e>(
 }
 
 /// The properties of `func`'s summary cells, from the conditions of branches to error
-/// sites. Which are chosen only affects precision, never soundness.
-pub fn choose(func: &Function, cells: &Cells) -> Vec<Property> {
-    let mut defs: HashMap<ValueId, &Expr> = HashMap::new();
+/// sites, and the cells some such condition compares with a constant (`x == k`, `x != k`,
+/// left to the constant segments). Which are chosen only affects precision, never
+/// soundness.
+pub fn choose(
+    func: &Function,
+    cells: &Cells,
+    numbering: &Numbering,
+) -> (Vec<Property>, HashSet<CellId>) {
+    let mut compared: HashSet<CellId> = HashSet::new();
+    let joins = short_circuits(func);
+    let mut defs: HashMap<ValueId, &Expr> = joins.iter().map(|(v, e)| (*v, e)).collect();
     let mut loads: HashMap<ValueId, (CellId, Operand)> = HashMap::new();
     let mut accesses: HashMap<CellId, usize> = HashMap::new();
     for inst in func.blocks.iter().flat_map(|b| &b.insts) {
@@ -266,16 +283,25 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Property> {
             (false, true) => false,
             _ => continue,
         };
-        // The summary loads the condition reads: exactly one element.
+        // The summary loads the condition reads: one element, read once or more (`a[i] >= m
+        // || a[i] == 0` at -O0 loads `a[i]` on each side), at offsets with one value number.
         let mut found = Walk::default();
         found.run(*cond, &defs, &loads, &entry, &[]);
-        let Some(elem) = found.elems.iter().next().copied() else {
+        let mut elems: Vec<ValueId> = found.elems.iter().copied().collect();
+        elems.sort();
+        let Some(&elem) = elems.first() else {
             continue;
         };
-        if found.elems.len() != 1 {
+        let (cell, offset) = loads[&elem];
+        let same_element = |v: &ValueId| {
+            let (c, o) = loads[v];
+            c == cell
+                && numbering.number(&o).is_some()
+                && numbering.number(&o) == numbering.number(&offset)
+        };
+        if elems.len() > MAX_READS || !elems.iter().all(same_element) {
             continue;
         }
-        let (cell, offset) = loads[&elem];
         let index = index_of(&offset, &defs).map(|(i, k)| (i, k, func.value(i).ty));
         let root = index.and_then(|(i, _, _)| match defs.get(&i) {
             Some(Expr::Cast {
@@ -312,13 +338,14 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Property> {
                 (Operand::Value(_), Operand::Const(_)) | (Operand::Const(_), Operand::Value(_))
             );
             if against_constant && matches!(pred, CmpPred::Eq | CmpPred::Ne) {
+                compared.insert(cell);
                 continue;
             }
         }
         if props.len() < MAX_PROPERTIES {
             props.push(Property {
                 cell,
-                elem,
+                elems,
                 cone,
                 cond: Operand::Value(*cond),
                 negate,
@@ -332,9 +359,81 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Property> {
         .map(|p| accesses.get(&p.cell).copied().unwrap_or(0))
         .sum();
     if updates > MAX_UPDATES {
-        return vec![];
+        return (vec![], compared);
     }
-    props
+    (props, compared)
+}
+
+/// The booleans that short-circuit evaluation joins, as the expressions of both operands
+/// they compute: at -O0, `a || b` branches on `a` to the join with `true`, or to a block
+/// entered from that branch only that computes `b` and jumps to the join with it; `a && b`
+/// the same with `false` on the else edge. The join's value is `a | b` (`a & b`) on every
+/// path to it, so the expression is the condition the program computes, one a property can
+/// instantiate at any point. Only the choice of properties reads it (which is precision:
+/// any pure function of the element is a sound property).
+fn short_circuits(func: &Function) -> HashMap<ValueId, Expr> {
+    use crate::ir::BlockId;
+    let mut incoming: Vec<Vec<(usize, &crate::ir::Edge)>> = vec![Vec::new(); func.blocks.len()];
+    for (b, block) in func.blocks.iter().enumerate() {
+        for e in block.term.edges() {
+            incoming[e.target.index()].push((b, e));
+        }
+    }
+    let mut res = HashMap::new();
+    for (j, ins) in incoming.iter().enumerate() {
+        let [(pa, ea), (pb, eb)] = ins.as_slice() else {
+            continue;
+        };
+        for ((a, edge_a), (b, edge_b)) in [((*pa, *ea), (*pb, *eb)), ((*pb, *eb), (*pa, *ea))] {
+            let Terminator::Branch {
+                cond,
+                then_edge,
+                else_edge,
+            } = &func.blocks[a].term
+            else {
+                continue;
+            };
+            // `A` branches to the join on one side and to `B` on the other; `B` is entered
+            // from there only and jumps to the join.
+            let (op, short) = if std::ptr::eq(then_edge, edge_a) {
+                (BinOp::Or, else_edge)
+            } else if std::ptr::eq(else_edge, edge_a) {
+                (BinOp::And, then_edge)
+            } else {
+                continue;
+            };
+            let entered_once = incoming[b].len() == 1 && incoming[b][0].0 == a;
+            if short.target != BlockId(b as u32)
+                || !entered_once
+                || !matches!(func.blocks[b].term, Terminator::Jump(_))
+                || b == j
+            {
+                continue;
+            }
+            for (dest, from_a) in &edge_a.moves {
+                if func.value(*dest).ty != Ty::BOOL {
+                    continue;
+                }
+                let short_value = Const::bool(op == BinOp::Or);
+                if *from_a != Operand::Const(short_value) {
+                    continue;
+                }
+                let Some((_, from_b)) = edge_b.moves.iter().find(|(d, _)| d == dest) else {
+                    continue;
+                };
+                res.insert(
+                    *dest,
+                    Expr::Binary {
+                        op,
+                        lhs: *cond,
+                        rhs: *from_b,
+                        flags: ArithFlags::default(),
+                    },
+                );
+            }
+        }
+    }
+    res
 }
 
 /// A walk of a condition's definitions.
@@ -411,8 +510,7 @@ pub fn instantiate(
     o: Operand,
     otherwise: bool,
 ) -> Operand {
-    let mut map: HashMap<ValueId, Operand> = HashMap::new();
-    map.insert(p.elem, x);
+    let mut map: HashMap<ValueId, Operand> = p.elems.iter().map(|&e| (e, x)).collect();
     let mut fits: Option<Operand> = None;
     if let Some((i, k, ty)) = p.index {
         let site = indices

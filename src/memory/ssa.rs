@@ -720,6 +720,19 @@ pub fn lower(func: Function) -> Option<Function> {
     }
     let cells = cells::choose(&func);
     let n_cells = cells.cells.len();
+    let numbering = Numbering::new(&func);
+    let (properties, compared) = predicates::choose(&func, &cells, &numbering);
+    // A cell whose assertions are all properties gets no constant segments: the property
+    // is what its assertions read, and each constant segment costs the engines a handful
+    // of joins at every store (`a[i*3] = 7; a[i*3+1] = 3; ...` cuts them at every other
+    // store anyway). Which segments are made only affects precision.
+    let served: BTreeSet<CellId> = properties
+        .iter()
+        .map(|p| p.cell)
+        .filter(|c| !compared.contains(c))
+        .collect();
+    let mut chosen = segments::choose(&func, &cells);
+    chosen.retain(|s| !served.contains(&s.cell));
     let mut builder = Builder {
         cells: &cells,
         bases: func
@@ -728,9 +741,9 @@ pub fn lower(func: Function) -> Option<Function> {
             .map(|b| (b.kind, b.name.clone()))
             .collect(),
         values: func.values.clone(),
-        segments: segments::choose(&func, &cells),
+        segments: chosen,
         copies: vec![],
-        numbering: Numbering::new(&func),
+        numbering,
         properties: vec![],
         available: Available::default(),
         deferred: vec![],
@@ -738,6 +751,7 @@ pub fn lower(func: Function) -> Option<Function> {
     let indices = Indices::new(&func);
     let entries = single_entries(&func);
     let mut tables: Vec<Option<Available>> = vec![None; n_blocks];
+    let mut memos: Vec<Option<Memo>> = vec![None; n_blocks];
     // Only a block some later block is entered from keeps its table.
     let mut passes_on = vec![false; n_blocks];
     for (b, from) in entries.iter().enumerate() {
@@ -748,7 +762,7 @@ pub fn lower(func: Function) -> Option<Function> {
     let budget = segments::MAX_SEGMENTS.saturating_sub(builder.segments.len());
     let copies = copies::choose(&func, &cells, &|b| builder.aliased_by_write(b), budget);
     builder.copies = copies;
-    builder.properties = predicates::choose(&func, &cells);
+    builder.properties = properties;
     let n_tracks = builder.n_tracks();
     // One phi per tracked quantity at every block but the entry.
     let mut phis: Vec<Phi> = Vec::new();
@@ -771,7 +785,12 @@ pub fn lower(func: Function) -> Option<Function> {
     for (b, block) in func.blocks.iter().enumerate() {
         let mut out = Vec::new();
         let mut sets: Vec<ValueSet> = sets_at[b].clone().unwrap_or_else(|| vec![None; n_cells]);
-        let mut memo = Memo::default();
+        // A block entered by one edge from an earlier block starts from what that block's
+        // memo knows at its end (`memo.rs`): nothing is written in between.
+        let mut memo = match entries[b] {
+            Some((p, _)) => memos[p].clone().unwrap_or_default(),
+            None => Memo::default(),
+        };
         builder.available = match entries[b] {
             Some((p, decided)) => match &tables[p] {
                 Some(t) if t.by_expr.len() + t.known.len() <= MAX_AVAILABLE => {
@@ -1018,6 +1037,7 @@ pub fn lower(func: Function) -> Option<Function> {
         }
         if passes_on[b] {
             tables[b] = Some(std::mem::take(&mut builder.available));
+            memos[b] = Some(memo);
         }
         for (e, edge) in block.term.edges().iter().enumerate() {
             let target = edge.target.index();

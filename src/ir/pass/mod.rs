@@ -15,10 +15,12 @@
 
 mod assume_phi;
 mod entry;
+mod remainder;
 mod runtime_checks;
 
 pub use assume_phi::AssumeThroughPhis;
 pub use entry::{separate_entry, EntryNotAnErrorSite};
+pub use remainder::RemainderIdentity;
 pub use runtime_checks::{reach_at_entry, Instrumented, RuntimeChecks};
 
 use std::fmt;
@@ -102,6 +104,7 @@ impl Pipeline {
         Pipeline::new(
             vec![
                 Box::new(crate::memory::MemoryToValues),
+                Box::new(RemainderIdentity),
                 Box::new(AssumeThroughPhis),
                 Box::new(EntryNotAnErrorSite),
             ],
