@@ -14,7 +14,10 @@
 //! over the head's live values. With it, the engine keeps one state per phase, and path
 //! focusing accelerates each phase's path from the states of that phase alone (Gopan and
 //! Reps's guided static analysis and lookahead widening reach the same effect by phases of
-//! the iteration; here the phases are parts of the state). Refinement starts with these
+//! the iteration; here the phases are parts of the state). A (dis)equality guard `i != z`
+//! gives the two splits `i <= z` and `i >= z` (phases before, at and after `z`: a loop that
+//! skips one index, such as a copy `if (i != z) b[i] = a[i];`, whose copied ranges are
+//! affine in `i` on each side, see `memory/copies.rs`). Refinement starts with these
 //! predicates ([`seed`]); like every predicate they only split states, so they cannot make
 //! an analysis unsound: the predicate need not even be exact (wrap-around of the additions
 //! is ignored), it only has to separate the phases in the cases that matter.
@@ -73,11 +76,13 @@ pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
             let Some(Expr::Cmp { pred, lhs, rhs }) = lowering.def(*c) else {
                 continue;
             };
-            let Some(atom) = guard_at_head(lowering, live, *pred, lhs, rhs) else {
-                continue;
-            };
-            if !here.contains(&atom) && !here.contains(&atom.negate()) {
-                here.push(atom);
+            for atom in guard_at_head(lowering, live, *pred, lhs, rhs) {
+                if here.len() < MAX_PER_HEAD
+                    && !here.contains(&atom)
+                    && !here.contains(&atom.negate())
+                {
+                    here.push(atom);
+                }
             }
         }
         res.extend(here.into_iter().map(|p| (cp, p)));
@@ -85,36 +90,40 @@ pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
     res
 }
 
-/// `lhs pred rhs` over values live at the head, as one canonical atom; `None` for
-/// (dis)equalities (not a phase boundary), constant conditions, and operands the head
-/// does not know.
+/// `lhs pred rhs` over values live at the head, as canonical atoms: one for an
+/// inequality; two for a (dis)equality `i != z`, `i <= z` and `i >= z`, whose three
+/// phases `i < z`, `i == z`, `i > z` are those of a loop that skips (or treats apart) one
+/// value of its counter, in either direction (`if (i != z) b[i] = a[i];` runs a phase
+/// before `z` and one after, `memory/copies.rs`). None for constant conditions and
+/// operands the head does not know.
 fn guard_at_head(
     lowering: &Lowering<'_>,
     live: &BTreeSet<ValueId>,
     pred: CmpPred,
     lhs: &Operand,
     rhs: &Operand,
-) -> Option<LinCons> {
-    if matches!(pred, CmpPred::Eq | CmpPred::Ne) {
-        return None;
-    }
+) -> Vec<LinCons> {
     let want = match pred {
         p if p.is_unsigned() => crate::ir::Interp::Unsigned,
         _ => crate::ir::Interp::Signed,
     };
-    let a = at_head(lowering, live, lhs, want, MAX_CHAIN)?;
-    let b = at_head(lowering, live, rhs, want, MAX_CHAIN)?;
-    let c = match pred {
-        CmpPred::Slt | CmpPred::Ult => LinCons::lt_int(&a, &b),
-        CmpPred::Sle | CmpPred::Ule => LinCons::le(&a, &b),
-        CmpPred::Sgt | CmpPred::Ugt => LinCons::lt_int(&b, &a),
-        CmpPred::Sge | CmpPred::Uge => LinCons::ge(&a, &b),
-        CmpPred::Eq | CmpPred::Ne => return None,
+    let (Some(a), Some(b)) = (
+        at_head(lowering, live, lhs, want, MAX_CHAIN),
+        at_head(lowering, live, rhs, want, MAX_CHAIN),
+    ) else {
+        return vec![];
     };
-    if c.kind != ConsKind::Ge || c.expr.vars().next().is_none() {
-        return None;
-    }
-    canonical_atoms(&c).into_iter().next()
+    let cs = match pred {
+        CmpPred::Slt | CmpPred::Ult => vec![LinCons::lt_int(&a, &b)],
+        CmpPred::Sle | CmpPred::Ule => vec![LinCons::le(&a, &b)],
+        CmpPred::Sgt | CmpPred::Ugt => vec![LinCons::lt_int(&b, &a)],
+        CmpPred::Sge | CmpPred::Uge => vec![LinCons::ge(&a, &b)],
+        CmpPred::Eq | CmpPred::Ne => vec![LinCons::le(&a, &b), LinCons::ge(&a, &b)],
+    };
+    cs.iter()
+        .filter(|c| c.kind == ConsKind::Ge && c.expr.vars().next().is_some())
+        .filter_map(|c| canonical_atoms(c).into_iter().next())
+        .collect()
 }
 
 /// An operand as a linear expression over the values live at the head: a constant (in the
