@@ -15,7 +15,9 @@
 //! focusing accelerates each phase's path from the states of that phase alone (Gopan and
 //! Reps's guided static analysis and lookahead widening reach the same effect by phases of
 //! the iteration; here the phases are parts of the state). A (dis)equality guard `i != z`
-//! gives the two splits `i <= z` and `i >= z` (phases before, at and after `z`: a loop that
+//! of the loop's body (not of code after the loop, such as an assertion `x == 100` the
+//! region also reaches), with the slots the inequalities leave, gives the two splits
+//! `i <= z` and `i >= z` (phases before, at and after `z`: a loop that
 //! skips one index, such as a copy `if (i != z) b[i] = a[i];`, whose copied ranges are
 //! affine in `i` on each side, see `memory/copies.rs`). Refinement starts with these
 //! predicates ([`seed`]); like every predicate they only split states, so they cannot make
@@ -26,7 +28,7 @@ use super::lower::{const_reading, Lowering};
 use super::refine::{canonical_atoms, LocalPredicates};
 use crate::domain::{ConsKind, Int, LinCons, LinExpr, NumericDomain};
 use crate::graph::{CutKind, CutPointId};
-use crate::ir::{BinOp, CmpPred, Expr, Operand, Terminator, ValueId};
+use crate::ir::{BinOp, BlockId, CmpPred, Expr, Operand, Terminator, ValueId};
 use std::collections::BTreeSet;
 
 /// Phase predicates at one loop head, at most (each doubles the head's parts).
@@ -59,29 +61,57 @@ pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
             continue;
         }
         let live = ctx.live_at(head.block);
-        let mut here: Vec<LinCons> = Vec::new();
-        for b in graph.region(cp) {
-            // The head's own branch is the loop's exit guard: its sides are "in the loop"
-            // and "left it", not phases.
-            if *b == head.block || here.len() >= MAX_PER_HEAD {
-                continue;
-            }
-            let Terminator::Branch {
-                cond: Operand::Value(c),
-                ..
-            } = &func.block(*b).term
-            else {
-                continue;
-            };
-            let Some(Expr::Cmp { pred, lhs, rhs }) = lowering.def(*c) else {
-                continue;
-            };
-            for atom in guard_at_head(lowering, live, *pred, lhs, rhs) {
-                if here.len() < MAX_PER_HEAD
-                    && !here.contains(&atom)
-                    && !here.contains(&atom.negate())
+        let region = graph.region(cp);
+        // The blocks of the loop's body: those of the region that lead back to the head
+        // within it (an assertion after the loop, `x == 100`, is in the region too).
+        let mut body: BTreeSet<BlockId> = BTreeSet::new();
+        loop {
+            let before = body.len();
+            for b in region {
+                if func
+                    .block(*b)
+                    .term
+                    .successors()
+                    .iter()
+                    .any(|s| *s == head.block || body.contains(s))
                 {
-                    here.push(atom);
+                    body.insert(*b);
+                }
+            }
+            if body.len() == before {
+                break;
+            }
+        }
+        let mut here: Vec<LinCons> = Vec::new();
+        // Inequalities first, then the (dis)equalities of the body with the slots left.
+        for equalities in [false, true] {
+            for b in region {
+                // The head's own branch is the loop's exit guard: its sides are "in the
+                // loop" and "left it", not phases.
+                if *b == head.block || here.len() >= MAX_PER_HEAD {
+                    continue;
+                }
+                let Terminator::Branch {
+                    cond: Operand::Value(c),
+                    ..
+                } = &func.block(*b).term
+                else {
+                    continue;
+                };
+                let Some(Expr::Cmp { pred, lhs, rhs }) = lowering.def(*c) else {
+                    continue;
+                };
+                let equality = matches!(pred, CmpPred::Eq | CmpPred::Ne);
+                if equality != equalities || (equality && !body.contains(b)) {
+                    continue;
+                }
+                for atom in guard_at_head(lowering, live, *pred, lhs, rhs) {
+                    if here.len() < MAX_PER_HEAD
+                        && !here.contains(&atom)
+                        && !here.contains(&atom.negate())
+                    {
+                        here.push(atom);
+                    }
                 }
             }
         }
