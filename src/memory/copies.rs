@@ -211,7 +211,7 @@ pub fn unread_inputs(func: &Function) -> HashSet<ValueId> {
 /// For each block, which copy segments may be non-empty at its start: a forward data flow
 /// from "all empty" at the entry, where only a store to a copy's `dst` of a value that may
 /// be a copy (not one of `unread`, see [`unread_inputs`]) may make its segment non-empty
-/// (the other updates of `segments.rs` keep an empty segment empty). The construction
+/// (a cut, [`cut`], keeps an empty segment empty). The construction
 /// starts a segment that is surely empty at a block as [`empty`] instead of a phi, so a
 /// loop before any copy (the fill loop of `a1` and `a2`) pays nothing for it. Emptying a
 /// segment is always sound, so a wrong answer here would only lose precision.
