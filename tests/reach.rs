@@ -226,6 +226,7 @@ programs! {
     r15_arrays_initialized_by_loops => "memory_array_segments.c",
     r15_allocation_sites => "memory_array_heap.c",
     r15_copies_between_arrays => "memory_array_copies.c",
+    r15_copies_that_skip_another_index_or_two => "memory_array_copy_skip_near.c",
     r15_properties_of_array_elements => "memory_array_properties.c",
     r15_properties_over_the_accesses_own_index => "memory_array_property_index.c",
     r15_property_root_that_does_not_fit_is_not_used => "memory_array_property_root_wrap.c",
@@ -233,3 +234,4 @@ programs! {
     r15_tiles_near_miss_is_refuted => "memory_array_tiles_near_miss.c",
     r15_callee_through_a_pointer_refuted_from_main => "callee_through_pointer.c",
 }
+

@@ -14,7 +14,12 @@
 //! over the head's live values. With it, the engine keeps one state per phase, and path
 //! focusing accelerates each phase's path from the states of that phase alone (Gopan and
 //! Reps's guided static analysis and lookahead widening reach the same effect by phases of
-//! the iteration; here the phases are parts of the state). Refinement starts with these
+//! the iteration; here the phases are parts of the state). A (dis)equality guard `i != z`
+//! of the loop's body (not of code after the loop, such as an assertion `x == 100` the
+//! region also reaches), with the slots the inequalities leave, gives the two splits
+//! `i <= z` and `i >= z` (phases before, at and after `z`: a loop that
+//! skips one index, such as a copy `if (i != z) b[i] = a[i];`, whose copied ranges are
+//! affine in `i` on each side, see `memory/copies.rs`). Refinement starts with these
 //! predicates ([`seed`]); like every predicate they only split states, so they cannot make
 //! an analysis unsound: the predicate need not even be exact (wrap-around of the additions
 //! is ignored), it only has to separate the phases in the cases that matter.
@@ -23,7 +28,7 @@ use super::lower::{const_reading, Lowering};
 use super::refine::{canonical_atoms, LocalPredicates};
 use crate::domain::{ConsKind, Int, LinCons, LinExpr, NumericDomain};
 use crate::graph::{CutKind, CutPointId};
-use crate::ir::{BinOp, CmpPred, Expr, Operand, Terminator, ValueId};
+use crate::ir::{BinOp, BlockId, CmpPred, Expr, Operand, Terminator, ValueId};
 use std::collections::BTreeSet;
 
 /// Phase predicates at one loop head, at most (each doubles the head's parts).
@@ -56,28 +61,58 @@ pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
             continue;
         }
         let live = ctx.live_at(head.block);
-        let mut here: Vec<LinCons> = Vec::new();
-        for b in graph.region(cp) {
-            // The head's own branch is the loop's exit guard: its sides are "in the loop"
-            // and "left it", not phases.
-            if *b == head.block || here.len() >= MAX_PER_HEAD {
-                continue;
+        let region = graph.region(cp);
+        // The blocks of the loop's body: those of the region that lead back to the head
+        // within it (an assertion after the loop, `x == 100`, is in the region too).
+        let mut body: BTreeSet<BlockId> = BTreeSet::new();
+        loop {
+            let before = body.len();
+            for b in region {
+                if func
+                    .block(*b)
+                    .term
+                    .successors()
+                    .iter()
+                    .any(|s| *s == head.block || body.contains(s))
+                {
+                    body.insert(*b);
+                }
             }
-            let Terminator::Branch {
-                cond: Operand::Value(c),
-                ..
-            } = &func.block(*b).term
-            else {
-                continue;
-            };
-            let Some(Expr::Cmp { pred, lhs, rhs }) = lowering.def(*c) else {
-                continue;
-            };
-            let Some(atom) = guard_at_head(lowering, live, *pred, lhs, rhs) else {
-                continue;
-            };
-            if !here.contains(&atom) && !here.contains(&atom.negate()) {
-                here.push(atom);
+            if body.len() == before {
+                break;
+            }
+        }
+        let mut here: Vec<LinCons> = Vec::new();
+        // Inequalities first, then the (dis)equalities of the body with the slots left.
+        for equalities in [false, true] {
+            for b in region {
+                // The head's own branch is the loop's exit guard: its sides are "in the
+                // loop" and "left it", not phases.
+                if *b == head.block || here.len() >= MAX_PER_HEAD {
+                    continue;
+                }
+                let Terminator::Branch {
+                    cond: Operand::Value(c),
+                    ..
+                } = &func.block(*b).term
+                else {
+                    continue;
+                };
+                let Some(Expr::Cmp { pred, lhs, rhs }) = lowering.def(*c) else {
+                    continue;
+                };
+                let equality = matches!(pred, CmpPred::Eq | CmpPred::Ne);
+                if equality != equalities || (equality && !body.contains(b)) {
+                    continue;
+                }
+                for atom in guard_at_head(lowering, live, *pred, lhs, rhs) {
+                    if here.len() < MAX_PER_HEAD
+                        && !here.contains(&atom)
+                        && !here.contains(&atom.negate())
+                    {
+                        here.push(atom);
+                    }
+                }
             }
         }
         res.extend(here.into_iter().map(|p| (cp, p)));
@@ -85,36 +120,40 @@ pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
     res
 }
 
-/// `lhs pred rhs` over values live at the head, as one canonical atom; `None` for
-/// (dis)equalities (not a phase boundary), constant conditions, and operands the head
-/// does not know.
+/// `lhs pred rhs` over values live at the head, as canonical atoms: one for an
+/// inequality; two for a (dis)equality `i != z`, `i <= z` and `i >= z`, whose three
+/// phases `i < z`, `i == z`, `i > z` are those of a loop that skips (or treats apart) one
+/// value of its counter, in either direction (`if (i != z) b[i] = a[i];` runs a phase
+/// before `z` and one after, `memory/copies.rs`). None for constant conditions and
+/// operands the head does not know.
 fn guard_at_head(
     lowering: &Lowering<'_>,
     live: &BTreeSet<ValueId>,
     pred: CmpPred,
     lhs: &Operand,
     rhs: &Operand,
-) -> Option<LinCons> {
-    if matches!(pred, CmpPred::Eq | CmpPred::Ne) {
-        return None;
-    }
+) -> Vec<LinCons> {
     let want = match pred {
         p if p.is_unsigned() => crate::ir::Interp::Unsigned,
         _ => crate::ir::Interp::Signed,
     };
-    let a = at_head(lowering, live, lhs, want, MAX_CHAIN)?;
-    let b = at_head(lowering, live, rhs, want, MAX_CHAIN)?;
-    let c = match pred {
-        CmpPred::Slt | CmpPred::Ult => LinCons::lt_int(&a, &b),
-        CmpPred::Sle | CmpPred::Ule => LinCons::le(&a, &b),
-        CmpPred::Sgt | CmpPred::Ugt => LinCons::lt_int(&b, &a),
-        CmpPred::Sge | CmpPred::Uge => LinCons::ge(&a, &b),
-        CmpPred::Eq | CmpPred::Ne => return None,
+    let (Some(a), Some(b)) = (
+        at_head(lowering, live, lhs, want, MAX_CHAIN),
+        at_head(lowering, live, rhs, want, MAX_CHAIN),
+    ) else {
+        return vec![];
     };
-    if c.kind != ConsKind::Ge || c.expr.vars().next().is_none() {
-        return None;
-    }
-    canonical_atoms(&c).into_iter().next()
+    let cs = match pred {
+        CmpPred::Slt | CmpPred::Ult => vec![LinCons::lt_int(&a, &b)],
+        CmpPred::Sle | CmpPred::Ule => vec![LinCons::le(&a, &b)],
+        CmpPred::Sgt | CmpPred::Ugt => vec![LinCons::lt_int(&b, &a)],
+        CmpPred::Sge | CmpPred::Uge => vec![LinCons::ge(&a, &b)],
+        CmpPred::Eq | CmpPred::Ne => vec![LinCons::le(&a, &b), LinCons::ge(&a, &b)],
+    };
+    cs.iter()
+        .filter(|c| c.kind == ConsKind::Ge && c.expr.vars().next().is_some())
+        .filter_map(|c| canonical_atoms(c).into_iter().next())
+        .collect()
 }
 
 /// An operand as a linear expression over the values live at the head: a constant (in the

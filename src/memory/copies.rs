@@ -5,33 +5,46 @@
 //! a later load of `b[j]` with `0 <= j < n` reads what a load of `a[j]` at that point reads
 //! (the memoized value of `memo.rs`, which the same block's `a[j]` shares), where the
 //! summary alone gives any value. It is the constant segment of `segments.rs` with "holds
-//! `k`" replaced by "equals `src` at the same offset".
+//! `k`" replaced by "equals `src` at the same offset", with simpler updates.
+//!
+//! Each pair of cells gets two segments. The first is the prefix copied from offset 0:
+//! `lo` stays 0 (a constant, so no phi), a copy store at `hi` extends it ([`grow`]). The
+//! second holds the run of copies after a gap in the first: while the first grows it is
+//! empty just past it, else it extends at its `hi` or restarts at the store ([`second`]).
+//! So a loop that skips one index (`if (i != z) b[i] = a[i];`) leaves `[0, 4z)` and
+//! `[4z + 4, 4n)`, bounds affine in the loop counter on each side of `z`.
 //!
 //! **Invariant** (of every copy segment, at every point): every element of `dst` whose
 //! byte offset `o` (on the grid) has `lo <= o < hi` equals the element of `src` at `o`.
-//! The bounds follow the rules of `segments.rs`, whose argument (wrap-around included)
-//! carries over unchanged, with these events:
-//! - a store of `v` to `dst` at `o` is a store of "the property" when `v` is, or is
-//!   compared equal to, the memoized value of `src` at `o` (the element of `src` there at
-//!   this point), and of "another value" otherwise (also when no such value is known);
-//! - a store to `src` at `o` is a store of another value for the element at `o` (it no
-//!   longer equals its copy); the grids are the same, so no other element of `dst` shares
-//!   bytes with it;
+//! It holds at the entry (empty ranges) and is kept by every event, whatever the bounds
+//! and offsets, wrap-around included:
+//! - a store of `v` to `dst` at `o` is a copy store when `v` is, or is compared equal to
+//!   (a select on `v == w`), the memoized value `w` of `src` at `o` (the element of `src`
+//!   there at this point), and a store of another value otherwise (also when no such value
+//!   is known, and when `v` or `w` is an input nothing reads, [`unread_inputs`]);
+//! - a copy store extends a range at its `hi` (the elements below were copies, the one at
+//!   `o` is one; a range with `lo > hi` gains no element of the grid, the next one after
+//!   `o` being at `o + s`; a wrapped `hi + s` leaves it empty), makes it the one element
+//!   `[o, o + s)`, or makes it empty (an empty range holds nothing, wherever it lies); it
+//!   keeps any other range (an element copied stays copied). `o + s` does not wrap: the
+//!   access is within its object (`segments.rs`);
+//! - a store of another value to `dst` at `o`, or any store to `src` at `o` (the element
+//!   no longer equals its copy; the grids are the same, so no other element of `dst`
+//!   shares bytes with it), cuts a range that holds `o` to `[lo, o)` ([`cut`]);
 //! - a clobber or initializer of either base, or a write to a base that may alias either,
 //!   empties the segment.
 //!
 //! A load of `dst` at `o` reads the value of `src` at `o` (memoized, or read like any load
 //! of `src`, recursively up to [`MAX_DEPTH`]) inside the range, what it read before
-//! outside. Each pair of cells gets two segments: one that keeps the first run of copies
-//! ([`segments::same`]) and one that follows the latest run ([`segments::restart`]), so
-//! a loop that skips one index (`if (i != z) b[i] = a[i];`) leaves both sides of the gap.
-
-use std::collections::HashMap;
+//! outside. A segment no copy store reaches is empty at the start of a block, without any
+//! instruction ([`may_be_set`]); emptying is always sound.
+//!
+use std::collections::{HashMap, HashSet};
 
 use super::cells::{self, CellId, Cells};
 use super::segments::{self, Emit};
 use super::ssa::{Sym, SymExpr};
-use crate::ir::{BaseId, Function, Inst, MemOp, Operand, Ty, ValueId};
+use crate::ir::{BaseId, Function, Inst, MemOp, Operand, Terminator, Ty, ValueId};
 
 /// The most sources one cell gets copy segments for.
 const MAX_SOURCES: usize = 2;
@@ -51,8 +64,9 @@ pub const MAX_DEPTH: usize = 2;
 pub struct Copy {
     pub dst: CellId,
     pub src: CellId,
-    /// Follows the latest run of copies ([`segments::restart`]) rather than the first.
-    pub restart: bool,
+    /// The second segment of the pair, which holds the run of copies after a gap in the
+    /// first ([`second`]); the first segment of the pair is the copy before it in the list.
+    pub second: bool,
 }
 
 /// What a store to `dst` is, for a copy segment.
@@ -129,11 +143,11 @@ pub fn choose(
             continue;
         }
         *n += 1;
-        for restart in [false, true] {
+        for second in [false, true] {
             copies.push(Copy {
                 dst: d,
                 src: s,
-                restart,
+                second,
             });
         }
     }
@@ -145,6 +159,102 @@ pub fn choose(
         return vec![];
     }
     copies
+}
+
+/// The inputs nothing reads but stores: values defined by a havoc (a nondeterministic
+/// input, an unknown call's result) whose every use is the value of a store. Two of them
+/// are equal only by chance (`a1[i] = nondet(); a2[i] = nondet();`), which no assertion
+/// can depend on without reading one, so a store of one is not taken as a copy of the
+/// other ([`Stored::Other`], which is sound for any store: it only shrinks the range).
+/// Counting the chance copy made the fill loop's copy segments grow on one side of a
+/// select, and the copy loop after it then found them non-empty at unknown bounds.
+pub fn unread_inputs(func: &Function) -> HashSet<ValueId> {
+    let mut inputs: HashSet<ValueId> = func
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match i {
+            Inst::Havoc { dest, .. } => Some(*dest),
+            _ => None,
+        })
+        .collect();
+    let read = |op: &Operand, inputs: &mut HashSet<ValueId>| {
+        if let Operand::Value(v) = op {
+            inputs.remove(v);
+        }
+    };
+    for block in &func.blocks {
+        for inst in &block.insts {
+            match inst {
+                Inst::Mem(MemOp::Store { addr, .. }) => read(&addr.offset, &mut inputs),
+                _ => {
+                    for op in inst.operands() {
+                        read(op, &mut inputs);
+                    }
+                }
+            }
+        }
+        match &block.term {
+            Terminator::Branch { cond, .. } => read(cond, &mut inputs),
+            Terminator::Switch { on, .. } => read(on, &mut inputs),
+            _ => {}
+        }
+        for edge in block.term.edges() {
+            for (_, src) in &edge.moves {
+                read(src, &mut inputs);
+            }
+        }
+    }
+    inputs
+}
+
+/// For each block, which copy segments may be non-empty at its start: a forward data flow
+/// from "all empty" at the entry, where only a store to a copy's `dst` of a value that may
+/// be a copy (not one of `unread`, see [`unread_inputs`]) may make its segment non-empty
+/// (a cut, [`cut`], keeps an empty segment empty). The construction
+/// starts a segment that is surely empty at a block as [`empty`] instead of a phi, so a
+/// loop before any copy (the fill loop of `a1` and `a2`) pays nothing for it. Emptying a
+/// segment is always sound, so a wrong answer here would only lose precision.
+pub fn may_be_set(
+    func: &Function,
+    cells: &Cells,
+    copies: &[Copy],
+    unread: &HashSet<ValueId>,
+) -> Vec<Vec<bool>> {
+    let n = func.blocks.len();
+    let mut at: Vec<Vec<bool>> = vec![vec![false; copies.len()]; n];
+    let mut reached = vec![false; n];
+    reached[func.entry.index()] = true;
+    let mut work: Vec<usize> = vec![func.entry.index()];
+    while let Some(b) = work.pop() {
+        let mut set = at[b].clone();
+        for inst in &func.blocks[b].insts {
+            if let Inst::Mem(MemOp::Store { addr, value }) = inst {
+                if matches!(value, Operand::Value(v) if unread.contains(v)) {
+                    continue;
+                }
+                let ty = func.operand_ty(value);
+                if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
+                    for (j, copy) in copies.iter().enumerate() {
+                        set[j] |= copy.dst == c;
+                    }
+                }
+            }
+        }
+        for succ in func.blocks[b].term.successors() {
+            let s = succ.index();
+            let mut changed = !reached[s];
+            reached[s] = true;
+            for (old, new) in at[s].iter_mut().zip(&set) {
+                changed |= *new && !*old;
+                *old |= *new;
+            }
+            if changed {
+                work.push(s);
+            }
+        }
+    }
+    at
 }
 
 /// What a load of `dst` at `offset` reads, given `src`'s value there and what it reads
@@ -164,38 +274,130 @@ pub fn load(
     em.emit(ty, SymExpr::Select(below_lo, rest, inside))
 }
 
-/// The bounds after a store to `dst` at `offset`.
+/// The bounds of an empty segment of `copy` (of elements of type `ty`): `[0, 0)` for a
+/// first segment, whose `lo` stays 0 ([`grow`], [`cut`]); `[s, s)` for a second one,
+/// which is where [`second`] keeps it while the first grows from offset 0 (so that a loop
+/// copying from index 0 finds it there in its first iteration as in every later one).
+pub fn empty(copy: &Copy, ty: Ty) -> (Sym, Sym) {
+    let at = if copy.second {
+        cells::bytes(ty) as i128
+    } else {
+        0
+    };
+    (
+        segments::constant(segments::I64, at),
+        segments::constant(segments::I64, at),
+    )
+}
+
+/// A copy store at `o` for a first segment: at `hi` it extends the segment, anywhere else
+/// nothing changes; `lo` never moves (it is 0 from the start, so it costs no phi).
+///
+/// The extension is sound whatever `lo`: the elements of `[lo, hi)` were copies and the one
+/// at `o == hi` is now; when `lo > hi` no element of the grid lies in `[lo, o + s)` (the
+/// next one after `o` is at `o + s`). The new `hi` is computed as `o + s`, which does not
+/// wrap (the access is within its object), rather than `hi + s`: the same value where it
+/// is chosen, and one whose range the engines know from the offset's (`hi + s` on a state
+/// where widening lost `hi`'s bound is any `i64`, whose huge constants slow the
+/// polyhedra down).
+fn grow(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
+    let at_hi = em.emit(Ty::BOOL, SymExpr::Equal(o, hi));
+    let next = em.emit(
+        segments::I64,
+        SymExpr::Add(o, segments::constant(segments::I64, size)),
+    );
+    (lo, em.emit(segments::I64, SymExpr::Select(at_hi, next, hi)))
+}
+
+/// A store of another value at `o` (to `dst`, or to `src`): inside `[lo, hi)` the segment
+/// becomes `[lo, o)`, elsewhere it is kept; `lo` never moves. An empty `[lo, lo)` is kept
+/// without any instruction (the selects would give it back).
+fn cut(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym) -> (Sym, Sym) {
+    if lo == hi {
+        return (lo, hi);
+    }
+    let below_lo = em.emit(Ty::BOOL, SymExpr::Less(o, lo));
+    let below_hi = em.emit(Ty::BOOL, SymExpr::Less(o, hi));
+    let inside = em.emit(segments::I64, SymExpr::Select(below_hi, o, hi));
+    (
+        lo,
+        em.emit(segments::I64, SymExpr::Select(below_lo, hi, inside)),
+    )
+}
+
+/// A copy store at `o` for the second segment of a pair, given the first segment's `hi1`
+/// before the store: where the first grows with it (`o == hi1`), the second is the empty
+/// `[o + 2s, o + 2s)`, just past the first's new end and one element on; at its own `hi`
+/// it extends (`[lo, o + s)`, sound whatever `lo` as in [`grow`]); anywhere else it
+/// restarts as `[o, o + s)`, the element just stored.
+///
+/// So `for (i = 0; i < n; i++) if (i != z) b[i] = a[i];` has, at the loop head, the
+/// segments `[0, 4i)` and `[4i + 4, 4i + 4)` while `i <= z`, and `[0, 4z)` and
+/// `[4z + 4, 4i)` after: each phase is affine in `i`, the state at `i == z + 1` (no
+/// store at `z` yet seen) already fits the second formula, and one split of the head
+/// (`i <= z`, a phase predicate of `analysis/phases.rs`) keeps both exact. A second
+/// segment that followed every run from the start was `[0, 4z)` at `i == z + 1` and
+/// `[4z + 4, 4i)` later, a third phase that no predicate over `i` and `z` splits.
+///
+/// Sound for any bounds: an empty range holds nothing, and `o + s` does not wrap (the
+/// access is within its object, `segments.rs`); `hi1` only chooses between the cases.
+fn second(em: &mut dyn Emit, (lo, hi): (Sym, Sym), hi1: Sym, o: Sym, size: i128) -> (Sym, Sym) {
+    let grows = em.emit(Ty::BOOL, SymExpr::Equal(o, hi1));
+    let at_hi = em.emit(Ty::BOOL, SymExpr::Equal(o, hi));
+    let next = em.emit(
+        segments::I64,
+        SymExpr::Add(o, segments::constant(segments::I64, size)),
+    );
+    let past = em.emit(
+        segments::I64,
+        SymExpr::Add(o, segments::constant(segments::I64, 2 * size)),
+    );
+    let lo_run = em.emit(segments::I64, SymExpr::Select(at_hi, lo, o));
+    (
+        em.emit(segments::I64, SymExpr::Select(grows, past, lo_run)),
+        em.emit(segments::I64, SymExpr::Select(grows, past, next)),
+    )
+}
+
+/// The bounds after a store to `dst` at `offset`; `first` are the bounds before the store
+/// of the first segment of `copy`'s pair (`copy`'s own when it is the first).
+#[allow(clippy::too_many_arguments)]
 pub fn store_dst(
     em: &mut dyn Emit,
     copy: &Copy,
     ty: Ty,
     bounds: (Sym, Sym),
+    first: (Sym, Sym),
     offset: Sym,
     stored: Stored,
 ) -> (Sym, Sym) {
     let size = cells::bytes(ty) as i128;
     let copied = |em: &mut dyn Emit| {
-        if copy.restart {
-            segments::restart(em, bounds, offset, size)
+        if copy.second {
+            second(em, bounds, first.1, offset, size)
         } else {
-            segments::same(em, bounds, offset, size)
+            grow(em, bounds, offset, size)
         }
     };
     match stored {
         Stored::Copy => copied(em),
-        Stored::Other => segments::other(em, bounds, offset, size),
+        Stored::Other => cut(em, bounds, offset),
         Stored::When(cond) => {
             let (lo_s, hi_s) = copied(em);
-            let (lo_o, hi_o) = segments::other(em, bounds, offset, size);
-            (
-                em.emit(segments::I64, SymExpr::Select(cond, lo_s, lo_o)),
-                em.emit(segments::I64, SymExpr::Select(cond, hi_s, hi_o)),
-            )
+            let (lo_o, hi_o) = cut(em, bounds, offset);
+            let pick = |em: &mut dyn Emit, a: Sym, b: Sym| {
+                if a == b {
+                    a
+                } else {
+                    em.emit(segments::I64, SymExpr::Select(cond, a, b))
+                }
+            };
+            (pick(em, lo_s, lo_o), pick(em, hi_s, hi_o))
         }
     }
 }
 
 /// The bounds after a store to `src` at `offset`: the element there is no longer a copy.
-pub fn store_src(em: &mut dyn Emit, ty: Ty, bounds: (Sym, Sym), offset: Sym) -> (Sym, Sym) {
-    segments::other(em, bounds, offset, cells::bytes(ty) as i128)
+pub fn store_src(em: &mut dyn Emit, bounds: (Sym, Sym), offset: Sym) -> (Sym, Sym) {
+    cut(em, bounds, offset)
 }

@@ -247,27 +247,14 @@ pub(super) fn same(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) 
     )
 }
 
-/// A store of a value that satisfies the segment's property, for a segment that follows
-/// the latest run of such stores: at `hi` of a non-empty segment it extends it, anywhere
-/// else the segment restarts as `[o, o + s)` (the element just stored). Where [`same`]
-/// keeps the first run (`[0, z)` of a loop that skips `z`), this one gets the run after
-/// the gap; each keeps the invariant, for the same reasons.
-pub(super) fn restart(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
-    let hi_s = em.emit(I64, SymExpr::Add(hi, constant(I64, size)));
-    let o_s = em.emit(I64, SymExpr::Add(o, constant(I64, size)));
-    let nonempty = em.emit(Ty::BOOL, SymExpr::Less(lo, hi));
-    let at_hi = em.emit(Ty::BOOL, SymExpr::Equal(o, hi));
-    let no = Sym::Op(Operand::Const(Const::new(Ty::BOOL, 0)));
-    let extend = em.emit(Ty::BOOL, SymExpr::Select(nonempty, at_hi, no));
-    (
-        em.emit(I64, SymExpr::Select(extend, lo, o)),
-        em.emit(I64, SymExpr::Select(extend, hi_s, o_s)),
-    )
-}
-
 /// A store of another value: at `lo` it moves `lo` past the element (an empty segment
 /// stays empty), strictly inside the segment it cuts the segment at `o`.
 pub(super) fn other(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
+    if lo == hi {
+        // `[lo, lo)` is empty and stays as it is whatever `o` (the selects below give it
+        // back): no instruction for a segment no store of the property reached.
+        return (lo, hi);
+    }
     let o_s = em.emit(I64, SymExpr::Add(o, constant(I64, size)));
     let at_lo = em.emit(Ty::BOOL, SymExpr::Equal(o, lo));
     let below_lo = em.emit(Ty::BOOL, SymExpr::Less(o, lo));

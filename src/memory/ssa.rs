@@ -286,7 +286,7 @@ impl Builder<'_> {
                 let j = j - 2 * self.segments.len();
                 let copy = &self.copies[j / 2];
                 let end = if j % 2 == 0 { "lo" } else { "hi" };
-                let kind = if copy.restart { "latest" } else { "first" };
+                let kind = if copy.second { "second" } else { "first" };
                 format!(
                     "{}=copy({}).{kind}.{end}",
                     self.cell_name(copy.dst),
@@ -324,9 +324,7 @@ impl Builder<'_> {
             for (j, copy) in self.copies.iter().enumerate() {
                 if cells.contains(&copy.dst) || cells.contains(&copy.src) {
                     let t = self.copy_track(j);
-                    let (lo, hi) = segments::empty();
-                    cur[t] = lo;
-                    cur[t + 1] = hi;
+                    (cur[t], cur[t + 1]) = copies::empty(copy, self.cells.cells[copy.dst.0].ty);
                 }
             }
             for (j, p) in self.properties.iter().enumerate() {
@@ -670,12 +668,13 @@ fn load_summary(
     if depth < copies::MAX_DEPTH {
         for j in 0..builder.copies.len() {
             let copy = builder.copies[j].clone();
-            if copy.dst != c {
+            let t = builder.copy_track(j);
+            let bounds = (reads.cur[t], reads.cur[t + 1]);
+            // An empty `[lo, lo)` reads nothing of the source.
+            if copy.dst != c || bounds.0 == bounds.1 {
                 continue;
             }
             let src = load_summary(builder, reads, copy.src, offset, depth + 1, None);
-            let t = builder.copy_track(j);
-            let bounds = (reads.cur[t], reads.cur[t + 1]);
             let ty = builder.cells.cells[c.0].ty;
             let mut em = Emitter {
                 builder,
@@ -762,6 +761,8 @@ pub fn lower(func: Function) -> Option<Function> {
     let budget = segments::MAX_SEGMENTS.saturating_sub(builder.segments.len());
     let copies = copies::choose(&func, &cells, &|b| builder.aliased_by_write(b), budget);
     builder.copies = copies;
+    let unread = copies::unread_inputs(&func);
+    let copy_set = copies::may_be_set(&func, &cells, &builder.copies, &unread);
     builder.properties = properties;
     let n_tracks = builder.n_tracks();
     // One phi per tracked quantity at every block but the entry.
@@ -809,14 +810,33 @@ pub fn lower(func: Function) -> Option<Function> {
             let mut cur: Vec<Sym> = (0..n_cells)
                 .map(|c| builder.havoc_cell(CellId(c), &mut out, &func.loc))
                 .collect();
-            for _ in 0..builder.segments.len() + builder.copies.len() + builder.properties.len() {
+            for _ in 0..builder.segments.len() {
+                let (lo, hi) = segments::empty();
+                cur.push(lo);
+                cur.push(hi);
+            }
+            for copy in &builder.copies {
+                let (lo, hi) = copies::empty(copy, cells.cells[copy.dst.0].ty);
+                cur.push(lo);
+                cur.push(hi);
+            }
+            for _ in 0..builder.properties.len() {
                 let (lo, hi) = segments::empty();
                 cur.push(lo);
                 cur.push(hi);
             }
             cur
         } else {
-            phi_of[b].iter().map(|&p| Sym::Phi(p)).collect()
+            let mut cur: Vec<Sym> = phi_of[b].iter().map(|&p| Sym::Phi(p)).collect();
+            // A copy segment no copy store reaches is `[0, 0)` (`copies::may_be_set`).
+            for (j, set) in copy_set[b].iter().enumerate() {
+                if !set {
+                    let t = builder.copy_track(j);
+                    let copy = &builder.copies[j];
+                    (cur[t], cur[t + 1]) = copies::empty(copy, cells.cells[copy.dst.0].ty);
+                }
+            }
+            cur
         };
         for (inst, loc) in block.insts.iter().zip(&block.locs) {
             match inst {
@@ -868,15 +888,27 @@ pub fn lower(func: Function) -> Option<Function> {
                         Some((c, true)) => {
                             let offset = Sym::Op(addr.offset);
                             let number = builder.numbering.number(&addr.offset);
+                            // The bounds before the store: a second segment's update
+                            // reads its first's (`copies::store_dst`).
+                            let before: Vec<(Sym, Sym)> = (0..builder.copies.len())
+                                .map(|j| {
+                                    let t = builder.copy_track(j);
+                                    (cur[t], cur[t + 1])
+                                })
+                                .collect();
                             for j in 0..builder.copies.len() {
                                 let copy = builder.copies[j].clone();
                                 let t = builder.copy_track(j);
-                                let bounds = (cur[t], cur[t + 1]);
+                                let bounds = before[j];
+                                let first = if copy.second { before[j - 1] } else { bounds };
                                 let cell_ty = cells.cells[c.0].ty;
                                 let stored = Sym::Op(*value);
                                 let (lo, hi) = if copy.dst == c {
+                                    let chance = |s: Sym| matches!(s, Sym::Op(Operand::Value(v)) if unread.contains(&v));
                                     let how = match memo.get(copy.src, number) {
                                         Some(w) if w == stored => Stored::Copy,
+                                        // Equal only by chance (`copies::unread_inputs`).
+                                        Some(w) if chance(stored) || chance(w) => Stored::Other,
                                         Some(w) => {
                                             let mut em = Emitter {
                                                 builder: &mut builder,
@@ -897,14 +929,16 @@ pub fn lower(func: Function) -> Option<Function> {
                                         out: &mut out,
                                         loc,
                                     };
-                                    copies::store_dst(&mut em, &copy, cell_ty, bounds, offset, how)
+                                    copies::store_dst(
+                                        &mut em, &copy, cell_ty, bounds, first, offset, how,
+                                    )
                                 } else if copy.src == c {
                                     let mut em = Emitter {
                                         builder: &mut builder,
                                         out: &mut out,
                                         loc,
                                     };
-                                    copies::store_src(&mut em, cell_ty, bounds, offset)
+                                    copies::store_src(&mut em, bounds, offset)
                                 } else {
                                     continue;
                                 };
