@@ -234,4 +234,3 @@ programs! {
     r15_tiles_near_miss_is_refuted => "memory_array_tiles_near_miss.c",
     r15_callee_through_a_pointer_refuted_from_main => "callee_through_pointer.c",
 }
-
