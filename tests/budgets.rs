@@ -425,8 +425,7 @@ fn engine_stage(report: &Value) -> (String, String) {
 
 /// Path focusing is limited by solver work, not time (issue 14): on the diamonds it stops
 /// with the analysis's budget long before the default minute, at the same query and the
-/// same work on every run (the classic engine that then stands in has a budget of work
-/// too), and the assertion stays unknown.
+/// same work on every run, and the assertion stays unknown.
 #[test]
 fn path_focusing_stops_at_its_budget_of_solver_work_the_same_way_every_time() {
     let dir = tempfile::tempdir().expect("temporary directory");
@@ -438,17 +437,8 @@ fn path_focusing_stops_at_its_budget_of_solver_work_the_same_way_every_time() {
     let wall = start.elapsed();
     let second = check_json(&path, &flags);
     let (end, detail) = engine_stage(&first);
-    // The classic engine then stands in, within a budget of work of its own: finished or
-    // stopped by that budget, the same way on every run, never by time.
-    assert!(
-        end == "finished" || end == "budget: analysis",
-        "{end}: {detail}"
-    );
+    assert_eq!(end, "budget: analysis", "{detail}");
     assert!(detail.contains("solver queries"), "{detail}");
-    assert!(
-        detail.contains("path focusing stopped at its budget"),
-        "{detail}"
-    );
     assert_eq!(engine_stage(&second), (end, detail), "the same stop twice");
     assert_eq!(first["checks"][0]["verdict"], "unknown");
     // The default budget of a function is 60 s; the margin is for a loaded machine.

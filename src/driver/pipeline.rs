@@ -14,10 +14,7 @@
 //!   over intervals. Reported as `interval analysis`.
 //! - [`Step::Engine`]: the chosen engine over the chosen domain; proves the assertions whose
 //!   error site gets no invariant. It runs only when the interval stage left an assertion
-//!   open; when path focusing gives up on its solver budget, the classic engine over the
-//!   same domain runs within a budget of work of its own (`FALLBACK_WORK`; the stage's
-//!   time is a safety net), and its invariants stand in for path focusing's where it
-//!   finishes; the stage's detail says so. Reported as the stage `analysis`.
+//!   open. Reported as the stage `analysis`.
 //! - [`Step::Congruences`]: the engine's invariants with the congruences of the values
 //!   (`analysis::congruence`): an open error site no path reaches from them is proved.
 //!   Reported as `congruences`; runs only when the engine finished and left one open.
@@ -718,51 +715,12 @@ fn engine<D: NumericDomain>(
         &deadline,
     );
     first.outcome = deadline.blame(first.outcome);
-    let mut fallback: Option<(Outcome, u64)> = None;
-    if first.outcome == Outcome::Budget && config.engine == Engine::Focus && !deadline.expired() {
-        // Path focusing gave up (a solver query past its work, or too many queries): the
-        // classic engine over the same domain asks the solver nothing, and where it
-        // finishes its invariants are a post-fixpoint like path focusing's (the ascending
-        // iterations of a loop body of many branches, each a diamond over array segments,
-        // are what the solver could not decide, not what the domain cannot join). It has a
-        // budget of work of its own, so that whether it finishes, hence what it proves,
-        // does not depend on the machine's load (the time is a safety net only).
-        let budgeted = deadline.clone().with_work(FALLBACK_WORK);
-        let classic: Run<D> = run_engine(
-            &facts.lowering,
-            Engine::Classic,
-            &SlotAssignment::default(),
-            cut_facts,
-            &budgeted,
-        );
-        let outcome = budgeted.blame(classic.outcome);
-        fallback = Some((outcome, budgeted.spent()));
-        if outcome == Outcome::Complete {
-            first = Run {
-                spent: first.spent,
-                ..classic
-            };
-        }
-    }
     let elapsed = engine_started.elapsed();
-    let detail = solver_detail(&first.spent);
-    let detail = match fallback {
-        None => detail,
-        Some((outcome, steps)) => Some(format!(
-            "{}path focusing stopped at its budget; the classic engine {} ({steps} steps)",
-            detail.map(|d| format!("{d}; ")).unwrap_or_default(),
-            match outcome {
-                Outcome::Complete => "finished in its place",
-                Outcome::Budget => "stopped at its budget of work",
-                _ => "did not finish",
-            }
-        )),
-    };
     progress.stages.push(StageRun {
         stage: Step::Engine.reported(),
         elapsed,
         end: stage_end(first.outcome),
-        detail,
+        detail: solver_detail(&first.spent),
     });
     for (i, t) in progress.times.iter_mut().enumerate() {
         if progress.table.open_reason(i).is_some() {
@@ -790,13 +748,6 @@ fn engine<D: NumericDomain>(
 
 /// What path focusing asked of the solver, for the report (`None` for the classic
 /// engine, which asks nothing).
-/// The classic engine's budget of work when it stands in for path focusing (steps of
-/// [`crate::analysis::Deadline::spend`]): far above what it spends on the tasks that reach
-/// it in the benchmarks (15k steps on diamond_2-2, 49k on array-tiling/pr3, 640k on
-/// systemc/toy), so that it binds only on much larger functions, at the same step on
-/// every run.
-const FALLBACK_WORK: u64 = 1 << 27;
-
 fn solver_detail(spent: &crate::analysis::focus::SolverSpent) -> Option<String> {
     (spent.queries > 0).then(|| {
         format!(
