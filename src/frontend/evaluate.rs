@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
+use inkwell::llvm_sys::LLVMOpcode;
 
 use super::raw;
 use crate::ir::Ty;
@@ -212,20 +212,8 @@ impl Evaluator {
                 let (a, b) = (arg(0)?, arg(1)?);
                 let aw = raw::int_width(raw::type_of(raw::operand(inst, 0)))?;
                 let (ua, ub) = (unsigned(a, aw), unsigned(b, aw));
-                use LLVMIntPredicate::*;
-                let res = match unsafe { LLVMGetICmpPredicate(inst) } {
-                    LLVMIntEQ => a == b,
-                    LLVMIntNE => a != b,
-                    LLVMIntSGT => a > b,
-                    LLVMIntSGE => a >= b,
-                    LLVMIntSLT => a < b,
-                    LLVMIntSLE => a <= b,
-                    LLVMIntUGT => ua > ub,
-                    LLVMIntUGE => ua >= ub,
-                    LLVMIntULT => ua < ub,
-                    LLVMIntULE => ua <= ub,
-                };
-                res as i128
+                let pred = super::lift::cmp_pred(unsafe { LLVMGetICmpPredicate(inst) });
+                pred.holds((ua as u128, ub as u128), (a, b)) as i128
             }
             LLVMSelect => {
                 if arg(0)? != 0 {

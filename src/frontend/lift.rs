@@ -1919,7 +1919,7 @@ fn remap(term: &mut Terminator, final_id: &[u32]) {
     }
 }
 
-fn cmp_pred(p: LLVMIntPredicate) -> CmpPred {
+pub(super) fn cmp_pred(p: LLVMIntPredicate) -> CmpPred {
     use LLVMIntPredicate::*;
     match p {
         LLVMIntEQ => CmpPred::Eq,
