@@ -203,72 +203,18 @@ fn add_identities(mut func: Function) -> Function {
 }
 
 /// The immediate dominator of each block (`None` for the entry and unreachable blocks),
-/// by the iterative algorithm of Cooper, Harvey and Kennedy.
+/// by petgraph's algorithm of Cooper, Harvey and Kennedy over the block graph.
 fn dominators(func: &Function) -> Vec<Option<usize>> {
-    let n = func.blocks.len();
-    let entry = func.entry.index();
-    // Reverse postorder from the entry.
-    let mut order: Vec<usize> = Vec::new();
-    let mut seen = vec![false; n];
-    let mut stack: Vec<(usize, usize)> = vec![(entry, 0)];
-    seen[entry] = true;
-    while let Some((b, next)) = stack.pop() {
-        let succs = func.blocks[b].term.successors();
-        if next < succs.len() {
-            stack.push((b, next + 1));
-            let s = succs[next].index();
-            if !seen[s] {
-                seen[s] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            order.push(b);
-        }
-    }
-    order.reverse();
-    let mut rank = vec![usize::MAX; n];
-    for (i, &b) in order.iter().enumerate() {
-        rank[b] = i;
-    }
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut graph: petgraph::Graph<(), ()> = petgraph::Graph::new();
+    let nodes: Vec<_> = func.blocks.iter().map(|_| graph.add_node(())).collect();
     for (b, block) in func.blocks.iter().enumerate() {
         for s in block.term.successors() {
-            preds[s.index()].push(b);
+            graph.add_edge(nodes[b], nodes[s.index()], ());
         }
     }
-    let mut idom: Vec<Option<usize>> = vec![None; n];
-    idom[entry] = Some(entry);
-    let intersect = |idom: &[Option<usize>], mut a: usize, mut b: usize| {
-        while a != b {
-            while rank[a] > rank[b] {
-                a = idom[a].expect("processed");
-            }
-            while rank[b] > rank[a] {
-                b = idom[b].expect("processed");
-            }
-        }
-        a
-    };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in order.iter().skip(1) {
-            let mut new: Option<usize> = None;
-            for &p in &preds[b] {
-                if idom[p].is_none() {
-                    continue;
-                }
-                new = Some(match new {
-                    None => p,
-                    Some(cur) => intersect(&idom, p, cur),
-                });
-            }
-            if new.is_some() && idom[b] != new {
-                idom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    idom[entry] = None;
-    idom
+    let doms = petgraph::algo::dominators::simple_fast(&graph, nodes[func.entry.index()]);
+    nodes
+        .iter()
+        .map(|n| doms.immediate_dominator(*n).map(|d| d.index()))
+        .collect()
 }
