@@ -284,6 +284,11 @@ pub struct StageParams {
     /// Share of a function's budget, counted from its start, that the engine and
     /// refinement may use together (the rest is left to the counterexample search).
     pub refinement_share: f64,
+    /// Refinement may use at least this fraction of its share counted from its own start,
+    /// whatever the engine took (within the function's budget): its first round, which is
+    /// where every proof of refinement comes on `../shared/bench`, then runs on a slow
+    /// machine too.
+    pub refinement_floor: f64,
     /// The short counterexample search run before refinement gets the function's budget
     /// divided by this, at most `quick_search_cap`: shallow bugs are found in well under a
     /// second, and on a true task the whole slice is lost before refinement can start.
@@ -369,6 +374,7 @@ impl Params {
             share_reference: Duration::from_secs(10),
             engine_share: 0.8,
             refinement_share: 0.5,
+            refinement_floor: 0.5,
             quick_search_divisor: 10,
             quick_search_cap: Duration::from_millis(500),
             early_build_divisor: 4,

@@ -556,6 +556,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
             &shared,
             &cut_facts,
             started,
+            ends,
             &mut found,
             &mut progress,
         )
@@ -1092,21 +1093,29 @@ fn imprecise_error_sites(
 /// [`Step::Refine`]: rounds of predicate discovery and re-analysis in `P`, for the
 /// assertions still imprecise, until none is left, a round finds no new predicate,
 /// `max_fruitless_rounds` rounds in a row settle nothing, or the stage's share of the
-/// budget (counted from `started`) runs out.
+/// budget runs out (counted from `started`, but at least `refinement_floor` of it from
+/// the stage's start, and never past `ends`).
 fn refinement<P: NumericDomain>(
     facts: &Facts<'_>,
     config: &AnalysisConfig,
     cut_facts: &CutFacts,
     started: Instant,
+    ends: Instant,
     found: &mut Found,
     progress: &mut Progress,
 ) -> RefinementStats {
     let params = &config.params.stages;
     let func = facts.lowering.func();
     let graph = facts.ctx.graph();
+    // The share counted from the function's start, but at least half of it from now: an
+    // engine that took most of the share on this machine (copysome1-1: 4 to 5 s of
+    // selects, 10 s budget) otherwise left refinement nothing, and its first round, which
+    // proves the assertion in 0.1 s, ran or not depending on the machine's speed.
     let budget = config.timeout.mul_f64(params.refinement_share);
+    let floor = budget.mul_f64(params.refinement_floor);
+    let until = (started + budget).max(Instant::now() + floor).min(ends);
     let deadline =
-        Deadline::after(budget.saturating_sub(started.elapsed())).with_memory(facts.memory);
+        Deadline::after(until.saturating_duration_since(Instant::now())).with_memory(facts.memory);
     let mut stats = RefinementStats {
         function: func.name.clone(),
         ..RefinementStats::default()
