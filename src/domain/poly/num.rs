@@ -48,11 +48,27 @@ impl Coef {
         }
     }
 
+    /// From an `i128`, on the fast path when it fits.
+    fn from_wide(v: i128) -> Coef {
+        match i64::try_from(v) {
+            Ok(s) => Coef::Small(s),
+            Err(_) => Coef::Big(Box::new(BigInt::from(v))),
+        }
+    }
+
     /// As a big integer.
     pub fn to_big(&self) -> BigInt {
         match self {
             Coef::Small(v) => BigInt::from(*v),
             Coef::Big(b) => (**b).clone(),
+        }
+    }
+
+    /// As an `i128`, when it fits one.
+    fn to_wide(&self) -> Option<i128> {
+        match self {
+            Coef::Small(v) => Some(*v as i128),
+            Coef::Big(b) => b.to_i128(),
         }
     }
 
@@ -116,11 +132,15 @@ impl Coef {
     /// `a·x + b·y`, the kernel of Chernikova's combination step.
     pub fn lin2(a: &Coef, x: &Coef, b: &Coef, y: &Coef) -> Coef {
         if let (Coef::Small(a), Coef::Small(x), Coef::Small(b), Coef::Small(y)) = (a, x, b, y) {
-            let r = (*a as i128) * (*x as i128) + (*b as i128) * (*y as i128);
-            if let Ok(v) = i64::try_from(r) {
-                return Coef::Small(v);
+            // Each product fits an `i128`; their sum may not (both `i64::MIN²`), and a
+            // wrapped sum would be a wrong coefficient.
+            if let Some(r) = ((*a as i128) * (*x as i128)).checked_add((*b as i128) * (*y as i128))
+            {
+                if let Ok(v) = i64::try_from(r) {
+                    return Coef::Small(v);
+                }
+                return Coef::from_big(BigInt::from(r));
             }
-            return Coef::from_big(BigInt::from(r));
         }
         Coef::from_big(a.to_big() * x.to_big() + b.to_big() * y.to_big())
     }
@@ -270,6 +290,9 @@ pub fn dot_sign(a: &[Coef], b: &[Coef]) -> i32 {
 
 /// Divides a row by the gcd of its entries (no-op for the zero row).
 pub fn normalize(row: &mut [Coef]) {
+    if row.iter().any(|c| matches!(c, Coef::Big(_))) && normalize_wide(row) {
+        return;
+    }
     let mut g = Coef::ZERO;
     for c in row.iter() {
         if !c.is_zero() {
@@ -289,8 +312,36 @@ pub fn normalize(row: &mut [Coef]) {
     }
 }
 
+/// [`normalize`] in `i128` when every entry fits one (false, and the row untouched,
+/// otherwise).
+fn normalize_wide(row: &mut [Coef]) -> bool {
+    let mut g: u128 = 0;
+    for c in row.iter() {
+        let Some(v) = c.to_wide() else {
+            return false;
+        };
+        if v != 0 {
+            g = g.gcd(&v.unsigned_abs());
+        }
+    }
+    let Ok(g) = i128::try_from(g) else {
+        return false;
+    };
+    if g > 1 {
+        for c in row.iter_mut() {
+            if let Some(v) = c.to_wide().filter(|v| *v != 0) {
+                *c = Coef::from_wide(v / g);
+            }
+        }
+    }
+    true
+}
+
 /// `a·x + b·y`, normalized.
 pub fn combine(a: &Coef, x: &[Coef], b: &Coef, y: &[Coef]) -> Row {
+    if let Some(r) = combine_wide(a, x, b, y) {
+        return r;
+    }
     let mut r: Row = x
         .iter()
         .zip(y)
@@ -298,6 +349,35 @@ pub fn combine(a: &Coef, x: &[Coef], b: &Coef, y: &[Coef]) -> Row {
         .collect();
     normalize(&mut r);
     r
+}
+
+/// [`combine`] in `i128` when every entry and product fits one: most combinations whose
+/// entries leave `i64` come back into it once divided by their gcd, and entries a little
+/// past `i64` (bounds near `2^63` of 64-bit offsets, times small factors) fit `i128`, so
+/// neither the entries nor the gcd need big integers (the boxed `BigInt` path and its
+/// binary gcd were half of the analysis time of programs whose constraints mix byte
+/// offsets of large arrays). `None` when some entry, product or sum does not fit: the
+/// caller takes the exact big-integer path, so the result is the same.
+fn combine_wide(a: &Coef, x: &[Coef], b: &Coef, y: &[Coef]) -> Option<Row> {
+    let (a, b) = (a.to_wide()?, b.to_wide()?);
+    let mut wide: Vec<i128> = Vec::with_capacity(x.len());
+    let mut g: u128 = 0;
+    for (xi, yi) in x.iter().zip(y) {
+        let (xi, yi) = (xi.to_wide()?, yi.to_wide()?);
+        let v = a.checked_mul(xi)?.checked_add(b.checked_mul(yi)?)?;
+        if v != 0 && g != 1 {
+            g = g.gcd(&v.unsigned_abs());
+        }
+        wide.push(v);
+    }
+    // `g` divides every entry, so it is at most the largest magnitude; only `i128::MIN`
+    // alone has a magnitude that is no `i128`.
+    let g = i128::try_from(g).ok()?;
+    Some(
+        wide.into_iter()
+            .map(|v| Coef::from_wide(if g > 1 { v / g } else { v }))
+            .collect(),
+    )
 }
 
 /// Negates a row in place.
@@ -352,6 +432,72 @@ mod tests {
             &[Coef::Small(2), Coef::Small(2)],
         );
         assert_eq!(d.to_big(), BigInt::from(i64::MAX) * 4);
+    }
+
+    #[test]
+    fn wide_combinations_agree_with_big_integers() {
+        let big_path = |a: &Coef, x: &[Coef], b: &Coef, y: &[Coef]| {
+            let mut r: Row = x
+                .iter()
+                .zip(y)
+                .map(|(xi, yi)| Coef::from_big(a.to_big() * xi.to_big() + b.to_big() * yi.to_big()))
+                .collect();
+            normalize(&mut r);
+            r
+        };
+        let m = i64::MAX;
+        let cases: Vec<(i64, Vec<i64>, i64, Vec<i64>)> = vec![
+            (3, vec![2, 4, 6], -2, vec![1, 2, 3]),
+            (m, vec![m, 2, 0], m, vec![m, -2, 0]),
+            (m, vec![m, m], -m, vec![-m, m - 1]),
+            (1 << 40, vec![1 << 40, 3 << 40], 1 << 41, vec![0, 1 << 39]),
+            (i64::MIN, vec![i64::MIN, 0], i64::MIN, vec![i64::MIN, 0]),
+            (i64::MIN, vec![i64::MIN, 1], 0, vec![0, 0]),
+            (5, vec![0, 0], 7, vec![0, 0]),
+        ];
+        // Entries past `i64`, and products past `i128`.
+        let b = |v: i128| Coef::from_big(BigInt::from(v));
+        let wide_cases: Vec<(Coef, Row, Coef, Row)> = vec![
+            (
+                b(3),
+                vec![b(1 << 70), b(6 << 64)],
+                b(-2),
+                vec![b(1 << 64), b(3)],
+            ),
+            (b(1 << 100), vec![b(1 << 100), b(2)], b(1), vec![b(0), b(4)]),
+            (
+                b(i128::MAX),
+                vec![b(1), b(i128::MIN)],
+                b(1),
+                vec![b(1), b(1)],
+            ),
+        ];
+        for (a, x, bb, y) in wide_cases {
+            let r = combine(&a, &x, &bb, &y);
+            assert_eq!(r, big_path(&a, &x, &bb, &y), "{a:?} {x:?} {bb:?} {y:?}");
+            let mut n = x.clone();
+            normalize(&mut n);
+            let mut big = x.iter().map(Coef::to_big).collect::<Vec<_>>();
+            let g = big.iter().fold(BigInt::zero(), |g, v| g.gcd(v));
+            if !g.is_zero() {
+                big.iter_mut().for_each(|v| *v /= &g);
+            }
+            assert_eq!(
+                n,
+                big.iter()
+                    .map(|v| Coef::from_big(v.clone()))
+                    .collect::<Row>()
+            );
+        }
+        for (a, x, b, y) in cases {
+            let small = |v: &[i64]| v.iter().map(|&v| Coef::Small(v)).collect::<Row>();
+            let (a, x, b, y) = (Coef::Small(a), small(&x), Coef::Small(b), small(&y));
+            let r = combine(&a, &x, &b, &y);
+            assert_eq!(r, big_path(&a, &x, &b, &y), "{a:?} {x:?} {b:?} {y:?}");
+            assert!(r
+                .iter()
+                .all(|c| !matches!(c, Coef::Big(v) if v.to_i64().is_some())));
+        }
     }
 
     #[test]
