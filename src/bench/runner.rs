@@ -9,6 +9,10 @@
 //! harness then kills the rest of the process group (while the group id cannot be reused) and
 //! reaps the child with `wait4`, whose `rusage` gives the CPU time (user + system, including
 //! the descendants the child waited for) and the peak resident set size.
+//!
+//! The child's `TMPDIR` is a folder of its own, removed once its group is dead: a child
+//! killed at its time limit cannot remove its own temporary files (polyfocus's replay
+//! folders hold the inputs a replay was served, tens of MB each), so the harness does.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::process::CommandExt;
@@ -63,9 +67,13 @@ pub fn run_limited(
 ) -> std::io::Result<ChildOutcome> {
     let mut stdout_file = tempfile::tempfile()?;
     let mut stderr_file = tempfile::tempfile()?;
+    let scratch = tempfile::Builder::new()
+        .prefix("polyfocus-run-")
+        .tempdir()?;
     let mut command = Command::new(program);
     command
         .args(args)
+        .env("TMPDIR", scratch.path())
         .stdin(Stdio::null())
         .stdout(stdout_file.try_clone()?)
         .stderr(stderr_file.try_clone()?)
@@ -112,6 +120,8 @@ pub fn run_limited(
     let (status, usage) = reap(pid)?;
     drop(group);
     drop(child);
+    // The group is dead: nothing writes into its temporary folder any more.
+    drop(scratch);
     let termination = if libc::WIFSIGNALED(status) {
         Termination::Signaled(libc::WTERMSIG(status))
     } else {
@@ -228,6 +238,20 @@ mod tests {
         assert!(out.timed_out);
         assert_eq!(out.termination, Termination::Signaled(libc::SIGKILL));
         assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_killed_child_leaves_no_temporary_files() {
+        // The child writes into its `TMPDIR` and is killed at the limit, as a polyfocus
+        // killed in the middle of a replay.
+        let out = sh(
+            "echo $TMPDIR; mkdir $TMPDIR/replay && echo x > $TMPDIR/replay/served.txt; sleep 30",
+            &limits(300),
+        );
+        assert!(out.timed_out);
+        let dir = std::path::PathBuf::from(out.stdout.trim());
+        assert!(dir.starts_with(std::env::temp_dir()), "{dir:?}");
+        assert!(!dir.exists(), "{dir:?} is left behind");
     }
 
     #[test]
