@@ -232,5 +232,10 @@ programs! {
     r15_property_root_that_does_not_fit_is_not_used => "memory_array_property_root_wrap.c",
     r15_tiles_with_a_short_circuit_property => "memory_array_tiles.c",
     r15_tiles_near_miss_is_refuted => "memory_array_tiles_near_miss.c",
+    r15_pairs_of_arrays_written_together => "memory_array_pairs.c",
+    r15_pairs_near_miss_one_array_written_is_refuted => "memory_array_pairs_lone_store.c",
+    r15_pairs_near_miss_other_index_is_refuted => "memory_array_pairs_shifted.c",
+    r15_pairs_near_miss_wrong_value_is_refuted => "memory_array_pairs_wrong_value.c",
+    r15_pairs_through_parameters_that_may_alias => "memory_array_pairs_aliasing.c",
     r15_callee_through_a_pointer_refuted_from_main => "callee_through_pointer.c",
 }

@@ -135,6 +135,15 @@ impl Numbering {
         n
     }
 
+    /// The representative of an operand's number: the first value of its class (a
+    /// constant, an `undef`, and a value the numbering never saw are their own).
+    pub fn representative(&self, op: Operand) -> Operand {
+        match op {
+            Operand::Value(v) => Operand::Value(*self.of.get(&v).unwrap_or(&v)),
+            other => other,
+        }
+    }
+
     /// The number of an operand, `None` for `undef`.
     pub fn number(&self, op: &Operand) -> Option<Number> {
         match op {

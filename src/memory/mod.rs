@@ -23,6 +23,7 @@
 mod cells;
 mod copies;
 mod memo;
+mod pairs;
 mod predicates;
 mod segments;
 mod ssa;

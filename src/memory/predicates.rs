@@ -154,7 +154,7 @@ impl Indices {
 }
 
 /// Whether `block` is an error site or jumps straight to one.
-fn is_error(func: &Function, block: crate::ir::BlockId) -> bool {
+pub(super) fn is_error(func: &Function, block: crate::ir::BlockId) -> bool {
     let b = &func.blocks[block.index()];
     match &b.term {
         Terminator::Error(_) => true,
@@ -166,7 +166,7 @@ fn is_error(func: &Function, block: crate::ir::BlockId) -> bool {
 }
 
 /// Whether an instantiation of `expr` is total and never poison once flags are removed.
-fn safe(expr: &Expr, ty: Ty) -> bool {
+pub(super) fn safe(expr: &Expr, ty: Ty) -> bool {
     match expr {
         Expr::Binary { op, rhs, .. } => match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor => true,
@@ -371,7 +371,7 @@ pub fn choose(
 /// path to it, so the expression is the condition the program computes, one a property can
 /// instantiate at any point. Only the choice of properties reads it (which is precision:
 /// any pure function of the element is a sound property).
-fn short_circuits(func: &Function) -> HashMap<ValueId, Expr> {
+pub(super) fn short_circuits(func: &Function) -> HashMap<ValueId, Expr> {
     use crate::ir::BlockId;
     let mut incoming: Vec<Vec<(usize, &crate::ir::Edge)>> = vec![Vec::new(); func.blocks.len()];
     for (b, block) in func.blocks.iter().enumerate() {
@@ -438,19 +438,19 @@ fn short_circuits(func: &Function) -> HashMap<ValueId, Expr> {
 
 /// A walk of a condition's definitions.
 #[derive(Default)]
-struct Walk {
+pub(super) struct Walk {
     seen: HashSet<ValueId>,
     /// Assignments, operands first.
-    cone: Vec<ValueId>,
+    pub(super) cone: Vec<ValueId>,
     /// Summary loads read.
-    elems: HashSet<ValueId>,
+    pub(super) elems: HashSet<ValueId>,
     /// Values neither defined by an assignment, nor entry values, nor loads, nor the index.
-    others: HashSet<ValueId>,
-    failed: bool,
+    pub(super) others: HashSet<ValueId>,
+    pub(super) failed: bool,
 }
 
 impl Walk {
-    fn run(
+    pub(super) fn run(
         &mut self,
         v: ValueId,
         defs: &HashMap<ValueId, &Expr>,
@@ -572,16 +572,42 @@ pub fn instantiate(
             }
         }
     }
+    let holds = instantiate_cone(em, &p.cone, p.cond, p.negate, map, indices);
+    match fits {
+        None => holds,
+        Some(f) => {
+            let e = Expr::Select {
+                cond: f,
+                on_true: holds,
+                on_false: Operand::Const(Const::bool(otherwise)),
+            };
+            fold(&e, indices).unwrap_or_else(|| em.emit_expr(Ty::BOOL, e))
+        }
+    }
+}
+
+/// The truth of a condition whose cone (`cone`, operands before users; `cond` its value,
+/// negated when `negate`) is instantiated with the values `map` gives its leaves: an `i1`
+/// operand, folded where it does not depend on the values. Every instruction is emitted
+/// without poison flags (`emit_expr`, which reuses the block's equal definitions).
+pub(super) fn instantiate_cone(
+    em: &mut dyn Emit,
+    cone: &[(ValueId, Ty, Expr)],
+    cond: Operand,
+    negate: bool,
+    mut map: HashMap<ValueId, Operand>,
+    indices: &Indices,
+) -> Operand {
     let rename = |op: &Operand, map: &HashMap<ValueId, Operand>| match op {
         Operand::Value(v) => map.get(v).copied().unwrap_or(*op),
         other => *other,
     };
-    let cond_value = match p.cond {
+    let cond_value = match cond {
         Operand::Value(c) => Some(c),
         _ => None,
     };
     let mut negated = false;
-    for (v, ty, expr) in &p.cone {
+    for (v, ty, expr) in cone {
         let e = match expr {
             Expr::Use(a) => Expr::Use(rename(a, &map)),
             Expr::Binary { op, lhs, rhs, .. } => Expr::Binary {
@@ -612,7 +638,7 @@ pub fn instantiate(
         // The negation of a comparison is the inverse comparison (the engines read it as a
         // guard, and it may be the very condition of a branch the program took).
         let e = match e {
-            Expr::Cmp { pred, lhs, rhs } if p.negate && Some(*v) == cond_value => {
+            Expr::Cmp { pred, lhs, rhs } if negate && Some(*v) == cond_value => {
                 negated = true;
                 Expr::Cmp {
                     pred: pred.negated(),
@@ -634,8 +660,8 @@ pub fn instantiate(
         };
         map.insert(*v, out);
     }
-    let holds = rename(&p.cond, &map);
-    let holds = if p.negate && !negated {
+    let holds = rename(&cond, &map);
+    if negate && !negated {
         match holds {
             Operand::Const(c) => Operand::Const(Const::bool(c.bits == 0)),
             // `xor c, true`, which the engines read as a guard on `c` (a select would not be).
@@ -651,17 +677,6 @@ pub fn instantiate(
         }
     } else {
         holds
-    };
-    match fits {
-        None => holds,
-        Some(f) => {
-            let e = Expr::Select {
-                cond: f,
-                on_true: holds,
-                on_false: Operand::Const(Const::bool(otherwise)),
-            };
-            fold(&e, indices).unwrap_or_else(|| em.emit_expr(Ty::BOOL, e))
-        }
     }
 }
 
@@ -671,7 +686,7 @@ pub fn instantiate(
 /// operation of two `i1` constants. Folding keeps selects on a constant out of the bounds
 /// (a store of `a[i] = i` under `a[i] >= i` is known to extend the segment, one of
 /// `a[i-1] = i - 2` to cut it).
-fn fold(e: &Expr, indices: &Indices) -> Option<Operand> {
+pub(super) fn fold(e: &Expr, indices: &Indices) -> Option<Operand> {
     let truth = |b: bool| Some(Operand::Const(Const::bool(b)));
     match e {
         Expr::Cmp { pred, lhs, rhs } if lhs == rhs && matches!(lhs, Operand::Value(_)) => {

@@ -17,6 +17,7 @@ use std::collections::{BTreeSet, HashMap};
 use super::cells::{self, CellId, Cells};
 use super::copies::{self, Copy, Stored};
 use super::memo::{Memo, Numbering};
+use super::pairs::{self, Pair, Role};
 use super::predicates::{self, Indices, Property};
 use super::segments::{self, Segment};
 use crate::ir::{
@@ -98,10 +99,15 @@ struct Builder<'a> {
     /// The predicate segments (`predicates.rs`); property `j`'s bounds are the tracks
     /// [`Builder::property_track`]`(j)` and the next.
     properties: Vec<Property>,
+    /// The pair segments (`pairs.rs`); pair `j`'s bounds are the tracks
+    /// [`Builder::pair_track`]`(j)` and the next.
+    pairs: Vec<Pair>,
     /// The pure definitions of the current block so far, for [`segments::Emit::emit_expr`].
     available: Available,
     /// The properties assumed of the current block's loads, emitted at its end.
     deferred: Vec<Deferred>,
+    /// The same for pair properties.
+    deferred_pairs: Vec<DeferredPair>,
 }
 
 /// The pure definitions of the current block so far, by expression with the poison flags
@@ -159,7 +165,10 @@ fn single_entries(func: &Function) -> Vec<Option<(usize, Option<(ValueId, bool)>
 }
 
 impl Available {
-    fn key(ty: Ty, expr: &Expr) -> Option<(Ty, Expr)> {
+    /// The expression without poison flags, each operand replaced by its value number's
+    /// representative (`memo::Numbering`: equal values wherever both are available), so
+    /// that `sext(k) * sext(k)` computed twice from two extensions of `k` is one key.
+    fn key(ty: Ty, expr: &Expr, numbering: &Numbering) -> Option<(Ty, Expr)> {
         let inst = Inst::Assign {
             dest: ValueId(0),
             expr: expr.clone(),
@@ -171,24 +180,43 @@ impl Available {
         {
             return None;
         }
+        let n = |op: &Operand| numbering.representative(*op);
         let expr = match expr {
             Expr::Binary { op, lhs, rhs, .. } => Expr::Binary {
                 op: *op,
-                lhs: *lhs,
-                rhs: *rhs,
+                lhs: n(lhs),
+                rhs: n(rhs),
                 flags: ArithFlags::default(),
             },
-            other => other.clone(),
+            Expr::Use(a) => Expr::Use(n(a)),
+            Expr::Cmp { pred, lhs, rhs } => Expr::Cmp {
+                pred: *pred,
+                lhs: n(lhs),
+                rhs: n(rhs),
+            },
+            Expr::Cast { op, arg } => Expr::Cast {
+                op: *op,
+                arg: n(arg),
+            },
+            Expr::Select {
+                cond,
+                on_true,
+                on_false,
+            } => Expr::Select {
+                cond: n(cond),
+                on_true: n(on_true),
+                on_false: n(on_false),
+            },
         };
         Some((ty, expr))
     }
 
-    fn get(&self, ty: Ty, expr: &Expr) -> Option<Operand> {
-        self.by_expr.get(&Self::key(ty, expr)?).copied()
+    fn get(&self, ty: Ty, expr: &Expr, numbering: &Numbering) -> Option<Operand> {
+        self.by_expr.get(&Self::key(ty, expr, numbering)?).copied()
     }
 
-    fn define(&mut self, ty: Ty, expr: &Expr, dest: ValueId) {
-        if let Some(key) = Self::key(ty, expr) {
+    fn define(&mut self, ty: Ty, expr: &Expr, dest: ValueId, numbering: &Numbering) {
+        if let Some(key) = Self::key(ty, expr, numbering) {
             self.by_expr.entry(key).or_insert(Operand::Value(dest));
         }
     }
@@ -203,6 +231,16 @@ struct Deferred {
     bounds: (Sym, Sym),
     offset: Operand,
     value: Operand,
+    loc: Option<SourceLoc>,
+}
+
+/// A pair property assumed of two elements read at one offset (see [`Deferred`]).
+struct DeferredPair {
+    pair: usize,
+    bounds: (Sym, Sym),
+    offset: Operand,
+    /// The elements of the pair's `a` and `b`.
+    values: (Operand, Operand),
     loc: Option<SourceLoc>,
 }
 
@@ -223,11 +261,17 @@ impl segments::Emit for Emitter<'_, '_> {
     }
 
     fn emit_expr(&mut self, ty: Ty, expr: Expr) -> Operand {
-        if let Some(op) = self.builder.available.get(ty, &expr) {
+        if let Some(op) = self
+            .builder
+            .available
+            .get(ty, &expr, &self.builder.numbering)
+        {
             return op;
         }
         let dest = self.builder.fresh(ty, "prop".into());
-        self.builder.available.define(ty, &expr, dest);
+        self.builder
+            .available
+            .define(ty, &expr, dest, &self.builder.numbering);
         self.out
             .push((Pending::Keep(Inst::Assign { dest, expr }), self.loc.clone()));
         Operand::Value(dest)
@@ -250,7 +294,12 @@ impl Builder<'_> {
     /// The number of tracked quantities: cells, then two bounds per segment, then two per
     /// copy segment.
     fn n_tracks(&self) -> usize {
-        self.property_track(self.properties.len())
+        self.pair_track(self.pairs.len())
+    }
+
+    /// The track of pair segment `j`'s `lo` (its `hi` is the next).
+    fn pair_track(&self, j: usize) -> usize {
+        self.property_track(self.properties.len()) + 2 * j
     }
 
     /// The track of property `j`'s `lo` (its `hi` is the next).
@@ -273,6 +322,17 @@ impl Builder<'_> {
     fn track_name(&self, t: usize) -> String {
         match t.checked_sub(self.cells.cells.len()) {
             None => self.cell_name(CellId(t)),
+            Some(_) if t >= self.pair_track(0) => {
+                let j = t - self.pair_track(0);
+                let pair = &self.pairs[j / 2];
+                let end = if j % 2 == 0 { "lo" } else { "hi" };
+                format!(
+                    "{}+{}=pair{}.{end}",
+                    self.cell_name(pair.a),
+                    self.cell_name(pair.b),
+                    j / 2
+                )
+            }
             Some(j) if j >= 2 * (self.segments.len() + self.copies.len()) => {
                 let j = j - 2 * (self.segments.len() + self.copies.len());
                 let end = if j % 2 == 0 { "lo" } else { "hi" };
@@ -333,6 +393,12 @@ impl Builder<'_> {
                     let (lo, hi) = segments::empty();
                     cur[t] = lo;
                     cur[t + 1] = hi;
+                }
+            }
+            for (j, p) in self.pairs.iter().enumerate() {
+                if cells.contains(&p.a) || cells.contains(&p.b) {
+                    let t = self.pair_track(j);
+                    (cur[t], cur[t + 1]) = segments::empty();
                 }
             }
             memo.forget(&cells);
@@ -721,6 +787,7 @@ pub fn lower(func: Function) -> Option<Function> {
     let n_cells = cells.cells.len();
     let numbering = Numbering::new(&func);
     let (properties, compared) = predicates::choose(&func, &cells, &numbering);
+    let pairs = pairs::choose(&func, &cells, &numbering);
     // A cell whose assertions are all properties gets no constant segments: the property
     // is what its assertions read, and each constant segment costs the engines a handful
     // of joins at every store (`a[i*3] = 7; a[i*3+1] = 3; ...` cuts them at every other
@@ -744,8 +811,10 @@ pub fn lower(func: Function) -> Option<Function> {
         copies: vec![],
         numbering,
         properties: vec![],
+        pairs: vec![],
         available: Available::default(),
         deferred: vec![],
+        deferred_pairs: vec![],
     };
     let indices = Indices::new(&func);
     let entries = single_entries(&func);
@@ -764,6 +833,15 @@ pub fn lower(func: Function) -> Option<Function> {
     let unread = copies::unread_inputs(&func);
     let copy_set = copies::may_be_set(&func, &cells, &builder.copies, &unread);
     builder.properties = properties;
+    // Two bases that may be one object (pointer parameters) have no pair: a store to one
+    // would write the other's element too (`pairs.rs`).
+    builder.pairs = pairs
+        .into_iter()
+        .filter(|p| {
+            let (a, b) = (cells.cells[p.a.0].base, cells.cells[p.b.0].base);
+            !builder.aliased_by_write(a).contains(&b) && !builder.aliased_by_write(b).contains(&a)
+        })
+        .collect();
     let n_tracks = builder.n_tracks();
     // One phi per tracked quantity at every block but the entry.
     let mut phis: Vec<Phi> = Vec::new();
@@ -806,6 +884,12 @@ pub fn lower(func: Function) -> Option<Function> {
             None => Available::default(),
         };
         builder.deferred.clear();
+        builder.deferred_pairs.clear();
+        let roles: Vec<HashMap<usize, Role>> = builder
+            .pairs
+            .iter()
+            .map(|p| pairs::store_pairs(block, &func, &cells, &builder.numbering, p))
+            .collect();
         let mut cur: Vec<Sym> = if BlockId(b as u32) == func.entry {
             let mut cur: Vec<Sym> = (0..n_cells)
                 .map(|c| builder.havoc_cell(CellId(c), &mut out, &func.loc))
@@ -820,7 +904,7 @@ pub fn lower(func: Function) -> Option<Function> {
                 cur.push(lo);
                 cur.push(hi);
             }
-            for _ in 0..builder.properties.len() {
+            for _ in 0..builder.properties.len() + builder.pairs.len() {
                 let (lo, hi) = segments::empty();
                 cur.push(lo);
                 cur.push(hi);
@@ -838,7 +922,7 @@ pub fn lower(func: Function) -> Option<Function> {
             }
             cur
         };
-        for (inst, loc) in block.insts.iter().zip(&block.locs) {
+        for (k, (inst, loc)) in block.insts.iter().zip(&block.locs).enumerate() {
             match inst {
                 Inst::Mem(MemOp::Load { dest, addr }) => {
                     let ty = func.value(*dest).ty;
@@ -869,6 +953,33 @@ pub fn lower(func: Function) -> Option<Function> {
                             let number = builder.numbering.number(&addr.offset);
                             if memo.get(c, number) == Some(sym) {
                                 memo.insert(c, number, Sym::Op(Operand::Value(*dest)));
+                            }
+                            // The partner's element at the same offset, when the memo
+                            // knows it: the pair's property holds of the two inside its
+                            // segment (not in the entry block: `Reads::in_entry`).
+                            for j in 0..builder.pairs.len() {
+                                let pair = &builder.pairs[j];
+                                let Some(partner) = pair.partner(c) else {
+                                    continue;
+                                };
+                                let other = match memo.get(partner, number) {
+                                    Some(Sym::Op(op)) if BlockId(b as u32) != func.entry => op,
+                                    _ => continue,
+                                };
+                                let own = Operand::Value(*dest);
+                                let values = if c == pair.a {
+                                    (own, other)
+                                } else {
+                                    (other, own)
+                                };
+                                let t = builder.pair_track(j);
+                                builder.deferred_pairs.push(DeferredPair {
+                                    pair: j,
+                                    bounds: (cur[t], cur[t + 1]),
+                                    offset: addr.offset,
+                                    values,
+                                    loc: loc.clone(),
+                                });
                             }
                             Pending::Load { dest: *dest, sym }
                         }
@@ -970,6 +1081,35 @@ pub fn lower(func: Function) -> Option<Function> {
                                 cur[t] = lo;
                                 cur[t + 1] = hi;
                             }
+                            for j in 0..builder.pairs.len() {
+                                let pair = builder.pairs[j].clone();
+                                if pair.partner(c).is_none() {
+                                    continue;
+                                }
+                                let t = builder.pair_track(j);
+                                // In the entry block a store is one of another value, as
+                                // for properties (the values `P` reads may come later).
+                                let role = roles[j]
+                                    .get(&k)
+                                    .copied()
+                                    .filter(|_| BlockId(b as u32) != func.entry);
+                                let mut em = Emitter {
+                                    builder: &mut builder,
+                                    out: &mut out,
+                                    loc,
+                                };
+                                (cur[t], cur[t + 1]) = pairs::store(
+                                    &mut em,
+                                    &pair,
+                                    &indices,
+                                    c,
+                                    cells.cells[c.0].ty,
+                                    (cur[t], cur[t + 1]),
+                                    addr.offset,
+                                    *value,
+                                    role,
+                                );
+                            }
                             // The store may hit any element the memo knows of this cell;
                             // after it, the element at `offset` holds the stored value.
                             memo.forget(&[c]);
@@ -1053,7 +1193,9 @@ pub fn lower(func: Function) -> Option<Function> {
                 other => {
                     if let Inst::Assign { dest, expr } = other {
                         let ty = func.value(*dest).ty;
-                        builder.available.define(ty, expr, *dest);
+                        builder
+                            .available
+                            .define(ty, expr, *dest, &builder.numbering);
                     }
                     out.push((Pending::Keep(other.clone()), loc.clone()))
                 }
@@ -1068,6 +1210,16 @@ pub fn lower(func: Function) -> Option<Function> {
                 loc: &d.loc,
             };
             predicates::load(&mut em, &p, &indices, d.bounds, d.offset, d.value);
+        }
+        for d in std::mem::take(&mut builder.deferred_pairs) {
+            let p = builder.pairs[d.pair].clone();
+            let mut em = Emitter {
+                builder: &mut builder,
+                out: &mut out,
+                loc: &d.loc,
+            };
+            let (x, y) = d.values;
+            pairs::load(&mut em, &p, &indices, d.bounds, d.offset, x, y);
         }
         if passes_on[b] {
             tables[b] = Some(std::mem::take(&mut builder.available));
