@@ -992,6 +992,21 @@ pub fn lower(func: Function) -> Option<Function> {
                 }
                 Inst::Mem(MemOp::Store { addr, value }) => {
                     let ty = func.operand_ty(value);
+                    // A store of the value the memo says the element holds (`a[k] = a[k]`)
+                    // changes no byte of memory, an aliased base's included: nothing to
+                    // update. Not a store of a store pair, whose update waits for it.
+                    let unchanged = match cells.cell_of(addr.base, &addr.offset, ty) {
+                        Some((c, true)) => {
+                            memo.get(c, builder.numbering.number(&addr.offset))
+                                == Some(Sym::Op(*value))
+                                && roles.iter().all(|r| !r.contains_key(&k))
+                        }
+                        _ => false,
+                    };
+                    if unchanged {
+                        step_sets(&func, &builder, &mut sets, inst);
+                        continue;
+                    }
                     match cells.cell_of(addr.base, &addr.offset, ty) {
                         Some((c, false)) => cur[c.0] = Sym::Op(*value),
                         // A weak update: the value set changes (`step_sets`), and the
