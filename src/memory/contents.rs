@@ -30,9 +30,8 @@
 //! - the *index atom* `j` of the access (`o = j << s` with an `i64` `j`: then
 //!   `o >>s s == j` exactly when `-2^(63-s) <= j < 2^(63-s)`, two comparisons added to the
 //!   conditions; or `o = ext(j) << s` with `width(j) + s <= 64` (63 for a `zext`): then
-//!   `o >>s s == ext64(j)`
-//!   exactly, so `j` and `ext_W(j)` with the same extension are the index modulo `2^width(j)`
-//!   and `2^W`);
+//!   `o >>s s == ext64(j)` exactly, so `j` and `ext_W(j)` with the same extension are the
+//!   index modulo `2^width(j)` and `2^W`);
 //! - a load earlier in the same block of a summary cell with content `h`, at an offset
 //!   with the same value number as `o` (index `k`), a constant offset (index `c`), or an
 //!   index `j' = j + d` for the store's `j` (wrapping additions of constants; with an
@@ -45,7 +44,21 @@
 //! When the reading is `f` (coefficients equal modulo `2^w`), `P(v, o)` holds under the
 //! conditions; the update is a chain of selects on them. A load inside a segment reads
 //! `f(k)` over its own index atom (or `trunc(o >>s s)` without one): selects on `o < lo`,
-//! `o < hi` and the fit conditions, as the constant segments read their constant.
+//! `o < hi` and the fit conditions, as the constant segments read their constant. A
+//! linear domain relates two products only when they are one value, so at the end of the
+//! load's block, where the program has computed its own `i * i + i + 1`, a comparison of
+//! the loaded value with it that the block makes (the very value, `ssa::Available`) is
+//! assumed true under the same conditions ([`assume_compared`]).
+//!
+//! Candidates ([`choose`], in the order of the blocks): the reading of a stored value that
+//! depends on the index or reads a load, each load read with the newest content of its
+//! cell (`a[i] - i * i` after `(k + 1)^2` gives `2k + 1`); and for a recurrence
+//! `a[i] = g(a[i - 1], i)` with one constant stored at a constant index `k0` of the cell
+//! (`a[0] = 2`), the polynomial of degree at most [`MAX_DEGREE`] with integer coefficients
+//! through its first values (Newton's differences), kept when the recurrence holds of it
+//! as an identity. A segment no store of its content reaches is `[0, 0)` at a block's
+//! start ([`may_be_set`]), which is sound for any segment and spares the engines updates.
+//! A cell with a content that depends on the index gets no constant segments (`ssa.rs`).
 
 use std::collections::HashMap;
 
@@ -813,46 +826,7 @@ fn fit_recurrence(
         last = step(&last, k0.checked_add(n)?)?;
         vals.push(ty.to_signed(last.as_constant()? as u128));
     }
-    // Newton's forward differences, then the monomials of sum_m diff_m * C(u, m), u = k - k0.
-    let mut diffs = Vec::new();
-    let mut row = vals.clone();
-    for m in 0..POINTS {
-        diffs.push(row[0]);
-        if m > MAX_DEGREE && row.iter().any(|&x| x != 0) {
-            return None;
-        }
-        row = row
-            .windows(2)
-            .map(|w| w[1].checked_sub(w[0]))
-            .collect::<Option<Vec<_>>>()?;
-        if row.is_empty() {
-            break;
-        }
-    }
-    const DENOM: i128 = 24; // 4!, a multiple of every m! up to MAX_DEGREE
-    let mut num = vec![0i128; MAX_DEGREE + 1];
-    let mut falling = vec![1i128]; // u (u - 1) ... (u - m + 1)
-    let mut factorial = 1i128;
-    for (m, diff) in diffs.iter().enumerate().take(MAX_DEGREE + 1) {
-        if m > 0 {
-            factorial *= m as i128;
-            let mut next = vec![0i128; falling.len() + 1];
-            for (e, c) in falling.iter().enumerate() {
-                next[e + 1] = next[e + 1].checked_add(*c)?;
-                next[e] = next[e].checked_sub(c.checked_mul(m as i128 - 1)?)?;
-            }
-            falling = next;
-        }
-        let scale = diff.checked_mul(DENOM / factorial)?;
-        for (e, c) in falling.iter().enumerate() {
-            num[e] = num[e].checked_add(scale.checked_mul(*c)?)?;
-        }
-    }
-    if num.iter().any(|c| c % DENOM != 0) {
-        return None;
-    }
-    let in_u = Poly::new(bits, num.iter().map(|c| (c / DENOM) as u64).collect());
-    let f = in_u.shifted((k0 as u64).wrapping_neg());
+    let f = fit(&vals, k0, bits)?;
     // The recurrence as an identity: the stored value, read with the previous element `f`.
     let g = step(&f, i64::MIN)?;
     (g.reduce(bits) == f).then_some(f)
@@ -939,6 +913,55 @@ pub fn may_be_set(
         }
     }
     at
+}
+
+/// The polynomial modulo `2^bits` of degree at most [`MAX_DEGREE`] with integer
+/// coefficients whose values at `k0, k0 + 1, ...` are `vals`, when there is one (and the
+/// values determine it: the differences past that degree are all zero).
+fn fit(vals: &[i128], k0: i64, bits: u32) -> Option<Poly> {
+    if vals.len() <= MAX_DEGREE + 1 {
+        return None;
+    }
+    // Newton's forward differences, then the monomials of sum_m diff_m * C(u, m), u = k - k0.
+    let mut diffs = Vec::new();
+    let mut row = vals.to_vec();
+    for m in 0..vals.len() {
+        diffs.push(row[0]);
+        if m > MAX_DEGREE && row.iter().any(|&x| x != 0) {
+            return None;
+        }
+        row = row
+            .windows(2)
+            .map(|w| w[1].checked_sub(w[0]))
+            .collect::<Option<Vec<_>>>()?;
+        if row.is_empty() {
+            break;
+        }
+    }
+    const DENOM: i128 = 24; // 4!, a multiple of every m! up to MAX_DEGREE
+    let mut num = vec![0i128; MAX_DEGREE + 1];
+    let mut falling = vec![1i128]; // u (u - 1) ... (u - m + 1)
+    let mut factorial = 1i128;
+    for (m, diff) in diffs.iter().enumerate().take(MAX_DEGREE + 1) {
+        if m > 0 {
+            factorial *= m as i128;
+            let mut next = vec![0i128; falling.len() + 1];
+            for (e, c) in falling.iter().enumerate() {
+                next[e + 1] = next[e + 1].checked_add(*c)?;
+                next[e] = next[e].checked_sub(c.checked_mul(m as i128 - 1)?)?;
+            }
+            falling = next;
+        }
+        let scale = diff.checked_mul(DENOM / factorial)?;
+        for (e, c) in falling.iter().enumerate() {
+            num[e] = num[e].checked_add(scale.checked_mul(*c)?)?;
+        }
+    }
+    if num.iter().any(|c| c % DENOM != 0) {
+        return None;
+    }
+    let in_u = Poly::new(bits, num.iter().map(|c| (c / DENOM) as u64).collect());
+    Some(in_u.shifted((k0 as u64).wrapping_neg()))
 }
 
 /// Whether `op` is computed from a load of a summary cell.
@@ -1245,5 +1268,23 @@ mod tests {
             .unwrap()
             .mul(&k)
             .is_none());
+    }
+
+    #[test]
+    fn fitting_integer_polynomials() {
+        let values = |f: &dyn Fn(i128) -> i128, k0: i128| -> Vec<i128> {
+            (0..7).map(|n| f(k0 + n)).collect()
+        };
+        let f = fit(&values(&|k| k * k + k + 1, 0), 0, 64).unwrap();
+        assert_eq!(f.to_string(), "k^2+k+1");
+        let f = fit(&values(&|k| 2 * k + 2, 3), 3, 64).unwrap();
+        assert_eq!(f.to_string(), "2k+2");
+        let f = fit(&values(&|k| k * k * k * k - 5, -2), -2, 64).unwrap();
+        assert_eq!(f.to_string(), "k^4-5");
+        // Rational coefficients (k(k + 1) / 2 is an integer, but not a polynomial with
+        // integer coefficients), degree 5, and too few values: none.
+        assert_eq!(fit(&values(&|k| k * (k + 1) / 2, 0), 0, 64), None);
+        assert_eq!(fit(&values(&|k| k * k * k * k * k, 0), 0, 64), None);
+        assert_eq!(fit(&[1, 2, 3], 0, 64), None);
     }
 }
