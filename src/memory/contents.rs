@@ -261,6 +261,19 @@ pub enum Var {
     Plain(ValueId),
     /// `o = ext(j) << s`, `width(j) + s <= 64` (63 for a `zext`): `k == ext64(j)`.
     Ext(ValueId, CastOp),
+    /// `Ext(j, sext)` with `j = trunc(r)` (a `long long` subscript of a 32-bit address):
+    /// also `k == r` (modulo `2^width(r)`) when `r` fits `j` (`Fit::Root`).
+    Root(ValueId, ValueId),
+}
+
+/// A condition under which an index atom is the element's index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// `o = j << s`, `j` of `i64`: `-2^(63-s) <= j < 2^(63-s)`.
+    Plain(ValueId),
+    /// The root `r` of a `Root` index `j` of width `w`: `-2^(w-1) <= r < 2^(w-1)`, where
+    /// `r == sext(trunc(r))`.
+    Root(ValueId, u32),
 }
 
 /// One comparison and the truth the condition needs of it.
@@ -338,6 +351,16 @@ impl Defs {
             // a `zext` needs one bit more (its top bit would be the sign).
             let room = if *op == CastOp::ZExt { 63 } else { 64 };
             if self.tys[j.index()].width + s <= room {
+                if let (
+                    CastOp::SExt,
+                    Some(Expr::Cast {
+                        op: CastOp::Trunc,
+                        arg: Operand::Value(r),
+                    }),
+                ) = (op, self.defs.get(j))
+                {
+                    return Some(Var::Root(*j, *r));
+                }
                 return Some(Var::Ext(*j, *op));
             }
             return None;
@@ -383,24 +406,21 @@ impl Defs {
     }
 }
 
-/// The fit conditions of a `Plain` index `j` (`o = j << s`): `j >= -2^(63-s)` and
-/// `j < 2^(63-s)`, where `o >>s s == j`; none otherwise.
-fn fit_conds(em: &mut dyn Emit, var: Var, s: u32) -> Vec<Cond> {
-    let Var::Plain(j) = var else {
-        return vec![];
+/// The comparisons of a fit condition (`Fit`) at an access to elements of size `2^s`.
+fn fit_conds(em: &mut dyn Emit, fit: Fit, s: u32) -> Vec<Cond> {
+    let (x, ty, bound) = match fit {
+        Fit::Plain(_) if s == 0 => return vec![],
+        Fit::Plain(j) => (j, I64, 1i128 << (63 - s)),
+        Fit::Root(r, w) => (r, em.ty_of(r), 1i128 << (w - 1)),
     };
-    if s == 0 {
-        return vec![];
-    }
-    let bound = 1i128 << (63 - s);
     let mut conds = Vec::new();
     for (c, want) in [(bound, true), (-bound, false)] {
         let cmp = em.emit_expr(
             Ty::BOOL,
             Expr::Cmp {
                 pred: CmpPred::Slt,
-                lhs: Operand::Value(j),
-                rhs: Operand::Const(Const::new(I64, c)),
+                lhs: Operand::Value(x),
+                rhs: Operand::Const(Const::new(ty, c)),
             },
         );
         conds.push((cmp, want));
@@ -421,7 +441,7 @@ pub struct Leaf {
 pub struct Reading {
     pub poly: Poly,
     pub conds: Vec<Cond>,
-    pub fits: Vec<ValueId>,
+    pub fits: Vec<Fit>,
 }
 
 /// Reads stored values as polynomials of a store's index.
@@ -432,7 +452,13 @@ pub struct Reader<'a> {
     pub offset: Operand,
     pub var: Var,
     pub shift: u32,
+    /// The definitions read so far: a definition shared by two operands is read twice, so
+    /// a chain of them costs exponentially many steps; past [`MAX_STEPS`] nothing reads.
+    pub steps: std::cell::Cell<usize>,
 }
+
+/// The most definitions one reading of a stored value visits.
+const MAX_STEPS: usize = 4_096;
 
 impl Reader<'_> {
     /// The readings of `op` modulo `2^need` (at most [`MAX_READINGS`]).
@@ -455,13 +481,14 @@ impl Reader<'_> {
             Operand::Undef(_) => return vec![],
             Operand::Value(v) => *v,
         };
-        if depth > MAX_DEPTH {
+        self.steps.set(self.steps.get() + 1);
+        if depth > MAX_DEPTH || self.steps.get() > MAX_STEPS {
             return vec![];
         }
         if let Some(l) = leaf(v) {
             return self.read_load(&l, need);
         }
-        let atom = |fits: Vec<ValueId>| {
+        let atom = |fits: Vec<Fit>| {
             vec![Reading {
                 poly: Poly::var(need),
                 conds: vec![],
@@ -469,8 +496,11 @@ impl Reader<'_> {
             }]
         };
         match self.var {
-            Var::Plain(j) if j == v => return atom(vec![j]),
-            Var::Ext(j, _) if j == v => return atom(vec![]),
+            Var::Plain(j) if j == v => return atom(vec![Fit::Plain(j)]),
+            Var::Ext(j, _) | Var::Root(j, _) if j == v => return atom(vec![]),
+            Var::Root(j, r) if r == v => {
+                return atom(vec![Fit::Root(r, self.defs.tys[j.index()].width)])
+            }
             _ => {}
         }
         let Some(expr) = self.defs.defs.get(&v) else {
@@ -483,6 +513,7 @@ impl Reader<'_> {
                 arg: Operand::Value(j),
             } => match self.var {
                 Var::Ext(i, kind) if i == *j && kind == *op => atom(vec![]),
+                Var::Root(i, _) if i == *j && *op == CastOp::SExt => atom(vec![]),
                 _ => vec![],
             },
             Expr::Cast {
@@ -557,11 +588,30 @@ impl Reader<'_> {
         if same(offset, &self.offset) {
             return Some(Rel::Same);
         }
-        match (load_var, self.var) {
+        let as_ext = |v: Var| match v {
+            Var::Root(j, _) => Var::Ext(j, CastOp::SExt),
+            v => v,
+        };
+        if let (Some(Var::Root(j2, r2)), Var::Root(j, r)) = (load_var, self.var) {
+            // Through the roots: `r2 == r + d` (wrapping), and each root is the index
+            // where it fits.
+            let (b2, d2) = self.defs.affine(r2);
+            let (b, d) = self.defs.affine(r);
+            let w = self.defs.tys[r.index()].width;
+            if b == b2 && self.defs.tys[r2.index()].width == w && need <= w {
+                let fits = vec![
+                    Fit::Root(r2, self.defs.tys[j2.index()].width),
+                    Fit::Root(r, self.defs.tys[j.index()].width),
+                ];
+                return Some(Rel::Shift(d2.wrapping_sub(d), fits));
+            }
+        }
+        match (load_var.map(as_ext), as_ext(self.var)) {
             (Some(Var::Plain(j2)), Var::Plain(j)) => {
                 let (b2, d2) = self.defs.affine(j2);
                 let (b, d) = self.defs.affine(j);
-                (b == b2).then(|| Rel::Shift(d2.wrapping_sub(d), vec![j2, j]))
+                (b == b2)
+                    .then(|| Rel::Shift(d2.wrapping_sub(d), vec![Fit::Plain(j2), Fit::Plain(j)]))
             }
             (Some(Var::Ext(j2, k2)), Var::Ext(j, k)) => {
                 let w = self.defs.tys[j.index()].width;
@@ -605,7 +655,7 @@ impl Reader<'_> {
 /// an extended index), or a constant.
 pub enum Rel {
     Same,
-    Shift(u64, Vec<ValueId>),
+    Shift(u64, Vec<Fit>),
     Const(i64),
 }
 
@@ -683,6 +733,7 @@ pub fn choose(func: &Function, cells: &Cells, numbering: &Numbering, defs: &Defs
                     offset: addr.offset,
                     var,
                     shift,
+                    steps: Default::default(),
                 };
                 let leaf = |v: ValueId| -> Option<Leaf> {
                     let (lc, offset) = loads.get(&v)?;
@@ -886,6 +937,7 @@ pub fn may_be_set(
                 offset: addr.offset,
                 var,
                 shift,
+                steps: Default::default(),
             };
             let readings = reader.read(value, ty.width, &leaf, 0);
             for (j, k) in contents.iter().enumerate() {
@@ -1067,9 +1119,16 @@ fn index_operand(
     };
     match var {
         Some(Var::Const(k)) => (Operand::Const(Const::new(ty, k as i128)), vec![]),
-        Some(v @ Var::Plain(j)) => {
-            let conds = fit_conds(em, v, s);
+        Some(Var::Plain(j)) => {
+            let conds = fit_conds(em, Fit::Plain(j), s);
             (resize(em, Operand::Value(j), 64, CastOp::SExt), conds)
+        }
+        // The root, which the program computes with (`i * i` over the `long long` `i`).
+        Some(Var::Root(j, r)) => {
+            let w_j = em.ty_of(j).width;
+            let conds = fit_conds(em, Fit::Root(r, w_j), s);
+            let from = em.ty_of(r).width;
+            (resize(em, Operand::Value(r), from, CastOp::SExt), conds)
         }
         Some(Var::Ext(j, kind)) => {
             let from = em.ty_of(j).width;
@@ -1208,11 +1267,11 @@ pub fn store(
         return segments::other(em, bounds, o, size);
     };
     let mut conds: Vec<Cond> = Vec::new();
-    let mut fitted: Vec<ValueId> = Vec::new();
-    for &j in &r.fits {
-        if !fitted.contains(&j) {
-            fitted.push(j);
-            conds.extend(fit_conds(em, Var::Plain(j), content.shift));
+    let mut fitted: Vec<Fit> = Vec::new();
+    for &fit in &r.fits {
+        if !fitted.contains(&fit) {
+            fitted.push(fit);
+            conds.extend(fit_conds(em, fit, content.shift));
         }
     }
     conds.extend(r.conds.iter().copied());

@@ -883,7 +883,13 @@ pub fn lower(func: Function) -> Option<Function> {
         &builder.content_defs,
         &builder.contents,
     );
-    builder.properties = properties;
+    // A cell with an index-dependent content gets no predicate segments either: what an
+    // assertion states of its elements is what the content gives (`b[i] == i * i + i + 1`),
+    // and each segment costs the engines its updates at every store.
+    builder.properties = properties
+        .into_iter()
+        .filter(|p| !indexed.contains(&p.cell))
+        .collect();
     let n_tracks = builder.n_tracks();
     // One phi per tracked quantity at every block but the entry.
     let mut phis: Vec<Phi> = Vec::new();
@@ -1111,6 +1117,7 @@ pub fn lower(func: Function) -> Option<Function> {
                                         offset: addr.offset,
                                         var,
                                         shift,
+                                        steps: Default::default(),
                                     };
                                     let reads = &builder.content_reads;
                                     let all = &builder.contents;
