@@ -31,7 +31,9 @@
 //!   `o >>s s == j` exactly when `-2^(63-s) <= j < 2^(63-s)`, two comparisons added to the
 //!   conditions; or `o = ext(j) << s` with `width(j) + s <= 64` (63 for a `zext`): then
 //!   `o >>s s == ext64(j)` exactly, so `j` and `ext_W(j)` with the same extension are the
-//!   index modulo `2^width(j)` and `2^W`);
+//!   index modulo `2^width(j)` and `2^W`; when `j = trunc(r)` with a `sext` (a `long long`
+//!   subscript of a 32-bit address), `r` is the index modulo `2^width(r)` where
+//!   `-2^(width(j)-1) <= r < 2^(width(j)-1)`, two comparisons added to the conditions);
 //! - a load earlier in the same block of a summary cell with content `h`, at an offset
 //!   with the same value number as `o` (index `k`), a constant offset (index `c`), or an
 //!   index `j' = j + d` for the store's `j` (wrapping additions of constants; with an
@@ -58,7 +60,8 @@
 //! through its first values (Newton's differences), kept when the recurrence holds of it
 //! as an identity. A segment no store of its content reaches is `[0, 0)` at a block's
 //! start ([`may_be_set`]), which is sound for any segment and spares the engines updates.
-//! A cell with a content that depends on the index gets no constant segments (`ssa.rs`).
+//! A cell with a content that depends on the index gets no constant or predicate
+//! segments (`ssa.rs`): precision only, and the cost of their updates made ifeqn1 time out.
 
 use std::collections::HashMap;
 
