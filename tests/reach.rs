@@ -240,4 +240,11 @@ programs! {
     r15_store_of_an_elements_own_value => "memory_array_store_of_itself.c",
     r15_store_of_an_elements_own_value_near_miss => "memory_array_store_of_itself_near_miss.c",
     r15_callee_through_a_pointer_refuted_from_main => "callee_through_pointer.c",
+    r15_contents_polynomials_of_the_index => "memory_array_contents.c",
+    r15_contents_of_int_elements => "memory_array_contents_int.c",
+    r15_contents_off_by_one_is_refuted => "memory_array_contents_off_by_one.c",
+    r15_contents_wrong_base_is_refuted => "memory_array_contents_base.c",
+    r15_contents_from_recurrences => "memory_array_contents_recurrence.c",
+    r15_contents_recurrence_with_a_wrong_base_is_refuted => "memory_array_contents_recurrence_base.c",
+    r15_contents_recurrence_with_another_step_is_refuted => "memory_array_contents_recurrence_step.c",
 }

@@ -21,6 +21,7 @@
 //! - loads of an untracked base are arbitrary.
 
 mod cells;
+mod contents;
 mod copies;
 mod memo;
 mod pairs;

@@ -828,7 +828,7 @@ pub fn store(
 
 /// A store of an element satisfying the property: [`segments::same`], and also at
 /// `lo - s` of a non-empty segment it extends the segment downwards.
-fn both_ends(em: &mut dyn Emit, bounds: (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
+pub(super) fn both_ends(em: &mut dyn Emit, bounds: (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
     let (lo, hi) = bounds;
     let (lo_s, hi_s) = segments::same(em, bounds, o, size);
     let o_s = em.emit(I64, SymExpr::Add(o, segments::constant(I64, size)));

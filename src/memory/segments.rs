@@ -180,6 +180,17 @@ pub trait Emit {
     /// block with the same expression up to poison flags where there is one (see
     /// `ssa::Available`), else a fresh one.
     fn emit_expr(&mut self, ty: Ty, expr: Expr) -> Operand;
+    /// A fresh value defined by `expr`, which later instantiations do not reuse (the
+    /// program's own computation of the same expression, further on, is what they should
+    /// find).
+    fn emit_fresh(&mut self, ty: Ty, expr: Expr) -> Operand {
+        self.emit_expr(ty, expr)
+    }
+    /// An earlier definition of the block with the same expression up to poison flags,
+    /// without defining one.
+    fn lookup(&self, _ty: Ty, _expr: &Expr) -> Option<Operand> {
+        None
+    }
     /// The type of a value.
     fn ty_of(&self, v: ValueId) -> Ty;
     /// The value an `i1` value has at the current point whatever the path, when the

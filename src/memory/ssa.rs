@@ -15,6 +15,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::cells::{self, CellId, Cells};
+use super::contents::{self, Content};
 use super::copies::{self, Copy, Stored};
 use super::memo::{Memo, Numbering};
 use super::pairs::{self, Pair, Role};
@@ -108,6 +109,27 @@ struct Builder<'a> {
     deferred: Vec<Deferred>,
     /// The same for pair properties.
     deferred_pairs: Vec<DeferredPair>,
+    /// The content segments (`contents.rs`); content `j`'s bounds are the tracks
+    /// [`Builder::content_track`]`(j)` and the next.
+    contents: Vec<Content>,
+    /// The definitions the contents' readings look through.
+    content_defs: contents::Defs,
+    /// The loads of the current block with contents: the offset, and for each content of
+    /// the cell the comparisons under which the load was inside it.
+    content_reads: HashMap<ValueId, (Operand, Vec<(usize, Vec<contents::Cond>)>)>,
+    /// The loads of the current block with non-constant contents, for
+    /// `contents::assume_compared` at its end.
+    deferred_contents: Vec<DeferredContent>,
+}
+
+/// A load of a cell with a content (`contents::assume_compared`), at the end of its block.
+struct DeferredContent {
+    content: usize,
+    dest: ValueId,
+    offset: Operand,
+    var: Option<contents::Var>,
+    conds: Vec<contents::Cond>,
+    loc: Option<SourceLoc>,
 }
 
 /// The pure definitions of the current block so far, by expression with the poison flags
@@ -277,6 +299,19 @@ impl segments::Emit for Emitter<'_, '_> {
         Operand::Value(dest)
     }
 
+    fn emit_fresh(&mut self, ty: Ty, expr: Expr) -> Operand {
+        let dest = self.builder.fresh(ty, "content".into());
+        self.out
+            .push((Pending::Keep(Inst::Assign { dest, expr }), self.loc.clone()));
+        Operand::Value(dest)
+    }
+
+    fn lookup(&self, ty: Ty, expr: &Expr) -> Option<Operand> {
+        self.builder
+            .available
+            .get(ty, expr, &self.builder.numbering)
+    }
+
     fn ty_of(&self, v: ValueId) -> Ty {
         self.builder.values[v.index()].ty
     }
@@ -299,7 +334,19 @@ impl Builder<'_> {
 
     /// The track of pair segment `j`'s `lo` (its `hi` is the next).
     fn pair_track(&self, j: usize) -> usize {
+        self.content_track(self.contents.len()) + 2 * j
+    }
+
+    /// The track of content `j`'s `lo` (its `hi` is the next).
+    fn content_track(&self, j: usize) -> usize {
         self.property_track(self.properties.len()) + 2 * j
+    }
+
+    /// The contents of `cell`, by index.
+    fn contents_of(&self, cell: CellId) -> Vec<usize> {
+        (0..self.contents.len())
+            .filter(|&j| self.contents[j].cell == cell)
+            .collect()
     }
 
     /// The track of property `j`'s `lo` (its `hi` is the next).
@@ -332,6 +379,14 @@ impl Builder<'_> {
                     self.cell_name(pair.b),
                     j / 2
                 )
+            }
+            Some(j)
+                if j >= 2 * (self.segments.len() + self.copies.len() + self.properties.len()) =>
+            {
+                let j = j - 2 * (self.segments.len() + self.copies.len() + self.properties.len());
+                let end = if j % 2 == 0 { "lo" } else { "hi" };
+                let content = &self.contents[j / 2];
+                format!("{}={}.{end}", self.cell_name(content.cell), content.name())
             }
             Some(j) if j >= 2 * (self.segments.len() + self.copies.len()) => {
                 let j = j - 2 * (self.segments.len() + self.copies.len());
@@ -399,6 +454,14 @@ impl Builder<'_> {
                 if cells.contains(&p.a) || cells.contains(&p.b) {
                     let t = self.pair_track(j);
                     (cur[t], cur[t + 1]) = segments::empty();
+                }
+            }
+            for (j, k) in self.contents.iter().enumerate() {
+                if cells.contains(&k.cell) {
+                    let t = self.content_track(j);
+                    let (lo, hi) = segments::empty();
+                    cur[t] = lo;
+                    cur[t + 1] = hi;
                 }
             }
             memo.forget(&cells);
@@ -713,6 +776,12 @@ fn load_summary(
 ) -> Sym {
     let number = builder.numbering.number(&offset);
     if let Some(v) = reads.memo.get(c, number) {
+        // The same value as an earlier load: what is known of it holds of this one.
+        if let (Some(d), Sym::Op(Operand::Value(w))) = (dest, v) {
+            if let Some(read) = builder.content_reads.get(&w).cloned() {
+                builder.content_reads.insert(d, read);
+            }
+        }
         return v;
     }
     let mut rest = match &reads.sets[c.0] {
@@ -749,6 +818,38 @@ fn load_summary(
             };
             rest = copies::load(&mut em, ty, bounds, off, src, rest);
         }
+    }
+    let mut inside = Vec::new();
+    for j in builder.contents_of(c) {
+        let content = builder.contents[j].clone();
+        let t = builder.content_track(j);
+        let bounds = (reads.cur[t], reads.cur[t + 1]);
+        if bounds.0 == bounds.1 {
+            continue; // `[lo, lo)` holds nothing
+        }
+        let var = contents::shift_of(builder.cells.cells[c.0].ty)
+            .and_then(|s| builder.content_defs.var(&offset, s));
+        let mut em = Emitter {
+            builder,
+            out: reads.out,
+            loc: reads.loc,
+        };
+        let (read, conds) = contents::load(&mut em, &content, bounds, offset, var, rest);
+        rest = read;
+        if let (Some(d), false) = (dest, reads.in_entry) {
+            builder.deferred_contents.push(DeferredContent {
+                content: j,
+                dest: d,
+                offset,
+                var,
+                conds: conds.clone(),
+                loc: reads.loc.clone(),
+            });
+        }
+        inside.push((j, conds));
+    }
+    if let (Some(d), false) = (dest, inside.is_empty()) {
+        builder.content_reads.insert(d, (offset, inside));
     }
     if let (false, Sym::Op(x)) = (reads.in_entry, rest) {
         // The load's own value where it has one (`dest := rest`), so that the property's
@@ -797,8 +898,18 @@ pub fn lower(func: Function) -> Option<Function> {
         .map(|p| p.cell)
         .filter(|c| !compared.contains(c))
         .collect();
+    let content_defs = contents::Defs::new(&func);
+    let chosen_contents = contents::choose(&func, &cells, &numbering, &content_defs);
     let mut chosen = segments::choose(&func, &cells);
     chosen.retain(|s| !served.contains(&s.cell));
+    // Likewise a cell with a content that depends on the index gets no constant segments:
+    // its elements differ, and the content is what its loads read.
+    let indexed: BTreeSet<CellId> = chosen_contents
+        .iter()
+        .filter(|k| !k.is_constant())
+        .map(|k| k.cell)
+        .collect();
+    chosen.retain(|s| !indexed.contains(&s.cell));
     let mut builder = Builder {
         cells: &cells,
         bases: func
@@ -815,6 +926,10 @@ pub fn lower(func: Function) -> Option<Function> {
         available: Available::default(),
         deferred: vec![],
         deferred_pairs: vec![],
+        contents: chosen_contents,
+        content_defs,
+        content_reads: HashMap::new(),
+        deferred_contents: vec![],
     };
     let indices = Indices::new(&func);
     let entries = single_entries(&func);
@@ -832,7 +947,20 @@ pub fn lower(func: Function) -> Option<Function> {
     builder.copies = copies;
     let unread = copies::unread_inputs(&func);
     let copy_set = copies::may_be_set(&func, &cells, &builder.copies, &unread);
-    builder.properties = properties;
+    let content_set = contents::may_be_set(
+        &func,
+        &cells,
+        &builder.numbering,
+        &builder.content_defs,
+        &builder.contents,
+    );
+    // A cell with an index-dependent content gets no predicate segments either: what an
+    // assertion states of its elements is what the content gives (`b[i] == i * i + i + 1`),
+    // and each segment costs the engines its updates at every store.
+    builder.properties = properties
+        .into_iter()
+        .filter(|p| !indexed.contains(&p.cell))
+        .collect();
     // Two bases that may be one object (pointer parameters) have no pair: a store to one
     // would write the other's element too (`pairs.rs`).
     builder.pairs = pairs
@@ -890,6 +1018,8 @@ pub fn lower(func: Function) -> Option<Function> {
             .iter()
             .map(|p| pairs::store_pairs(block, &func, &cells, &builder.numbering, p))
             .collect();
+        builder.content_reads.clear();
+        builder.deferred_contents.clear();
         let mut cur: Vec<Sym> = if BlockId(b as u32) == func.entry {
             let mut cur: Vec<Sym> = (0..n_cells)
                 .map(|c| builder.havoc_cell(CellId(c), &mut out, &func.loc))
@@ -904,7 +1034,7 @@ pub fn lower(func: Function) -> Option<Function> {
                 cur.push(lo);
                 cur.push(hi);
             }
-            for _ in 0..builder.properties.len() + builder.pairs.len() {
+            for _ in 0..builder.properties.len() + builder.contents.len() + builder.pairs.len() {
                 let (lo, hi) = segments::empty();
                 cur.push(lo);
                 cur.push(hi);
@@ -918,6 +1048,13 @@ pub fn lower(func: Function) -> Option<Function> {
                     let t = builder.copy_track(j);
                     let copy = &builder.copies[j];
                     (cur[t], cur[t + 1]) = copies::empty(copy, cells.cells[copy.dst.0].ty);
+                }
+            }
+            // A content segment no store of its content reaches is `[0, 0)`.
+            for (j, set) in content_set[b].iter().enumerate() {
+                if !set {
+                    let t = builder.content_track(j);
+                    (cur[t], cur[t + 1]) = segments::empty();
                 }
             }
             cur
@@ -1125,6 +1262,57 @@ pub fn lower(func: Function) -> Option<Function> {
                                     role,
                                 );
                             }
+                            let cell_ty = cells.cells[c.0].ty;
+                            let of_cell = builder.contents_of(c);
+                            let shift = contents::shift_of(cell_ty);
+                            let var = shift.and_then(|s| builder.content_defs.var(&addr.offset, s));
+                            let readings = match (var, shift, of_cell.is_empty()) {
+                                (Some(var), Some(shift), false) => {
+                                    let reader = contents::Reader {
+                                        defs: &builder.content_defs,
+                                        numbering: &builder.numbering,
+                                        offset: addr.offset,
+                                        var,
+                                        shift,
+                                        steps: Default::default(),
+                                    };
+                                    let reads = &builder.content_reads;
+                                    let all = &builder.contents;
+                                    let leaf = |v: ValueId| {
+                                        let (offset, inside) = reads.get(&v)?;
+                                        Some(contents::Leaf {
+                                            offset: *offset,
+                                            choices: inside
+                                                .iter()
+                                                .map(|(j, conds)| {
+                                                    (all[*j].poly.clone(), conds.clone())
+                                                })
+                                                .collect(),
+                                        })
+                                    };
+                                    reader.read(value, cell_ty.width, &leaf, 0)
+                                }
+                                _ => vec![],
+                            };
+                            for j in of_cell {
+                                let content = builder.contents[j].clone();
+                                let t = builder.content_track(j);
+                                let bounds = (cur[t], cur[t + 1]);
+                                let holds = var.and_then(|var| {
+                                    readings
+                                        .iter()
+                                        .find(|r| contents::matches(r, &content.poly, var))
+                                });
+                                let mut em = Emitter {
+                                    builder: &mut builder,
+                                    out: &mut out,
+                                    loc,
+                                };
+                                let (lo, hi) =
+                                    contents::store(&mut em, &content, bounds, addr.offset, holds);
+                                cur[t] = lo;
+                                cur[t + 1] = hi;
+                            }
                             // The store may hit any element the memo knows of this cell;
                             // after it, the element at `offset` holds the stored value.
                             memo.forget(&[c]);
@@ -1235,6 +1423,22 @@ pub fn lower(func: Function) -> Option<Function> {
             };
             let (x, y) = d.values;
             pairs::load(&mut em, &p, &indices, d.bounds, d.offset, x, y);
+        }
+        for d in std::mem::take(&mut builder.deferred_contents) {
+            let content = builder.contents[d.content].clone();
+            let mut em = Emitter {
+                builder: &mut builder,
+                out: &mut out,
+                loc: &d.loc,
+            };
+            contents::assume_compared(
+                &mut em,
+                &content,
+                d.offset,
+                d.var,
+                Operand::Value(d.dest),
+                &d.conds,
+            );
         }
         if passes_on[b] {
             tables[b] = Some(std::mem::take(&mut builder.available));
