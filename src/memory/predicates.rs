@@ -68,6 +68,35 @@ pub struct Property {
     root: Option<(ValueId, Ty)>,
 }
 
+impl Property {
+    /// Whether the property is an equality of the element (`x == e`, or the negation of
+    /// `x != e`).
+    pub fn is_equality(&self) -> bool {
+        let Operand::Value(c) = self.cond else {
+            return false;
+        };
+        self.cone.iter().any(|(v, _, e)| {
+            *v == c
+                && matches!(
+                    (e, self.negate),
+                    (
+                        Expr::Cmp {
+                            pred: CmpPred::Eq,
+                            ..
+                        },
+                        false
+                    ) | (
+                        Expr::Cmp {
+                            pred: CmpPred::Ne,
+                            ..
+                        },
+                        true
+                    )
+                )
+        })
+    }
+}
+
 /// The definitions an instantiation looks through: those an access's offset is computed
 /// from, to find its index (`Site`), and additions of constants, to compare `i - 2` with
 /// `i - 1` (`fold`).
