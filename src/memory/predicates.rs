@@ -226,9 +226,10 @@ fn index_of_in<'e>(
 }
 
 /// The properties of `func`'s summary cells, from the conditions of branches to error
-/// sites, and the cells some such condition compares with a constant (`x == k`, `x != k`,
-/// left to the constant segments). Which are chosen only affects precision, never
-/// soundness.
+/// sites, and the cells some such condition compares with a constant (`x == k`, and
+/// `x != k` when only constants are stored to the cell, left to the constant segments;
+/// `x != k` over stored inputs is a property). Which are chosen only affects precision,
+/// never soundness.
 pub fn choose(
     func: &Function,
     cells: &Cells,

@@ -300,7 +300,8 @@ pub struct RegionFormula {
 /// of their range (an over-approximation, as for products of variables; path focusing
 /// only, [`Products::Free`]). Hash, checksum and byte-swapping code chains hundreds of
 /// such operations: exact, the solver neither answers within its timeout nor honours the
-/// timeout promptly, while gigabytes build up.
+/// timeout promptly, while gigabytes build up. A product that cannot wrap
+/// ([`RegionFormula::no_wrap`]) is exact without a unit.
 const MAX_EXACT_COST: u32 = 4;
 
 #[derive(Clone, Copy, Debug)]
