@@ -239,6 +239,8 @@ programs! {
     r15_pairs_through_parameters_that_may_alias => "memory_array_pairs_aliasing.c",
     r15_store_of_an_elements_own_value => "memory_array_store_of_itself.c",
     r15_store_of_an_elements_own_value_near_miss => "memory_array_store_of_itself_near_miss.c",
+    r15_inputs_stored_when_not_zero => "memory_array_inputs_nonzero.c",
+    r15_inputs_less_one_near_miss => "memory_array_inputs_nonzero_near_miss.c",
     r15_callee_through_a_pointer_refuted_from_main => "callee_through_pointer.c",
     r15_contents_polynomials_of_the_index => "memory_array_contents.c",
     r15_contents_of_int_elements => "memory_array_contents_int.c",

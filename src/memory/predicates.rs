@@ -255,9 +255,10 @@ fn index_of_in<'e>(
 }
 
 /// The properties of `func`'s summary cells, from the conditions of branches to error
-/// sites, and the cells some such condition compares with a constant (`x == k`, `x != k`,
-/// left to the constant segments). Which are chosen only affects precision, never
-/// soundness.
+/// sites, and the cells some such condition compares with a constant (`x == k`, and
+/// `x != k` when only constants are stored to the cell, left to the constant segments;
+/// `x != k` over stored inputs is a property). Which are chosen only affects precision,
+/// never soundness.
 pub fn choose(
     func: &Function,
     cells: &Cells,
@@ -268,6 +269,8 @@ pub fn choose(
     let mut defs: HashMap<ValueId, &Expr> = joins.iter().map(|(v, e)| (*v, e)).collect();
     let mut loads: HashMap<ValueId, (CellId, Operand)> = HashMap::new();
     let mut accesses: HashMap<CellId, usize> = HashMap::new();
+    // Cells some store writes a value that is not a constant to.
+    let mut stored_values: HashSet<CellId> = HashSet::new();
     for inst in func.blocks.iter().flat_map(|b| &b.insts) {
         match inst {
             Inst::Assign { dest, expr } => {
@@ -284,6 +287,9 @@ pub fn choose(
                 let ty = func.operand_ty(value);
                 if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
                     *accesses.entry(c).or_default() += 1;
+                    if !matches!(value, Operand::Const(_)) {
+                        stored_values.insert(c);
+                    }
                 }
             }
             _ => {}
@@ -360,13 +366,18 @@ pub fn choose(
         if cone.iter().any(|(_, ty, e)| !safe(e, *ty)) {
             continue;
         }
-        // `x == k` and `x != k` are the constant segments' (`segments.rs`), which cost less.
+        // `x == k` is the constant segments' (`segments.rs`), which cost less, and so is
+        // `x != k` when only constants are stored (a segment of another constant proves
+        // it); `x != k` over stored values (`a[i] = input` where the input is not `k`)
+        // needs the property.
         if let [(_, _, Expr::Cmp { pred, lhs, rhs })] = cone.as_slice() {
             let against_constant = matches!(
                 (lhs, rhs),
                 (Operand::Value(_), Operand::Const(_)) | (Operand::Const(_), Operand::Value(_))
             );
-            if against_constant && matches!(pred, CmpPred::Eq | CmpPred::Ne) {
+            let differs = matches!((pred, negate), (CmpPred::Ne, false) | (CmpPred::Eq, true));
+            let by_constants = !differs || !stored_values.contains(&cell);
+            if against_constant && matches!(pred, CmpPred::Eq | CmpPred::Ne) && by_constants {
                 compared.insert(cell);
                 continue;
             }

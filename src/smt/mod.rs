@@ -279,8 +279,13 @@ pub struct RegionFormula {
     loaded: bool,
     /// What is left of [`MAX_EXACT_COST`].
     exact_cost_left: u32,
+    /// Values of the region that are extensions of a narrower value, with the range of
+    /// their reading (that of the narrower type).
+    narrow: BTreeMap<ValueId, (BigInt, BigInt)>,
     /// The range of each value's reading (`ir::Interp`), from its type alone: every term
-    /// that stands for a value, source copy or primed, lies in it.
+    /// that stands for a value, source copy or primed, lies in it wherever the value is
+    /// defined (a result without wrap-around, [`RegionFormula::no_wrap`], may leave it on
+    /// paths that do not reach its definition, where nothing reads it).
     ranges: Vec<(BigInt, BigInt)>,
     /// The work limit last given to the solver (0: none): setting the solver's parameters
     /// is not free (about a third of the CPU time of small nested-loop tasks when it was
@@ -295,7 +300,8 @@ pub struct RegionFormula {
 /// of their range (an over-approximation, as for products of variables; path focusing
 /// only, [`Products::Free`]). Hash, checksum and byte-swapping code chains hundreds of
 /// such operations: exact, the solver neither answers within its timeout nor honours the
-/// timeout promptly, while gigabytes build up.
+/// timeout promptly, while gigabytes build up. A product that cannot wrap
+/// ([`RegionFormula::no_wrap`]) is exact without a unit.
 const MAX_EXACT_COST: u32 = 4;
 
 #[derive(Clone, Copy, Debug)]
@@ -350,6 +356,7 @@ impl RegionFormula {
                 .map(|(info, i)| range(info.ty, *i))
                 .collect(),
             work_limit: 0,
+            narrow: BTreeMap::new(),
         };
         let region = graph.region(source).to_vec();
         let in_region = |b: BlockId| region.contains(&b);
@@ -711,6 +718,49 @@ impl RegionFormula {
         true
     }
 
+    /// Whether `lhs op rhs` (an addition, subtraction or product) in reading `di` is its
+    /// result's reading without wrap-around: with the poison flag of that reading (then
+    /// the result is asserted within the range wherever it is reached, and a term that
+    /// is not reached is never read: every use of a value is dominated by its
+    /// definition), or for a product of a value by a constant when the value's known
+    /// range ([`RegionFormula::narrow`]) times the constant stays within the range. Such
+    /// a result is exact and linear without any integer of its own, so a product takes
+    /// nothing from the budget of exact encodings (`mul nsw i, 3` and `4 * sext(j)`, the
+    /// offsets of array accesses).
+    #[allow(clippy::too_many_arguments)]
+    fn no_wrap(
+        &self,
+        op: BinOp,
+        interp: &[Interp],
+        lhs: &Operand,
+        rhs: &Operand,
+        flags: crate::ir::ArithFlags,
+        ty: Ty,
+        di: Interp,
+    ) -> bool {
+        if (flags.nsw && di == Interp::Signed) || (flags.nuw && di == Interp::Unsigned) {
+            return true;
+        }
+        let (value, c) = match (op, lhs, rhs) {
+            (BinOp::Mul, x, Operand::Const(c)) | (BinOp::Mul, Operand::Const(c), x) => (x, *c),
+            _ => return false,
+        };
+        let (lo, hi) = match value {
+            Operand::Value(v) if interp[v.index()] == di && self.defined[v.index()] => {
+                match self.narrow.get(v) {
+                    Some(r) => r.clone(),
+                    None => return false,
+                }
+            }
+            _ => return false,
+        };
+        let k = const_reading(c, di);
+        let (a, b) = (&lo * &k, &hi * &k);
+        let (min, max) = if a <= b { (a, b) } else { (b, a) };
+        let (rlo, rhi) = range(ty, di);
+        min >= rlo && max <= rhi
+    }
+
     /// A fresh value in the range of a reading.
     fn fresh_in_range(&mut self, ty: Ty, interp: Interp, prefix: &str) -> Int {
         let x = self.fresh_int(prefix);
@@ -804,9 +854,13 @@ impl RegionFormula {
         lhs: &Operand,
         rhs: &Operand,
     ) -> Bool {
-        let want = match pred {
-            CmpPred::Eq | CmpPred::Ne => Interp::Unsigned,
-            p if p.is_unsigned() => Interp::Unsigned,
+        let want = match (pred, lhs, rhs) {
+            // Equal bits are equal readings in either reading: take an operand's own, so
+            // that no conversion is needed when both have it.
+            (CmpPred::Eq | CmpPred::Ne, Operand::Value(v), _)
+            | (CmpPred::Eq | CmpPred::Ne, _, Operand::Value(v)) => interp[v.index()],
+            (CmpPred::Eq | CmpPred::Ne, _, _) => Interp::Unsigned,
+            (p, _, _) if p.is_unsigned() => Interp::Unsigned,
             _ => Interp::Signed,
         };
         let a = self.reading(func, interp, lhs, want);
@@ -878,6 +932,13 @@ impl RegionFormula {
                     } else {
                         Interp::Signed
                     };
+                    // The extended value's reading lies in the narrower type's range: a
+                    // zero extension in both readings (its top bit is clear), a sign
+                    // extension in the signed one.
+                    let narrow_ty = func.operand_ty(arg);
+                    if narrow_ty.width < ty.width && (want == di || *op == CastOp::ZExt) {
+                        self.narrow.insert(dest, range(narrow_ty, want));
+                    }
                     let a = self.reading(func, interp, arg, want);
                     // The extended reading fits the wider type; convert to the destination's.
                     convert(&a, ty, want, di)
@@ -904,8 +965,10 @@ impl RegionFormula {
                             // exclude nothing we could express linearly.
                             return self.fresh_in_range(ty, di, "mul");
                         }
+                        let fits = self.no_wrap(*op, interp, lhs, rhs, *flags, ty, di);
                         if *op == BinOp::Mul
                             && self.products == Products::Free
+                            && !fits
                             && !self.spend_exact(1)
                         {
                             return self.fresh_in_range(ty, di, "mul");
@@ -922,6 +985,11 @@ impl RegionFormula {
                                     &reached.implies(Bool::and(&[e.ge(big(&lo)), e.le(big(&hi))])),
                                 );
                             }
+                        }
+                        if fits {
+                            let a = self.reading(func, interp, lhs, di);
+                            let b = self.reading(func, interp, rhs, di);
+                            return arith(*op, &a, &b);
                         }
                         let a = self.operand_in(func, interp, lhs, di);
                         let b = self.operand_in(func, interp, rhs, di);
@@ -1483,7 +1551,14 @@ impl RegionFormula {
             sum = sum + b.clone() * big(&pow2(i));
             res.push(b);
         }
-        self.solver.assert(&x.eq(&sum));
+        // Only within the range: a term outside it belongs to a block the path does not
+        // reach (a result without wrap-around, [`RegionFormula::no_wrap`]), and must not
+        // make the formula unsatisfiable on the paths that do not reach it.
+        let in_range = Bool::and(&[
+            x.ge(Int::from_i64(0)),
+            x.le(big(&(pow2(width) - BigInt::one()))),
+        ]);
+        self.solver.assert(&in_range.implies(x.eq(&sum)));
         res
     }
 }
