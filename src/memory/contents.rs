@@ -61,7 +61,9 @@
 //! as an identity. A segment no store of its content reaches is `[0, 0)` at a block's
 //! start ([`may_be_set`]), which is sound for any segment and spares the engines updates.
 //! A cell with a content that depends on the index gets no constant or predicate
-//! segments (`ssa.rs`): precision only, and the cost of their updates made ifeqn1 time out.
+//! segments (`ssa.rs`): precision only, and the cost of their updates made ifeqn1 time out;
+//! conversely a cell of a pair (`pairs.rs`), or with a predicate segment that is no
+//! equality (`a[i] >= i`), gets no contents: its property is what its assertions read.
 
 use std::collections::HashMap;
 
