@@ -29,14 +29,14 @@
 //! point) assumes `P` of the two values inside the range. Instantiations are pure, without
 //! poison flags (`predicates.rs`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::cells::{self, CellId, Cells};
 use super::memo::Numbering;
 use super::predicates::{self, Indices, Walk};
 use super::segments::{self, Emit, I64};
 use super::ssa::{Sym, SymExpr};
-use crate::ir::{Block, Const, Expr, Function, Inst, MemOp, Operand, Terminator, Ty, ValueId};
+use crate::ir::{Block, Const, Expr, Function, Inst, MemOp, Operand, Ty, ValueId};
 
 /// The most pair properties of one function.
 const MAX_PAIRS: usize = 2;
@@ -106,29 +106,10 @@ pub fn choose(func: &Function, cells: &Cells, numbering: &Numbering) -> Vec<Pair
             _ => {}
         }
     }
-    let entry: HashSet<ValueId> = func.blocks[func.entry.index()]
-        .insts
-        .iter()
-        .filter_map(|i| i.dest())
-        .collect();
+    let entry = predicates::entry_values(func);
     let mut pairs: Vec<Pair> = Vec::new();
-    for block in &func.blocks {
-        let Terminator::Branch {
-            cond: Operand::Value(cond),
-            then_edge,
-            else_edge,
-        } = &block.term
-        else {
-            continue;
-        };
-        let negate = match (
-            predicates::is_error(func, then_edge.target),
-            predicates::is_error(func, else_edge.target),
-        ) {
-            (true, false) => true,
-            (false, true) => false,
-            _ => continue,
-        };
+    for (cond, negate) in predicates::error_branches(func) {
+        let cond = &cond;
         let mut walk = Walk::default();
         walk.run(*cond, &defs, &loads, &entry, &[]);
         if walk.failed || walk.cone.len() > MAX_CONE || !walk.others.is_empty() {

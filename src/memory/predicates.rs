@@ -182,8 +182,43 @@ impl Indices {
     }
 }
 
+/// The values of the entry block (the same at every point of the function).
+pub(super) fn entry_values(func: &Function) -> HashSet<ValueId> {
+    func.blocks[func.entry.index()]
+        .insts
+        .iter()
+        .filter_map(|i| i.dest())
+        .collect()
+}
+
+/// The branches to an error site on one side only: each one's condition, and whether the
+/// error lies on its true side (the property is then the condition's negation).
+pub(super) fn error_branches(func: &Function) -> Vec<(ValueId, bool)> {
+    func.blocks
+        .iter()
+        .filter_map(|block| {
+            let Terminator::Branch {
+                cond: Operand::Value(cond),
+                then_edge,
+                else_edge,
+            } = &block.term
+            else {
+                return None;
+            };
+            match (
+                is_error(func, then_edge.target),
+                is_error(func, else_edge.target),
+            ) {
+                (true, false) => Some((*cond, true)),
+                (false, true) => Some((*cond, false)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 /// Whether `block` is an error site or jumps straight to one.
-pub(super) fn is_error(func: &Function, block: crate::ir::BlockId) -> bool {
+fn is_error(func: &Function, block: crate::ir::BlockId) -> bool {
     let b = &func.blocks[block.index()];
     match &b.term {
         Terminator::Error(_) => true,
@@ -295,29 +330,10 @@ pub fn choose(
             _ => {}
         }
     }
-    let entry: HashSet<ValueId> = func.blocks[func.entry.index()]
-        .insts
-        .iter()
-        .filter_map(|i| i.dest())
-        .collect();
+    let entry = entry_values(func);
     let mut props: Vec<Property> = Vec::new();
-    for block in &func.blocks {
-        let Terminator::Branch {
-            cond: Operand::Value(cond),
-            then_edge,
-            else_edge,
-        } = &block.term
-        else {
-            continue;
-        };
-        let negate = match (
-            is_error(func, then_edge.target),
-            is_error(func, else_edge.target),
-        ) {
-            (true, false) => true,
-            (false, true) => false,
-            _ => continue,
-        };
+    for (cond, negate) in error_branches(func) {
+        let cond = &cond;
         // The summary loads the condition reads: one element, read once or more (`a[i] >= m
         // || a[i] == 0` at -O0 loads `a[i]` on each side), at offsets with one value number.
         let mut found = Walk::default();
