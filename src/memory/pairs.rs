@@ -82,30 +82,12 @@ impl Pair {
 /// affects precision.
 pub fn choose(func: &Function, cells: &Cells, numbering: &Numbering) -> Vec<Pair> {
     let joins = predicates::short_circuits(func);
-    let mut defs: HashMap<ValueId, &Expr> = joins.iter().map(|(v, e)| (*v, e)).collect();
-    let mut loads: HashMap<ValueId, (CellId, Operand)> = HashMap::new();
-    let mut accesses: HashMap<CellId, usize> = HashMap::new();
-    for inst in func.blocks.iter().flat_map(|b| &b.insts) {
-        match inst {
-            Inst::Assign { dest, expr } => {
-                defs.insert(*dest, expr);
-            }
-            Inst::Mem(MemOp::Load { dest, addr }) => {
-                let ty = func.value(*dest).ty;
-                if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
-                    loads.insert(*dest, (c, addr.offset));
-                    *accesses.entry(c).or_default() += 1;
-                }
-            }
-            Inst::Mem(MemOp::Store { addr, value }) => {
-                let ty = func.operand_ty(value);
-                if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
-                    *accesses.entry(c).or_default() += 1;
-                }
-            }
-            _ => {}
-        }
-    }
+    let defs = predicates::definitions(func, &joins);
+    let predicates::SummaryAccesses {
+        loads,
+        counts: accesses,
+        ..
+    } = predicates::SummaryAccesses::of(func, cells);
     let entry = predicates::entry_values(func);
     let mut pairs: Vec<Pair> = Vec::new();
     for (cond, negate) in predicates::error_branches(func) {

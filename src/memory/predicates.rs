@@ -182,6 +182,64 @@ impl Indices {
     }
 }
 
+/// The loads and stores of a function's summary cells, as the choosers of segments read
+/// them.
+pub(super) struct SummaryAccesses {
+    /// Each load of a summary cell: its cell and offset.
+    pub loads: HashMap<ValueId, (CellId, Operand)>,
+    /// The loads and stores of each summary cell.
+    pub counts: HashMap<CellId, usize>,
+    /// The cells some store writes a value that is not a constant to.
+    pub stored_values: HashSet<CellId>,
+}
+
+impl SummaryAccesses {
+    pub fn of(func: &Function, cells: &Cells) -> SummaryAccesses {
+        let mut acc = SummaryAccesses {
+            loads: HashMap::new(),
+            counts: HashMap::new(),
+            stored_values: HashSet::new(),
+        };
+        for inst in func.blocks.iter().flat_map(|b| &b.insts) {
+            match inst {
+                Inst::Mem(MemOp::Load { dest, addr }) => {
+                    let ty = func.value(*dest).ty;
+                    if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
+                        acc.loads.insert(*dest, (c, addr.offset));
+                        *acc.counts.entry(c).or_default() += 1;
+                    }
+                }
+                Inst::Mem(MemOp::Store { addr, value }) => {
+                    let ty = func.operand_ty(value);
+                    if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
+                        *acc.counts.entry(c).or_default() += 1;
+                        if !matches!(value, Operand::Const(_)) {
+                            acc.stored_values.insert(c);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        acc
+    }
+}
+
+/// The definitions a condition's walk looks through: every assignment, and the boolean
+/// phis that join short-circuit conditions (`joins`, from [`short_circuits`]).
+pub(super) fn definitions<'f>(
+    func: &'f Function,
+    joins: &'f HashMap<ValueId, Expr>,
+) -> HashMap<ValueId, &'f Expr> {
+    let mut defs: HashMap<ValueId, &Expr> = joins.iter().map(|(v, e)| (*v, e)).collect();
+    for inst in func.blocks.iter().flat_map(|b| &b.insts) {
+        if let Inst::Assign { dest, expr } = inst {
+            defs.insert(*dest, expr);
+        }
+    }
+    defs
+}
+
 /// The values of the entry block (the same at every point of the function).
 pub(super) fn entry_values(func: &Function) -> HashSet<ValueId> {
     func.blocks[func.entry.index()]
@@ -301,35 +359,12 @@ pub fn choose(
 ) -> (Vec<Property>, HashSet<CellId>) {
     let mut compared: HashSet<CellId> = HashSet::new();
     let joins = short_circuits(func);
-    let mut defs: HashMap<ValueId, &Expr> = joins.iter().map(|(v, e)| (*v, e)).collect();
-    let mut loads: HashMap<ValueId, (CellId, Operand)> = HashMap::new();
-    let mut accesses: HashMap<CellId, usize> = HashMap::new();
-    // Cells some store writes a value that is not a constant to.
-    let mut stored_values: HashSet<CellId> = HashSet::new();
-    for inst in func.blocks.iter().flat_map(|b| &b.insts) {
-        match inst {
-            Inst::Assign { dest, expr } => {
-                defs.insert(*dest, expr);
-            }
-            Inst::Mem(MemOp::Load { dest, addr }) => {
-                let ty = func.value(*dest).ty;
-                if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
-                    loads.insert(*dest, (c, addr.offset));
-                    *accesses.entry(c).or_default() += 1;
-                }
-            }
-            Inst::Mem(MemOp::Store { addr, value }) => {
-                let ty = func.operand_ty(value);
-                if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
-                    *accesses.entry(c).or_default() += 1;
-                    if !matches!(value, Operand::Const(_)) {
-                        stored_values.insert(c);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
+    let defs = definitions(func, &joins);
+    let SummaryAccesses {
+        loads,
+        counts: accesses,
+        stored_values,
+    } = SummaryAccesses::of(func, cells);
     let entry = entry_values(func);
     let mut props: Vec<Property> = Vec::new();
     for (cond, negate) in error_branches(func) {
