@@ -53,13 +53,7 @@ const VALUES: &[i64] = &[
 ];
 
 fn programs() -> Vec<PathBuf> {
-    let dir = common::program("assume_phis");
-    let mut res: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/programs/assume_phis")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    res.sort();
+    let res = common::c_programs(&common::program("assume_phis"));
     assert!(res.len() >= 4, "programs found: {res:?}");
     res
 }

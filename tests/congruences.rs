@@ -50,13 +50,7 @@ const STARTS: &[i64] = &[
 const COUNTS: &[i64] = &[-1, 0, 1, 2, 3, 255, 256, 257, 1000];
 
 fn programs() -> Vec<PathBuf> {
-    let dir = common::program("congruences");
-    let mut res: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/programs/congruences")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    res.sort();
+    let res = common::c_programs(&common::program("congruences"));
     assert!(!res.is_empty(), "programs found");
     res
 }

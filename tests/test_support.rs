@@ -7,28 +7,15 @@ mod common;
 use common::annotations::{parse_annotation, parse_program, Answer, Claim, Fact, Verdict, ASSERT};
 use common::shared::SHARED_DIR_ENV;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// The kinds of check the report names.
 const KINDS: [&str; 5] = [ASSERT, "overflow", "div", "shift", "bounds"];
 
-fn c_files(dir: &Path, acc: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("a readable folder") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            c_files(&path, acc);
-        } else if path.extension().is_some_and(|e| e == "c") {
-            acc.push(path);
-        }
-    }
-}
-
 #[test]
 fn every_test_program_parses() {
-    let mut files = Vec::new();
-    c_files(&common::program(""), &mut files);
-    files.sort();
+    let files = common::c_programs(&common::program(""));
     let mut n_annotations = 0;
     for path in &files {
         let program = common::annotations::annotated(path);

@@ -25,6 +25,25 @@ pub fn program(name: &str) -> PathBuf {
         .collect()
 }
 
+/// The C programs under `dir` and its subfolders, sorted.
+pub fn c_programs(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, acc: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                walk(&path, acc);
+            } else if path.extension().is_some_and(|e| e == "c") {
+                acc.push(path);
+            }
+        }
+    }
+    let mut res = Vec::new();
+    walk(dir, &mut res);
+    res.sort();
+    res
+}
+
 /// `polyfocus check --format json ARGS PROGRAM`: the JSON report; fails the test when the
 /// exit code is not a verdict's (0, 1 or 2).
 #[track_caller]
