@@ -1,4 +1,4 @@
-//! File tests over the textual IR (design-next, section 2): each `tests/ir/*.pf` file is a
+//! File tests over the textual IR: each `tests/ir/*.pf` file is a
 //! small function with its expectations in comments; no clang, no binary. The function goes
 //! through the standard IR passes (verified after each) and both engines over polyhedra,
 //! through the library API.

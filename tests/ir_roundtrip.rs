@@ -1,4 +1,4 @@
-//! The IR text round-trips (design-next, section 2): for every function lifted from the C
+//! The IR text round-trips: for every function lifted from the C
 //! programs under `tests/programs`, the exact form (`{:#}`) parses back to the same
 //! function and prints the same text, and the readable form (`{}`, `polyfocus ir`) prints
 //! the same text once parsed. Needs clang-19 (lifting), not the binary.

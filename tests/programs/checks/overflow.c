@@ -1,6 +1,6 @@
-/* Runtime checks of signed overflow: each annotated line's overflow checks
- * must all be proved (`holds`) or one of them refuted with a replayed counterexample
- * (`fails`). The selector `s` keeps the operations on separate paths. */
+/* Runtime checks of signed overflow: each annotated line's overflow checks are all proved
+ * (`holds, proved`) or one of them is refuted with a replayed counterexample (`fails,
+ * violated`). The selector `s` keeps the operations on separate paths. */
 #include <limits.h>
 extern int __VERIFIER_nondet_int(void);
 extern long long __VERIFIER_nondet_longlong(void);
