@@ -130,13 +130,15 @@ fn malformed_annotations_are_rejected() {
             parse_annotation(text)
         );
     }
-    let err = parse_program("int x;\nint y; // sometimes\n").expect_err("a malformed annotation");
+    let err = parse_program(Path::new("p.c"), "int x;\nint y; // sometimes\n")
+        .expect_err("a malformed annotation");
     assert!(err.starts_with("2: "), "{err}");
 }
 
 #[test]
 fn whole_line_comments_are_prose_or_directives() {
     let program = parse_program(
+        Path::new("p.c"),
         "// entry: f\n// native-with: other.c\n// Prose: not a directive.\n\
          int f(void) { return 0; } // holds, proved\n",
     )
@@ -168,7 +170,7 @@ fn report(kind: &str, verdict: &str, reason: &str, confirmed_by: Option<&str>) -
 
 /// The disagreements of the program `int x; // ANNOTATION` on line 3 with `report` in `run`.
 fn disagreements(annotation: &str, report: &Value, run: &str) -> Vec<String> {
-    parse_program(&format!("\n\nint x; // {annotation}\n"))
+    parse_program(Path::new("p.c"), &format!("\n\nint x; // {annotation}\n"))
         .expect("parses")
         .disagreements(report, run)
 }

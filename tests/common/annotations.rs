@@ -106,15 +106,14 @@ pub struct AnnotatedProgram {
 pub fn annotated(path: &Path) -> AnnotatedProgram {
     let text =
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    parse_program(&text)
-        .unwrap_or_else(|e| panic!("{}:{e}", path.display()))
-        .at(path)
+    parse_program(path, &text).unwrap_or_else(|e| panic!("{}:{e}", path.display()))
 }
 
-/// The annotations and directives of a program's text; an error names the line.
-pub fn parse_program(text: &str) -> Result<AnnotatedProgram, String> {
+/// The annotations and directives of the text of the program at `path`; an error names
+/// the line.
+pub fn parse_program(path: &Path, text: &str) -> Result<AnnotatedProgram, String> {
     let mut res = AnnotatedProgram {
-        path: PathBuf::new(),
+        path: path.to_path_buf(),
         annotations: Vec::new(),
         directives: Vec::new(),
     };
@@ -248,11 +247,6 @@ fn check_consistent(fact: Fact, verdicts: &[Verdict]) -> Result<(), String> {
 }
 
 impl AnnotatedProgram {
-    fn at(mut self, path: &Path) -> Self {
-        self.path = path.to_path_buf();
-        self
-    }
-
     /// The value of the directive `key`, if the program has one.
     pub fn directive(&self, key: &str) -> Option<&str> {
         self.directives
