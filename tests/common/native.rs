@@ -1,8 +1,9 @@
 //! Native runs of test programs with clang-19: the ground truth their annotations and the
 //! analysis's verdicts are checked against.
 
+use super::annotations::annotated;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Builds the C `source` natively with clang-19 and `flags` and runs it: its standard output,
@@ -63,4 +64,25 @@ pub fn failing_assertions(program: &Path, header: &str, inputs: &[String]) -> BT
         }
     }
     failing
+}
+
+/// Every pair `A B` of an element of `first` and one of `second`: the inputs of runs of
+/// [`failing_assertions`].
+pub fn input_pairs(first: &[i64], second: &[i64]) -> Vec<String> {
+    first
+        .iter()
+        .flat_map(|a| second.iter().map(move |b| format!("{a} {b}")))
+        .collect()
+}
+
+/// Fails the test unless, for each of `programs` run on `inputs` as [`failing_assertions`]
+/// does, the assertions annotated `fails` are those some run fails.
+#[track_caller]
+pub fn assert_facts_hold(programs: &[PathBuf], header: &str, inputs: &[String]) {
+    let mut wrong = Vec::new();
+    for path in programs {
+        let failing = failing_assertions(path, header, inputs);
+        wrong.extend(annotated(path).native_disagreements(&failing));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
