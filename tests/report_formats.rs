@@ -1,4 +1,4 @@
-//! Report formats (issue 8): SARIF 2.1.0 validated against the official JSON schema
+//! Report formats: SARIF 2.1.0 validated against the official JSON schema
 //! (`tests/data/sarif-2.1.0.json`, OASIS errata01), stable fingerprints, GitHub's limits,
 //! and JUnit XML that parses with the expected structure.
 
@@ -87,7 +87,7 @@ fn sarif_validates_against_the_schema_and_names_rules_and_locations() {
         .iter()
         .map(|r| r["id"].as_str().unwrap())
         .collect();
-    // One rule per kind of runtime check follows the assertions' (issue 16).
+    // One rule per kind of runtime check follows the assertions'.
     assert_eq!(
         rule_ids,
         ["PF000", "PF001", "PF002", "PF010", "PF011", "PF012", "PF013"]
@@ -300,11 +300,11 @@ fn junit_counts_simple(xml: &str) -> (usize, usize, usize, usize, usize) {
     counts
 }
 
-// See: issue 13, point 7. Results are listed in source order (file, line, column), in text
+// Results are listed in source order (file, line, column), in text
 // and JSON, even when an inlined callee's assertion has a smaller check id than a later
 // assertion of `main`.
 #[test]
-fn r13_results_are_in_source_order() {
+fn results_are_in_source_order() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("order.c"),
@@ -356,10 +356,10 @@ int helper(int x) {
     assert!(at[0] < at[1] && at[1] < at[2], "{text}");
 }
 
-// See: issue 13, point 7. `polyfocus ir` prints its warnings with file:line, and the DOT
+// `polyfocus ir` prints its warnings with file:line, and the DOT
 // nodes of cut points carry their source line.
 #[test]
-fn r13_ir_warnings_and_dot_nodes_have_source_lines() {
+fn ir_warnings_and_dot_nodes_have_source_lines() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("w.c"),

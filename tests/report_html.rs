@@ -1,4 +1,4 @@
-//! The HTML report (issue 13) rendered by a real headless browser (Debian's `chromium`,
+//! The HTML report rendered by a real headless browser (Debian's `chromium`,
 //! installed by `scripts/setup`): the DOM after rendering has each assertion's mark on its
 //! own source line, the loop invariant beside the loop head and the counterexample's steps
 //! beside the lines they run through, and a screenshot is taken.
@@ -85,14 +85,9 @@ fn class_of(element: &str) -> &str {
 #[test]
 fn html_report_renders_with_marks_on_the_right_lines() {
     let Some(browser) = chromium() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "chromium is missing: scripts/setup installs it"
-        );
-        use std::io::Write as _;
-        let _ = writeln!(
-            std::io::stderr(),
-            "report_html: SKIPPED, chromium is not installed (scripts/setup installs it)"
+        common::skip_unless_ci(
+            "report_html",
+            "chromium is not installed (scripts/setup installs it)",
         );
         return;
     };
