@@ -16,12 +16,18 @@ fn program(name: &str) -> PathBuf {
     common::program(&format!("replay/{name}"))
 }
 
-/// `polyfocus check` in text: its standard output, the harness written (if any) in `dir`.
+/// `polyfocus check --timeout 40` in text: its standard output, the harness written (if any)
+/// in `dir`.
 fn check_text(source: &Path, args: &[&str], dir: &Path) -> String {
+    check_text_within(source, "40", args, dir)
+}
+
+/// `polyfocus check` with this budget in text.
+fn check_text_within(source: &Path, timeout: &str, args: &[&str], dir: &Path) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
         .arg("check")
         .arg(source)
-        .args(["--timeout", "40", "--harness"])
+        .args(["--timeout", timeout, "--harness"])
         .arg(dir.join("harness.c"))
         .args(args)
         .output()
@@ -159,8 +165,9 @@ fn harness_status(dir: &Path) -> Option<i32> {
 
 // A library written like xxHash: `minihash_wide` leaves tails of up to seven bytes, which
 // the `static inline` `mh_tail` of the header asserts never happens. Natively,
-// `minihash_wide(buf, 4, 0)` aborts. The replay compiles and links: the public entry and the
-// `static inline` function analyzed as an entry of its own are both replayed.
+// `minihash_wide(buf, 4, 0)` aborts. The replay compiles and links: the public entry, and
+// the `static inline` function analyzed on its own when it is not inlined (a library without
+// `main`: every function is where executions may start), are both replayed.
 #[test]
 fn a_library_with_static_inline_functions_in_a_header_replays() {
     let truth = native_run(
@@ -182,10 +189,12 @@ fn a_library_with_static_inline_functions_in_a_header_replays() {
     assert!((4..8).contains(&(len % 8)), "{report:#}");
     assert_no_plumbing(&report.to_string());
 
-    // The `static` function itself as the entry: the driver is compiled in its unit.
+    // The `static` function itself, not inlined: the driver is compiled in its unit. Its
+    // `size_t` argument is shown unsigned.
     let dir = tempfile::tempdir().unwrap();
-    let text = check_text(&program("minihash.c"), &["--entry", "mh_tail"], dir.path());
+    let text = check_text(&program("minihash.c"), &["--inline-limit", "1"], dir.path());
     assert!(text.contains(": violated [mh_tail]"), "{text}");
+    assert!(!text.contains("rem=-"), "{text}");
     assert_no_plumbing(&text);
     assert_eq!(harness_status(dir.path()), Some(97), "{text}");
 }
@@ -344,6 +353,31 @@ fn an_argument_parsed_with_atoi_gets_a_counterexample() {
     assert_eq!(harness_status(dir.path()), Some(97), "{harness}");
 }
 
+// A `size_t` near its maximum is shown unsigned in the trace, not as a negative number.
+// Natively, `padded_len(SIZE_MAX)` aborts.
+#[test]
+fn unsigned_values_are_shown_unsigned() {
+    let truth = native_run(
+        &[program("unsigned_len.c")],
+        Some("#include <stddef.h>\nsize_t padded_len(size_t);\nint main(void) { return (int)padded_len((size_t)-1); }\n"),
+        &[],
+        &[],
+    );
+    assert_eq!(signal(&truth), Some(SIGABRT), "the bug is real");
+
+    let dir = tempfile::tempdir().unwrap();
+    let text = check_text(&program("unsigned_len.c"), &[], dir.path());
+    assert!(text.contains(": violated [padded_len]"), "{text}");
+    let len: u64 = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("argument len = "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no unsigned `len` argument: {text}"));
+    assert!(len >= u64::MAX - 16, "{text}");
+    assert!(!text.contains("len=-"), "{text}");
+}
+
 // A limit read with `getenv` and `strtol`: the variable's value is an input. Natively,
 // `LIMIT=1001` aborts.
 #[test]
@@ -364,9 +398,10 @@ fn an_environment_variable_gets_a_counterexample() {
 #[test]
 fn a_replay_out_of_budget_is_said_in_the_users_terms() {
     let dir = tempfile::tempdir().unwrap();
-    let text = check_text(
+    let text = check_text_within(
         &program("minihash.c"),
-        &["--timeout", "1", "--entry", "minihash_wide"],
+        "1",
+        &["--entry", "minihash_wide"],
         dir.path(),
     );
     assert_no_plumbing(&text);

@@ -102,9 +102,12 @@ pub fn execute(
             }
         }
     }
-    let mut named: BTreeMap<String, i128> = BTreeMap::new();
+    let mut named = Named {
+        values: BTreeMap::new(),
+        unsigned: super::readings::unsigned_variables(func),
+    };
     for p in &func.params {
-        name_value(&mut named, func, *p, vals[p.index()], unknown[p.index()]);
+        named.set(func, *p, vals[p.index()], unknown[p.index()]);
     }
     let mut first: Vec<TraceStep> = Vec::new();
     let mut last: std::collections::VecDeque<TraceStep> = std::collections::VecDeque::new();
@@ -137,7 +140,7 @@ pub fn execute(
                     .or_else(|| b.term_loc.clone());
                 let step = TraceStep {
                     loc,
-                    values: named.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+                    values: named.values.iter().map(|(k, v)| (k.clone(), *v)).collect(),
                 };
                 if first.len() < KEEP_FIRST {
                     first.push(step);
@@ -160,7 +163,7 @@ pub fn execute(
                     vals[dest.index()] = v;
                     taint[dest.index()] = expr_tainted(&taint, expr);
                     unknown[dest.index()] = expr_tainted(&unknown, expr);
-                    name_value(&mut named, func, *dest, v, unknown[dest.index()]);
+                    named.set(func, *dest, v, unknown[dest.index()]);
                 }
                 Inst::Havoc { dest, reason } => {
                     let ty = func.value(*dest).ty;
@@ -185,7 +188,7 @@ pub fn execute(
                         0
                     };
                     vals[dest.index()] = v;
-                    name_value(&mut named, func, *dest, v, unknown[dest.index()]);
+                    named.set(func, *dest, v, unknown[dest.index()]);
                 }
                 Inst::Assume { cond } => {
                     read_undef |= tainted(&taint, cond);
@@ -239,7 +242,7 @@ pub fn execute(
             vals[d.index()] = v;
             taint[d.index()] = t;
             unknown[d.index()] = u;
-            name_value(&mut named, func, d, v, u);
+            named.set(func, d, v, u);
         }
         block = edge.target;
     };
@@ -256,28 +259,31 @@ pub fn execute(
     }
 }
 
-/// Records the value of `dest`'s source variable for the steps, or forgets it when the
-/// interpretation does not know it.
-fn name_value(
-    named: &mut BTreeMap<String, i128>,
-    func: &Function,
-    dest: crate::ir::ValueId,
-    bits: u128,
-    unknown: bool,
-) {
-    let info = func.value(dest);
-    let Some(name) = &info.source_name else {
-        return;
-    };
-    if unknown {
-        named.remove(name);
-    } else {
-        let v = if info.ty.is_bool() {
-            bits as i128
-        } else {
-            info.ty.to_signed(bits)
+/// The source variables of a function with the reading each shows in the steps.
+struct Named {
+    values: BTreeMap<String, i128>,
+    /// The variables shown unsigned ([`super::readings`]).
+    unsigned: std::collections::BTreeSet<String>,
+}
+
+impl Named {
+    /// Records the value of `dest`'s source variable for the steps, or forgets it when the
+    /// interpretation does not know it.
+    fn set(&mut self, func: &Function, dest: crate::ir::ValueId, bits: u128, unknown: bool) {
+        let info = func.value(dest);
+        let Some(name) = &info.source_name else {
+            return;
         };
-        named.insert(name.clone(), v);
+        if unknown {
+            self.values.remove(name);
+        } else {
+            let v = if info.ty.is_bool() || self.unsigned.contains(name) {
+                info.ty.mask(bits) as i128
+            } else {
+                info.ty.to_signed(bits)
+            };
+            self.values.insert(name.clone(), v);
+        }
     }
 }
 

@@ -28,6 +28,7 @@
 pub mod build;
 pub mod exec;
 pub mod harness;
+pub mod readings;
 pub mod replay;
 pub mod trace;
 pub mod witness;

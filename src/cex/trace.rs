@@ -32,6 +32,7 @@ pub fn counterexample(
             loc,
         }
     };
+    let unsigned = super::readings::unsigned_variables(func);
     let args = func
         .params
         .iter()
@@ -39,12 +40,12 @@ pub fn counterexample(
         .enumerate()
         .map(|(i, (p, bits))| {
             let info = func.value(*p);
-            value(
-                parameter_name(func, i),
-                info.ty.width,
-                *bits,
-                func.loc.clone(),
-            )
+            let name = parameter_name(func, i);
+            let mut arg = value(name.clone(), info.ty.width, *bits, func.loc.clone());
+            if unsigned.contains(&name) {
+                arg.value = info.ty.mask(*bits) as i128;
+            }
+            arg
         })
         .collect();
     // The interpreter consumed the inputs the lifted program reads (not the text of the
