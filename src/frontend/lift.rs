@@ -1030,15 +1030,54 @@ impl Lifter {
                         loc.clone(),
                     );
                 }
+                let range = super::library::result_range(&name, raw::num_args(inst) as usize);
                 self.havoc(
                     piece,
                     inst,
                     HavocReason::UnknownCall { function: name },
                     loc,
                 );
+                if let Some((lo, hi)) = range {
+                    self.assume_result_range(piece, inst, lo, hi, loc);
+                }
             }
         }
         Flow::Continue
+    }
+
+    /// Assumes the integer result of the call `inst` in `[lo, hi]` (a library function's
+    /// documented results, [`super::library::result_range`]).
+    fn assume_result_range(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        lo: i128,
+        hi: i128,
+        loc: &Option<SourceLoc>,
+    ) {
+        let Some(&dest) = self.value_of.get(&inst) else {
+            return;
+        };
+        let ty = self.values[dest.index()].ty;
+        if ty.width < 2 || lo < ty.smin() || hi > ty.smax() {
+            return;
+        }
+        for (pred, bound) in [(CmpPred::Sge, lo), (CmpPred::Sle, hi)] {
+            let cond = self.synthetic_value(Ty::BOOL, "library");
+            let expr = Expr::Cmp {
+                pred,
+                lhs: Operand::Value(dest),
+                rhs: Operand::Const(Const::new(ty, bound)),
+            };
+            self.push(piece, Inst::Assign { dest: cond, expr }, loc.clone());
+            self.push(
+                piece,
+                Inst::Assume {
+                    cond: Operand::Value(cond),
+                },
+                loc.clone(),
+            );
+        }
     }
 
     /// The LLVM block (index of `layout`) a piece belongs to.

@@ -813,9 +813,9 @@ impl CheckKind {
             | CheckKind::AssertCall { .. }
             | CheckKind::MayCallError { .. } => None,
             CheckKind::Overflow { op } => Some(format!("signed overflow in `{}`", symbol(op))),
-            CheckKind::FoldedOverflow => {
-                Some("signed overflow in a constant expression (folded by clang)".to_string())
-            }
+            CheckKind::FoldedOverflow => Some(
+                "signed overflow in a constant expression (folded by the compiler)".to_string(),
+            ),
             CheckKind::DivByZero { op } => Some(format!("`{}` by zero", symbol(op))),
             CheckKind::Shift { op } => Some(format!(
                 "`{}` by an amount not less than the width",

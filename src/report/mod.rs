@@ -483,11 +483,9 @@ pub fn counterexample_text(cex: &crate::check::Counterexample) -> String {
         } else {
             let _ = writeln!(
                 out,
-                "    input #{}: {}() = {} (i{}){}",
+                "    input #{}: {}{}",
                 i + 1,
-                v.function,
-                v.value,
-                v.width,
+                crate::cex::trace::input_text(v),
                 at(&v.loc)
             );
             i += 1;
