@@ -22,8 +22,8 @@
 
 use super::Unknown;
 use crate::ir::{
-    BinOp, BlockId, CastOp, CheckId, CmpPred, Expr, Function, HavocReason, Inst, Operand,
-    Terminator, Ty, ValueId,
+    BinOp, BlockId, CastOp, CheckId, Expr, Function, HavocReason, Inst, Operand, Terminator, Ty,
+    ValueId,
 };
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -502,19 +502,7 @@ impl<'a> Bmc<'a> {
             Expr::Cmp { pred, lhs, rhs } => {
                 let a = self.operand(lhs, store, local);
                 let b = self.operand(rhs, store, local);
-                let c = match pred {
-                    CmpPred::Eq => a.eq(&b),
-                    CmpPred::Ne => a.eq(&b).not(),
-                    CmpPred::Ugt => a.bvugt(&b),
-                    CmpPred::Uge => a.bvuge(&b),
-                    CmpPred::Ult => a.bvult(&b),
-                    CmpPred::Ule => a.bvule(&b),
-                    CmpPred::Sgt => a.bvsgt(&b),
-                    CmpPred::Sge => a.bvsge(&b),
-                    CmpPred::Slt => a.bvslt(&b),
-                    CmpPred::Sle => a.bvsle(&b),
-                };
-                (of_bool(&c), None)
+                (of_bool(&super::bv_compare(*pred, &a, &b)), None)
             }
             Expr::Cast { op, arg } => {
                 let a = self.operand(arg, store, local);

@@ -48,7 +48,6 @@ use z3::{SatResult, Solver};
 use crate::ir::bitprecise::{
     Call, FloatOp, FloatPred, Inst, IntOp, Operand, Program, Resize, Ty, Value,
 };
-use crate::ir::CmpPred;
 
 /// Instructions run over all paths, at most.
 const MAX_STEPS: u64 = 400_000;
@@ -468,19 +467,7 @@ impl<'p> Run<'p> {
                 let (Val::Bits(a), Val::Bits(b)) = (a, b) else {
                     return give_up("comparison of pointers");
                 };
-                let c = match pred {
-                    CmpPred::Eq => a.eq(&b),
-                    CmpPred::Ne => a.eq(&b).not(),
-                    CmpPred::Ugt => a.bvugt(&b),
-                    CmpPred::Uge => a.bvuge(&b),
-                    CmpPred::Ult => a.bvult(&b),
-                    CmpPred::Ule => a.bvule(&b),
-                    CmpPred::Sgt => a.bvsgt(&b),
-                    CmpPred::Sge => a.bvsge(&b),
-                    CmpPred::Slt => a.bvslt(&b),
-                    CmpPred::Sle => a.bvsle(&b),
-                };
-                Val::Bits(bit(&c))
+                Val::Bits(bit(&super::bv_compare(*pred, &a, &b)))
             }
             Inst::FCmp { pred, lhs, rhs } => {
                 let a = self.fp(state, lhs)?;
@@ -642,10 +629,10 @@ impl<'p> Run<'p> {
             set_result(state, dest, v);
             Ok(Step::Go)
         };
-        let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
         match call {
             Call::NoEffect => Ok(Step::Go),
             Call::MulAdd(a, b, c) => {
+                let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
                 let a = self.fp(state, a)?;
                 let b = self.fp(state, b)?;
                 let c = self.fp(state, c)?;
@@ -653,10 +640,14 @@ impl<'p> Run<'p> {
                 result(state, Val::Fp(p.add_with_rounding_mode(&c, &rne)))
             }
             Call::Abs(a) => {
+                // The term is made as for the other intrinsics: the order in which terms are
+                // made steers the solver's heuristics, hence its work.
+                let _rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
                 let a = self.fp(state, a)?;
                 result(state, Val::Fp(a.unary_abs()))
             }
             Call::Sqrt(a) => {
+                let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
                 let a = self.fp(state, a)?;
                 result(state, Val::Fp(a.sqrt_with_rounding_mode(&rne)))
             }

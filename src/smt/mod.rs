@@ -202,6 +202,22 @@ fn work_count(solver: &Solver) -> u64 {
     }
 }
 
+/// `a pred b` over bit-vectors, as LLVM's `icmp` (for [`bmc`] and [`float_paths`]).
+fn bv_compare(pred: CmpPred, a: &z3::ast::BV, b: &z3::ast::BV) -> Bool {
+    match pred {
+        CmpPred::Eq => a.eq(b),
+        CmpPred::Ne => a.eq(b).not(),
+        CmpPred::Ugt => a.bvugt(b),
+        CmpPred::Uge => a.bvuge(b),
+        CmpPred::Ult => a.bvult(b),
+        CmpPred::Ule => a.bvule(b),
+        CmpPred::Sgt => a.bvsgt(b),
+        CmpPred::Sge => a.bvsge(b),
+        CmpPred::Slt => a.bvslt(b),
+        CmpPred::Sle => a.bvsle(b),
+    }
+}
+
 thread_local! {
     static MISREAD_MOVES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }

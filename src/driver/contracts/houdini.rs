@@ -71,24 +71,24 @@ pub(super) fn certify(
         }
         for (name, contract) in candidates.iter_mut() {
             if let Some(drop) = dropped_summary.get(name) {
-                contract.summary = std::mem::take(&mut contract.summary)
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| !drop.contains(i))
-                    .map(|(_, c)| c)
-                    .collect();
+                contract.summary = without(std::mem::take(&mut contract.summary), drop);
             }
             if let Some(drop) = dropped_context.get(name) {
-                contract.context = std::mem::take(&mut contract.context)
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| !drop.contains(i))
-                    .map(|(_, a)| a)
-                    .collect();
+                contract.context = without(std::mem::take(&mut contract.context), drop);
             }
         }
     }
     Contracts::new()
+}
+
+/// `items` without those at the positions `drop`.
+fn without<T>(items: Vec<T>, drop: &BTreeSet<usize>) -> Vec<T> {
+    items
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !drop.contains(i))
+        .map(|(_, item)| item)
+        .collect()
 }
 
 /// What a round proved and left open (`POLYFOCUS_DEBUG_CONTRACTS`; `2` also prints the
