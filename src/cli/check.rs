@@ -106,94 +106,6 @@ pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
     }
 }
 
-/// Loads a program with the contracts of its recursive functions (issue 15): each Houdini
-/// round is the driver's analysis (sound, without counterexample search) of the functions
-/// lifted in certify mode. The search is bounded by work, not time, so that the contracts
-/// do not depend on the machine's load: each function of a round gets [`ROUND_WORK`] steps
-/// for its interval stage and as many for its engine, without the stages whose solver
-/// queries have a wall-clock cap, and the whole search [`SEARCH_WORK_PER_SECOND`] steps per
-/// second of `--timeout`. Time is a
-/// safety net only: `--timeout` per function of a round (at most 10 s), and for the whole
-/// search `--timeout` or a quarter of what is left of the run's budget.
-pub(super) fn load_program(
-    fe: &crate::frontend::FrontendConfig,
-    config: &AnalysisConfig,
-) -> Result<crate::ir::Module, crate::frontend::FrontendError> {
-    let mut params = config.params;
-    params.stages.interval_work = ROUND_WORK;
-    params.stages.engine_work = ROUND_WORK;
-    // Without the stages whose solver queries have a wall-clock cap (polynomial
-    // equalities, congruences and the relational stage in them): they would make a round
-    // depend on the load.
-    params.stages.solver_stages = false;
-    // The relational stage also takes a fifth of each round's budget from the rounds'
-    // candidates (recursion_tabulated.c lost its contract with it on).
-    params.precision.relational_congruences = false;
-    let round = AnalysisConfig {
-        timeout: config
-            .timeout
-            .clamp(Duration::from_secs(1), Duration::from_secs(10)),
-        // The classic engine: path focusing pays per error site, and a round has one per
-        // candidate atom and place.
-        engine: Engine::Classic,
-        domain: DomainKind::Poly,
-        refine: false,
-        purpose: Purpose::Verdicts,
-        ends: None,
-        params,
-        ..config.clone()
-    };
-    let prover = move |module: &crate::ir::Module| {
-        let before = crate::analysis::work_spent();
-        let report = driver::analyze(module, &round);
-        let spent = crate::analysis::work_spent().saturating_sub(before);
-        if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {
-            for f in &report.functions {
-                eprintln!(
-                    "  {}: {:?} {:?} {:?}",
-                    f.function,
-                    f.end,
-                    f.elapsed,
-                    f.stages
-                        .iter()
-                        .map(|s| (s.stage, s.elapsed, s.end.clone(), s.detail.clone()))
-                        .collect::<Vec<_>>()
-                );
-            }
-        }
-        let proved = report
-            .results
-            .into_iter()
-            .filter(|r| matches!(r.verdict, crate::check::Verdict::Proved))
-            .map(|r| r.check)
-            .collect();
-        (proved, spent)
-    };
-    // The safety net spends the run's budget too: at most a quarter of what is left.
-    let safety_net = match config.ends {
-        Some(ends) => config
-            .timeout
-            .min(ends.saturating_duration_since(Instant::now()) / 4),
-        None => config.timeout,
-    };
-    let work = (SEARCH_WORK_PER_SECOND * config.timeout.as_secs_f64()) as u64;
-    crate::frontend::load_with_contracts(fe, &prover, work, safety_net)
-}
-
-/// The budget of work of each function's interval stage and engine in a round of the
-/// contract search (steps of `analysis::Deadline::spend`).
-const ROUND_WORK: u64 = 1 << 22;
-
-/// The budget of work of the whole contract search (both searches together, the second
-/// gets what the first left), per second of `--timeout`: a function of the configuration,
-/// not of the load. At `--timeout 10`, 60M steps. Measured on `../shared/bench2`'s recursive
-/// tasks (eleventh session, with region bounds checked by evaluation before they become
-/// candidates): Ackermann03/04 certify in 27.5M steps, McCarthy91-1/2 in 8M and 7M,
-/// Fibonacci01-1/04/05 in 16M, 15M and 32M, Fibonacci03 in 40M (its last round started
-/// with 5.5M left: at 4M per second it was proved with nothing to spare; the 50% above that
-/// is its margin).
-const SEARCH_WORK_PER_SECOND: f64 = 6_000_000.0;
-
 pub(super) fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
     let engine = match config.engine {
         Engine::Focus => "focus",
@@ -249,7 +161,7 @@ fn check(args: CheckArgs) -> Result<i32> {
         analyzed.append(&mut reports);
         return project::write_report(&analyzed, &args.report, &info(start));
     }
-    let module = load_program(&fe, &config)?;
+    let module = driver::load_with_contracts(&fe, &config)?;
     let analysis = if args.no_counterexamples {
         driver::analyze(&module, &config)
     } else {
@@ -342,7 +254,7 @@ fn write_counterexample_files(
 /// Runs `polyfocus ir`.
 pub fn run_ir(args: IrArgs) -> Result<i32> {
     let fe = args.input.frontend_config()?;
-    let module = crate::frontend::load(&fe)?;
+    let module = driver::load(&fe)?;
     let mut dot = String::new();
     for func in &module.functions {
         print!("{func}");
@@ -373,7 +285,7 @@ pub fn run_ir(args: IrArgs) -> Result<i32> {
 /// Runs `polyfocus invariants`.
 pub fn run_invariants(args: InvariantsArgs) -> Result<i32> {
     let fe = args.input.frontend_config()?;
-    let module = crate::frontend::load(&fe)?;
+    let module = driver::load(&fe)?;
     let config = AnalysisConfig {
         purpose: Purpose::Invariants,
         ..analysis_config(&args.analysis, 1)

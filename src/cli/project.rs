@@ -92,7 +92,7 @@ pub fn analyze_programs(
         // The run's budget includes loading (and, for a compilation database, compiling):
         // a program's share of the time left starts before it is loaded.
         let config = &base.for_program(programs.len() - i);
-        let loaded = super::check::load_program(&p.frontend, config);
+        let loaded = crate::driver::load_with_contracts(&p.frontend, config);
         if std::env::var_os("POLYFOCUS_TIMING").is_some() {
             eprintln!(
                 "polyfocus: loaded {} in {:.1} s",

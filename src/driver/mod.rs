@@ -14,11 +14,16 @@ use std::time::{Duration, Instant};
 use verdicts::VerdictTable;
 
 mod cause;
+mod contracts;
 mod domain_types;
 mod engine;
+mod float_paths;
+mod load;
 mod parallel;
 mod pipeline;
 mod verdicts;
+
+pub use load::{load, load_with_contracts};
 
 // The records of a run are data in `check`, so that `report` depends on data only; they are
 // re-exported here, where the analysis entry points are.

@@ -18,6 +18,7 @@ use super::contract::{self, Atom, Contract, Contracts, Obligation, Slot};
 use super::conventions::{self, Role};
 use super::debuginfo;
 use super::raw;
+use super::reach;
 use super::ubsan;
 use crate::ir::{
     ArithFlags, BinOp, Block, BlockId, CastOp, Check, CheckId, CheckKind, CmpPred, Const, Edge,
@@ -208,7 +209,7 @@ fn may_call_error_sites(func: LLVMValueRef, escaped_error: Option<&str>) -> Vec<
     raw::blocks(func)
         .into_iter()
         .flat_map(raw::instructions)
-        .filter(|inst| super::reach::may_call_escaped_error(*inst))
+        .filter(|inst| reach::may_call_escaped_error(*inst))
         .map(|inst| {
             let kind = CheckKind::MayCallError {
                 function: function.to_string(),
@@ -669,7 +670,7 @@ impl Lifter {
                 let rhs = self.operand(raw::operand(inst, 1), loc);
                 match (lhs, rhs) {
                     (Some(lhs), Some(rhs)) => {
-                        let mut pred = cmp_pred(unsafe { LLVMGetICmpPredicate(inst) });
+                        let mut pred = raw::int_predicate(unsafe { LLVMGetICmpPredicate(inst) });
                         if pred == CmpPred::Ule && ubsan::guards_accessed_subscript(inst) {
                             // The element is accessed: `index < size` (see `ubsan.rs`).
                             pred = CmpPred::Ult;
@@ -1386,7 +1387,7 @@ impl Lifter {
                 let inside = match hi {
                     None => at,
                     Some(h) => {
-                        let test = contract::param_at_most(p, h);
+                        let test = Atom::param_le(p, h);
                         // An unknown argument: no case can be told apart.
                         let Some(cond) = self.atom_cond(at, &test, args, None, loc) else {
                             break;
@@ -1565,8 +1566,8 @@ impl Lifter {
         cont
     }
 
-    /// An error site at a call that may call the error function whose address escaped
-    /// (issue 12): reached whenever the call is, since the call may or may not call it.
+    /// An error site at a call that may call the error function whose address escaped:
+    /// reached whenever the call is, since the call may or may not call it.
     fn may_call_error_site(
         &mut self,
         current: &mut usize,
@@ -1576,7 +1577,7 @@ impl Lifter {
         let Some(function) = self.escaped_error.clone() else {
             return;
         };
-        if !super::reach::may_call_escaped_error(inst) {
+        if !reach::may_call_escaped_error(inst) {
             return;
         }
         let check = self.new_check(CheckKind::MayCallError { function }, loc.clone());
@@ -1955,21 +1956,5 @@ fn remap(term: &mut Terminator, final_id: &[u32]) {
             fix(default);
         }
         Terminator::Return | Terminator::Stop | Terminator::Error(_) => {}
-    }
-}
-
-pub(super) fn cmp_pred(p: LLVMIntPredicate) -> CmpPred {
-    use LLVMIntPredicate::*;
-    match p {
-        LLVMIntEQ => CmpPred::Eq,
-        LLVMIntNE => CmpPred::Ne,
-        LLVMIntUGT => CmpPred::Ugt,
-        LLVMIntUGE => CmpPred::Uge,
-        LLVMIntULT => CmpPred::Ult,
-        LLVMIntULE => CmpPred::Ule,
-        LLVMIntSGT => CmpPred::Sgt,
-        LLVMIntSGE => CmpPred::Sge,
-        LLVMIntSLT => CmpPred::Slt,
-        LLVMIntSLE => CmpPred::Sle,
     }
 }

@@ -1,4 +1,4 @@
-//! Array-bounds checks as clang inserts them (`--checks bounds`, issue 16).
+//! Array-bounds checks as clang inserts them (`--checks bounds`).
 //!
 //! With `--checks bounds` the analysis bitcode is compiled with `-fsanitize=array-bounds`
 //! (`compile::clang_args`): before every subscript `a[i]` of an array whose size clang knows

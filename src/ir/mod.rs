@@ -15,6 +15,7 @@
 //! - [`Terminator::Error`] is an error site: reaching it violates the [`Check`];
 //!   [`Terminator::Stop`] ends the path without error (`abort`, `exit`, `unreachable`).
 
+pub mod bitprecise;
 mod interp;
 mod parse;
 pub mod pass;
