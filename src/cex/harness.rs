@@ -164,11 +164,9 @@ pub fn harness_text(
     for (i, v) in cex.inputs.iter().enumerate().take(200) {
         let _ = writeln!(
             out,
-            " *   #{}: {}() = {} (i{}){}",
+            " *   #{}: {}{}",
             i + 1,
-            v.function,
-            v.value,
-            v.width,
+            super::trace::input_text(v),
             v.loc
                 .as_ref()
                 .map_or_else(String::new, |l| format!(" at {l}"))

@@ -259,7 +259,7 @@ fn add_steps<'a>(
             .push((
                 cex_number,
                 i + 1,
-                format!("{}() = {}", esc(&input.function), input.value),
+                esc(&crate::cex::trace::input_text(input)),
             ));
     }
     let mut step_number = 0;

@@ -359,7 +359,7 @@ fn code_flow(cex: &Counterexample, sources: &mut Sources) -> Value {
         cex.inputs
             .iter()
             .take(20)
-            .map(|v| format!("{}() = {}", v.function, v.value)),
+            .map(crate::cex::trace::input_text),
     );
     for step in cex.steps.iter().take(MAX_FLOW_STEPS) {
         let values: Vec<String> = step
