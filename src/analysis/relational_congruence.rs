@@ -7,9 +7,10 @@
 //! `p → q` of the reduced graph, a model of the exact region formula that starts in the
 //! engine's invariant at `p`, the non-relational congruences and `p`'s lattice, and ends
 //! outside `q`'s lattice, is a state that some path reaches; its readings at `q` are joined
-//! into `q`'s lattice (the solver-guided ascent of [`super::ascent`]). The lattices grow until no edge finds such a point; the
-//! lattice of subgroups of ℤⁿ has no infinite ascending chain, and the number of points per
-//! cut point is capped (past it the cut point keeps no relation).
+//! into `q`'s lattice (the solver-guided ascent of `ascent.rs`). The lattices grow until
+//! no edge finds such a point; the lattice of subgroups of ℤⁿ has no infinite ascending
+//! chain, and the number of points per cut point is capped (past it the cut point keeps no
+//! relation).
 //!
 //! **Soundness.** The region formula is the exact semantics of the lifted program in
 //! readings (wrap-around as `r = e - k·2^w`, `srem`/`urem`/`sdiv`, casts and truncations

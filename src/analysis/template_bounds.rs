@@ -7,11 +7,11 @@
 //! rational polyhedra see `2n - i` move by `+1` or `-1` on paths they cannot tell apart,
 //! and widen it away; the congruence lattices see no affine relation. The solver reads
 //! `i % 2` exactly, so the same solver-guided ascent as the relational congruences
-//! ([`super::ascent`], [`super::relational_congruence`]) finds it: a model of a path from the engine's
-//! invariant (and the congruences and these bounds) at `p` that leaves some template of
-//! `q` outside its interval is a state some path reaches; its templates are joined into
-//! `q`'s intervals until no edge finds such a point (hola 34, 38 and 46, loop-new/half and
-//! pagai's trip_count are of this kind).
+//! (`ascent.rs`, [`super::relational_congruence`]) finds it: a model of a path from the
+//! engine's invariant (and the congruences and these bounds) at `p` that leaves some
+//! template of `q` outside its interval is a state some path reaches; its templates are
+//! joined into `q`'s intervals until no edge finds such a point (hola 34, 38 and 46,
+//! loop-new/half and pagai's trip_count are of this kind).
 //!
 //! **Termination** is by widening: a bound that moved [`MAX_MOVES`] times is dropped.
 //! **Soundness** is as for the lattices: the fixpoint ends only when every edge's query is

@@ -253,25 +253,13 @@ impl Allowance {
     }
 }
 
-/// Pass 2 of one function: every stage after the interval stage in order, then the
-/// verdicts. `staged` is what pass 1 (the interval stage) left, `None` when the
-/// configuration is itself classic over intervals; `budget` is what the stages may spend,
-/// counted from now (the driver makes it `--timeout` at most, less the time of pass 1, or
-/// less: the function's share of the run's budget). With no budget, nothing runs and the
-/// open assertions are reported with it.
-pub(super) fn run(
-    func: &Function,
-    module: &Module,
-    config: &AnalysisConfig,
-    cex: Option<&CexConfig>,
-    budget: Duration,
-    staged: Option<Staged>,
-) -> FunctionOutcome {
+/// The list of pass 2 for the configuration's domain. The second domain is the one
+/// refinement runs in: predicates need a domain that keeps one numeric state per valuation
+/// of the booleans.
+fn second_pass(config: &AnalysisConfig, searching: bool) -> Vec<stages::PipelineStage> {
     use crate::domain::predicates::{Partitioned, Product};
     use crate::domain::{IntervalDomain as I, Polyhedron};
-    // The second domain is the one refinement runs in: predicates need a domain that
-    // keeps one numeric state per valuation of the booleans.
-    let stages = match config.domain {
+    let list = match config.domain {
         DomainKind::Interval => stages::second_pass::<I, Partitioned<I>>,
         DomainKind::Poly => stages::second_pass::<Polyhedron, Partitioned<Polyhedron>>,
         DomainKind::PolyPred => {
@@ -283,8 +271,7 @@ pub(super) fn run(
         DomainKind::IntervalPred => stages::second_pass::<Partitioned<I>, Partitioned<I>>,
         DomainKind::IntervalPredProduct => stages::second_pass::<Product<I>, Partitioned<I>>,
     };
-    let stages = stages(&config.params, cex.is_some());
-    run_in(&stages, func, module, config, cex, budget, staged)
+    list(&config.params, searching)
 }
 
 /// The outcome of a function that is not analyzed: every assertion unknown, for `reason`;
@@ -349,28 +336,17 @@ pub(super) fn interval_pass(
         state.end = RunEnd::Timeout;
         return Staged(state);
     }
-    let config = &AnalysisConfig {
-        timeout: budget,
-        ..config.clone()
-    };
     crate::progress::stage(|| Step::Interval.reported().name().into());
-    let ctx = FunctionContext::new(func);
-    let facts = Facts::new(
-        &ctx,
-        config,
-        MemoryBudget::from_now(config.memory_per_function),
-    );
-    let inputs = Inputs {
+    let pass = Pass {
         func,
         module,
         config,
         cex,
-        facts: &facts,
-        cut_facts: &CutFacts::none(),
         clock,
-        reads_memory: search::reads_memory(func),
     };
-    stages::walk(&stages::first_pass(&config.params), &inputs, &mut state);
+    pass.run(&CutFacts::none(), |inputs| {
+        stages::walk(&stages::first_pass(&config.params), inputs, &mut state)
+    });
     Staged(state)
 }
 
@@ -422,9 +398,13 @@ pub(super) fn panicked(func: &Function, module: &Module, what: String) -> Functi
     }
 }
 
-/// Pass 2 over the list `stages`, from what pass 1 left (`staged`), within `budget`.
-fn run_in(
-    stages: &[stages::PipelineStage],
+/// Pass 2 of one function: the wanted stages of its list in order, then the verdicts.
+/// `staged` is what pass 1 (the interval stage) left, `None` when the configuration is
+/// itself classic over intervals; `budget` is what the stages may spend, counted from now
+/// (the driver makes it `--timeout` at most, less the time of pass 1, or less: the
+/// function's share of the run's budget). With no budget, nothing runs and the open
+/// assertions are reported with it.
+pub(super) fn run(
     func: &Function,
     module: &Module,
     config: &AnalysisConfig,
@@ -438,87 +418,123 @@ fn run_in(
         None => State::new(func),
     };
     if budget.is_zero() {
-        // The run's budget is spent: nothing runs, and what is open is open for it.
-        state.progress.table.stop_open(Open::Timeout);
-        return FunctionOutcome {
-            results: state.progress.table.into_results(module, |_| None),
-            invariants: state
+        return state.out_of_time(module);
+    }
+    crate::progress::stage(|| Step::Engine.reported().name().into());
+    let cut_facts = state
+        .found
+        .as_ref()
+        .map(|f| CutFacts::from_disjunctions(&f.at_cut_points))
+        .unwrap_or_default();
+    let pass = Pass {
+        func,
+        module,
+        config,
+        cex,
+        clock,
+    };
+    pass.run(&cut_facts, |inputs| {
+        let list = second_pass(inputs.config, cex.is_some());
+        stages::walk(&list, inputs, &mut state);
+        state.into_outcome(inputs)
+    })
+}
+
+/// One pass over a function, before its context is built.
+struct Pass<'a> {
+    func: &'a Function,
+    module: &'a Module,
+    config: &'a AnalysisConfig,
+    cex: Option<&'a CexConfig>,
+    clock: Clock,
+}
+
+impl Pass<'_> {
+    /// Builds the function's context and facts (their time counts in the pass's budget)
+    /// and runs `f` with the inputs of the pass, the interval stage's invariants as
+    /// `cut_facts`.
+    fn run<R>(&self, cut_facts: &CutFacts, f: impl FnOnce(&Inputs<'_>) -> R) -> R {
+        let ctx = FunctionContext::new(self.func);
+        let config = AnalysisConfig {
+            timeout: self.clock.budget,
+            ..self.config.clone()
+        };
+        let facts = Facts::new(
+            &ctx,
+            &config,
+            MemoryBudget::from_now(config.memory_per_function),
+        );
+        f(&Inputs {
+            func: self.func,
+            module: self.module,
+            config: &config,
+            cex: self.cex,
+            facts: &facts,
+            cut_facts,
+            clock: self.clock,
+            reads_memory: search::reads_memory(self.func),
+        })
+    }
+}
+
+impl State {
+    /// The outcome of a pass 2 that had no budget: nothing ran, and what is open is open
+    /// for the time.
+    fn out_of_time(mut self, module: &Module) -> FunctionOutcome {
+        self.progress.table.stop_open(Open::Timeout);
+        FunctionOutcome {
+            results: self.progress.table.into_results(module, |_| None),
+            invariants: self
                 .found
                 .map(|found| found.loop_invariants)
                 .unwrap_or_default(),
             at_cut_points: None,
             refinement: None,
             end: RunEnd::Timeout,
-            stages: state.progress.stages,
-            times: state.progress.times,
+            stages: self.progress.stages,
+            times: self.progress.times,
             domain_types: None,
-        };
+        }
     }
-    crate::progress::stage(|| Step::Engine.reported().name().into());
-    let ctx = FunctionContext::new(func);
-    let facts = Facts::new(
-        &ctx,
-        config,
-        MemoryBudget::from_now(config.memory_per_function),
-    );
-    let cut_facts = state
-        .found
-        .as_ref()
-        .map(|f| CutFacts::from_disjunctions(&f.at_cut_points))
-        .unwrap_or_default();
-    let config = AnalysisConfig {
-        timeout: budget,
-        ..config.clone()
-    };
-    let inputs = Inputs {
-        func,
-        module,
-        config: &config,
-        cex,
-        facts: &facts,
-        cut_facts: &cut_facts,
-        clock,
-        reads_memory: search::reads_memory(func),
-    };
-    stages::walk(stages, &inputs, &mut state);
-    let State {
-        progress,
-        found,
-        end,
-        domain_types,
-        refinement,
-        ..
-    } = state;
-    // The engine is wanted whenever no invariants were found before it.
-    debug_assert!(found.is_some(), "{}: no invariants after pass 2", func.name);
-    let found = found.unwrap_or(Found {
-        outcome: Outcome::Timeout,
-        at_cut_points: vec![],
-        loop_invariants: vec![],
-    });
-    let complete = found.outcome == Outcome::Complete;
-    // The first cause that blocks each assertion still unknown, found from the program and
-    // the invariants only (not from how far a search got).
-    let results = progress.table.into_results(module, |i| {
-        cause::cause_of(
-            func,
-            ctx.graph(),
-            &found.loop_invariants,
-            facts.error_blocks[i],
-        )
-    });
-    FunctionOutcome {
-        results,
-        invariants: found.loop_invariants,
-        at_cut_points: complete.then(|| CutInvariants {
-            function: func.name.clone(),
-            at_cut_point: found.at_cut_points,
-        }),
-        refinement,
-        end,
-        stages: progress.stages,
-        times: progress.times,
-        domain_types,
+
+    /// The outcome of a pass 2 that walked its stages: the verdicts, with the first cause
+    /// that blocks each assertion still unknown (found from the program and the
+    /// invariants only, not from how far a search got), and the invariants.
+    fn into_outcome(self, inputs: &Inputs<'_>) -> FunctionOutcome {
+        let (func, facts) = (inputs.func, inputs.facts);
+        // The engine is wanted whenever no invariants were found before it.
+        debug_assert!(
+            self.found.is_some(),
+            "{}: no invariants after pass 2",
+            func.name
+        );
+        let found = self.found.unwrap_or(Found {
+            outcome: Outcome::Timeout,
+            at_cut_points: vec![],
+            loop_invariants: vec![],
+        });
+        let results = self.progress.table.into_results(inputs.module, |i| {
+            cause::cause_of(
+                func,
+                facts.ctx.graph(),
+                &found.loop_invariants,
+                facts.error_blocks[i],
+            )
+        });
+        let complete = found.outcome == Outcome::Complete;
+        FunctionOutcome {
+            results,
+            invariants: found.loop_invariants,
+            at_cut_points: complete.then(|| CutInvariants {
+                function: func.name.clone(),
+                at_cut_point: found.at_cut_points,
+            }),
+            refinement: self.refinement,
+            end: self.end,
+            stages: self.progress.stages,
+            times: self.progress.times,
+            domain_types: self.domain_types,
+        }
     }
 }
 

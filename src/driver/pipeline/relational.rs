@@ -43,12 +43,10 @@ pub(super) fn relational_congruences(
     let Some(relations) =
         relational_congruence::analyze(ctx, &found.at_cut_points, &classes, limits)
     else {
-        state.progress.stages.push(StageRun {
-            stage: Step::RelationalCongruences.reported(),
-            elapsed: started.elapsed(),
-            end: StageEnd::Timeout,
-            detail: Some("no fixpoint in time".into()),
-        });
+        state
+            .progress
+            .stages
+            .push(no_fixpoint(Step::RelationalCongruences, started));
         return;
     };
     let excluded = prove_excluded(
@@ -88,12 +86,10 @@ pub(super) fn template_bounds(inputs: &Inputs<'_>, state: &mut State, allowance:
         query: inputs.config.params.stages.congruence_query,
     };
     let Some(bounds) = template_bounds::analyze(ctx, &found.at_cut_points, &known, limits) else {
-        state.progress.stages.push(StageRun {
-            stage: Step::TemplateBounds.reported(),
-            elapsed: started.elapsed(),
-            end: StageEnd::Timeout,
-            detail: Some("no fixpoint in time".into()),
-        });
+        state
+            .progress
+            .stages
+            .push(no_fixpoint(Step::TemplateBounds, started));
         return;
     };
     let excluded = prove_excluded(
@@ -118,6 +114,17 @@ pub(super) fn template_bounds(inputs: &Inputs<'_>, state: &mut State, allowance:
             bounds.count()
         )),
     });
+}
+
+/// The record of a stage whose analysis did not reach its fixpoint before its deadline: it
+/// gives nothing.
+fn no_fixpoint(step: Step, started: Instant) -> StageRun {
+    StageRun {
+        stage: step.reported(),
+        elapsed: started.elapsed(),
+        end: StageEnd::Timeout,
+        detail: Some("no fixpoint in time".into()),
+    }
 }
 
 /// The facts at `p` every query of both stages starts from: the congruences of the values
