@@ -41,7 +41,7 @@ pub struct Lowering<'f> {
     space: Space,
     /// The definition of each value assigned by an expression.
     defs: Vec<Option<&'f Expr>>,
-    /// Issue 17's switches (the bounds of bitwise operations here, the others read by
+    /// The precision switches (the bounds of bitwise operations here, the others read by
     /// the engines through [`Lowering::precision`]).
     precision: PrecisionParams,
     /// Path focusing's limits that the driver sets per configuration (its budget of
@@ -57,7 +57,7 @@ impl<'f> Lowering<'f> {
 
     /// Prepares the transformers of a function, with `slots` boolean dimensions for
     /// predicates: boolean dimensions after the acceleration ones that hold the truth of
-    /// refinement predicates at cut points (issue 7); a slot is reused by the predicates of
+    /// refinement predicates at cut points; a slot is reused by the predicates of
     /// different cut points (register sharing, Jain et al.).
     pub fn with_predicate_slots(ctx: &'f FunctionContext<'f>, slots: usize) -> Lowering<'f> {
         let func = ctx.func();
@@ -74,7 +74,7 @@ impl<'f> Lowering<'f> {
             Some(s) => s.clone(),
             None => format!("v{}", v.0),
         };
-        // Booleans read as 0/1 are boolean dimensions (issue 7: domains with predicates
+        // Booleans read as 0/1 are boolean dimensions (domains with predicates
         // track them in BDDs; the others ignore the kind). The acceleration dimensions (a
         // copy of each value, its value when a loop iteration starts, and the elapsed
         // "time" of a translation) are constrained only inside one transformer
@@ -108,7 +108,7 @@ impl<'f> Lowering<'f> {
         }
     }
 
-    /// The same transformers with issue 17's techniques switched as in `precision`.
+    /// The same transformers with the precision techniques switched as in `precision`.
     pub fn with_precision(self, precision: PrecisionParams) -> Lowering<'f> {
         Lowering { precision, ..self }
     }
@@ -123,7 +123,7 @@ impl<'f> Lowering<'f> {
         self.focus
     }
 
-    /// Which of issue 17's techniques are on.
+    /// Which precision techniques are on.
     pub fn precision(&self) -> PrecisionParams {
         self.precision
     }
@@ -909,7 +909,7 @@ impl<'f> Lowering<'f> {
                 let mask = rhs_const.or(lhs_const);
                 let other = if rhs_const.is_some() { lhs } else { rhs };
                 if let Some(c) = mask.filter(|_| self.precision.bitwise_bounds) {
-                    // Issue 17: `x | c` between `x` and `x + c` in either reading, and
+                    // `x | c` between `x` and `x + c` in either reading, and
                     // the sign bit's consequences when read signed.
                     let want = self.interp(dest);
                     let n = self.reading(d, other, want);
