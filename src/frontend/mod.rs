@@ -110,6 +110,7 @@ mod library;
 mod lift;
 mod load;
 mod normalize;
+mod passes;
 mod raw;
 mod reach;
 mod ubsan;
@@ -125,6 +126,7 @@ pub use conventions::{role, Role};
 pub use error::FrontendError;
 pub use library::is_library_function;
 pub use normalize::PIPELINE;
+pub use passes::standard_pipeline;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -963,7 +965,7 @@ fn run_passes(func: ir::Function, warnings: &mut Vec<ir::LiftWarning>) -> ir::Fu
     } else {
         func
     };
-    let pipeline = ir::pass::Pipeline::standard(ir::pass::Verification::for_build(requested));
+    let pipeline = standard_pipeline(ir::pass::Verification::for_build(requested));
     match pipeline.run(func.clone()) {
         Ok(func) => func,
         Err(e) => {
