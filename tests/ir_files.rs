@@ -167,7 +167,7 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
         Ok(f) => f,
         Err(e) => return vec![format!("{name}: {e}")],
     };
-    let pipeline = pass::Pipeline::standard(pass::Verification::AfterEachPass);
+    let pipeline = polyfocus::frontend::standard_pipeline(pass::Verification::AfterEachPass);
     let func = match pipeline.run(func) {
         Ok(f) => f,
         Err(e) => return vec![format!("{name}: {e}")],

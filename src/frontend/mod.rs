@@ -47,6 +47,7 @@ mod library;
 mod lift;
 mod load;
 mod normalize;
+mod passes;
 mod raw;
 mod reach;
 mod recursion;
@@ -66,6 +67,7 @@ pub use error::FrontendError;
 pub use evaluate::Evaluator;
 pub use library::is_library_function;
 pub use normalize::PIPELINE;
+pub use passes::standard_pipeline;
 pub use recursion::{Recursion, RecursiveFunction};
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -883,7 +885,7 @@ fn run_passes(func: ir::Function, warnings: &mut Vec<ir::LiftWarning>) -> ir::Fu
     } else {
         func
     };
-    let pipeline = ir::pass::Pipeline::standard(ir::pass::Verification::for_build(requested));
+    let pipeline = standard_pipeline(ir::pass::Verification::for_build(requested));
     match pipeline.run(func.clone()) {
         Ok(func) => func,
         Err(e) => {

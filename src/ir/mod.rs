@@ -1,7 +1,7 @@
 //! The lifted program: typed integer SSA over blocks, with guards on edges and phi nodes
 //! turned into parallel assignments on edges.
 //!
-//! **Architecture Invariant:** a plain value type. It does not depend on LLVM, z3 or any
+//! **Architecture Invariant:** a plain value type. It does not depend on LLVM, the solver or any
 //! domain, and does no IO. LLVM names survive only as display names, never as identity.
 //!
 //! Semantics (see ARCHITECTURE.md, "Integer semantics"):
@@ -452,8 +452,8 @@ pub struct Address {
     pub offset: Operand,
 }
 
-/// A memory operation. They exist only between the lifter and the memory pass
-/// (`crate::memory`): no engine ever sees one.
+/// A memory operation. They exist only between the lifter and the pass that lowers memory
+/// ([`pass::Pass::lowers_memory`]): no engine ever sees one.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum MemOp {
     /// `dest := the bytes at addr` (little endian, as many as `dest`'s type has, rounded up
@@ -491,7 +491,7 @@ pub enum MemOp {
 }
 
 /// Why an engine never meets an [`Inst::Mem`]: the frontend runs the memory pass on every
-/// lifted function, and falls back to `crate::memory::erase` when it fails.
+/// lifted function, and when it fails makes every load arbitrary instead.
 pub const MEMORY_IS_LOWERED: &str =
     "memory operations are lowered by the memory pass before any engine reads a function";
 

@@ -1,4 +1,4 @@
-//! Runtime-error checks (issue 16): before each operation that may misbehave, a branch to an
+//! Runtime-error checks: before each operation that may misbehave, a branch to an
 //! error site of its own kind.
 //!
 //! For each selected [`CheckClass`], every operation of that kind gets, just before it, a
