@@ -4,7 +4,7 @@
 //! The driver fills these records; `report` prints them. Neither the records nor `report`
 //! name anything of the driver, so the printer depends on data only.
 
-use super::CheckResult;
+use super::{CheckResult, FunctionNames};
 use crate::analysis::certify::CutInvariants;
 use crate::ir::{CheckId, SourceLoc};
 use std::fmt;
@@ -35,7 +35,7 @@ impl fmt::Display for BudgetKind {
 /// Everything the analysis found.
 #[derive(Clone, Debug, Default)]
 pub struct AnalysisReport {
-    /// One result per assertion, in check order.
+    /// One result per check and context (an inlined copy, an entry), in source order.
     pub results: Vec<CheckResult>,
     /// Invariants at loop heads.
     pub loop_invariants: Vec<LoopInvariant>,
@@ -46,6 +46,8 @@ pub struct AnalysisReport {
     pub refinement: Vec<RefinementStats>,
     /// How the analysis of each function ended, in function order.
     pub functions: Vec<FunctionRun>,
+    /// The readable names of the program's functions.
+    pub names: FunctionNames,
 }
 
 /// The invariant at a loop head, for people.
@@ -71,7 +73,7 @@ pub struct FunctionRun {
     /// Wall time, counterexample search included.
     pub elapsed: Duration,
     /// The time budget the function was given: `--timeout`, or less, its share of what was
-    /// left of the run's budget when it started (issue 14).
+    /// left of the run's budget when it started.
     pub budget: Duration,
     /// The most heap the analysis held at once, in bytes (see [`crate::budget`]).
     pub peak_heap_bytes: usize,
@@ -83,7 +85,7 @@ pub struct FunctionRun {
     pub domain_types: Option<DomainTypeStats>,
 }
 
-/// How the values of one function were classified by their use (domain types, issue 14)
+/// How the values of one function were classified by their use (domain types)
 /// and how many path focusing tracked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DomainTypeStats {
@@ -95,17 +97,17 @@ pub struct DomainTypeStats {
     pub tracked: usize,
 }
 
-/// A stage of the analysis of one function, as reported (issue 13: where the time goes).
+/// A stage of the analysis of one function, as reported: where the time goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    /// The classic engine over intervals, run first (issue 14): it settles the assertions
+    /// The classic engine over intervals, run first: it settles the assertions
     /// it proves and gives its invariants to the engine.
     IntervalAnalysis,
     /// The engine over the chosen domain.
     Analysis,
-    /// The engine's invariants with the congruences of the values (issue 17).
+    /// The engine's invariants with the congruences of the values.
     Congruences,
-    /// Extrapolation with care sets (seed 002, issue 17).
+    /// Extrapolation with care sets.
     CareSet,
     /// Predicate refinement rounds.
     Refinement,
@@ -222,7 +224,7 @@ impl fmt::Display for RunEnd {
     }
 }
 
-/// What predicate refinement did in one function (issue 7).
+/// What predicate refinement did in one function.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RefinementStats {
     /// The function.
