@@ -264,7 +264,8 @@ mod tests {
         }
     }
 
-    /// Two contexts of one assertion of `a<b>.c` (one proved, one unknown), a loop there,
+    /// Three contexts of one assertion of `a<b>.c` (one proved, two unknown in one function), a
+    /// loop there,
     /// and a proved overflow check in `lib/ok.c` of a static renamed by the linker.
     fn program() -> ProgramReport {
         let mut overflow = result(2, loc("lib/ok.c", 7), "helper.12", Verdict::Proved);
@@ -276,6 +277,12 @@ mod tests {
                 result(0, loc("a<b>.c", 3), "main", Verdict::Proved),
                 result(
                     1,
+                    loc("a<b>.c", 3),
+                    "other",
+                    Verdict::Unknown(UnknownReason::Unsupported("a <script> & \"quotes\"".into())),
+                ),
+                result(
+                    3,
                     loc("a<b>.c", 3),
                     "other",
                     Verdict::Unknown(UnknownReason::Unsupported("a <script> & \"quotes\"".into())),
@@ -343,10 +350,14 @@ mod tests {
         assert_eq!(line3.matches("class=\"mk\"").count(), 1, "{line3}");
         assert!(line3.contains("data-kind=\"assert\""), "{line3}");
         assert!(
-            line3.contains("unknown in 1 of 2 contexts, 1 proved"),
+            line3.contains("unknown in 2 of 3 contexts, 1 proved"),
             "{line3}"
         );
-        // The contexts are listed on demand, grouped by verdict.
+        // The contexts are listed on demand, grouped by verdict, a function's copies counted.
+        assert!(
+            line3.contains("in 2: <span class=\"func\">other \u{d7}2</span>"),
+            "{line3}"
+        );
         assert!(
             line3.contains("proved in 1: <span class=\"func\">main</span>"),
             "{line3}"

@@ -308,31 +308,30 @@ fn mark_html(
     if let Some(note) = c.contexts_note() {
         let _ = write!(out, " <span class=\"ctx\">{}</span>", esc(&note));
     }
+    let details = details_html(view, c);
+    let more = if details.is_empty() {
+        String::new()
+    } else {
+        format!("<details class=\"more\"><summary>details</summary>{details}</details>")
+    };
     match c.verdict() {
-        Verdict::Proved => {}
+        Verdict::Proved => out.push_str(&more),
         Verdict::Unknown(reason) => {
             let _ = write!(
                 out,
-                "<div class=\"reason\">{}</div>",
+                "<div class=\"reason\">{}{more}</div>",
                 esc(&reason.to_string())
             );
         }
         Verdict::Violated(cex) => {
             let _ = write!(
                 out,
-                "<div class=\"reason\">counterexample #{}, {}</div>",
+                "<div class=\"reason\">counterexample #{}, {}{more}</div>",
                 cex_number.unwrap_or(0),
                 esc(&cex.confirmed_by)
             );
             out.push_str(&inputs_html(cex));
         }
-    }
-    let details = details_html(view, c);
-    if !details.is_empty() {
-        let _ = write!(
-            out,
-            "<details class=\"more\"><summary>details</summary>{details}</details>"
-        );
     }
     out.push_str("</div>");
     out
@@ -355,27 +354,43 @@ fn details_html(view: &ProgramView, c: &MergedCheck) -> String {
         let _ = write!(out, "<div>counterexample search: {}</div>", esc(note));
     }
     if c.contexts().len() > 1 {
-        // Contexts with the same verdict and reason in one row.
-        let mut rows: Vec<(String, Vec<&str>)> = Vec::new();
+        // Contexts with the same verdict and reason in one row, each function once with
+        // the number of its copies.
+        let mut rows: Vec<(String, usize, Vec<(&str, usize)>)> = Vec::new();
         for r in c.contexts() {
             let head = match &r.verdict {
                 Verdict::Unknown(reason) => format!("unknown ({reason})"),
                 v => verdict_word(v).to_string(),
             };
             let function = program.function_name(&r.function);
-            match rows.iter_mut().find(|(h, _)| *h == head) {
-                Some((_, functions)) => functions.push(function),
-                None => rows.push((head, vec![function])),
+            let at = match rows.iter().position(|(h, _, _)| *h == head) {
+                Some(at) => at,
+                None => {
+                    rows.push((head, 0, Vec::new()));
+                    rows.len() - 1
+                }
+            };
+            let (_, n, functions) = &mut rows[at];
+            *n += 1;
+            match functions.iter_mut().find(|(f, _)| *f == function) {
+                Some((_, copies)) => *copies += 1,
+                None => functions.push((function, 1)),
             }
         }
         out.push_str("<ul class=\"ctx-list\">");
-        for (head, functions) in rows {
+        for (head, n, functions) in rows {
+            let names: Vec<String> = functions
+                .iter()
+                .map(|(f, copies)| match copies {
+                    1 => f.to_string(),
+                    k => format!("{f} \u{d7}{k}"),
+                })
+                .collect();
             let _ = write!(
                 out,
-                "<li>{} in {}: <span class=\"func\">{}</span></li>",
+                "<li>{} in {n}: <span class=\"func\">{}</span></li>",
                 esc(&head),
-                functions.len(),
-                esc(&functions.join(", "))
+                esc(&names.join(", "))
             );
         }
         out.push_str("</ul>");
