@@ -6,7 +6,7 @@
 use super::model::{Counts, FileView, LineNotes, ProgramView};
 use super::{esc, invariant_html, plural};
 use crate::check::{Counterexample, MergedCheck, Verdict};
-use crate::report::{kind_label, verdict_word, warning_line};
+use crate::report::{kind_label, search_note, verdict_word, warning_line};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -342,15 +342,7 @@ fn mark_html(
 fn details_html(view: &ProgramView, c: &MergedCheck) -> String {
     let program = view.report;
     let mut out = String::new();
-    let note = program
-        .analysis
-        .functions
-        .iter()
-        .flat_map(|f| &f.checks)
-        .find(|run| run.check == c.deciding().check)
-        .and_then(|run| run.search_note.as_deref())
-        .filter(|_| matches!(c.verdict(), Verdict::Unknown(_)));
-    if let Some(note) = note {
+    if let Some(note) = search_note(&program.analysis, c.deciding()) {
         let _ = write!(out, "<div>counterexample search: {}</div>", esc(note));
     }
     if c.contexts().len() > 1 {
