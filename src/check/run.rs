@@ -4,7 +4,7 @@
 //! The driver fills these records; `report` prints them. Neither the records nor `report`
 //! name anything of the driver, so the printer depends on data only.
 
-use super::CheckResult;
+use super::{CheckResult, FunctionNames};
 use crate::analysis::certify::CutInvariants;
 use crate::ir::{CheckId, SourceLoc};
 use std::fmt;
@@ -35,7 +35,7 @@ impl fmt::Display for BudgetKind {
 /// Everything the analysis found.
 #[derive(Clone, Debug, Default)]
 pub struct AnalysisReport {
-    /// One result per assertion, in check order.
+    /// One result per check and context (an inlined copy, an entry), in source order.
     pub results: Vec<CheckResult>,
     /// Invariants at loop heads.
     pub loop_invariants: Vec<LoopInvariant>,
@@ -46,6 +46,8 @@ pub struct AnalysisReport {
     pub refinement: Vec<RefinementStats>,
     /// How the analysis of each function ended, in function order.
     pub functions: Vec<FunctionRun>,
+    /// The readable names of the program's functions.
+    pub names: FunctionNames,
 }
 
 /// The invariant at a loop head, for people.

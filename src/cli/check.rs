@@ -169,12 +169,7 @@ fn check(args: CheckArgs) -> Result<i32> {
         driver::analyze_with_counterexamples(&module, &config, &cex)
     };
     write_counterexample_files(&args, &fe, &module, &analysis)?;
-    let program = ProgramReport {
-        name: String::new(),
-        analysis,
-        warnings: module.warnings,
-        error: None,
-    };
+    let program = ProgramReport::new(String::new(), analysis, module.warnings);
     project::write_report(&[program], &args.report, &info(start))
 }
 

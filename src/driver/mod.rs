@@ -195,7 +195,10 @@ fn analyze_inner(
     config: &AnalysisConfig,
     cex: Option<&crate::cex::CexConfig>,
 ) -> AnalysisReport {
-    let mut report = AnalysisReport::default();
+    let mut report = AnalysisReport {
+        names: crate::check::FunctionNames::of_module(module),
+        ..AnalysisReport::default()
+    };
     let config = &config.within_process_memory();
     // Pass 1, the interval stage of every function (unless the configuration is itself
     // classic over intervals): it is cheap, and it runs to its fixpoint on every function

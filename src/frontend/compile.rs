@@ -118,7 +118,7 @@ pub fn folded_overflows(stderr: &str) -> Vec<crate::ir::SourceLoc> {
             let (rest, column) = place.rsplit_once(':')?;
             let (file, line) = rest.rsplit_once(':')?;
             Some(crate::ir::SourceLoc {
-                file: file.to_string(),
+                file: super::debuginfo::source_path("", file),
                 line: line.parse().ok()?,
                 column: column.parse().ok()?,
             })
