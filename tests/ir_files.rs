@@ -6,7 +6,7 @@
 //! Expectations, one per comment line:
 //! - `; expect[ENGINE] ...` (`classic` or `focus`): the same, for one engine only;
 //! - `; checks: LIST` (once): the function also goes through the instrumentation of
-//!   runtime checks (`--checks LIST`, issue 16); its checks are numbered after the file's
+//!   runtime checks (`--checks LIST`); its checks are numbered after the file's
 //!   own error sites, in block order;
 //! - `; expect checkN: proved` or `; expect checkN: unknown` (the verdict of the analysis,
 //!   without a counterexample search: a reachable error site is `unknown` here);
@@ -214,6 +214,7 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
         warnings: vec![],
         unanalyzable: vec![],
         callee_constants: vec![],
+        held_at_own_precision: vec![],
     };
     let graph = ReducedGraph::new(&func);
     let mut res = Vec::new();
@@ -314,7 +315,7 @@ fn a_wrong_expectation_fails() {
     assert_eq!(found.len(), 2, "one per engine: {found:?}");
     assert!(found[0].contains("check0 expected unknown"), "{found:?}");
 
-    // Without the pass, the conjunct `n <= 500` is lost (issue 13, point 2).
+    // Without the pass, the conjunct `n <= 500` is lost.
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "ir", "bool_phi.pf"]
         .iter()
         .collect();
@@ -333,6 +334,7 @@ fn a_wrong_expectation_fails() {
         warnings: vec![],
         unanalyzable: vec![],
         callee_constants: vec![],
+        held_at_own_precision: vec![],
     };
     let report = driver::analyze(&module, &config(Engine::Classic));
     assert!(!matches!(report.results[0].verdict, Verdict::Proved));

@@ -1,8 +1,8 @@
-//! Report formats (issue 8): SARIF 2.1.0 validated against the official JSON schema
+//! Report formats: SARIF 2.1.0 validated against the official JSON schema
 //! (`tests/data/sarif-2.1.0.json`, OASIS errata01), stable fingerprints, GitHub's limits,
 //! and JUnit XML that parses with the expected structure.
 
-use polyfocus::check::{CheckResult, UnknownReason, Verdict};
+use polyfocus::check::{BudgetLimit, BudgetStop, CheckResult, UnknownReason, Verdict};
 use polyfocus::driver::AnalysisReport;
 use polyfocus::ir::{CheckId, SourceLoc};
 use polyfocus::report::{self, ProgramReport, SarifOptions};
@@ -87,7 +87,7 @@ fn sarif_validates_against_the_schema_and_names_rules_and_locations() {
         .iter()
         .map(|r| r["id"].as_str().unwrap())
         .collect();
-    // One rule per kind of runtime check follows the assertions' (issue 16).
+    // One rule per kind of runtime check follows the assertions'.
     assert_eq!(
         rule_ids,
         ["PF000", "PF001", "PF002", "PF010", "PF011", "PF012", "PF013"]
@@ -180,7 +180,10 @@ fn unknown_results(n: u32) -> ProgramReport {
                         column: 3,
                     }),
                     function: "f".into(),
-                    verdict: Verdict::Unknown(UnknownReason::Timeout),
+                    verdict: Verdict::Unknown(UnknownReason::Stopped(BudgetStop {
+                        function: "f".into(),
+                        limit: BudgetLimit::Time(std::time::Duration::from_secs(10)),
+                    })),
                 })
                 .collect(),
             loop_invariants: vec![],
@@ -300,7 +303,7 @@ fn junit_counts_simple(xml: &str) -> (usize, usize, usize, usize, usize) {
     counts
 }
 
-// See: issue 13, point 7. Results are listed in source order (file, line, column), in text
+// Results are listed in source order (file, line, column), in text
 // and JSON, even when an inlined callee's assertion has a smaller check id than a later
 // assertion of `main`.
 #[test]
@@ -356,7 +359,7 @@ int helper(int x) {
     assert!(at[0] < at[1] && at[1] < at[2], "{text}");
 }
 
-// See: issue 13, point 7. `polyfocus ir` prints its warnings with file:line, and the DOT
+// `polyfocus ir` prints its warnings with file:line, and the DOT
 // nodes of cut points carry their source line.
 #[test]
 fn r13_ir_warnings_and_dot_nodes_have_source_lines() {

@@ -133,8 +133,22 @@ impl Harness {
                 task.data_model.as_str().to_string(),
             ]);
         }
+        // A task's ILP32 is SV-COMP's 32-bit data model, whose floats are IEEE 754
+        // arithmetic rounded to each type (FLT_EVAL_METHOD 0, what the verifiers that
+        // label the tasks model), not the x87's extended precision of a plain i386 build:
+        // the harness selects SSE arithmetic, unless the task's or the configuration's
+        // flags choose a floating-point unit themselves.
+        let sse = crate::frontend::SSE_FLOAT_FLAGS.join(" ");
+        let chooses_unit = std::iter::once(&task.cflags)
+            .chain(&extra_cflags)
+            .any(|c| c.contains("-mfpmath"));
+        let float_flags = (task.data_model == manifest::DataModel::Ilp32
+            && !sets("--data-model")
+            && !chooses_unit)
+            .then_some(sse.as_str());
         let cflags: Vec<&str> = std::iter::once(task.cflags.as_str())
             .chain(extra_cflags.iter().map(String::as_str))
+            .chain(float_flags)
             .filter(|c| !c.trim().is_empty())
             .collect();
         if !cflags.is_empty() {

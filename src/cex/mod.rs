@@ -681,7 +681,7 @@ impl Search<'_> {
         // First native run: all inputs zero, no argument (for a program without inputs, its
         // only execution; it may run long, and when `argc` is its only input, it is the
         // usual run: half of the time).
-        // At most `SINGLE_RUN_CAP` (issue 14): a program without inputs that has not reached
+        // At most `SINGLE_RUN_CAP`: a program without inputs that has not reached
         // the error site by then (deep-nested.c, 2^32 iterations) took the whole default
         // budget, 50 s, to an `unknown`.
         let first_timeout = if has_served_inputs {
@@ -748,7 +748,7 @@ impl Search<'_> {
         let native_first = self.has_approximations() && !native_done;
         // Bounded model checking's budget of work (z3's resource count): it ends the
         // unrolling at the same point on any machine, so that a search on a true task ends
-        // by itself (issue 14).
+        // by itself.
         let mut work_left = BMC_WORK;
         while Instant::now() < self.deadline {
             // Growing time slices, alternating between the solver and native runs.
@@ -832,8 +832,19 @@ impl Search<'_> {
                         if bmc.exhausted() {
                             // Fewer layers than asked: no execution takes more back edges.
                             bmc_done = true;
+                            // Not a proof: the unrolling ends executions at a division by
+                            // zero or an oversized shift, which the analysis does not
+                            // exclude, and serves only the command lines a replay can have.
+                            let argc = if reads_argc(self.func) {
+                                format!(", and has argc at most {}", replay::MAX_ARGC)
+                            } else {
+                                String::new()
+                            };
                             bmc_note = format!(
-                                "no execution reaches the error site (all paths explored, {d} layers)"
+                                "no execution of the search's model reaches the error site \
+                                 (all paths explored, {d} layers); the model ends executions \
+                                 at a division by zero or an oversized shift{argc}, so this is \
+                                 no proof"
                             );
                             if !self.has_approximations() && self.unconfirmed.is_none() {
                                 return (None, CexOutcome::NotFound(bmc_note));

@@ -71,8 +71,10 @@ pub struct FunctionRun {
     /// Wall time, counterexample search included.
     pub elapsed: Duration,
     /// The time budget the function was given: `--timeout`, or less, its share of what was
-    /// left of the run's budget when it started (issue 14).
+    /// left of the run's budget when it started.
     pub budget: Duration,
+    /// The heap budget the function was given, in bytes.
+    pub memory_budget: usize,
     /// The most heap the analysis held at once, in bytes (see [`crate::budget`]).
     pub peak_heap_bytes: usize,
     /// The stages that ran, in order, with how each ended.
@@ -83,7 +85,29 @@ pub struct FunctionRun {
     pub domain_types: Option<DomainTypeStats>,
 }
 
-/// How the values of one function were classified by their use (domain types, issue 14)
+impl FunctionRun {
+    /// The budget that stopped its analysis, in the user's terms; `None` when it finished
+    /// or an internal error stopped it.
+    pub fn budget_stop(&self) -> Option<super::BudgetStop> {
+        use super::BudgetLimit;
+        let limit = match &self.end {
+            RunEnd::Finished | RunEnd::InternalError(_) => return None,
+            RunEnd::Timeout if self.budget.is_zero() => BudgetLimit::RunSpent,
+            RunEnd::Timeout => BudgetLimit::Time(self.budget),
+            RunEnd::Budget(BudgetKind::Memory) => BudgetLimit::Memory(self.memory_budget),
+            RunEnd::Budget(BudgetKind::Analysis) => BudgetLimit::SolverWork,
+            RunEnd::Budget(BudgetKind::FrontEnd) => BudgetLimit::FrontEnd(
+                "it is larger than the front end's budget (--lift-limit)".into(),
+            ),
+        };
+        Some(super::BudgetStop {
+            function: self.function.clone(),
+            limit,
+        })
+    }
+}
+
+/// How the values of one function were classified by their use (domain types)
 /// and how many path focusing tracked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DomainTypeStats {
@@ -95,17 +119,17 @@ pub struct DomainTypeStats {
     pub tracked: usize,
 }
 
-/// A stage of the analysis of one function, as reported (issue 13: where the time goes).
+/// A stage of the analysis of one function, as reported (where the time goes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    /// The classic engine over intervals, run first (issue 14): it settles the assertions
+    /// The classic engine over intervals, run first: it settles the assertions
     /// it proves and gives its invariants to the engine.
     IntervalAnalysis,
     /// The engine over the chosen domain.
     Analysis,
-    /// The engine's invariants with the congruences of the values (issue 17).
+    /// The engine's invariants with the congruences of the values.
     Congruences,
-    /// Extrapolation with care sets (seed 002, issue 17).
+    /// Extrapolation with care sets (seed 002).
     CareSet,
     /// Predicate refinement rounds.
     Refinement,
@@ -222,7 +246,7 @@ impl fmt::Display for RunEnd {
     }
 }
 
-/// What predicate refinement did in one function (issue 7).
+/// What predicate refinement did in one function.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RefinementStats {
     /// The function.

@@ -43,13 +43,13 @@ pub enum DomainKind {
     Poly,
     /// Intervals.
     Interval,
-    /// Polyhedra partitioned by the valuations of the program's booleans (issue 7, NEX).
+    /// Polyhedra partitioned by the valuations of the program's booleans (NEX).
     PolyPred,
-    /// One BDD over the program's booleans times one polyhedron (issue 7, NEXPOINT).
+    /// One BDD over the program's booleans times one polyhedron (NEXPOINT).
     PolyPredProduct,
-    /// Intervals partitioned by the valuations of the program's booleans (issue 7, NEX).
+    /// Intervals partitioned by the valuations of the program's booleans (NEX).
     IntervalPred,
-    /// One BDD over the program's booleans times one interval state (issue 7, NEXPOINT).
+    /// One BDD over the program's booleans times one interval state (NEXPOINT).
     IntervalPredProduct,
 }
 
@@ -80,7 +80,7 @@ pub struct AnalysisConfig {
     /// Functions analyzed at once, each on its own thread (1: on the calling thread). The
     /// report is the same whatever the number.
     pub jobs: usize,
-    /// Whether assertions left unknown by path focusing get predicate refinement (issue 7).
+    /// Whether assertions left unknown by path focusing get predicate refinement.
     pub refine: bool,
     /// The tuning constants; the driver reads the stage shares from here.
     pub params: Params,
@@ -305,6 +305,7 @@ fn analyze_inner(
             end: run.end,
             elapsed,
             budget,
+            memory_budget: config.memory_per_function,
             peak_heap_bytes,
             stages: run.stages,
             checks: run.times,
@@ -380,7 +381,7 @@ fn function_size(func: &crate::ir::Function) -> usize {
 }
 
 /// Why the assertions of `function` are not decided, when its lifted form does not have the
-/// semantics of the source (issue 12) or the front end's budget left it out (issue 14).
+/// semantics of the source or the front end's budget left it out.
 fn unanalyzable<'m>(module: &'m Module, function: &str) -> Option<&'m crate::ir::Unanalyzable> {
     module.unanalyzable.iter().find(|u| u.function == function)
 }

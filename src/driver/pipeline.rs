@@ -18,9 +18,9 @@
 //! - [`Step::Congruences`]: the engine's invariants with the congruences of the values
 //!   (`analysis::congruence`): an open error site no path reaches from them is proved.
 //!   Reported as `congruences`; runs only when the engine finished and left one open.
-//! - [`Step::QuickCex`]: a short counterexample search (issue 7), so that the engine and
+//! - [`Step::QuickCex`]: a short counterexample search, so that the engine and
 //!   refinement, which cannot help with a real bug, do not use up the budget of one. In a
-//!   function that reads memory it runs before the engine (issue 15: on arrays the engine
+//!   function that reads memory it runs before the engine (on arrays the engine
 //!   may not finish, and a bug found only after it was never found), with its own
 //!   allowance for the native build; elsewhere after the congruences.
 //!   Reported as `counterexample search`.
@@ -37,7 +37,7 @@
 //!   refinement, so that it takes nothing from the shares of the stages before, within its
 //!   own share; reported as `congruences` (detail `relational: ...`);
 //!   `check --relational-congruences off` leaves it out.
-//! - [`Step::FullCex`]: the counterexample search with the rest of the budget (issue 6).
+//! - [`Step::FullCex`]: the counterexample search with the rest of the budget.
 //!   Reported as `counterexample search`.
 //!
 //! **Invariant (monotonicity):** every stage reads and writes the verdicts through a
@@ -58,8 +58,8 @@ use crate::analysis::{Deadline, FunctionContext, Outcome};
 use crate::budget::MemoryBudget;
 use crate::cex::{CexConfig, CexOutcome};
 use crate::check::{
-    BudgetKind, CheckResult, CheckRun, LoopInvariant, RefinementStats, RunEnd, Stage, StageEnd,
-    StageRun,
+    BudgetKind, BudgetLimit, CheckResult, CheckRun, LoopInvariant, RefinementStats, RunEnd, Stage,
+    StageEnd, StageRun,
 };
 use crate::domain::{IntervalDomain, NumericDomain};
 use crate::ir::{BlockId, CheckId, CheckKind, Function, Module, Terminator};
@@ -91,7 +91,7 @@ pub(super) enum Step {
 }
 
 impl Step {
-    /// The stage under which reports list it (names fixed by issue 13).
+    /// The stage under which reports list it (fixed names).
     fn reported(self) -> Stage {
         match self {
             Step::Interval => Stage::IntervalAnalysis,
@@ -128,6 +128,9 @@ struct Progress {
     times: Vec<CheckRun>,
     /// The stages that ran, in order.
     stages: Vec<StageRun>,
+    /// The time the function's analysis took in pass 1 (the interval stage), which counts
+    /// in its time budget.
+    pass_one: Duration,
 }
 
 /// The facts of one function the stages share, computed once: the function's context
@@ -253,7 +256,7 @@ pub(super) fn not_analyzed(
 /// that are not modeled.
 pub(super) fn left_open(left_out: &crate::ir::Unanalyzable) -> Open {
     if left_out.over_budget {
-        Open::Budget(BudgetKind::FrontEnd)
+        Open::Stopped(BudgetLimit::FrontEnd(left_out.reason.clone()))
     } else {
         Open::Unsupported(left_out.reason.clone())
     }
@@ -288,6 +291,7 @@ pub(super) fn interval_pass(func: &Function, config: &AnalysisConfig, budget: Du
         };
     }
     crate::progress::stage(|| Stage::IntervalAnalysis.name().into());
+    let started = Instant::now();
     let ctx = FunctionContext::new(func);
     let facts = Facts::new(
         &ctx,
@@ -300,6 +304,7 @@ pub(super) fn interval_pass(func: &Function, config: &AnalysisConfig, budget: Du
         config.params.stages.interval_work,
         &mut progress,
     );
+    progress.pass_one = started.elapsed();
     Staged {
         progress,
         interval,
@@ -365,6 +370,7 @@ impl Progress {
             table: VerdictTable::open(func.checks(), Open::Imprecise),
             times: func.checks().into_iter().map(CheckRun::new).collect(),
             stages: Vec::new(),
+            pass_one: Duration::ZERO,
         }
     }
 }
@@ -384,8 +390,14 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         None => (Progress::new(func), None),
     };
     if budget.is_zero() {
-        // The run's budget is spent: nothing runs, and what is open is open for it.
-        progress.table.stop_open(Open::Timeout);
+        // No time is left: the run's budget is spent, or pass 1 took the function's whole
+        // budget. Nothing runs, and what is open is open for it.
+        let limit = if config.ends.is_some_and(|ends| ends <= Instant::now()) {
+            BudgetLimit::RunSpent
+        } else {
+            BudgetLimit::Time(progress.pass_one)
+        };
+        progress.table.stop_open(Open::Stopped(limit));
         return FunctionOutcome {
             results: progress.table.into_results(module, |_| None),
             invariants: interval
@@ -421,7 +433,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     // congruences, care sets, refinement) take their shares of at most
     // `share_reference`: what they prove on `../shared/bench` they prove within the shares
     // of a 10 s budget, and with shares of the default 60 s each spent up to six times
-    // longer before the same `unknown` (issue 14).
+    // longer before the same `unknown`.
     let shared = AnalysisConfig {
         timeout: budget.min(params.share_reference),
         ..config.clone()
@@ -563,7 +575,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
     });
     // After refinement (which the stages before it leave their shares to), before the full
     // search, within its own share of the budget, counted in at most
-    // `relational_share_reference` (issue 14: with the default 60 s, its 12 s of template
+    // `relational_share_reference` (with the default 60 s, its 12 s of template
     // bounds were most of trip_count.c's time to an `unknown`; at 10 s, 2 s, heapsort.i's
     // proof, 2.4 s at load 16, was lost).
     if complete && config.params.precision.relational_congruences && progress.table.any_imprecise()
@@ -594,6 +606,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         table,
         times,
         stages,
+        ..
     } = progress;
     // The first cause that blocks each assertion still unknown, found from the program and
     // the invariants only (not from how far a search got).
@@ -738,7 +751,12 @@ fn engine<D: NumericDomain>(
                 }
             }
         }
-        stopped => progress.table.stop_open(open_for(stopped)),
+        stopped => {
+            // The function's whole time budget: pass 1's time, and pass 2's budget.
+            let whole = progress.pass_one + config.timeout;
+            let limit = open_for(stopped, whole, config.memory_per_function);
+            progress.table.stop_open(limit);
+        }
     }
     Found {
         outcome: first.outcome,
@@ -893,7 +911,7 @@ fn has_product_of_values(func: &Function) -> bool {
     })
 }
 
-/// Polynomial equalities at loop heads (issue 17, `analysis::polyeq`), for the assertions
+/// Polynomial equalities at loop heads (`analysis::polyeq`), for the assertions
 /// still open: found by linear algebra, certified inductive by the solver with the linear
 /// invariants `linear`, then each open error site is proved unreachable from them,
 /// algebraically, then (with `solver`) with products encoded exactly, or left open.
@@ -996,8 +1014,8 @@ fn polynomial_equalities(
                     break;
                 }
                 // An `Undecided` equality proves by its construction (an identity over ℤ[x]
-                // per path, `analysis::polyeq`), not by the solver's `unknown`. The eighth
-                // session's wrong proof of csmith 43046 came from a loop head left with
+                // per path, `analysis::polyeq`), not by the solver's `unknown`. A wrong proof of
+                // a generated program (csmith seed 43046) came from a loop head left with
                 // `1 = 0` (no template variable, no path followed into it), which
                 // `polyeq::discover` now never keeps where the head is reachable.
                 consecution = Some(c);
@@ -1126,7 +1144,7 @@ fn refinement<P: NumericDomain>(
     let max_rounds = params.max_refinement_rounds;
     let mut detail = format!("stopped after {max_rounds} rounds");
     let mut fruitless = 0usize;
-    // Issue 17: the first round also splits each loop head on whether the loop was entered.
+    // The first round also splits each loop head on whether the loop was entered.
     let mut seeded = 0;
     if config.params.precision.loop_entry_predicates {
         seeded = crate::analysis::loop_entry::seed::<crate::domain::Polyhedron>(
@@ -1135,7 +1153,7 @@ fn refinement<P: NumericDomain>(
             &mut preds,
         );
     }
-    // Issue 17: and on the phases of each loop (the guards of its body, read at the head).
+    // And on the phases of each loop (the guards of its body, read at the head).
     if config.params.precision.phase_splitting {
         seeded += crate::analysis::phases::seed::<crate::domain::Polyhedron>(
             &facts.lowering,
@@ -1239,7 +1257,7 @@ fn refinement<P: NumericDomain>(
 /// for the assertions left open by imprecision, the engine's time or a resource budget; one confirmed by
 /// native replay refutes its assertion. The time goes to the targets. Does not run (and
 /// is not listed) when there is no target or too little time. True when it refuted a runtime
-/// check (issue 16) or set one aside whose model did not replay, so that the caller may
+/// check or set one aside whose model did not replay, so that the caller may
 /// search again for the others.
 /// Whether `func` reads memory: a load the memory model lowered to a choice (a summary
 /// cell, an arbitrary cell) or left arbitrary.
@@ -1281,7 +1299,7 @@ fn search(
     let searchable = |i: usize| {
         matches!(
             progress.table.open_reason(i),
-            Some(Open::Imprecise | Open::Timeout | Open::Budget(_))
+            Some(Open::Imprecise | Open::Stopped(_))
         ) && !progress.times[i].unconfirmed
     };
     // An error site at a call that may call an escaped error function branches on an
@@ -1341,7 +1359,7 @@ fn search(
             (StageEnd::Finished, why)
         }
         // The search's outcome is a note beside the verdict, not its reason: it depends on
-        // how far the search got in its budget (issue 13).
+        // how far the search got in its budget.
         Ok((_, CexOutcome::Unconfirmed(why))) => {
             let why = format!("counterexample not confirmed: {why}");
             note(why.clone(), true);
@@ -1377,11 +1395,13 @@ fn settled(r: Result<(), super::verdicts::AlreadySettled>) {
     let _ = r;
 }
 
-fn open_for(stopped: Outcome) -> Open {
+/// Why the assertions an engine left open are open, when it stopped with `stopped` in a
+/// function whose budgets are `time` and `memory` (bytes).
+fn open_for(stopped: Outcome, time: Duration, memory: usize) -> Open {
     match stopped {
-        Outcome::Timeout => Open::Timeout,
-        Outcome::Budget => Open::Budget(BudgetKind::Analysis),
-        Outcome::Memory => Open::Budget(BudgetKind::Memory),
+        Outcome::Timeout => Open::Stopped(BudgetLimit::Time(time)),
+        Outcome::Budget => Open::Stopped(BudgetLimit::SolverWork),
+        Outcome::Memory => Open::Stopped(BudgetLimit::Memory(memory)),
         Outcome::Complete => Open::Imprecise,
     }
 }

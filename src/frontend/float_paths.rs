@@ -1,4 +1,4 @@
-//! Bit-precise path enumeration of functions that compute with floats (issue 15).
+//! Bit-precise path enumeration of functions that compute with floats.
 //!
 //! The IR (`crate::ir`) has integers only: a float or double is an arbitrary value there,
 //! so no engine can prove an assertion that rests on float arithmetic. This module runs an
@@ -28,9 +28,11 @@
 //! uninitialized cell or a global read before the function writes it is a fresh value
 //! (every value of its type), wrapping arithmetic includes the executions C leaves
 //! undefined (the analysis drops them), and `llvm.fmuladd` is evaluated as a product then a
-//! sum: the targets polyfocus compiles for (x86-64, and i386 with `-msse2 -mfpmath=sse`,
-//! see `compile::target_and_user_flags`) have no fused multiply-add, so the backend
-//! expands it that way. A program whose flags choose another floating-point unit or
+//! sum: the targets polyfocus compiles for (x86-64 and i386 without `-mfma` or `-march`)
+//! have no fused multiply-add, so the backend expands it that way. Its model is each
+//! operation rounded to its type (`FLT_EVAL_METHOD` 0: x86-64, or i386 with
+//! `-msse2 -mfpmath=sse`); on i386's x87 default what it finds proves nothing
+//! (`FrontendConfig::float_evaluation`, `prove_float_assertions`). A program whose flags choose another floating-point unit or
 //! contraction (`-mfpmath`, `-march`, `-mfma`, `-ffast-math`, `-ffp-contract`, ...) is
 //! not handled.
 //!
@@ -75,28 +77,30 @@ pub fn computes_with_floats(func: LLVMValueRef) -> bool {
     })
 }
 
-/// Whether the user's flags keep the floating-point model this module assumes (SSE, no
-/// contraction into fused operations, no fast-math).
+/// Whether the user's flags keep the floating-point model this module assumes (no
+/// contraction into fused operations, no fast-math, no other unit than SSE or the x87's
+/// default; `-mfpmath=sse` is what [`super::SSE_FLOAT_FLAGS`] selects on i386).
 pub fn flags_allow(cflags: &[String]) -> bool {
     !cflags.iter().any(|f| {
-        [
-            "-mfpmath",
-            "-march",
-            "-mfma",
-            "-mavx",
-            "-ffast-math",
-            "-ffp-contract",
-            "-ffp-model",
-            "-funsafe-math",
-            "-ffinite-math",
-            "-mno-sse",
-            "-mx87",
-            "-mtune",
-            "-mcpu",
-            "-ffp-eval-method",
-        ]
-        .iter()
-        .any(|p| f.starts_with(p))
+        f != "-mfpmath=sse"
+            && [
+                "-mfpmath",
+                "-march",
+                "-mfma",
+                "-mavx",
+                "-ffast-math",
+                "-ffp-contract",
+                "-ffp-model",
+                "-funsafe-math",
+                "-ffinite-math",
+                "-mno-sse",
+                "-mx87",
+                "-mtune",
+                "-mcpu",
+                "-ffp-eval-method",
+            ]
+            .iter()
+            .any(|p| f.starts_with(p))
     })
 }
 

@@ -18,7 +18,7 @@
 //!   C library, which are not foreign code;
 //! - `lift`: one LLVM function → one [`ir::Function`]; `debuginfo`: locations and names;
 //! - `error`: [`FrontendError`], one user-facing message per failure;
-//! - `compdb`: compilation databases and compiler command lines (whole projects, issue 8).
+//! - `compdb`: compilation databases and compiler command lines (whole projects).
 //!
 //! Lifting never fails: what it cannot model becomes an arbitrary value and a
 //! [`ir::LiftWarning`]; a panic while lifting a function (a bug) is caught and the function is
@@ -34,6 +34,20 @@ pub enum DataModel {
     /// 32-bit `int`, 64-bit `long` and pointers (x86-64).
     Lp64,
 }
+
+/// How the target evaluates `float` and `double` arithmetic (C's `FLT_EVAL_METHOD`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FloatEvaluation {
+    /// Each operation is rounded to its type (IEEE 754 binary32 and binary64,
+    /// `FLT_EVAL_METHOD` 0): x86-64, or i386 with SSE arithmetic ([`SSE_FLOAT_FLAGS`]).
+    OwnPrecision,
+    /// i386's default: intermediates in the x87's 80-bit registers, rounded to their type
+    /// only when stored (`FLT_EVAL_METHOD` 2), so `1e16 + 1 - 1e16` may be 1. Not modeled.
+    X87Extended,
+}
+
+/// The flags that select SSE arithmetic for floats on i386 ([`FloatEvaluation::OwnPrecision`]).
+pub const SSE_FLOAT_FLAGS: [&str; 2] = ["-msse2", "-mfpmath=sse"];
 
 /// The default of [`FrontendConfig::inline_caller_limit`]: lz4's largest functions grew by
 /// inlining to 152 000 instructions, and LLVM's SROA spent a minute of CPU on the module.
@@ -51,6 +65,43 @@ pub enum EntrySelection {
     Named(String),
     /// These functions (library entry points; an error when one is not defined).
     List(Vec<String>),
+}
+
+impl FrontendConfig {
+    /// How the program's floats are evaluated: at their own precision on x86-64; on i386
+    /// only when the user's flags select SSE arithmetic (the last `-mfpmath=` is `sse`, and
+    /// SSE2 is enabled and not disabled after), else in the x87's extended precision.
+    pub fn float_evaluation(&self) -> FloatEvaluation {
+        if self.data_model == DataModel::Lp64 {
+            return FloatEvaluation::OwnPrecision;
+        }
+        let mut sse_math = false;
+        let mut sse2 = false;
+        for flag in &self.cflags {
+            if let Some(unit) = flag.strip_prefix("-mfpmath=") {
+                sse_math = unit == "sse";
+            } else if matches!(
+                flag.as_str(),
+                "-msse2"
+                    | "-msse3"
+                    | "-mssse3"
+                    | "-msse4"
+                    | "-msse4.1"
+                    | "-msse4.2"
+                    | "-mavx"
+                    | "-mavx2"
+            ) {
+                sse2 = true;
+            } else if matches!(flag.as_str(), "-mno-sse" | "-mno-sse2") {
+                sse2 = false;
+            }
+        }
+        if sse_math && sse2 {
+            FloatEvaluation::OwnPrecision
+        } else {
+            FloatEvaluation::X87Extended
+        }
+    }
 }
 
 impl EntrySelection {
@@ -102,11 +153,13 @@ mod compdb;
 mod compile;
 pub mod contract;
 mod conventions;
+mod cplusplus;
 mod debuginfo;
 mod error;
 pub mod evaluate;
 mod float_paths;
 mod library;
+mod library_model;
 mod lift;
 mod load;
 mod normalize;
@@ -274,6 +327,7 @@ fn find_contracts(
             warnings: vec![],
             unanalyzable: vec![],
             callee_constants: vec![],
+            held_at_own_precision: vec![],
         };
         let mut obligations = Vec::new();
         let specializations = contract::specializations(candidates);
@@ -598,7 +652,7 @@ fn select_entries(
             });
         }
     }
-    // Code that runs besides the roots and their callees (issue 12): functions whose
+    // Code that runs besides the roots and their callees: functions whose
     // address escapes (handlers, comparators, thread routines, constructors, tables), those
     // the library calls by name, and, when foreign code may call them, every externally
     // visible function. Each runs with arbitrary arguments and globals.
@@ -686,6 +740,7 @@ fn lift_entries(
         warnings: vec![],
         unanalyzable: vec![],
         callee_constants: vec![],
+        held_at_own_precision: vec![],
     };
     for &func in entries {
         let first_check = res.checks.len() as u32;
@@ -781,7 +836,14 @@ fn lift_entries(
             && float_paths::flags_allow(&config.cflags)
             && float_paths::computes_with_floats(func)
         {
-            prove_float_assertions(func, &mut function, &res.checks, &mut res.warnings);
+            let held = prove_float_assertions(
+                func,
+                &mut function,
+                &res.checks,
+                config.float_evaluation(),
+                &mut res.warnings,
+            );
+            res.held_at_own_precision.extend(held);
         }
         if selection.has_runtime_checks() {
             let first = res.checks.len() as u32;
@@ -806,12 +868,17 @@ fn lift_entries(
 /// removed (no execution reaches them). A site is matched by its kind and location, so
 /// one that shares both with a reached site stays. Only assertion sites: runtime checks
 /// are added after this, and stay.
+///
+/// The run rounds each operation to its type; under the x87's extended precision
+/// ([`FloatEvaluation::X87Extended`]) that proves nothing, so the sites stay and are
+/// returned: what holds at each type's own precision, for the reason of their verdict.
 fn prove_float_assertions(
     func: LLVMValueRef,
     function: &mut ir::Function,
     checks: &[ir::Check],
+    evaluation: FloatEvaluation,
     warnings: &mut Vec<ir::LiftWarning>,
-) {
+) -> Vec<ir::CheckId> {
     let is_assertion = |c: ir::CheckId| {
         checks.get(c.index()).is_some_and(|k| {
             matches!(
@@ -826,7 +893,7 @@ fn prove_float_assertions(
         .filter(|b| matches!(b.term, ir::Terminator::Error(c) if is_assertion(c)))
         .count();
     if sites == 0 {
-        return;
+        return vec![];
     }
     // A panic (a bug, or the solver's bindings refusing a term) proves nothing.
     let outcome = catch_unwind(AssertUnwindSafe(|| float_paths::explore(func)))
@@ -840,7 +907,7 @@ fn prove_float_assertions(
         steps,
     } = outcome
     else {
-        return;
+        return vec![];
     };
     let reached: Vec<lift::ErrorSite> = reached
         .into_iter()
@@ -854,27 +921,42 @@ fn prove_float_assertions(
                 .collect()
         });
     let mut proved = 0;
+    let mut held = Vec::new();
     for block in &mut function.blocks {
         if let ir::Terminator::Error(c) = block.term {
             let Some(check) = checks.get(c.index()) else {
                 continue;
             };
             if is_assertion(c) && !reached.contains(&(check.kind.clone(), check.loc.clone())) {
-                block.term = ir::Terminator::Stop;
+                match evaluation {
+                    FloatEvaluation::OwnPrecision => block.term = ir::Terminator::Stop,
+                    FloatEvaluation::X87Extended => held.push(c),
+                }
                 proved += 1;
             }
         }
     }
     if proved > 0 {
-        warnings.push(ir::LiftWarning {
-            function: function.name.clone(),
-            message: format!(
+        let message = match evaluation {
+            FloatEvaluation::OwnPrecision => format!(
                 "{proved} of {sites} assertion sites proved unreachable by a bit-precise run \
                  over floats ({paths} paths, {steps} steps): no execution reaches them"
             ),
+            FloatEvaluation::X87Extended => format!(
+                "{proved} of {sites} assertion sites are unreachable when each float operation \
+                 is rounded to its type ({paths} paths, {steps} steps), but a 32-bit build \
+                 without `{}` evaluates floats in the x87's extended precision, which is not \
+                 modeled: they stay unknown",
+                SSE_FLOAT_FLAGS.join(" ")
+            ),
+        };
+        warnings.push(ir::LiftWarning {
+            function: function.name.clone(),
+            message,
             loc: None,
         });
     }
+    held
 }
 
 /// A function over the front end's budget (`size` instructions after inlining, more than
@@ -943,7 +1025,7 @@ fn instrument(
 }
 
 /// The environment variable that turns the memory model off (`off`): every load is then
-/// arbitrary, as before issue 15. A measuring aid (`scripts/real-code`), not an option.
+/// arbitrary, as without the model. A measuring aid (`scripts/real-code`), not an option.
 pub const MEMORY_MODEL_ENV: &str = "POLYFOCUS_MEMORY_MODEL";
 
 fn memory_model_off() -> bool {
@@ -956,7 +1038,7 @@ fn memory_model_off() -> bool {
 /// precision: the function is analyzed as lifted, with a warning naming the pass.
 fn run_passes(func: ir::Function, warnings: &mut Vec<ir::LiftWarning>) -> ir::Function {
     let requested = std::env::var_os("POLYFOCUS_VERIFY_IR").is_some_and(|v| v != "0");
-    // The measurement of the memory model (issue 15) compares it with what the analysis did
+    // The measurement of the memory model compares it with what the analysis did
     // before it, every load arbitrary, on the same binary and under the same budgets.
     let func = if memory_model_off() {
         crate::memory::erase(func)

@@ -46,13 +46,13 @@ struct JsonReport<'a> {
     time_ms: u128,
     checks: Vec<JsonCheck>,
     invariants: Vec<JsonInvariant<'a>>,
-    /// What predicate refinement did, per function where it ran (issue 7).
+    /// What predicate refinement did, per function where it ran.
     refinement: Vec<JsonRefinement<'a>>,
     warnings: Vec<String>,
     functions: Vec<JsonFunction<'a>>,
 }
 
-/// How the analysis of one function ended (issue 8: every function finished or reported
+/// How the analysis of one function ended (every function finished or reported
 /// with the budget it ran out of).
 #[derive(Serialize)]
 struct JsonFunction<'a> {
@@ -64,9 +64,9 @@ struct JsonFunction<'a> {
     budget_ms: u64,
     peak_heap_mb: u64,
     /// Each stage that ran, with how it ended: `end` above is the analysis's; a stage
-    /// that ran out of its share of the budget says so here (issue 13).
+    /// that ran out of its share of the budget says so here.
     stages: Vec<JsonStage>,
-    /// How many values fell in each domain type, when the engine used them (issue 14).
+    /// How many values fell in each domain type, when the engine used them.
     #[serde(skip_serializing_if = "Option::is_none")]
     domain_types: Option<JsonDomainTypes>,
 }
@@ -167,7 +167,7 @@ struct JsonCheck {
     counterexample: Option<JsonCounterexample>,
 }
 
-/// A confirmed counterexample (issue 6).
+/// A confirmed counterexample.
 #[derive(Serialize)]
 struct JsonCounterexample {
     confirmed_by: String,
@@ -302,7 +302,7 @@ pub fn json(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
     serde_json::to_string_pretty(&out).expect("report records always serialize")
 }
 
-/// What predicate refinement did in one function (issue 7).
+/// What predicate refinement did in one function.
 #[derive(Serialize)]
 struct JsonRefinement<'a> {
     function: &'a str,
@@ -536,7 +536,36 @@ pub fn invariants_text(report: &AnalysisReport) -> String {
             inv.text
         );
     }
-    if report.loop_invariants.is_empty() {
+    // A function whose analysis stopped has no invariants of its own: say why, never that
+    // it has no loops.
+    let mut stopped = false;
+    for run in &report.functions {
+        let why = match (&run.end, run.budget_stop()) {
+            (_, Some(stop)) => stop.to_string(),
+            (crate::check::RunEnd::InternalError(what), None) => {
+                format!(
+                    "an internal error stopped the analysis of `{}`: {what}",
+                    run.function
+                )
+            }
+            _ => continue,
+        };
+        stopped = true;
+        let listed = report
+            .loop_invariants
+            .iter()
+            .any(|inv| inv.function == run.function);
+        if listed {
+            let _ = writeln!(
+                out,
+                "[{}] {why}; the invariants above are those of a stage that finished before",
+                run.function
+            );
+        } else {
+            let _ = writeln!(out, "[{}] no invariants: {why}", run.function);
+        }
+    }
+    if report.loop_invariants.is_empty() && !stopped {
         let _ = writeln!(out, "no loops");
     }
     out
