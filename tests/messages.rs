@@ -9,6 +9,7 @@
 
 mod common;
 
+use common::{annotations, Expect};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -28,34 +29,6 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-enum Expect {
-    Proved,
-    Violated,
-    Unknown(String),
-}
-
-fn annotations(path: &Path) -> Vec<(u32, Expect)> {
-    let source = std::fs::read_to_string(path).expect("test program readable");
-    let mut res = Vec::new();
-    for (i, line) in source.lines().enumerate() {
-        let Some(idx) = line.find("// ") else {
-            continue;
-        };
-        let note = line[idx + 3..].trim();
-        let expect = if note == "fails" {
-            Expect::Violated
-        } else if note.starts_with("holds; proved by:") {
-            Expect::Proved
-        } else if let Some(cause) = note.strip_prefix("unknown because: ") {
-            Expect::Unknown(cause.to_string())
-        } else {
-            continue;
-        };
-        res.push((i as u32 + 1, expect));
-    }
-    res
-}
-
 /// Every annotated assertion of `report` has its annotated verdict.
 #[track_caller]
 fn assert_annotations(name: &str, report: &Value) {
@@ -72,7 +45,7 @@ fn assert_annotations(name: &str, report: &Value) {
         let ok = match expect {
             Expect::Proved => verdict == "proved",
             Expect::Violated => verdict == "violated",
-            Expect::Unknown(cause) => verdict == "unknown" && reason.contains(cause.as_str()),
+            Expect::Unknown { cause } => verdict == "unknown" && reason.contains(cause.as_str()),
         };
         if !ok {
             failures.push(format!("{name}:{line}: got {verdict} ({reason})"));

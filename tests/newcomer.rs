@@ -9,37 +9,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-enum Expect {
-    Proved,
-    Violated,
-    Unknown { cause: String },
-}
-
-fn annotations(path: &Path) -> Vec<(u32, Expect)> {
-    let text = std::fs::read_to_string(path).expect("test program readable");
-    let mut res = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some(idx) = line.find("// ") else {
-            continue;
-        };
-        let note = line[idx + 3..].trim();
-        let expect = if note == "fails" {
-            Expect::Violated
-        } else if note.starts_with("holds; proved by:") {
-            Expect::Proved
-        } else if let Some(cause) = note.strip_prefix("unknown because: ") {
-            Expect::Unknown {
-                cause: cause.to_string(),
-            }
-        } else {
-            continue;
-        };
-        res.push((i as u32 + 1, expect));
-    }
-    res
-}
+use common::{annotations, Expect};
+use std::path::PathBuf;
 
 fn check(name: &str) {
     let path: PathBuf = [

@@ -351,7 +351,7 @@ mod tests {
                 "main",
                 "--data-model",
                 "ILP32",
-                "--cflags=-include /b/p.h -DX",
+                "--cflags=-include /b/p.h -DX -msse2 -mfpmath=sse",
                 "--format",
                 "json",
                 "--engine",
@@ -363,6 +363,23 @@ mod tests {
         let default = Config::parse("default=").unwrap();
         let args = harness().check_args(&task(), &default);
         assert!(args.windows(2).any(|w| w == ["--timeout", "20"]));
+        // An LP64 task gets no flag for i386's floating-point unit, nor a task or a
+        // configuration that chooses one.
+        let lp64 = Task {
+            data_model: DataModel::Lp64,
+            ..task()
+        };
+        let args = harness().check_args(&lp64, &default);
+        assert!(
+            args.contains(&"--cflags=-include /b/p.h".to_string()),
+            "{args:?}"
+        );
+        let x87 = Config::parse("x87=--cflags -mfpmath=387").unwrap();
+        let args = harness().check_args(&task(), &x87);
+        assert!(
+            args.contains(&"--cflags=-include /b/p.h -mfpmath=387".to_string()),
+            "{args:?}"
+        );
     }
 
     #[test]

@@ -720,14 +720,9 @@ fn has_inline_asm(m: LLVMModuleRef) -> bool {
 /// one is undefined behaviour LLVM may act on): the lifter initializes them in every
 /// function.
 unsafe fn store_initial_values(m: LLVMModuleRef, root: LLVMValueRef) {
-    if !LLVMGetFirstUse(root).is_null() {
+    let Some(first) = start_of_uncalled(root) else {
         return;
-    }
-    let entry = LLVMGetEntryBasicBlock(root);
-    let first = LLVMGetFirstInstruction(entry);
-    if first.is_null() {
-        return;
-    }
+    };
     let used_in_root = |global: LLVMValueRef| {
         let mut u = LLVMGetFirstUse(global);
         while !u.is_null() {
@@ -766,25 +761,30 @@ unsafe fn store_initial_values(m: LLVMModuleRef, root: LLVMValueRef) {
     LLVMDisposeBuilder(builder);
 }
 
+/// The first instruction of `root` when nothing in the module calls it (or takes its
+/// address): where what holds when the program starts can be written.
+unsafe fn start_of_uncalled(root: LLVMValueRef) -> Option<LLVMValueRef> {
+    if !LLVMGetFirstUse(root).is_null() {
+        return None;
+    }
+    let first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(root));
+    (!first.is_null()).then_some(first)
+}
+
 /// Assumes `argc >= 1` at the start of `root`, the `main` of a closed program that nothing
 /// in it calls (foreign code, which could call it with any `argc`, makes a program open):
 /// the C runtime starts `main` with the program's name in `argv[0]` (Linux gives an empty
 /// one to a program executed with an empty `argv`, since version 5.18), and every native
 /// replay passes it. The C standard guarantees only `argc >= 0`.
 unsafe fn assume_argc_at_least_one(m: LLVMModuleRef, root: LLVMValueRef) {
-    if !LLVMGetFirstUse(root).is_null() {
+    let Some(first) = start_of_uncalled(root) else {
         return;
-    }
+    };
     let Some(&argc) = raw::params(root).first() else {
         return;
     };
     let argc_ty = raw::type_of(argc);
     if raw::int_width(argc_ty).is_none() {
-        return;
-    }
-    let entry = LLVMGetEntryBasicBlock(root);
-    let first = LLVMGetFirstInstruction(entry);
-    if first.is_null() {
         return;
     }
     let ctx = LLVMGetModuleContext(m);
@@ -818,14 +818,10 @@ unsafe fn assume_argc_at_least_one(m: LLVMModuleRef, root: LLVMValueRef) {
 }
 
 unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef) {
-    if !LLVMGetFirstUse(root).is_null() {
-        return; // root is called (recursively or from elsewhere): globals persist across calls
-    }
-    let entry = LLVMGetEntryBasicBlock(root);
-    let first = LLVMGetFirstInstruction(entry);
-    if first.is_null() {
+    // A root that is called (recursively or from elsewhere) keeps its globals across calls.
+    let Some(first) = start_of_uncalled(root) else {
         return;
-    }
+    };
     let ctx = LLVMGetModuleContext(m);
     let builder = LLVMCreateBuilderInContext(ctx);
     for global in raw::globals(m) {

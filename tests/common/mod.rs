@@ -89,3 +89,41 @@ pub fn native_stdout(source: &str, flags: &[&str]) -> String {
         .expect("the native program runs");
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
+
+/// What the annotation of an assertion's line says it must get.
+pub enum Expect {
+    /// `// holds; proved by: ...`: proved.
+    Proved,
+    /// `// fails`: violated, with a counterexample replayed natively.
+    Violated,
+    /// `// unknown because: TEXT`: unknown, with a reason that contains TEXT.
+    Unknown {
+        /// The text the reason contains (`a|b`: either).
+        cause: String,
+    },
+}
+
+/// The annotated lines of the program at `path`, with what each expects.
+pub fn annotations(path: &Path) -> Vec<(u32, Expect)> {
+    let text = std::fs::read_to_string(path).expect("test program readable");
+    let mut res = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(idx) = line.find("// ") else {
+            continue;
+        };
+        let note = line[idx + 3..].trim();
+        let expect = if note == "fails" {
+            Expect::Violated
+        } else if note.starts_with("holds; proved by:") {
+            Expect::Proved
+        } else if let Some(cause) = note.strip_prefix("unknown because: ") {
+            Expect::Unknown {
+                cause: cause.to_string(),
+            }
+        } else {
+            continue;
+        };
+        res.push((i as u32 + 1, expect));
+    }
+    res
+}

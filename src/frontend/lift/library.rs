@@ -160,23 +160,14 @@ fn operand_ty(lifter: &Lifter, op: Operand) -> Ty {
 /// The bytes of `ptr` when it is a constant global holding a C string (a literal format),
 /// up to its terminating NUL.
 fn constant_string(ptr: LLVMValueRef) -> Option<Vec<u8>> {
-    unsafe {
-        if LLVMIsAGlobalVariable(ptr).is_null() || LLVMIsGlobalConstant(ptr) == 0 {
-            return None;
-        }
-        let init = LLVMGetInitializer(ptr);
-        if init.is_null()
-            || LLVMIsAConstantDataSequential(init).is_null()
-            || LLVMIsConstantString(init) == 0
-        {
-            return None;
-        }
-        let mut len = 0usize;
-        let bytes = LLVMGetAsString(init, &mut len);
-        if bytes.is_null() {
-            return None;
-        }
-        let bytes = std::slice::from_raw_parts(bytes as *const u8, len);
-        Some(bytes.split(|b| *b == 0).next().unwrap_or(&[]).to_vec())
+    let constant_global =
+        unsafe { !LLVMIsAGlobalVariable(ptr).is_null() && LLVMIsGlobalConstant(ptr) != 0 };
+    if !constant_global {
+        return None;
     }
+    let init = unsafe { LLVMGetInitializer(ptr) };
+    if init.is_null() {
+        return None;
+    }
+    raw::constant_string(init)
 }
