@@ -214,6 +214,7 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
         warnings: vec![],
         unanalyzable: vec![],
         callee_constants: vec![],
+        held_at_own_precision: vec![],
     };
     let graph = ReducedGraph::new(&func);
     let mut res = Vec::new();
@@ -333,6 +334,7 @@ fn a_wrong_expectation_fails() {
         warnings: vec![],
         unanalyzable: vec![],
         callee_constants: vec![],
+        held_at_own_precision: vec![],
     };
     let report = driver::analyze(&module, &config(Engine::Classic));
     assert!(!matches!(report.results[0].verdict, Verdict::Proved));

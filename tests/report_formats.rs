@@ -3,7 +3,7 @@
 //! JUnit XML that parses with the expected structure, and one result per check of the
 //! source (its contexts merged) in every format.
 
-use polyfocus::check::{CheckResult, UnknownReason, Verdict};
+use polyfocus::check::{BudgetLimit, BudgetStop, CheckResult, UnknownReason, Verdict};
 use polyfocus::driver::AnalysisReport;
 use polyfocus::ir::{CheckId, SourceLoc};
 use polyfocus::report::{self, ProgramReport, SarifOptions};
@@ -179,7 +179,10 @@ fn unknown_results(n: u32) -> ProgramReport {
                     column: 3,
                 }),
                 function: "f".into(),
-                verdict: Verdict::Unknown(UnknownReason::Timeout),
+                verdict: Verdict::Unknown(UnknownReason::Stopped(BudgetStop {
+                    function: "f".into(),
+                    limit: BudgetLimit::Time(std::time::Duration::from_secs(10)),
+                })),
             })
             .collect(),
         ..AnalysisReport::default()

@@ -133,8 +133,22 @@ impl Harness {
                 task.data_model.as_str().to_string(),
             ]);
         }
+        // A task's ILP32 is SV-COMP's 32-bit data model, whose floats are IEEE 754
+        // arithmetic rounded to each type (FLT_EVAL_METHOD 0, what the verifiers that
+        // label the tasks model), not the x87's extended precision of a plain i386 build:
+        // the harness selects SSE arithmetic, unless the task's or the configuration's
+        // flags choose a floating-point unit themselves.
+        let sse = crate::frontend::SSE_FLOAT_FLAGS.join(" ");
+        let chooses_unit = std::iter::once(&task.cflags)
+            .chain(&extra_cflags)
+            .any(|c| c.contains("-mfpmath"));
+        let float_flags = (task.data_model == manifest::DataModel::Ilp32
+            && !sets("--data-model")
+            && !chooses_unit)
+            .then_some(sse.as_str());
         let cflags: Vec<&str> = std::iter::once(task.cflags.as_str())
             .chain(extra_cflags.iter().map(String::as_str))
+            .chain(float_flags)
             .filter(|c| !c.trim().is_empty())
             .collect();
         if !cflags.is_empty() {
@@ -337,7 +351,7 @@ mod tests {
                 "main",
                 "--data-model",
                 "ILP32",
-                "--cflags=-include /b/p.h -DX",
+                "--cflags=-include /b/p.h -DX -msse2 -mfpmath=sse",
                 "--format",
                 "json",
                 "--engine",
@@ -349,6 +363,23 @@ mod tests {
         let default = Config::parse("default=").unwrap();
         let args = harness().check_args(&task(), &default);
         assert!(args.windows(2).any(|w| w == ["--timeout", "20"]));
+        // An LP64 task gets no flag for i386's floating-point unit, nor a task or a
+        // configuration that chooses one.
+        let lp64 = Task {
+            data_model: DataModel::Lp64,
+            ..task()
+        };
+        let args = harness().check_args(&lp64, &default);
+        assert!(
+            args.contains(&"--cflags=-include /b/p.h".to_string()),
+            "{args:?}"
+        );
+        let x87 = Config::parse("x87=--cflags -mfpmath=387").unwrap();
+        let args = harness().check_args(&task(), &x87);
+        assert!(
+            args.contains(&"--cflags=-include /b/p.h -mfpmath=387".to_string()),
+            "{args:?}"
+        );
     }
 
     #[test]

@@ -854,8 +854,19 @@ impl Search<'_> {
                         if bmc.exhausted() {
                             // Fewer layers than asked: no execution takes more back edges.
                             bmc_done = true;
+                            // Not a proof: the unrolling ends executions at a division by
+                            // zero or an oversized shift, which the analysis does not
+                            // exclude, and serves only the command lines a replay can have.
+                            let argc = if reads_argc(self.func) {
+                                format!(", and has argc at most {}", replay::MAX_ARGC)
+                            } else {
+                                String::new()
+                            };
                             bmc_note = format!(
-                                "no execution reaches the error site (all paths explored, {d} layers)"
+                                "no execution of the search's model reaches the error site \
+                                 (all paths explored, {d} layers); the model ends executions \
+                                 at a division by zero or an oversized shift{argc}, so this is \
+                                 no proof"
                             );
                             if !self.has_approximations() && self.unconfirmed.is_none() {
                                 return (None, CexOutcome::NotFound(bmc_note));

@@ -22,10 +22,9 @@ pub use run::{
 /// Why an assertion is neither proved nor refuted.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum UnknownReason {
-    /// The time budget ran out.
-    Timeout,
-    /// A resource budget (memory, or the analysis's own: SMT queries) ran out.
-    Budget(BudgetKind),
+    /// A budget stopped the analysis of the function (or the front end left it out for its
+    /// size): which function, and which budget.
+    Stopped(BudgetStop),
     /// The abstraction was too coarse to prove it, and no counterexample was found.
     Imprecise,
     /// The invariant of a loop from which a loop-free path leads to the error site does not
@@ -53,8 +52,7 @@ pub enum UnknownReason {
 impl fmt::Display for UnknownReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            UnknownReason::Timeout => write!(f, "timeout"),
-            UnknownReason::Budget(what) => write!(f, "budget: {what}"),
+            UnknownReason::Stopped(stop) => write!(f, "{}: {stop}", stop.limit.class()),
             UnknownReason::Imprecise => write!(
                 f,
                 "imprecise: the invariant does not exclude the error site"
@@ -84,13 +82,100 @@ impl UnknownReason {
     /// A one-word class for tables: timeout, budget, imprecise, unsupported, crash.
     pub fn class(&self) -> &'static str {
         match self {
-            UnknownReason::Timeout => "timeout",
-            UnknownReason::Budget(_) => "budget",
+            UnknownReason::Stopped(stop) => stop.limit.class(),
             UnknownReason::Imprecise | UnknownReason::ImpreciseAt { .. } => "imprecise",
             UnknownReason::Unsupported(_) | UnknownReason::Unmodeled { .. } => "unsupported",
             UnknownReason::InternalError(_) => "crash",
         }
     }
+}
+
+/// The budget that stopped the analysis of a function, in the user's terms: which function,
+/// which budget and how large, never the tools run inside. Displayed without its class
+/// (`analysis of `f` did not finish within its time budget of 10 s`); the reason of a
+/// verdict puts the class first (`timeout: ...`, `budget: ...`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BudgetStop {
+    /// The function (its source name).
+    pub function: String,
+    /// The budget it reached.
+    pub limit: BudgetLimit,
+}
+
+/// A budget of the analysis of one function.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum BudgetLimit {
+    /// Its time budget (`--timeout`, or its share of `--run-budget`), which it did not
+    /// finish within.
+    Time(std::time::Duration),
+    /// The run's time budget (`--run-budget`) was spent before its analysis started.
+    RunSpent,
+    /// Its heap budget, in bytes (`--memory-per-function`).
+    Memory(usize),
+    /// Its budget of solver work: a solver query, or the queries of a stage, reached their
+    /// limit of work (counted in the solver's own steps, not in time).
+    SolverWork,
+    /// The front end left it out for its size: why, with the size and the limit.
+    FrontEnd(String),
+}
+
+impl BudgetLimit {
+    /// The one-word class of [`UnknownReason::class`]: `timeout` for time, else `budget`.
+    pub fn class(&self) -> &'static str {
+        match self {
+            BudgetLimit::Time(_) | BudgetLimit::RunSpent => "timeout",
+            BudgetLimit::Memory(_) | BudgetLimit::SolverWork | BudgetLimit::FrontEnd(_) => "budget",
+        }
+    }
+}
+
+impl fmt::Display for BudgetStop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let function = &self.function;
+        match &self.limit {
+            BudgetLimit::Time(budget) => write!(
+                f,
+                "analysis of `{function}` did not finish within its time budget of {}",
+                seconds(*budget)
+            ),
+            BudgetLimit::RunSpent => write!(
+                f,
+                "analysis of `{function}` did not start: the run's time budget (--run-budget) \
+                 was spent"
+            ),
+            BudgetLimit::Memory(bytes) => write!(
+                f,
+                "analysis of `{function}` stopped at its memory budget of {} MB",
+                bytes.div_ceil(1 << 20)
+            ),
+            BudgetLimit::SolverWork => write!(
+                f,
+                "analysis of `{function}` stopped at its budget of solver work (a query or a \
+                 stage reached its limit)"
+            ),
+            BudgetLimit::FrontEnd(why) => write!(f, "`{function}` is not analyzed: {why}"),
+        }
+    }
+}
+
+/// A duration for people: `10 s`, `2.5 s`, `0.25 s`, `0.004 s`.
+fn seconds(d: std::time::Duration) -> String {
+    let s = d.as_secs_f64();
+    let text = if s >= 10.0 {
+        format!("{s:.0}")
+    } else if s >= 0.1 {
+        format!("{s:.2}")
+    } else if s >= 0.001 {
+        format!("{s:.3}")
+    } else {
+        return "less than 1 ms".into();
+    };
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    format!("{text} s")
 }
 
 /// One step of a counterexample trace.

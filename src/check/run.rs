@@ -75,6 +75,8 @@ pub struct FunctionRun {
     /// The time budget the function was given: `--timeout`, or less, its share of what was
     /// left of the run's budget when it started.
     pub budget: Duration,
+    /// The heap budget the function was given, in bytes.
+    pub memory_budget: usize,
     /// The most heap the analysis held at once, in bytes (see [`crate::budget`]).
     pub peak_heap_bytes: usize,
     /// The stages that ran, in order, with how each ended.
@@ -83,6 +85,28 @@ pub struct FunctionRun {
     pub checks: Vec<CheckRun>,
     /// How its values were classified (domain types), when the engine ran with them.
     pub domain_types: Option<DomainTypeStats>,
+}
+
+impl FunctionRun {
+    /// The budget that stopped its analysis, in the user's terms; `None` when it finished
+    /// or an internal error stopped it.
+    pub fn budget_stop(&self) -> Option<super::BudgetStop> {
+        use super::BudgetLimit;
+        let limit = match &self.end {
+            RunEnd::Finished | RunEnd::InternalError(_) => return None,
+            RunEnd::Timeout if self.budget.is_zero() => BudgetLimit::RunSpent,
+            RunEnd::Timeout => BudgetLimit::Time(self.budget),
+            RunEnd::Budget(BudgetKind::Memory) => BudgetLimit::Memory(self.memory_budget),
+            RunEnd::Budget(BudgetKind::Analysis) => BudgetLimit::SolverWork,
+            RunEnd::Budget(BudgetKind::FrontEnd) => BudgetLimit::FrontEnd(
+                "it is larger than the front end's budget (--lift-limit)".into(),
+            ),
+        };
+        Some(super::BudgetStop {
+            function: self.function.clone(),
+            limit,
+        })
+    }
 }
 
 /// How the values of one function were classified by their use (domain types)

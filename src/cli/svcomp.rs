@@ -94,6 +94,14 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
         "--checks".to_string(),
         checks.to_string(),
     ]);
+    if data_model == DataModel::Ilp32 {
+        // SV-COMP's floats are IEEE 754 arithmetic rounded to each type (FLT_EVAL_METHOD
+        // 0), not the x87's extended precision of a plain i386 build.
+        check_args.push(format!(
+            "--cflags={}",
+            crate::frontend::SSE_FLOAT_FLAGS.join(" ")
+        ));
+    }
     // `parse_seconds` admits only positive finite budgets of at most a year.
     let wall = match args.timeout {
         Some(t) => {

@@ -89,7 +89,28 @@ pub fn unmodeled_dependency(func: &Function, error: BlockId) -> Option<Unmodeled
             }
         }
     }
+    // Each condition's own dependencies before the next condition's: the value named is
+    // one the nearest branch reads, not one of an earlier branch's operands.
     let mut seen: BTreeSet<ValueId> = BTreeSet::new();
+    let roots = std::mem::take(&mut work);
+    for root in roots {
+        work.push_back(root);
+        if let Some(found) = first_unmodeled(func, &def, &moves_into, &mut work, &mut seen) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// The first unmodeled value in the dependencies of what `work` holds, breadth first;
+/// `seen` is shared with the searches of earlier conditions, whose values had none.
+fn first_unmodeled(
+    func: &Function,
+    def: &[Option<(BlockId, usize)>],
+    moves_into: &[Vec<(BlockId, Operand)>],
+    work: &mut VecDeque<(Operand, Option<SourceLoc>)>,
+    seen: &mut BTreeSet<ValueId>,
+) -> Option<Unmodeled> {
     while let Some((op, loc)) = work.pop_front() {
         let v = match op {
             Operand::Const(_) => continue,
@@ -131,6 +152,12 @@ pub fn unmodeled_dependency(func: &Function, error: BlockId) -> Option<Unmodeled
 fn unmodeled(reason: &HavocReason) -> Option<String> {
     match reason {
         HavocReason::Nondet { .. } => None,
+        HavocReason::UnknownCall { function } if crate::frontend::is_library_function(function) => {
+            Some(format!(
+                "the result of `{function}`, a function of the C library (any value the \
+                 standard allows it to return)"
+            ))
+        }
         HavocReason::UnknownCall { function } => Some(format!(
             "the result of a call to `{function}`, which has no body or stays a call (any \
              value, within its contract when it has one)"

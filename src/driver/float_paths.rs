@@ -9,7 +9,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::frontend::FloatRun;
+use crate::frontend::{FloatEvaluation, FloatRun, SSE_FLOAT_FLAGS};
 use crate::ir;
 use crate::smt::float_paths::{self, Outcome};
 
@@ -21,7 +21,9 @@ pub fn prove_float_assertions(module: &mut ir::Module, runs: Vec<FloatRun>) {
         let Some(function) = module.functions.get_mut(run.function) else {
             continue;
         };
-        if let Some(warning) = prove(function, &module.checks, run.program) {
+        let held = prove(function, &module.checks, run.program, run.evaluation);
+        if let Some((warning, held)) = held {
+            module.held_at_own_precision.extend(held);
             warnings.push((run.warning_at, warning));
         }
     }
@@ -34,12 +36,16 @@ pub fn prove_float_assertions(module: &mut ir::Module, runs: Vec<FloatRun>) {
 }
 
 /// The assertion sites of `function` that no path of `program` (its bit-precise form)
-/// reaches become path ends; the warning that says so.
+/// reaches become path ends; the warning that says so. The run rounds each operation to its
+/// type; under the x87's extended precision ([`FloatEvaluation::X87Extended`]) that proves
+/// nothing, so the sites stay and are returned: what holds at each type's own precision,
+/// for the reason of their verdict.
 fn prove(
     function: &mut ir::Function,
     checks: &[ir::Check],
     program: Result<ir::bitprecise::Program, String>,
-) -> Option<ir::LiftWarning> {
+    evaluation: FloatEvaluation,
+) -> Option<(ir::LiftWarning, Vec<ir::CheckId>)> {
     let is_assertion = |c: ir::CheckId| {
         checks.get(c.index()).is_some_and(|k| {
             matches!(
@@ -88,23 +94,41 @@ fn prove(
                 .collect()
         });
     let mut proved = 0;
+    let mut held = Vec::new();
     for block in &mut function.blocks {
         if let ir::Terminator::Error(c) = block.term {
             let Some(check) = checks.get(c.index()) else {
                 continue;
             };
             if is_assertion(c) && !reached.contains(&(check.kind.clone(), check.loc.clone())) {
-                block.term = ir::Terminator::Stop;
+                match evaluation {
+                    FloatEvaluation::OwnPrecision => block.term = ir::Terminator::Stop,
+                    FloatEvaluation::X87Extended => held.push(c),
+                }
                 proved += 1;
             }
         }
     }
-    (proved > 0).then(|| ir::LiftWarning {
-        function: function.name.clone(),
-        message: format!(
+    if proved == 0 {
+        return None;
+    }
+    let message = match evaluation {
+        FloatEvaluation::OwnPrecision => format!(
             "{proved} of {sites} assertion sites proved unreachable by a bit-precise run \
              over floats ({paths} paths, {steps} steps): no execution reaches them"
         ),
+        FloatEvaluation::X87Extended => format!(
+            "{proved} of {sites} assertion sites are unreachable when each float operation \
+             is rounded to its type ({paths} paths, {steps} steps), but a 32-bit build \
+             without `{}` evaluates floats in the x87's extended precision, which is not \
+             modeled: they stay unknown",
+            SSE_FLOAT_FLAGS.join(" ")
+        ),
+    };
+    let warning = ir::LiftWarning {
+        function: function.name.clone(),
+        message,
         loc: None,
-    })
+    };
+    Some((warning, held))
 }

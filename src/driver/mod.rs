@@ -337,6 +337,7 @@ fn analyze_inner(
             end: run.end,
             elapsed,
             budget,
+            memory_budget: config.memory_per_function,
             peak_heap_bytes,
             stages: run.stages,
             checks: run.times,

@@ -46,7 +46,7 @@ use crate::analysis::{Deadline, FunctionContext, Outcome};
 use crate::budget::MemoryBudget;
 use crate::cex::CexConfig;
 use crate::check::{
-    BudgetKind, CheckResult, CheckRun, DomainTypeStats, LoopInvariant, RefinementStats, RunEnd,
+    BudgetKind, BudgetLimit, CheckResult, CheckRun, DomainTypeStats, LoopInvariant, RefinementStats, RunEnd,
     StageEnd, StageRun,
 };
 use crate::ir::{BlockId, Function, Module, Terminator};
@@ -86,6 +86,9 @@ struct Progress {
     times: Vec<CheckRun>,
     /// The stages that ran, in order.
     stages: Vec<StageRun>,
+    /// The time the function's analysis took in pass 1 (the interval stage), which counts
+    /// in its time budget.
+    pass_one: Duration,
 }
 
 impl Progress {
@@ -94,6 +97,7 @@ impl Progress {
             table: VerdictTable::open(func.checks(), Open::Imprecise),
             times: func.checks().into_iter().map(CheckRun::new).collect(),
             stages: Vec::new(),
+            pass_one: Duration::ZERO,
         }
     }
 
@@ -304,7 +308,7 @@ pub(super) fn not_analyzed(
 /// that are not modeled.
 pub(super) fn left_open(left_out: &crate::ir::Unanalyzable) -> Open {
     if left_out.over_budget {
-        Open::Budget(BudgetKind::FrontEnd)
+        Open::Stopped(BudgetLimit::FrontEnd(left_out.reason.clone()))
     } else {
         Open::Unsupported(left_out.reason.clone())
     }
@@ -344,9 +348,11 @@ pub(super) fn interval_pass(
         cex,
         clock,
     };
+    let started = Instant::now();
     pass.run(&CutFacts::none(), |inputs| {
         stages::walk(&stages::first_pass(&config.params), inputs, &mut state)
     });
+    state.progress.pass_one = started.elapsed();
     Staged(state)
 }
 
@@ -418,7 +424,7 @@ pub(super) fn run(
         None => State::new(func),
     };
     if budget.is_zero() {
-        return state.out_of_time(module);
+        return state.out_of_time(module, config);
     }
     crate::progress::stage(|| Step::Engine.reported().name().into());
     let cut_facts = state
@@ -479,9 +485,14 @@ impl Pass<'_> {
 
 impl State {
     /// The outcome of a pass 2 that had no budget: nothing ran, and what is open is open
-    /// for the time.
-    fn out_of_time(mut self, module: &Module) -> FunctionOutcome {
-        self.progress.table.stop_open(Open::Timeout);
+    /// for the time: the run's budget is spent, or pass 1 took the function's whole budget.
+    fn out_of_time(mut self, module: &Module, config: &AnalysisConfig) -> FunctionOutcome {
+        let limit = if config.ends.is_some_and(|ends| ends <= Instant::now()) {
+            BudgetLimit::RunSpent
+        } else {
+            BudgetLimit::Time(self.progress.pass_one)
+        };
+        self.progress.table.stop_open(Open::Stopped(limit));
         FunctionOutcome {
             results: self.progress.table.into_results(module, |_| None),
             invariants: self
@@ -564,11 +575,13 @@ fn settled(r: Result<(), super::verdicts::AlreadySettled>) {
     let _ = r;
 }
 
-fn open_for(stopped: Outcome) -> Open {
+/// Why the assertions an engine left open are open, when it stopped with `stopped` in a
+/// function whose budgets are `time` and `memory` (bytes).
+fn open_for(stopped: Outcome, time: Duration, memory: usize) -> Open {
     match stopped {
-        Outcome::Timeout => Open::Timeout,
-        Outcome::Budget => Open::Budget(BudgetKind::Analysis),
-        Outcome::Memory => Open::Budget(BudgetKind::Memory),
+        Outcome::Timeout => Open::Stopped(BudgetLimit::Time(time)),
+        Outcome::Budget => Open::Stopped(BudgetLimit::SolverWork),
+        Outcome::Memory => Open::Stopped(BudgetLimit::Memory(memory)),
         Outcome::Complete => Open::Imprecise,
     }
 }

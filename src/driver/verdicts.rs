@@ -10,7 +10,7 @@
 //! The verdicts of the report are derived from the table in one place,
 //! [`VerdictTable::into_results`]: the reason of an assertion left open is decided there.
 
-use crate::check::{BudgetKind, CheckResult, Counterexample, UnknownReason, Verdict};
+use crate::check::{BudgetLimit, BudgetStop, CheckResult, Counterexample, UnknownReason, Verdict};
 use crate::ir::{CheckId, CheckKind, Module};
 use std::fmt;
 
@@ -20,10 +20,9 @@ pub enum Open {
     /// The invariants computed so far do not exclude its error site; a later stage may
     /// still prove or refute it.
     Imprecise,
-    /// The engine's time budget ran out before a fixpoint.
-    Timeout,
-    /// A resource budget ran out before a fixpoint.
-    Budget(BudgetKind),
+    /// A budget of the function ran out before a fixpoint (or the front end left the
+    /// function out for its size).
+    Stopped(BudgetLimit),
     /// The function is not analyzed: its lifted form does not have the source's semantics.
     Unsupported(String),
     /// The analysis of the function panicked (a bug).
@@ -149,7 +148,9 @@ impl VerdictTable {
     /// An assertion left open because the invariants do not exclude it gets the first
     /// cause that blocks it (`cause(i)`, found from the program and the invariants only),
     /// unless its error site is a call that may call an escaped error function: that site
-    /// is not a program bug the invariants missed, and says so.
+    /// is not a program bug the invariants missed, and says so; or it is an assertion the
+    /// bit-precise run over floats found unreachable at each type's own precision in a
+    /// build that evaluates floats in the x87's extended precision, which says so too.
     pub fn into_results(
         self,
         module: &Module,
@@ -166,10 +167,15 @@ impl VerdictTable {
                     Slot::Open(why) => Verdict::Unknown(match why {
                         Open::Imprecise => match &module.check(*check).kind {
                             CheckKind::MayCallError { function } => may_call_error(function),
+                            _ if module.held_at_own_precision.contains(check) => {
+                                held_at_own_precision()
+                            }
                             _ => cause(i).unwrap_or(UnknownReason::Imprecise),
                         },
-                        Open::Timeout => UnknownReason::Timeout,
-                        Open::Budget(what) => UnknownReason::Budget(what),
+                        Open::Stopped(limit) => UnknownReason::Stopped(BudgetStop {
+                            function: module.check(*check).function.clone(),
+                            limit,
+                        }),
                         Open::Unsupported(what) => UnknownReason::Unsupported(what),
                         Open::InternalError(what) => UnknownReason::InternalError(what),
                     }),
@@ -195,10 +201,22 @@ fn may_call_error(function: &str) -> UnknownReason {
     ))
 }
 
+/// The reason of an assertion that holds when each float operation is rounded to its type,
+/// in a 32-bit build whose floats the x87 evaluates in extended precision.
+fn held_at_own_precision() -> UnknownReason {
+    UnknownReason::Unsupported(format!(
+        "the assertion holds when each float operation is rounded to its type (SSE \
+         arithmetic), but a 32-bit build evaluates floats in the x87's extended precision \
+         (FLT_EVAL_METHOD 2), which is not modeled; if the program is built with `{}`, pass \
+         them in --cflags",
+        crate::frontend::SSE_FLOAT_FLAGS.join(" ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Open, VerdictTable};
-    use crate::check::Counterexample;
+    use crate::check::{BudgetLimit, Counterexample};
     use crate::ir::CheckId;
     use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -225,9 +243,12 @@ mod tests {
     fn stopping_changes_only_open_assertions() {
         let mut t = VerdictTable::open(vec![CheckId(0), CheckId(1)], Open::Imprecise);
         t.prove(0).unwrap();
-        t.stop_open(Open::Timeout);
+        t.stop_open(Open::Stopped(BudgetLimit::RunSpent));
         assert_eq!(t.open_reason(0), None);
-        assert_eq!(t.open_reason(1), Some(&Open::Timeout));
+        assert_eq!(
+            t.open_reason(1),
+            Some(&Open::Stopped(BudgetLimit::RunSpent))
+        );
         assert!(!t.any_imprecise());
     }
 

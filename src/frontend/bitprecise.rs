@@ -37,28 +37,30 @@ pub fn computes_with_floats(func: LLVMValueRef) -> bool {
     })
 }
 
-/// Whether the user's flags keep the floating-point model the enumeration assumes (SSE, no
-/// contraction into fused operations, no fast-math).
+/// Whether the user's flags keep the floating-point model the enumeration assumes (no
+/// contraction into fused operations, no fast-math, no other unit than SSE or the x87's
+/// default; `-mfpmath=sse` is what [`super::SSE_FLOAT_FLAGS`] selects on i386).
 pub fn flags_allow(cflags: &[String]) -> bool {
     !cflags.iter().any(|f| {
-        [
-            "-mfpmath",
-            "-march",
-            "-mfma",
-            "-mavx",
-            "-ffast-math",
-            "-ffp-contract",
-            "-ffp-model",
-            "-funsafe-math",
-            "-ffinite-math",
-            "-mno-sse",
-            "-mx87",
-            "-mtune",
-            "-mcpu",
-            "-ffp-eval-method",
-        ]
-        .iter()
-        .any(|p| f.starts_with(p))
+        f != "-mfpmath=sse"
+            && [
+                "-mfpmath",
+                "-march",
+                "-mfma",
+                "-mavx",
+                "-ffast-math",
+                "-ffp-contract",
+                "-ffp-model",
+                "-funsafe-math",
+                "-ffinite-math",
+                "-mno-sse",
+                "-mx87",
+                "-mtune",
+                "-mcpu",
+                "-ffp-eval-method",
+            ]
+            .iter()
+            .any(|p| f.starts_with(p))
     })
 }
 

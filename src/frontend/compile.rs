@@ -89,6 +89,14 @@ pub fn compile_c(
             source,
         })?;
     if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let flags = target_and_user_flags(config);
+        if let Some(evidence) = super::cplusplus::evidence(&clang, &flags, source, &stderr) {
+            return Err(FrontendError::CPlusPlus {
+                path: source.to_path_buf(),
+                evidence,
+            });
+        }
         let status = match out.status.code() {
             Some(code) => format!("{clang} exited with status {code}"),
             None => format!("{clang} was killed by a signal"),
@@ -96,7 +104,7 @@ pub fn compile_c(
         return Err(FrontendError::Compile {
             path: source.to_path_buf(),
             status,
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            stderr: stderr.into_owned(),
         });
     }
     Ok(folded_overflows(&String::from_utf8_lossy(&out.stderr)))
@@ -128,15 +136,16 @@ pub fn folded_overflows(stderr: &str) -> Vec<crate::ir::SourceLoc> {
 
 /// The flags every compilation of the user's program shares, for analysis or for native
 /// replay: the data model, the runtime header's folder, then the user's own flags.
+///
+/// On i386 the floats are what the user's flags make them, as in the user's own build: the
+/// x87's extended precision by default (`FLT_EVAL_METHOD` 2, which `float_paths` does not
+/// model: `FrontendConfig::float_evaluation`), SSE arithmetic with
+/// [`super::SSE_FLOAT_FLAGS`]. A native replay then runs the arithmetic the user's build
+/// runs.
 pub fn target_and_user_flags(config: &FrontendConfig) -> Vec<String> {
     let mut args = Vec::new();
     if config.data_model == DataModel::Ilp32 {
         args.push("-m32".to_string());
-        // Floats in SSE registers, as on x86-64: IEEE 754 binary32/binary64 arithmetic,
-        // which `smt::float_paths` models, rather than the x87's extended precision and double
-        // rounding (the default of i386).
-        args.push("-msse2".to_string());
-        args.push("-mfpmath=sse".to_string());
     }
     args.push("-I".to_string());
     args.push(runtime_dir().display().to_string());

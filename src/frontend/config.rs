@@ -14,6 +14,20 @@ pub enum DataModel {
     Lp64,
 }
 
+/// How the target evaluates `float` and `double` arithmetic (C's `FLT_EVAL_METHOD`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FloatEvaluation {
+    /// Each operation is rounded to its type (IEEE 754 binary32 and binary64,
+    /// `FLT_EVAL_METHOD` 0): x86-64, or i386 with SSE arithmetic ([`SSE_FLOAT_FLAGS`]).
+    OwnPrecision,
+    /// i386's default: intermediates in the x87's 80-bit registers, rounded to their type
+    /// only when stored (`FLT_EVAL_METHOD` 2), so `1e16 + 1 - 1e16` may be 1. Not modeled.
+    X87Extended,
+}
+
+/// The flags that select SSE arithmetic for floats on i386 ([`FloatEvaluation::OwnPrecision`]).
+pub const SSE_FLOAT_FLAGS: [&str; 2] = ["-msse2", "-mfpmath=sse"];
+
 /// The default of [`FrontendConfig::inline_caller_limit`]: lz4's largest functions grew by
 /// inlining to 152 000 instructions, and LLVM's SROA spent a minute of CPU on the module.
 pub const INLINE_CALLER_LIMIT: usize = 10_000;
@@ -30,6 +44,43 @@ pub enum EntrySelection {
     Named(String),
     /// These functions (library entry points; an error when one is not defined).
     List(Vec<String>),
+}
+
+impl FrontendConfig {
+    /// How the program's floats are evaluated: at their own precision on x86-64; on i386
+    /// only when the user's flags select SSE arithmetic (the last `-mfpmath=` is `sse`, and
+    /// SSE2 is enabled and not disabled after), else in the x87's extended precision.
+    pub fn float_evaluation(&self) -> FloatEvaluation {
+        if self.data_model == DataModel::Lp64 {
+            return FloatEvaluation::OwnPrecision;
+        }
+        let mut sse_math = false;
+        let mut sse2 = false;
+        for flag in &self.cflags {
+            if let Some(unit) = flag.strip_prefix("-mfpmath=") {
+                sse_math = unit == "sse";
+            } else if matches!(
+                flag.as_str(),
+                "-msse2"
+                    | "-msse3"
+                    | "-mssse3"
+                    | "-msse4"
+                    | "-msse4.1"
+                    | "-msse4.2"
+                    | "-mavx"
+                    | "-mavx2"
+            ) {
+                sse2 = true;
+            } else if matches!(flag.as_str(), "-mno-sse" | "-mno-sse2") {
+                sse2 = false;
+            }
+        }
+        if sse_math && sse2 {
+            FloatEvaluation::OwnPrecision
+        } else {
+            FloatEvaluation::X87Extended
+        }
+    }
 }
 
 impl EntrySelection {

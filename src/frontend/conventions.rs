@@ -6,7 +6,7 @@
 //! | end of path ([`Role::Stop`]) | `abort`, `exit`, `_exit`, `_Exit`, `llvm.trap`; `__assumption_declared` (PAGAI), `__VERIFIER_silent_exit` | always / only when declared |
 //! | nondet input ([`Role::Nondet`]) | `__VERIFIER_nondet_*`, `polyfocus_nondet_*`, `__ikos_nondet_*`, `nondet_*`, `nondet`, `unknown*` | only when declared |
 //! | assertion ([`Role::Assert`]) | `__ikos_assert`, `polyfocus_assert`, `__VERIFIER_assert`, `assert` | only when declared |
-//! | assumption ([`Role::Assume`]) | `__VERIFIER_assume`, `polyfocus_assume`, `assume`, `assume_abort_if_not`, `__VERIFIER_assume_abort_if_not` | only when declared |
+//! | assumption ([`Role::Assume`]) | `__VERIFIER_assume`, `polyfocus_assume`, `assume`, `assume_abort_if_not`, `__VERIFIER_assume_abort_if_not`; `polyfocus.assume` (inserted by `normalize`) | only when declared |
 //!
 //! A function with a role is never inlined and never an entry: its calls are interpreted.
 //! Only the error functions (whose call is what the property forbids) and the C library's
@@ -28,6 +28,10 @@ pub const KEEP_SINK: &str = "polyfocus.keep";
 /// The function `normalize` passes an aggregate local too large to initialize leaf by
 /// leaf: its bytes are arbitrary.
 pub const UNINIT_MEMORY: &str = "polyfocus.uninit.memory";
+
+/// The assumption `normalize` inserts for facts of the C runtime (`argc >= 1` at the start
+/// of `main`); not a C identifier, so never the program's own function.
+pub const RUNTIME_ASSUME: &str = "polyfocus.assume";
 
 /// Whether `name` is one of the functions `normalize` inserts for uninitialized locals:
 /// its result is arbitrary, and it is not program code.
@@ -60,6 +64,7 @@ pub fn role(name: &str, defined: bool) -> Option<Role> {
         | "__assert_rtn"
         | "__assert_perror_fail" => return Some(Role::Error),
         "abort" | "exit" | "_exit" | "_Exit" | "llvm.trap" => return Some(Role::Stop),
+        RUNTIME_ASSUME => return Some(Role::Assume),
         _ => {}
     }
     if defined {
@@ -121,5 +126,6 @@ mod tests {
         assert_eq!(role("abort", false), Some(Role::Stop));
         assert_eq!(role("assume_abort_if_not", false), Some(Role::Assume));
         assert_eq!(role("printf", false), None);
+        assert_eq!(role(RUNTIME_ASSUME, false), Some(Role::Assume));
     }
 }

@@ -35,6 +35,18 @@ pub enum FrontendError {
         /// The path as given.
         path: PathBuf,
     },
+    /// An input is C++ (by its extension, or a `.c` file that only C++ compiles): the
+    /// front end reads C only.
+    #[error(
+        "{}: C++ is not supported ({evidence}); polyfocus analyzes C programs only",
+        path.display()
+    )]
+    CPlusPlus {
+        /// The path as given.
+        path: PathBuf,
+        /// What shows it is C++ (its extension, a C++ header, a compilation as C++).
+        evidence: String,
+    },
     /// An input has an extension the front end does not know.
     #[error("{}: unknown file type (expected .c, .i, .bc or .ll)", path.display())]
     UnknownExtension {

@@ -6,6 +6,7 @@
 //! assert calls split their block. Everything else that yields an integer and is not
 //! modeled is a [`Inst::Havoc`] with a warning (one per kind and function).
 
+mod library;
 mod memory;
 
 use std::collections::{HashMap, HashSet};
@@ -988,6 +989,9 @@ impl Lifter {
                 );
                 let cont = self.split_on_check(current, cond, check, check_loc, loc, "assert");
                 self.havoc(cont, inst, HavocReason::UnknownCall { function: name }, loc);
+            }
+            None if !defined && super::library::is_library_function(&name) => {
+                self.library_call(piece, inst, &name, loc);
             }
             None => {
                 let contract = self.contracts.get(&name).cloned();

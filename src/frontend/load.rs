@@ -19,6 +19,12 @@ enum InputKind {
 }
 
 fn input_kind(path: &Path) -> Result<InputKind, FrontendError> {
+    if super::cplusplus::has_cplusplus_extension(path) {
+        return Err(FrontendError::CPlusPlus {
+            path: path.to_path_buf(),
+            evidence: "a C++ file by its extension".into(),
+        });
+    }
     let ext = path
         .extension()
         .and_then(|e| e.to_str())

@@ -40,10 +40,12 @@ mod compile;
 mod config;
 pub mod contract;
 mod conventions;
+mod cplusplus;
 mod debuginfo;
 mod error;
 mod evaluate;
 mod library;
+mod library_model;
 mod lift;
 mod load;
 mod normalize;
@@ -61,7 +63,10 @@ pub use compdb::{
 pub use compile::{
     clang_args, clang_program, runtime_dir, target_and_user_flags, unoptimized_user_flags,
 };
-pub use config::{DataModel, EntrySelection, FrontendConfig, INLINE_CALLER_LIMIT, LIFT_LIMIT};
+pub use config::{
+    DataModel, EntrySelection, FloatEvaluation, FrontendConfig, INLINE_CALLER_LIMIT, LIFT_LIMIT,
+    SSE_FLOAT_FLAGS,
+};
 pub use conventions::{role, Role};
 pub use error::FrontendError;
 pub use evaluate::Evaluator;
@@ -146,6 +151,9 @@ pub struct FloatRun {
     /// Where a warning about it goes in the module's warnings, to keep them in the order
     /// of the functions.
     pub warning_at: usize,
+    /// How the target evaluates its float arithmetic: the run models each operation
+    /// rounded to its type, which proves nothing under the x87's extended precision.
+    pub evaluation: FloatEvaluation,
 }
 
 impl<'a> Program<'a> {
@@ -230,6 +238,7 @@ impl<'a> Program<'a> {
             warnings: vec![],
             unanalyzable: vec![],
             callee_constants: vec![],
+            held_at_own_precision: vec![],
         };
         let mut obligations = Vec::new();
         let specializations = contract::specializations(candidates);
@@ -678,6 +687,7 @@ fn lift_entries(
         warnings: vec![],
         unanalyzable: vec![],
         callee_constants: vec![],
+        held_at_own_precision: vec![],
     };
     for &func in entries {
         let first_check = res.checks.len() as u32;
@@ -780,6 +790,7 @@ fn lift_entries(
                 function: res.functions.len(),
                 program,
                 warning_at: res.warnings.len(),
+                evaluation: config.float_evaluation(),
             });
         }
         if selection.has_runtime_checks() {

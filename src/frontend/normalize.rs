@@ -20,7 +20,8 @@
 //!    each becomes an `alloca` initialized with the global's initial value, so that SROA
 //!    promotes it to SSA (LLVM's `globalopt` does this only when the initial value is dead,
 //!    which it rarely is in the benchmarks). Globals the library writes by name (`optind`)
-//!    stay;
+//!    stay. Under the same conditions, `argc >= 1` is assumed at `main`'s start
+//!    ([`assume_argc_at_least_one`]);
 //! 5. mark `optnone` (skipped by the passes) the functions larger than
 //!    [`SizeLimits::lift`]: they are not lifted (the front end's budget);
 //! 6. with runtime checks selected, keep every operation they instrument alive through the
@@ -37,7 +38,7 @@ use std::collections::{HashMap, HashSet};
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMTypeKind};
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{
@@ -116,6 +117,14 @@ pub fn normalize(
         if let Some(func) = func {
             unsafe { localize_globals(m, func) };
             unsafe { store_initial_values(m, func) };
+        }
+    }
+    if let Some(root) = root.filter(|r| r.starts_program && r.closed) {
+        let func = raw::functions(m)
+            .into_iter()
+            .find(|f| raw::name(*f) == root.name && raw::is_defined(*f));
+        if let Some(func) = func {
+            unsafe { assume_argc_at_least_one(m, func) };
         }
     }
     for func in raw::functions(m) {
@@ -713,14 +722,9 @@ fn has_inline_asm(m: LLVMModuleRef) -> bool {
 /// one is undefined behaviour LLVM may act on): the lifter initializes them in every
 /// function.
 unsafe fn store_initial_values(m: LLVMModuleRef, root: LLVMValueRef) {
-    if !LLVMGetFirstUse(root).is_null() {
+    let Some(first) = start_of_uncalled(root) else {
         return;
-    }
-    let entry = LLVMGetEntryBasicBlock(root);
-    let first = LLVMGetFirstInstruction(entry);
-    if first.is_null() {
-        return;
-    }
+    };
     let used_in_root = |global: LLVMValueRef| {
         let mut u = LLVMGetFirstUse(global);
         while !u.is_null() {
@@ -759,15 +763,67 @@ unsafe fn store_initial_values(m: LLVMModuleRef, root: LLVMValueRef) {
     LLVMDisposeBuilder(builder);
 }
 
-unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef) {
+/// The first instruction of `root` when nothing in the module calls it (or takes its
+/// address): where what holds when the program starts can be written.
+unsafe fn start_of_uncalled(root: LLVMValueRef) -> Option<LLVMValueRef> {
     if !LLVMGetFirstUse(root).is_null() {
-        return; // root is called (recursively or from elsewhere): globals persist across calls
+        return None;
     }
-    let entry = LLVMGetEntryBasicBlock(root);
-    let first = LLVMGetFirstInstruction(entry);
-    if first.is_null() {
+    let first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(root));
+    (!first.is_null()).then_some(first)
+}
+
+/// Assumes `argc >= 1` at the start of `root`, the `main` of a closed program that nothing
+/// in it calls (foreign code, which could call it with any `argc`, makes a program open):
+/// the C runtime starts `main` with the program's name in `argv[0]` (Linux gives an empty
+/// one to a program executed with an empty `argv`, since version 5.18), and every native
+/// replay passes it. The C standard guarantees only `argc >= 0`.
+unsafe fn assume_argc_at_least_one(m: LLVMModuleRef, root: LLVMValueRef) {
+    let Some(first) = start_of_uncalled(root) else {
+        return;
+    };
+    let Some(&argc) = raw::params(root).first() else {
+        return;
+    };
+    let argc_ty = raw::type_of(argc);
+    if raw::int_width(argc_ty).is_none() {
         return;
     }
+    let ctx = LLVMGetModuleContext(m);
+    let bool_ty = LLVMInt1TypeInContext(ctx);
+    let mut params = [bool_ty];
+    let assume_ty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params.as_mut_ptr(), 1, 0);
+    let name = std::ffi::CString::new(conventions::RUNTIME_ASSUME).expect("no NUL in a name");
+    let mut assume = LLVMGetNamedFunction(m, name.as_ptr());
+    if assume.is_null() {
+        assume = LLVMAddFunction(m, name.as_ptr(), assume_ty);
+    }
+    let builder = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderBefore(builder, first);
+    let positive = LLVMBuildICmp(
+        builder,
+        LLVMIntPredicate::LLVMIntSGT,
+        argc,
+        LLVMConstInt(argc_ty, 0, 0),
+        c"argc.positive".as_ptr(),
+    );
+    let mut args = [positive];
+    LLVMBuildCall2(
+        builder,
+        assume_ty,
+        assume,
+        args.as_mut_ptr(),
+        1,
+        c"".as_ptr(),
+    );
+    LLVMDisposeBuilder(builder);
+}
+
+unsafe fn localize_globals(m: LLVMModuleRef, root: LLVMValueRef) {
+    // A root that is called (recursively or from elsewhere) keeps its globals across calls.
+    let Some(first) = start_of_uncalled(root) else {
+        return;
+    };
     let ctx = LLVMGetModuleContext(m);
     let builder = LLVMCreateBuilderInContext(ctx);
     for global in raw::globals(m) {

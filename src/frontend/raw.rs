@@ -267,3 +267,20 @@ pub fn int_predicate(p: LLVMIntPredicate) -> CmpPred {
         LLVMIntSLE => CmpPred::Sle,
     }
 }
+
+/// The bytes of a constant C string (an `i8` array that `LLVMIsConstantString` accepts), up
+/// to its first NUL.
+pub fn constant_string(value: LLVMValueRef) -> Option<Vec<u8>> {
+    unsafe {
+        if LLVMIsAConstantDataSequential(value).is_null() || LLVMIsConstantString(value) == 0 {
+            return None;
+        }
+        let mut len = 0usize;
+        let ptr = LLVMGetAsString(value, &mut len);
+        if ptr.is_null() {
+            return None;
+        }
+        let bytes = std::slice::from_raw_parts(ptr as *const u8, len);
+        Some(bytes.split(|b| *b == 0).next().unwrap_or(&[]).to_vec())
+    }
+}

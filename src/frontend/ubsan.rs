@@ -162,17 +162,5 @@ fn constant_field(value: LLVMValueRef, idx: u32) -> Option<LLVMValueRef> {
 
 /// The text of a constant C string (without its terminating NUL).
 fn c_string(value: LLVMValueRef) -> Option<String> {
-    unsafe {
-        if LLVMIsAConstantDataSequential(value).is_null() || LLVMIsConstantString(value) == 0 {
-            return None;
-        }
-        let mut len = 0usize;
-        let ptr = LLVMGetAsString(value, &mut len);
-        if ptr.is_null() {
-            return None;
-        }
-        let bytes = std::slice::from_raw_parts(ptr as *const u8, len);
-        let text = bytes.split(|b| *b == 0).next().unwrap_or(&[]);
-        Some(String::from_utf8_lossy(text).into_owned())
-    }
+    raw::constant_string(value).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }

@@ -977,6 +977,11 @@ pub struct Module {
     /// counterexample search's native runs try inputs near them, since the native program
     /// runs those callees too.
     pub callee_constants: Vec<i128>,
+    /// Assertions that hold when every `float` and `double` operation is rounded to its
+    /// type (what the bit-precise run over floats proved), in a build that evaluates them
+    /// in the x87's extended precision instead (i386 without SSE arithmetic), which is not
+    /// modeled: they are reported unknown with that reason unless proved otherwise.
+    pub held_at_own_precision: Vec<CheckId>,
 }
 
 /// A function whose lifted form does not have the semantics of the source (it calls

@@ -718,7 +718,36 @@ pub fn invariants_text(report: &AnalysisReport) -> String {
             inv.text
         );
     }
-    if report.loop_invariants.is_empty() {
+    // A function whose analysis stopped has no invariants of its own: say why, never that
+    // it has no loops.
+    let mut stopped = false;
+    for run in &report.functions {
+        let why = match (&run.end, run.budget_stop()) {
+            (_, Some(stop)) => stop.to_string(),
+            (crate::check::RunEnd::InternalError(what), None) => {
+                format!(
+                    "an internal error stopped the analysis of `{}`: {what}",
+                    run.function
+                )
+            }
+            _ => continue,
+        };
+        stopped = true;
+        let listed = report
+            .loop_invariants
+            .iter()
+            .any(|inv| inv.function == run.function);
+        if listed {
+            let _ = writeln!(
+                out,
+                "[{}] {why}; the invariants above are those of a stage that finished before",
+                run.function
+            );
+        } else {
+            let _ = writeln!(out, "[{}] no invariants: {why}", run.function);
+        }
+    }
+    if report.loop_invariants.is_empty() && !stopped {
         let _ = writeln!(out, "no loops");
     }
     out

@@ -29,9 +29,11 @@
 //! over-approximates: an uninitialized cell or a global read before the function writes it
 //! is a fresh value (every value of its type), wrapping arithmetic includes the executions
 //! C leaves undefined (the analysis drops them), and `llvm.fmuladd` is evaluated as a
-//! product then a sum: the targets polyfocus compiles for (x86-64, and i386 with `-msse2
-//! -mfpmath=sse`, see `frontend::target_and_user_flags`) have no fused multiply-add, so the
-//! backend expands it that way. A program whose flags choose another floating-point unit or
+//! product then a sum: the targets polyfocus compiles for (x86-64 and i386 without `-mfma`
+//! or `-march`) have no fused multiply-add, so the backend expands it that way. Its model is
+//! each operation rounded to its type (`FLT_EVAL_METHOD` 0: x86-64, or i386 with `-msse2
+//! -mfpmath=sse`); on i386's x87 default what it finds proves nothing
+//! (`FrontendConfig::float_evaluation`). A program whose flags choose another floating-point unit or
 //! contraction (`-mfpmath`, `-march`, `-mfma`, `-ffast-math`, `-ffp-contract`, ...) is not
 //! handled (the front end records no bit-precise form for it).
 //!

@@ -89,3 +89,4 @@ pub fn verdict_at(report: &Value, line: u32) -> String {
         .unwrap_or("")
         .to_string()
 }
+

@@ -123,7 +123,12 @@ pub(super) fn engine_stage<D: NumericDomain>(
                 }
             }
         }
-        stopped => progress.table.stop_open(open_for(stopped)),
+        stopped => {
+            // The function's whole time budget: pass 1's time, and pass 2's budget.
+            let whole = progress.pass_one + inputs.config.timeout;
+            let limit = open_for(stopped, whole, inputs.config.memory_per_function);
+            progress.table.stop_open(limit);
+        }
     }
     state.end = run_end(first.outcome);
     state.found = Some(Found {

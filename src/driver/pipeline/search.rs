@@ -103,7 +103,7 @@ fn search(
     let searchable = |i: usize| {
         matches!(
             progress.table.open_reason(i),
-            Some(Open::Imprecise | Open::Timeout | Open::Budget(_))
+            Some(Open::Imprecise | Open::Stopped(_))
         ) && !progress.times[i].unconfirmed
     };
     // An error site at a call that may call an escaped error function branches on an
