@@ -93,7 +93,7 @@ pub enum TaskProperty {
 
 impl TaskProperty {
     /// The `--checks` that decide the property, when `check` decides it: `no-overflow` is
-    /// `--checks overflow` (issue 16); `None` for reachability (the default) and for
+    /// `--checks overflow`; `None` for reachability (the default) and for
     /// properties `check` does not decide.
     pub fn checks(&self) -> Option<&'static str> {
         match self {
@@ -307,7 +307,7 @@ mod tests {
                     c.c\ttrue\tsome note\n";
         let tasks = parse_manifest(text, "/").unwrap();
         assert_eq!(tasks[0].property, TaskProperty::Other("no-overflow".into()));
-        // Decided by `check --checks overflow` (issue 16), not skipped.
+        // Decided by `check --checks overflow`, not skipped.
         assert_eq!(tasks[0].property.checks(), Some("overflow"));
         assert_eq!(tasks[0].property.unchecked(), None);
         assert_eq!(tasks[1].property.checks(), None);
