@@ -3,7 +3,7 @@
 
 use super::model::{Counts, Placed, ProgramView};
 use super::{esc, plural};
-use crate::check::{UnknownReason, Verdict};
+use crate::check::{BudgetLimit, UnknownReason, Verdict};
 use crate::ir::CheckClass;
 use crate::report::kind_label;
 use std::collections::BTreeMap;
@@ -217,8 +217,12 @@ fn write_violations(out: &mut String, placed: &[Placed]) {
 /// check (places, invariants).
 fn reason_group(reason: &UnknownReason) -> String {
     match reason {
-        UnknownReason::Timeout => "timeout".to_string(),
-        UnknownReason::Budget(kind) => format!("budget: {kind}"),
+        UnknownReason::Stopped(stop) => match &stop.limit {
+            BudgetLimit::Time(_) | BudgetLimit::RunSpent => "time budget".to_string(),
+            BudgetLimit::Memory(_) => "memory budget".to_string(),
+            BudgetLimit::SolverWork => "budget of solver work".to_string(),
+            BudgetLimit::FrontEnd(_) => "front end's size budget".to_string(),
+        },
         UnknownReason::Imprecise | UnknownReason::ImpreciseAt { .. } => {
             "imprecise: the invariant does not exclude the error site".to_string()
         }
