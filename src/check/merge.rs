@@ -185,11 +185,19 @@ mod tests {
         assert_eq!(merged[0].contexts_note().as_deref(), Some("17 contexts"));
     }
 
+    /// An unknown verdict for a function that did not finish within its time budget.
+    fn out_of_time() -> UnknownReason {
+        UnknownReason::Stopped(crate::check::BudgetStop {
+            function: "f".into(),
+            limit: crate::check::BudgetLimit::Time(std::time::Duration::from_secs(10)),
+        })
+    }
+
     #[test]
     fn one_replayed_context_makes_the_check_violated_with_its_counterexample() {
         let results = vec![
             result(0, 5, "a", Verdict::Proved),
-            result(1, 5, "b", Verdict::Unknown(UnknownReason::Timeout)),
+            result(1, 5, "b", Verdict::Unknown(out_of_time())),
             result(2, 5, "c", violated()),
         ];
         let merged = merge_contexts(&results);
@@ -211,7 +219,7 @@ mod tests {
         let results = vec![
             result(0, 5, "a", Verdict::Proved),
             result(1, 5, "b", Verdict::Unknown(UnknownReason::Imprecise)),
-            result(2, 5, "c", Verdict::Unknown(UnknownReason::Timeout)),
+            result(2, 5, "c", Verdict::Unknown(out_of_time())),
             result(3, 9, "a", Verdict::Proved),
         ];
         let merged = merge_contexts(&results);
