@@ -6,13 +6,14 @@
 //! those it freed, are the function's heap. The counters are thread-local cells: counting
 //! costs one add per allocation, no lock and no atomic.
 //!
-//! What is not counted: memory that C and C++ libraries allocate themselves (Z3, LLVM);
-//! the Z3 queries have their own time limits, and the front end runs before any budget.
+//! What is not counted: memory that C and C++ libraries allocate themselves (the solver,
+//! LLVM); solver queries have their own time limits, and the front end runs before any
+//! budget.
 //! Memory freed on another thread than the one that allocated it makes that thread's count
 //! drift down; a budget only ever compares two readings on the same thread during one
 //! function, where that does not happen.
 //!
-//! Budgets of solver work ([`SolverWork`]): z3's resource count (`rlimit`) over a run of
+//! Budgets of solver work ([`SolverWork`]): the solver's resource count over a run of
 //! queries, which unlike time does not depend on the machine or its load.
 //!
 //! **Architecture Invariant:** a budget only stops an analysis. A stopped analysis has no
@@ -155,7 +156,7 @@ impl HeapMeter {
     }
 }
 
-/// A budget of solver work over a run of queries, in z3's resource count (`rlimit`: a
+/// A budget of solver work over a run of queries, in the solver's resource count (a
 /// count of the solver's own steps, the same on any machine and under any load): at most
 /// `total` over the run and `per_query` for one query (0: no limit). The caller asks
 /// [`SolverWork::next_query`] for the limit of each query, sets it on its solver, and
@@ -179,7 +180,7 @@ impl SolverWork {
         }
     }
 
-    /// No limit: every query gets 0 (z3's "none"); the work is still counted.
+    /// No limit: every query gets 0 (the solver's "none"); the work is still counted.
     pub fn unlimited() -> SolverWork {
         SolverWork::new(0, 0)
     }
@@ -198,7 +199,7 @@ impl SolverWork {
             (Some(l), 0) => l,
             (Some(l), q) => l.min(q),
         };
-        // z3 takes a 32-bit limit; past it, no limit is as good as the largest one.
+        // The solver takes a 32-bit limit; past it, no limit is as good as the largest one.
         Some(u32::try_from(limit).unwrap_or(u32::MAX).max(1))
     }
 
@@ -243,7 +244,7 @@ mod tests {
     #[test]
     fn solver_work_without_limits_counts_but_never_stops() {
         let mut work = SolverWork::unlimited();
-        assert_eq!(work.next_query(), Some(0), "0: z3's no limit");
+        assert_eq!(work.next_query(), Some(0), "0: the solver's no limit");
         work.charge(u64::MAX);
         work.charge(5);
         assert_eq!(work.next_query(), Some(0));

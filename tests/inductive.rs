@@ -60,7 +60,7 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
                 .iter()
                 .find(|f| f.name == inv.function)
                 .expect("analyzed function exists");
-            let ctx = FunctionContext::new(func);
+            let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
             if let Certificate::NotInductive(why) = certify(&ctx, inv) {
                 failures.push(format!("{label} [{name}]: {why}"));
             }
@@ -158,7 +158,7 @@ fn certification_refutes_a_misread_formula() {
         .find(|i| i.function == "main")
         .expect("main's invariants");
     let func = module.functions.iter().find(|f| f.name == "main").unwrap();
-    let ctx = FunctionContext::new(func);
+    let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
     // Paths that leave a value out of its reading's range at a target, from every cut
     // point's invariant: none in the formula as it is, some in the misread one.
     let misread_paths = |ctx: &FunctionContext<'_>| {
@@ -403,7 +403,7 @@ fn polynomial_equalities_are_inductive() {
         };
         let module = load(&fe).expect("program loads");
         for func in &module.functions {
-            let ctx = FunctionContext::new(func);
+            let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
             let top = vec![Some(vec![vec![]]); ctx.graph().cut_points.len()];
             for degree in 2..=MAX_DEGREE {
                 let deadline = Deadline::after(Duration::from_secs(20));
@@ -478,7 +478,7 @@ fn precision_techniques_give_certified_invariants_on_their_bench_tasks() {
                 .iter()
                 .find(|f| f.name == inv.function)
                 .expect("analyzed function exists");
-            let ctx = FunctionContext::new(func);
+            let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
             let cert = certify(&ctx, inv);
             assert!(
                 matches!(cert, Certificate::Inductive),
@@ -554,7 +554,7 @@ fn care_set_invariants_are_inductive() {
             .iter()
             .find(|f| f.name == inv.function)
             .expect("analyzed function exists");
-        let ctx = FunctionContext::new(func);
+        let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
         match certify(&ctx, inv) {
             Certificate::Inductive => {}
             other => panic!("care-set invariants of {}: {other:?}", inv.function),
@@ -621,7 +621,7 @@ fn phase_invariants_are_inductive() {
                 .iter()
                 .find(|f| f.name == inv.function)
                 .expect("analyzed function exists");
-            let ctx = FunctionContext::new(func);
+            let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
             match certify(&ctx, inv) {
                 Certificate::Inductive => {}
                 other => panic!("{}: {}: {other:?}", path.display(), inv.function),

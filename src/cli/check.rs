@@ -1,8 +1,9 @@
 //! `polyfocus check`, `polyfocus ir` and `polyfocus invariants`.
 
-use super::args::{AnalysisArgs, EngineArg, InputArgs};
+use super::args::{AnalysisArgs, InputArgs, TuningArgs};
 use super::project::{self, OutputArgs};
-use super::EXIT_PROVED;
+use super::tuning::{Scope, Tuning};
+use super::{AFTER_HELP, EXIT_PROVED};
 use crate::driver::{self, AnalysisConfig, DomainKind, Engine, Purpose};
 use crate::graph::ReducedGraph;
 use crate::report::{self, ProgramReport, RunInfo};
@@ -13,6 +14,7 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `polyfocus check`.
 #[derive(Args, Debug)]
+#[command(after_help = AFTER_HELP)]
 pub struct CheckArgs {
     #[command(flatten)]
     input: InputArgs,
@@ -29,10 +31,8 @@ pub struct CheckArgs {
     /// Do not search counterexamples for the assertions the analysis leaves unknown.
     #[arg(long)]
     no_counterexamples: bool,
-    /// Record a sample of the polyhedra operations of the analysis to this file, for the
-    /// polyhedra benchmark (format in `domain::poly::record`).
-    #[arg(long, value_name = "FILE")]
-    record_polyhedra: Option<PathBuf>,
+    #[command(flatten)]
+    tuning: TuningArgs,
 }
 
 /// Arguments of `polyfocus ir`.
@@ -43,6 +43,8 @@ pub struct IrArgs {
     /// Write the reduced multigraph of each function as Graphviz to this file.
     #[arg(long)]
     dot: Option<PathBuf>,
+    #[command(flatten)]
+    tuning: TuningArgs,
 }
 
 /// Arguments of `polyfocus invariants`.
@@ -52,76 +54,53 @@ pub struct InvariantsArgs {
     input: InputArgs,
     #[command(flatten)]
     analysis: AnalysisArgs,
+    #[command(flatten)]
+    tuning: TuningArgs,
 }
 
-/// Heap, in MB, that the functions analyzed at once share by default: a run on 2 workers
-/// stays under 2 GB with room for what Z3 and LLVM allocate outside the count.
-const DEFAULT_MEMORY_MB: f64 = 1500.0;
-
-/// The analysis configuration of the flags, for `jobs` functions at once.
-pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
-    let memory_mb = a
-        .memory_per_function
-        .unwrap_or(DEFAULT_MEMORY_MB / jobs.max(1) as f64);
+/// The analysis configuration of the budgets `a` and the `-Z` options `tuning`, for `jobs`
+/// functions at once.
+pub(super) fn analysis_config(a: &AnalysisArgs, tuning: &Tuning, jobs: usize) -> AnalysisConfig {
+    let params = tuning.params;
+    let memory = match a.memory_per_function {
+        Some(mb) => (mb * 1048576.0) as usize,
+        None => params.run.shared_heap / jobs.max(1),
+    };
     AnalysisConfig {
-        engine: match a.engine {
-            EngineArg::Focus => Engine::Focus,
-            EngineArg::Classic => Engine::Classic,
-        },
-        domain: a.domain_kind(),
+        engine: tuning.engine,
+        domain: tuning.domain_kind(),
         timeout: Duration::from_secs_f64(a.timeout),
-        memory_per_function: (memory_mb * 1048576.0) as usize,
+        memory_per_function: memory,
         jobs,
-        refine: a.refine == super::args::OnOff::On,
-        params: crate::params::Params {
-            domain_types: crate::params::DomainTypeParams {
-                enabled: a.domain_types == super::args::OnOff::On,
-            },
-            precision: crate::params::PrecisionParams {
-                disequality_splitting: a.disequality_splitting == super::args::OnOff::On,
-                bitwise_bounds: a.bitwise_bounds == super::args::OnOff::On,
-                loop_entry_predicates: a.loop_entry_predicates == super::args::OnOff::On,
-                relational_congruences: a.relational_congruences == super::args::OnOff::On,
-                phase_splitting: a.phase_splitting == super::args::OnOff::On,
-                partwise_paths: a.partwise_paths == super::args::OnOff::On,
-            },
-            stages: crate::params::StageParams {
-                interval_pass: a.interval_pass == super::args::OnOff::On,
-                interval_work: a.interval_work,
-                ..crate::params::Params::DEFAULT.stages
-            },
-            care_set: crate::params::CareSetParams {
-                enabled: a.care_set == super::args::OnOff::On,
-                ..crate::params::Params::DEFAULT.care_set
-            },
-            focus: crate::params::FocusParams {
-                solver_work: a.focus_work,
-                ..crate::params::Params::DEFAULT.focus
-            },
-            ..crate::params::Params::DEFAULT
-        },
+        refine: tuning.refine,
+        params,
         purpose: Purpose::Verdicts,
         // The run's budget, from now: compiling and loading the programs spend it too.
         ends: (a.run_budget > 0.0).then(|| Instant::now() + Duration::from_secs_f64(a.run_budget)),
     }
 }
 
-/// Loads a program with the contracts of its recursive functions (issue 15): each Houdini
-/// round is the driver's analysis (sound, without counterexample search) of the functions
-/// lifted in certify mode. The search is bounded by work, not time, so that the contracts
-/// do not depend on the machine's load: each function of a round gets [`ROUND_WORK`] steps
-/// for its interval stage and as many for its engine, without the stages whose solver
-/// queries have a wall-clock cap, and the whole search [`SEARCH_WORK_PER_SECOND`] steps per
-/// second of `--timeout`. Time is a
-/// safety net only: `--timeout` per function of a round (at most 10 s), and for the whole
-/// search `--timeout` or a quarter of what is left of the run's budget.
+/// Loads a program with the contracts of its recursive functions: each Houdini round is
+/// the driver's analysis (sound, without counterexample search) of the functions lifted in
+/// certify mode. The search is bounded by work, not time, so that the contracts do not
+/// depend on the machine's load: each function of a round gets
+/// [`ContractParams::round_work`] steps for its interval stage and as many for its engine,
+/// without the stages whose solver queries have a wall-clock cap, and the whole search
+/// [`ContractParams::search_work_per_second`] steps per second of `--timeout`. Time is a
+/// safety net only: `--timeout` per function of a round (at most
+/// [`ContractParams::round_timeout`]), and for the whole search `--timeout` or a quarter of
+/// what is left of the run's budget.
+///
+/// [`ContractParams::round_work`]: crate::params::ContractParams::round_work
+/// [`ContractParams::search_work_per_second`]: crate::params::ContractParams::search_work_per_second
+/// [`ContractParams::round_timeout`]: crate::params::ContractParams::round_timeout
 pub(super) fn load_program(
     fe: &crate::frontend::FrontendConfig,
     config: &AnalysisConfig,
 ) -> Result<crate::ir::Module, crate::frontend::FrontendError> {
     let mut params = config.params;
-    params.stages.interval_work = ROUND_WORK;
-    params.stages.engine_work = ROUND_WORK;
+    params.stages.interval_work = params.contracts.round_work;
+    params.stages.engine_work = params.contracts.round_work;
     // Without the stages whose solver queries have a wall-clock cap (polynomial
     // equalities, congruences and the relational stage in them): they would make a round
     // depend on the load.
@@ -130,9 +109,10 @@ pub(super) fn load_program(
     // candidates (recursion_tabulated.c lost its contract with it on).
     params.precision.relational_congruences = false;
     let round = AnalysisConfig {
-        timeout: config
-            .timeout
-            .clamp(Duration::from_secs(1), Duration::from_secs(10)),
+        timeout: config.timeout.clamp(
+            Duration::from_secs(1),
+            params.contracts.round_timeout.max(Duration::from_secs(1)),
+        ),
         // The classic engine: path focusing pays per error site, and a round has one per
         // candidate atom and place.
         engine: Engine::Classic,
@@ -143,11 +123,12 @@ pub(super) fn load_program(
         params,
         ..config.clone()
     };
+    let tracing = fe.options.debug_contracts != crate::frontend::ContractTrace::Off;
     let prover = move |module: &crate::ir::Module| {
         let before = crate::analysis::work_spent();
         let report = driver::analyze(module, &round);
         let spent = crate::analysis::work_spent().saturating_sub(before);
-        if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {
+        if tracing {
             for f in &report.functions {
                 eprintln!(
                     "  {}: {:?} {:?} {:?}",
@@ -176,23 +157,10 @@ pub(super) fn load_program(
             .min(ends.saturating_duration_since(Instant::now()) / 4),
         None => config.timeout,
     };
-    let work = (SEARCH_WORK_PER_SECOND * config.timeout.as_secs_f64()) as u64;
+    let work =
+        (config.params.contracts.search_work_per_second * config.timeout.as_secs_f64()) as u64;
     crate::frontend::load_with_contracts(fe, &prover, work, safety_net)
 }
-
-/// The budget of work of each function's interval stage and engine in a round of the
-/// contract search (steps of `analysis::Deadline::spend`).
-const ROUND_WORK: u64 = 1 << 22;
-
-/// The budget of work of the whole contract search (both searches together, the second
-/// gets what the first left), per second of `--timeout`: a function of the configuration,
-/// not of the load. At `--timeout 10`, 60M steps. Measured on `../shared/bench2`'s recursive
-/// tasks (eleventh session, with region bounds checked by evaluation before they become
-/// candidates): Ackermann03/04 certify in 27.5M steps, McCarthy91-1/2 in 8M and 7M,
-/// Fibonacci01-1/04/05 in 16M, 15M and 32M, Fibonacci03 in 40M (its last round started
-/// with 5.5M left: at 4M per second it was proved with nothing to spare; the 50% above that
-/// is its margin).
-const SEARCH_WORK_PER_SECOND: f64 = 6_000_000.0;
 
 pub(super) fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
     let engine = match config.engine {
@@ -210,20 +178,52 @@ pub(super) fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
     (engine, domain)
 }
 
+/// Checks that `words` are flags `polyfocus check` accepts (the input files may be
+/// missing), so that a configuration of the benchmark or soundness harness with a bad flag
+/// fails before any run.
+pub(super) fn validate_flags(words: &[String]) -> Result<()> {
+    #[derive(clap::Parser, Debug)]
+    #[command(name = "polyfocus check")]
+    struct Check {
+        #[command(flatten)]
+        args: CheckArgs,
+    }
+    let argv = std::iter::once("polyfocus check").chain(words.iter().map(String::as_str));
+    match <Check as clap::Parser>::try_parse_from(argv) {
+        Ok(check) => check.args.tuning.resolve(Scope::Analysis).map(|_| ()),
+        Err(e) if e.kind() == clap::error::ErrorKind::MissingRequiredArgument => Ok(()),
+        Err(e) => Err(anyhow::anyhow!(
+            "`{}`: {}",
+            words.join(" "),
+            e.render().to_string().trim_end()
+        )),
+    }
+}
+
 /// Runs `polyfocus check`.
 pub fn run_check(args: CheckArgs) -> Result<i32> {
-    let Some(path) = args.record_polyhedra.clone() else {
-        return check(args);
+    let tuning = args.tuning.resolve(Scope::Analysis)?;
+    recording_polyhedra(&tuning, || check(&args, &tuning))
+}
+
+/// Runs `run`, recording a sample of its polyhedra operations when `-Z record-polyhedra`
+/// names a file (format in `domain::poly::record`).
+pub(super) fn recording_polyhedra(
+    tuning: &Tuning,
+    run: impl FnOnce() -> Result<i32>,
+) -> Result<i32> {
+    let Some(path) = &tuning.record_polyhedra else {
+        return run();
     };
     let file =
-        std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
     crate::domain::poly::record::start(Box::new(std::io::BufWriter::new(file)));
-    let res = check(args);
+    let res = run();
     crate::domain::poly::record::finish().with_context(|| format!("writing {}", path.display()))?;
     res
 }
 
-fn check(args: CheckArgs) -> Result<i32> {
+fn check(args: &CheckArgs, tuning: &Tuning) -> Result<i32> {
     let start = Instant::now();
     // An unwritable output should fail now, not after minutes of analysis.
     for path in [&args.report.output, &args.harness, &args.witness]
@@ -232,8 +232,8 @@ fn check(args: CheckArgs) -> Result<i32> {
     {
         project::ensure_writable(path)?;
     }
-    let fe = args.input.frontend_config()?;
-    let config = analysis_config(&args.analysis, args.report.jobs());
+    let fe = args.input.frontend_config(tuning)?;
+    let config = analysis_config(&args.analysis, tuning, args.report.jobs());
     let (engine, domain) = names(&config);
     let info = |start: Instant| RunInfo {
         engine,
@@ -241,7 +241,7 @@ fn check(args: CheckArgs) -> Result<i32> {
         elapsed: start.elapsed(),
     };
     if let Some(build) = &args.input.project {
-        // A whole project from its compilation database (issue 8).
+        // A whole project from its compilation database.
         let bc_dir = tempfile::tempdir().context("creating a temporary directory")?;
         let (inputs, mut reports) =
             project::compdb_programs(build, &fe, bc_dir.path(), args.input.each_unit)?;
@@ -256,7 +256,7 @@ fn check(args: CheckArgs) -> Result<i32> {
         let cex = crate::cex::CexConfig::new(fe.clone());
         driver::analyze_with_counterexamples(&module, &config, &cex)
     };
-    write_counterexample_files(&args, &fe, &module, &analysis)?;
+    write_counterexample_files(args, &fe, &module, &analysis)?;
     let program = ProgramReport {
         name: String::new(),
         analysis,
@@ -341,7 +341,8 @@ fn write_counterexample_files(
 
 /// Runs `polyfocus ir`.
 pub fn run_ir(args: IrArgs) -> Result<i32> {
-    let fe = args.input.frontend_config()?;
+    let tuning = args.tuning.resolve(Scope::FrontEnd)?;
+    let fe = args.input.frontend_config(&tuning)?;
     let module = crate::frontend::load(&fe)?;
     let mut dot = String::new();
     for func in &module.functions {
@@ -372,13 +373,16 @@ pub fn run_ir(args: IrArgs) -> Result<i32> {
 
 /// Runs `polyfocus invariants`.
 pub fn run_invariants(args: InvariantsArgs) -> Result<i32> {
-    let fe = args.input.frontend_config()?;
-    let module = crate::frontend::load(&fe)?;
-    let config = AnalysisConfig {
-        purpose: Purpose::Invariants,
-        ..analysis_config(&args.analysis, 1)
-    };
-    let analysis = driver::analyze(&module, &config);
-    print!("{}", report::invariants_text(&analysis));
-    Ok(EXIT_PROVED)
+    let tuning = args.tuning.resolve(Scope::Analysis)?;
+    recording_polyhedra(&tuning, || {
+        let fe = args.input.frontend_config(&tuning)?;
+        let module = crate::frontend::load(&fe)?;
+        let config = AnalysisConfig {
+            purpose: Purpose::Invariants,
+            ..analysis_config(&args.analysis, &tuning, 1)
+        };
+        let analysis = driver::analyze(&module, &config);
+        print!("{}", report::invariants_text(&analysis));
+        Ok(EXIT_PROVED)
+    })
 }

@@ -144,15 +144,9 @@ struct Facts<'f> {
 }
 
 impl<'f> Facts<'f> {
-    fn new(
-        ctx: &'f FunctionContext<'f>,
-        config: &AnalysisConfig,
-        memory: MemoryBudget,
-    ) -> Facts<'f> {
+    fn new(ctx: &'f FunctionContext<'f>, memory: MemoryBudget) -> Facts<'f> {
         let func = ctx.func();
-        let lowering = Lowering::new(ctx)
-            .with_precision(config.params.precision)
-            .with_focus(config.params.focus);
+        let lowering = Lowering::new(ctx);
         let error_blocks = func
             .blocks
             .iter()
@@ -288,12 +282,8 @@ pub(super) fn interval_pass(func: &Function, config: &AnalysisConfig, budget: Du
         };
     }
     crate::progress::stage(|| Stage::IntervalAnalysis.name().into());
-    let ctx = FunctionContext::new(func);
-    let facts = Facts::new(
-        &ctx,
-        config,
-        MemoryBudget::from_now(config.memory_per_function),
-    );
+    let ctx = FunctionContext::new(func, &config.params);
+    let facts = Facts::new(&ctx, MemoryBudget::from_now(config.memory_per_function));
     let (interval, outcome) = interval_stage(
         &facts,
         budget,
@@ -400,12 +390,8 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
         };
     }
     crate::progress::stage(|| Stage::Analysis.name().into());
-    let ctx = FunctionContext::new(func);
-    let facts = Facts::new(
-        &ctx,
-        config,
-        MemoryBudget::from_now(config.memory_per_function),
-    );
+    let ctx = FunctionContext::new(func, &config.params);
+    let facts = Facts::new(&ctx, MemoryBudget::from_now(config.memory_per_function));
     let cut_facts = interval
         .as_ref()
         .map(|f| CutFacts::from_disjunctions(&f.at_cut_points))
@@ -1121,7 +1107,10 @@ fn refinement<P: NumericDomain>(
         ..RefinementStats::default()
     };
     let refining = Instant::now();
-    let mut preds = LocalPredicates::none(graph.cut_points.len());
+    let mut preds = LocalPredicates::none(
+        graph.cut_points.len(),
+        config.params.refine.max_per_cut_point,
+    );
     let mut end = StageEnd::Finished;
     let max_rounds = params.max_refinement_rounds;
     let mut detail = format!("stopped after {max_rounds} rounds");
@@ -1181,9 +1170,7 @@ fn refinement<P: NumericDomain>(
         }
         stats.rounds += 1;
         let slots = preds.assign_slots();
-        let refined_lowering = Lowering::with_predicate_slots(facts.ctx, slots.slots)
-            .with_precision(config.params.precision)
-            .with_focus(config.params.focus);
+        let refined_lowering = Lowering::with_predicate_slots(facts.ctx, slots.slots);
         let run: Run<P> = run_engine(
             &refined_lowering,
             config.engine,

@@ -474,7 +474,9 @@ pub fn certify(
     lift_round: &mut dyn FnMut(&Contracts) -> Option<CertifyModule>,
     prover: Prover<'_>,
     budget: &mut SearchBudget,
+    trace: super::ContractTrace,
 ) -> Contracts {
+    let tracing = trace != super::ContractTrace::Off;
     for _ in 0..MAX_ROUNDS {
         candidates.retain(|_, c| !c.is_empty());
         if candidates.is_empty() || budget.work == 0 || Instant::now() >= budget.deadline {
@@ -486,7 +488,7 @@ pub fn certify(
         };
         let (proved, spent) = prover(&round.module);
         budget.work = budget.work.saturating_sub(spent);
-        if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {
+        if tracing {
             eprintln!(
                 "contracts: round with {} obligations, {} proved, {spent} steps ({} left), {:?}",
                 round.obligations.len(),
@@ -517,7 +519,7 @@ pub fn certify(
                     eprintln!("  open {c}: {what}");
                 }
             }
-            if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some_and(|v| v == "2") {
+            if trace == super::ContractTrace::Modules {
                 for f in &round.module.functions {
                     eprintln!("{f:#}");
                 }
@@ -552,7 +554,7 @@ pub fn certify(
             return Contracts::new();
         }
         if dropped_summary.is_empty() && dropped_context.is_empty() {
-            if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {
+            if tracing {
                 eprintln!("contracts certified: {candidates:?}");
             }
             return candidates;

@@ -283,7 +283,10 @@ impl Run {
         }
         let assumptions: Vec<Bool> = extra.into_iter().cloned().collect();
         let deadline = (Instant::now() + QUERY_TIME).min(self.started + TOTAL_TIME);
-        match crate::smt::check_until(&solver, &assumptions, deadline) {
+        // No solver check of the front end answers `unknown` on purpose: the faults are
+        // injected into the analysis's checks (`params::FaultParams`).
+        let none = crate::context::InjectedUnknowns::every(0);
+        match crate::smt::check_until(&solver, &assumptions, deadline, &none) {
             SatResult::Sat => Ok(true),
             SatResult::Unsat => Ok(false),
             SatResult::Unknown => give_up("solver unknown"),

@@ -42,6 +42,9 @@ pub const INLINE_CALLER_LIMIT: usize = 10_000;
 /// The default of [`FrontendConfig::lift_limit`].
 pub const LIFT_LIMIT: usize = 50_000;
 
+/// The default of [`FrontendConfig::inline_limit`].
+pub const INLINE_LIMIT: usize = 2000;
+
 /// Which functions start an execution.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum EntrySelection {
@@ -96,6 +99,54 @@ pub struct FrontendConfig {
     /// `ir::pass::RuntimeChecks`). Without `assert`, assertion sites end the path (an error
     /// function ends the program) and are not reported.
     pub checks: ir::CheckSelection,
+    /// Switches for measuring and debugging the front end.
+    pub options: FrontendOptions,
+}
+
+/// Switches of the front end for measuring and debugging (`-Z` options of the command
+/// line); none makes a result unsound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrontendOptions {
+    /// Whether memory operations are lowered by the memory model; off, every function is
+    /// `memory::erase`d before the passes (every load arbitrary): a measuring aid that
+    /// gives what the analysis proves without the model, on the same binary and budgets.
+    pub memory_model: bool,
+    /// Whether `ir::verify` runs after every IR pass in a release build too (debug builds
+    /// always verify).
+    pub verify_ir: bool,
+    /// Print the time of each stage of the front end on standard error.
+    pub timing: bool,
+    /// Print the outcome of the bit-precise runs over floats of each function.
+    pub debug_floats: bool,
+    /// What the contract search of recursive functions prints on standard error.
+    pub debug_contracts: ContractTrace,
+    /// Write the module before LLVM's optimization pipeline to this bitcode file (to
+    /// study the pipeline's cost outside polyfocus, `opt-19 -time-passes`).
+    pub dump_before_pipeline: Option<PathBuf>,
+}
+
+impl FrontendOptions {
+    /// The defaults: the memory model on, nothing printed or written.
+    pub const DEFAULT: FrontendOptions = FrontendOptions {
+        memory_model: true,
+        verify_ir: false,
+        timing: false,
+        debug_floats: false,
+        debug_contracts: ContractTrace::Off,
+        dump_before_pipeline: None,
+    };
+}
+
+/// What the contract search prints on standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContractTrace {
+    /// Nothing.
+    Off,
+    /// Each round: its obligations, what was proved, the work spent, and each function's
+    /// stages.
+    Rounds,
+    /// Each round as with `Rounds`, and the module the round analyzed.
+    Modules,
 }
 
 mod compdb;
@@ -181,7 +232,7 @@ fn load_inner(
     let ctx = Context::create();
     let started = std::time::Instant::now();
     let (module, normalized, never_called, warnings, folded) = prepare(&ctx, config)?;
-    timing("prepared", started);
+    timing(&config.options, "prepared", started);
     let entries = select_entries(&module, &config.entry, config.checks)?;
     let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
     let contracts = match prover {
@@ -195,7 +246,7 @@ fn load_inner(
         Some(_) => contract::Contracts::new(),
         None => contract::Contracts::new(),
     };
-    timing("contracts", started);
+    timing(&config.options, "contracts", started);
     let mut res = lift_entries(
         &entries,
         &normalized,
@@ -203,7 +254,7 @@ fn load_inner(
         escaped_error.as_deref(),
         &contracts,
     );
-    timing("lifted", started);
+    timing(&config.options, "lifted", started);
     add_never_called(&mut res, &module, never_called, config.checks);
     res.callee_constants = callee_constants(module.as_mut_ptr(), &res);
     if config.checks.contains(ir::CheckClass::Overflow) {
@@ -236,9 +287,9 @@ fn scope_too_large(module: &Module<'_>, too_large: &HashMap<String, usize>) -> b
             .any(|f| too_large.contains_key(&raw::name(*f)))
 }
 
-/// Prints the time since `started` at the end of a stage with `POLYFOCUS_TIMING`.
-fn timing(stage: &str, started: std::time::Instant) {
-    if std::env::var_os("POLYFOCUS_TIMING").is_some() {
+/// Prints the time since `started` at the end of a stage when `options.timing` is on.
+fn timing(options: &FrontendOptions, stage: &str, started: std::time::Instant) {
+    if options.timing {
         eprintln!(
             "polyfocus: front end: {stage} at {:.1} s",
             started.elapsed().as_secs_f64()
@@ -301,7 +352,7 @@ fn find_contracts(
             }))
             .ok()?;
             let own: HashSet<ir::CheckId> = lifted.obligations.iter().map(|(c, _)| *c).collect();
-            let mut function = run_passes(lifted.function, &mut res.warnings);
+            let mut function = run_passes(lifted.function, &config.options, &mut res.warnings);
             if specialize.is_some() {
                 function.name = format!("{}#{copy}", function.name);
             }
@@ -322,7 +373,13 @@ fn find_contracts(
             obligations,
         })
     };
-    let certified = contract::certify(candidates, &mut lift_round, prover, &mut first_budget);
+    let certified = contract::certify(
+        candidates,
+        &mut lift_round,
+        prover,
+        &mut first_budget,
+        config.options.debug_contracts,
+    );
     // The second search: guarded clauses, with the ranges the first one certified. Its
     // result is certified on its own; the union of two certified sets is (module docs of
     // `contract`), so the first search's clauses are kept whatever the second gives.
@@ -332,7 +389,13 @@ fn find_contracts(
     }
     // The second search gets what the first one left of the work.
     let mut second_budget = first_budget;
-    let mut res = contract::certify(guarded, &mut lift_round, prover, &mut second_budget);
+    let mut res = contract::certify(
+        guarded,
+        &mut lift_round,
+        prover,
+        &mut second_budget,
+        config.options.debug_contracts,
+    );
     for (name, contract) in certified {
         let entry = res.entry(name).or_default();
         for atom in contract.context {
@@ -378,7 +441,7 @@ fn prepare<'ctx>(
 ) -> Result<Prepared<'ctx>, FrontendError> {
     let started = std::time::Instant::now();
     let (module, folded) = load::load_module(ctx, config)?;
-    timing("compiled, parsed and linked", started);
+    timing(&config.options, "compiled, parsed and linked", started);
     if let Err(e) = module.verify() {
         return Err(FrontendError::BadIr {
             path: config.inputs.last().cloned().unwrap_or_default(),
@@ -425,8 +488,13 @@ fn prepare<'ctx>(
         inline_caller: config.inline_caller_limit,
         lift: config.lift_limit,
     };
-    let normalized =
-        normalize::normalize(&module, root, limits, config.checks.has_runtime_checks())?;
+    let normalized = normalize::normalize(
+        &module,
+        root,
+        limits,
+        config.checks.has_runtime_checks(),
+        &config.options,
+    )?;
     Ok((module, normalized, never_called, warnings, folded))
 }
 
@@ -743,7 +811,7 @@ fn lift_entries(
                 None => vanished.push(site.clone()),
             }
         }
-        let mut function = run_passes(lifted.function, &mut res.warnings);
+        let mut function = run_passes(lifted.function, &config.options, &mut res.warnings);
         // The checks of the selected classes are listed, renumbered in order. The error site
         // of a class not selected ends the path: an error function reports and aborts, and
         // so does UBSan's handler when the bitcode was built with a sanitizer.
@@ -781,7 +849,13 @@ fn lift_entries(
             && float_paths::flags_allow(&config.cflags)
             && float_paths::computes_with_floats(func)
         {
-            prove_float_assertions(func, &mut function, &res.checks, &mut res.warnings);
+            prove_float_assertions(
+                func,
+                &mut function,
+                &res.checks,
+                config.options.debug_floats,
+                &mut res.warnings,
+            );
         }
         if selection.has_runtime_checks() {
             let first = res.checks.len() as u32;
@@ -789,6 +863,7 @@ fn lift_entries(
                 function,
                 selection,
                 first,
+                config.options.verify_ir,
                 &mut res.warnings,
                 &mut res.checks,
             );
@@ -810,6 +885,7 @@ fn prove_float_assertions(
     func: LLVMValueRef,
     function: &mut ir::Function,
     checks: &[ir::Check],
+    debug: bool,
     warnings: &mut Vec<ir::LiftWarning>,
 ) {
     let is_assertion = |c: ir::CheckId| {
@@ -831,7 +907,7 @@ fn prove_float_assertions(
     // A panic (a bug, or the solver's bindings refusing a term) proves nothing.
     let outcome = catch_unwind(AssertUnwindSafe(|| float_paths::explore(func)))
         .unwrap_or_else(|_| float_paths::Outcome::GaveUp("panic".to_string()));
-    if std::env::var_os("POLYFOCUS_DEBUG_FLOATS").is_some() {
+    if debug {
         eprintln!("float paths of {}: {outcome:?}", function.name);
     }
     let float_paths::Outcome::Explored {
@@ -920,11 +996,11 @@ fn instrument(
     func: ir::Function,
     selection: ir::CheckSelection,
     first: u32,
+    verify_ir: bool,
     warnings: &mut Vec<ir::LiftWarning>,
     checks: &mut Vec<ir::Check>,
 ) -> ir::Function {
-    let requested = std::env::var_os("POLYFOCUS_VERIFY_IR").is_some_and(|v| v != "0");
-    let pipeline = ir::pass::Pipeline::new(vec![], ir::pass::Verification::for_build(requested));
+    let pipeline = ir::pass::Pipeline::new(vec![], ir::pass::Verification::for_build(verify_ir));
     let pass = ir::pass::RuntimeChecks::new(selection);
     match pipeline.instrument(&pass, func.clone(), first) {
         Ok(done) => {
@@ -942,28 +1018,23 @@ fn instrument(
     }
 }
 
-/// The environment variable that turns the memory model off (`off`): every load is then
-/// arbitrary, as before issue 15. A measuring aid (`scripts/real-code`), not an option.
-pub const MEMORY_MODEL_ENV: &str = "POLYFOCUS_MEMORY_MODEL";
-
-fn memory_model_off() -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *OFF.get_or_init(|| std::env::var_os(MEMORY_MODEL_ENV).is_some_and(|v| v == "off"))
-}
-
 /// Runs the standard IR passes (`ir::pass`) on a lifted function. A pass that breaks the IR
-/// (seen when verification is on: debug builds, tests, `POLYFOCUS_VERIFY_IR=1`) costs only
+/// (seen when verification is on: debug builds, tests, `-Z verify-ir`) costs only
 /// precision: the function is analyzed as lifted, with a warning naming the pass.
-fn run_passes(func: ir::Function, warnings: &mut Vec<ir::LiftWarning>) -> ir::Function {
-    let requested = std::env::var_os("POLYFOCUS_VERIFY_IR").is_some_and(|v| v != "0");
-    // The measurement of the memory model (issue 15) compares it with what the analysis did
-    // before it, every load arbitrary, on the same binary and under the same budgets.
-    let func = if memory_model_off() {
-        crate::memory::erase(func)
-    } else {
+fn run_passes(
+    func: ir::Function,
+    options: &FrontendOptions,
+    warnings: &mut Vec<ir::LiftWarning>,
+) -> ir::Function {
+    // Without the memory model every load is arbitrary: what the analysis proves without
+    // it, on the same binary and under the same budgets.
+    let func = if options.memory_model {
         func
+    } else {
+        crate::memory::erase(func)
     };
-    let pipeline = ir::pass::Pipeline::standard(ir::pass::Verification::for_build(requested));
+    let pipeline =
+        ir::pass::Pipeline::standard(ir::pass::Verification::for_build(options.verify_ir));
     match pipeline.run(func.clone()) {
         Ok(func) => func,
         Err(e) => {

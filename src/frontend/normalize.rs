@@ -83,6 +83,7 @@ pub fn normalize(
     root: Option<Root<'_>>,
     limits: SizeLimits,
     keep_checked: bool,
+    options: &super::FrontendOptions,
 ) -> Result<Normalized, FrontendError> {
     let m = module.as_mut_ptr();
     let started = std::time::Instant::now();
@@ -104,7 +105,7 @@ pub fn normalize(
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
-    super::timing("inlined", started);
+    super::timing(options, "inlined", started);
     // Inline assembly may read and write globals by symbol name, which LLVM does not see
     // as uses: with any in the module, no global may become a local.
     if let Some(root) = root.filter(|r| r.starts_program && r.closed && !has_inline_asm(m)) {
@@ -131,15 +132,15 @@ pub fn normalize(
         unsafe { keep_checked_operations(m) };
     }
     // For studying the cost of the pipeline outside polyfocus (`opt-19 -time-passes`).
-    if let Some(path) = std::env::var_os("POLYFOCUS_DUMP_BEFORE_PIPELINE") {
-        module.write_bitcode_to_path(std::path::Path::new(&path));
+    if let Some(path) = &options.dump_before_pipeline {
+        module.write_bitcode_to_path(path);
     }
     module
         .run_passes(PIPELINE, &machine, PassBuilderOptions::create())
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
-    super::timing("optimized", started);
+    super::timing(options, "optimized", started);
     unsafe { LLVMSetIsNewDbgInfoFormat(m, 0) };
     Ok(Normalized { sites, too_large })
 }

@@ -22,7 +22,7 @@
 
 pub mod bmc;
 
-use crate::context::{FunctionContext, Layout};
+use crate::context::{FunctionContext, InjectedUnknowns, Layout};
 use crate::domain::polynomial::Polynomial;
 use crate::domain::{ConsKind, Int as BigInt, LinCons, Var};
 use crate::graph::CutPointId;
@@ -34,6 +34,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use z3::ast::{Bool, Int};
 use z3::{SatResult, Solver};
 
@@ -95,30 +96,6 @@ fn bounds_formula(t: &Int, lo: &Option<BigInt>, hi: &Option<BigInt>) -> Bool {
     Bool::and(&cs)
 }
 
-/// The environment variable that makes every N-th solver check answer `unknown` without
-/// asking z3 (N = 1: every check). A test aid for the rule that an `unknown` is never
-/// evidence: under load any query may time out, and no verdict may depend on which one did
-/// (tests/solver_unknown.rs runs programs with known verdicts under it).
-pub const INJECT_UNKNOWN_ENV: &str = "POLYFOCUS_INJECT_SOLVER_UNKNOWN";
-
-/// Whether this check is one of the injected `unknown`s (see [`INJECT_UNKNOWN_ENV`]).
-fn injected_unknown() -> bool {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::OnceLock;
-    static EVERY: OnceLock<Option<u64>> = OnceLock::new();
-    static CHECKS: AtomicU64 = AtomicU64::new(0);
-    let every = EVERY.get_or_init(|| {
-        std::env::var(INJECT_UNKNOWN_ENV)
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .filter(|n| *n > 0)
-    });
-    match every {
-        None => false,
-        Some(n) => (CHECKS.fetch_add(1, Ordering::Relaxed) + 1) % n == 0,
-    }
-}
-
 /// How often an interrupt is repeated while a check past its deadline has not returned.
 const INTERRUPT_REPEAT: std::time::Duration = std::time::Duration::from_millis(50);
 
@@ -138,13 +115,15 @@ const INTERRUPT_REPEAT: std::time::Duration = std::time::Duration::from_millis(5
 /// deadline already reached when the check starts), and one that lands while it has
 /// cancellation suspended; a single interrupt then left the check running for ever (a
 /// relational-congruence query of lz4 ran 7 minutes past its deadline in `scripts/real-code`).
-/// A deadline already past gives `unknown` without asking.
+/// A deadline already past gives `unknown` without asking, and so does a check that
+/// `injected` designates (a test aid, [`crate::params::FaultParams`]).
 pub(crate) fn check_until(
     solver: &Solver,
     assumptions: &[Bool],
     deadline: std::time::Instant,
+    injected: &InjectedUnknowns,
 ) -> SatResult {
-    if injected_unknown() {
+    if injected.next_is_unknown() {
         return SatResult::Unknown;
     }
     let limit = deadline.saturating_duration_since(std::time::Instant::now());
@@ -291,6 +270,8 @@ pub struct RegionFormula {
     /// is not free (about a third of the CPU time of small nested-loop tasks when it was
     /// set before every query), so it is set only when it changes.
     work_limit: u32,
+    /// The function's count of solver checks that answer `unknown` on purpose.
+    injected: Arc<InjectedUnknowns>,
 }
 
 /// How much exact encoding of bit-level operations a region may have, in units: one per
@@ -357,6 +338,7 @@ impl RegionFormula {
                 .collect(),
             work_limit: 0,
             narrow: BTreeMap::new(),
+            injected: ctx.injected_unknowns(),
         };
         let region = graph.region(source).to_vec();
         let in_region = |b: BlockId| region.contains(&b);
@@ -646,7 +628,7 @@ impl RegionFormula {
         }
         let probe = Bool::fresh_const("load");
         self.solver.assert(&probe.not());
-        match check_until(&self.solver, &[probe], deadline) {
+        match check_until(&self.solver, &[probe], deadline, &self.injected) {
             SatResult::Unknown => Err(Unknown::Loading(self.solver.get_reason_unknown())),
             SatResult::Sat | SatResult::Unsat => {
                 self.loaded = true;
@@ -1282,7 +1264,7 @@ impl RegionFormula {
         };
         self.solver.assert(&Bool::and(&[reached, escape]));
         let terms: Vec<Int> = values.iter().map(|v| self.target_term(*v, cp)).collect();
-        let res = match check_until(&self.solver, &[], deadline) {
+        let res = match check_until(&self.solver, &[], deadline, &self.injected) {
             SatResult::Unsat => PointResult::Unsat,
             SatResult::Unknown => PointResult::Unknown(Unknown::Solver(
                 self.solver.get_reason_unknown().unwrap_or_default(),
@@ -1332,7 +1314,7 @@ impl RegionFormula {
         keys: &BTreeMap<CutPointId, Option<Vec<LinCons>>>,
         deadline: std::time::Instant,
     ) -> QueryResult {
-        let res = match check_until(&self.solver, &[], deadline) {
+        let res = match check_until(&self.solver, &[], deadline, &self.injected) {
             SatResult::Unsat => QueryResult::Unsat,
             SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
                 self.solver.get_reason_unknown().unwrap_or_default(),
@@ -1643,7 +1625,7 @@ mod tests {
     #[test]
     fn a_deadline_already_past_gives_unknown_without_asking() {
         let solver = hard_solver();
-        let answer = check_until(&solver, &[], Instant::now());
+        let answer = check_until(&solver, &[], Instant::now(), &InjectedUnknowns::every(0));
         assert_eq!(answer, SatResult::Unknown);
     }
 
@@ -1651,7 +1633,12 @@ mod tests {
     fn a_check_past_its_deadline_returns_unknown() {
         let solver = hard_solver();
         let start = Instant::now();
-        let answer = check_until(&solver, &[], start + Duration::from_millis(200));
+        let answer = check_until(
+            &solver,
+            &[],
+            start + Duration::from_millis(200),
+            &InjectedUnknowns::every(0),
+        );
         assert_eq!(answer, SatResult::Unknown);
         // Liveness, not speed: without the interrupts the check runs for ever.
         assert!(start.elapsed() < Duration::from_secs(60));
