@@ -25,6 +25,8 @@ pub struct Params {
     pub classic: ClassicParams,
     /// Lowering of the lifted IR to domain operations.
     pub lower: LowerParams,
+    /// Polynomial equalities at loop heads (`analysis/polyeq`).
+    pub polyeq: PolyEqParams,
     /// Predicate discovery for refinement.
     pub refine: RefineParams,
     /// Certification of invariants.
@@ -81,6 +83,11 @@ pub struct PrecisionParams {
     /// disequality, the wrap-around window of an addition, a change of reading) is decided
     /// per part, not on the hull of the parts (`analysis/transformer.rs`).
     pub partwise_paths: bool,
+    /// Disequalities split on per path by disequality splitting, at most: `2^k` sweeps
+    /// instead of one.
+    pub max_disequalities: usize,
+    /// Phase predicates at one loop head, at most (each doubles the head's parts).
+    pub max_phase_predicates: usize,
 }
 
 /// Extrapolation with a care set (`-Z care-set=on|off`, `analysis/careset.rs`): rounds
@@ -180,6 +187,12 @@ pub struct FocusParams {
     pub solver_work: u64,
     /// The most work of one query (and at most what is left of `solver_work`); 0: none.
     pub query_work: u64,
+    /// Units of exact encoding of shifts, divisions, products by constants and bitwise
+    /// operations in one region formula of path focusing; past them such operations are
+    /// free values of their range (`smt::RegionFormula`): hash and byte-swapping code
+    /// chains hundreds of them, which exact, the solver neither answers nor abandons
+    /// promptly. Certification always encodes them exactly.
+    pub exact_operations: u32,
 }
 
 /// The classic engine (`analysis/classic.rs`).
@@ -187,6 +200,16 @@ pub struct FocusParams {
 pub struct ClassicParams {
     /// Joins at a loop head before widening starts.
     pub widening_delay: u32,
+}
+
+/// Polynomial equalities (`analysis/polyeq`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PolyEqParams {
+    /// The largest degree tried.
+    pub max_degree: u32,
+    /// The largest template, in monomials: past it the degree at that loop head goes down
+    /// (to 2 at least; past that, no template there).
+    pub max_monomials: usize,
 }
 
 /// Lowering (`analysis/lower.rs`).
@@ -396,9 +419,14 @@ impl Params {
             max_threshold_constants: 48,
             solver_work: 800_000,
             query_work: 200_000,
+            exact_operations: 4,
         },
         classic: ClassicParams { widening_delay: 2 },
         lower: LowerParams { guard_depth: 8 },
+        polyeq: PolyEqParams {
+            max_degree: 6,
+            max_monomials: 130,
+        },
         refine: RefineParams {
             max_depth: 3,
             paths_per_step: 4,
@@ -457,6 +485,8 @@ impl Params {
             relational_congruences: true,
             phase_splitting: true,
             partwise_paths: true,
+            max_disequalities: 2,
+            max_phase_predicates: 3,
         },
         care_set: CareSetParams {
             enabled: true,

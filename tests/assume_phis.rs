@@ -5,7 +5,7 @@
 //! Each program of `tests/programs/assume_phis` is first run natively (clang-19) on a grid
 //! of inputs, with an assertion that reports its line: an assertion annotated `// proved`
 //! or `// holds` must never fail there, one annotated `// fails` must fail on some input.
-//! Then polyfocus must prove every `// proved` assertion with `--engine classic` and the
+//! Then polyfocus must prove every `// proved` assertion with `-Z engine=classic` and the
 //! default engine, never prove a `// fails` one (and refute it with its counterexample
 //! search), and never refute a `// holds` one.
 
@@ -162,20 +162,31 @@ fn annotations_hold_natively() {
 fn both_engines_keep_every_conjunct() {
     for path in programs() {
         for engine in ["classic", "focus"] {
-            let report = common::check_json(&path, &["--engine", engine, "--no-counterexamples"]);
+            let engine_arg = format!("engine={engine}");
+            let report = common::check_json(&path, &["-Z", &engine_arg, "--no-counterexamples"]);
             for (line, expect) in annotations(&path) {
                 let got = verdict(&report, line);
                 match expect {
                     Expect::Proved => {
-                        assert_eq!(got, "proved", "{}:{line} --engine {engine}", path.display())
+                        assert_eq!(
+                            got,
+                            "proved",
+                            "{}:{line} -Z engine={engine}",
+                            path.display()
+                        )
                     }
                     Expect::Fails => {
-                        assert_ne!(got, "proved", "{}:{line} --engine {engine}", path.display())
+                        assert_ne!(
+                            got,
+                            "proved",
+                            "{}:{line} -Z engine={engine}",
+                            path.display()
+                        )
                     }
                     Expect::Holds => assert_ne!(
                         got,
                         "violated",
-                        "{}:{line} --engine {engine}",
+                        "{}:{line} -Z engine={engine}",
                         path.display()
                     ),
                 }

@@ -4,7 +4,7 @@
 //! never fail there, one annotated `// fails` must fail on some input (wrap-around, a
 //! different parity or C's negative remainders break the near relation). Then polyfocus
 //! must prove every `// proved` assertion, leave it unknown with
-//! `--relational-congruences off` (the relations are what proves it), and never prove a
+//! `-Z relational-congruences=off` (the relations are what proves it), and never prove a
 //! `// fails` one in either mode.
 
 mod common;
@@ -164,10 +164,10 @@ fn relations_prove_what_they_must_and_nothing_else() {
         let entry = entries(&path);
         let common_args = ["--entry", &entry, "--timeout", "30", "--no-counterexamples"];
         let mut on_args = common_args.to_vec();
-        on_args.extend_from_slice(&["--relational-congruences", "on"]);
+        on_args.extend_from_slice(&["-Z", "relational-congruences=on"]);
         let on = common::check_json(&path, &on_args);
         let mut off_args = common_args.to_vec();
-        off_args.extend_from_slice(&["--relational-congruences", "off"]);
+        off_args.extend_from_slice(&["-Z", "relational-congruences=off"]);
         let off = common::check_json(&path, &off_args);
         for (line, expect) in annotations(&path) {
             let (got_on, got_off) = (verdict(&on, line), verdict(&off, line));
@@ -203,8 +203,8 @@ fn relational_congruences_do_not_prove_the_known_wrong_cases() {
         let report = common::check_json(
             &path,
             &[
-                "--relational-congruences",
-                "on",
+                "-Z",
+                "relational-congruences=on",
                 "--no-counterexamples",
                 "--timeout",
                 "4",
@@ -229,8 +229,8 @@ fn a_narrow_unsigned_global_read_in_a_loop_is_read_unsigned() {
     let report = common::check_json(
         &path,
         &[
-            "--relational-congruences",
-            "on",
+            "-Z",
+            "relational-congruences=on",
             "--no-counterexamples",
             "--timeout",
             "10",

@@ -144,10 +144,11 @@ fn certification_refutes_a_misread_formula() {
         cflags: vec![],
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
-        inline_limit: 2000,
+        inline_limit: polyfocus::frontend::INLINE_LIMIT,
         inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
         lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
+        options: polyfocus::frontend::FrontendOptions::DEFAULT,
     };
     let module = load(&fe).expect("the program compiles");
     let config = configs().remove(1).1;
@@ -209,10 +210,11 @@ fn template_bounds_are_inductive() {
         cflags: vec![],
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
-        inline_limit: 2000,
+        inline_limit: polyfocus::frontend::INLINE_LIMIT,
         inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
         lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
+        options: polyfocus::frontend::FrontendOptions::DEFAULT,
     };
     let before = BOUNDS.load(std::sync::atomic::Ordering::SeqCst);
     let failures = certify_program(&path.display().to_string(), &fe);
@@ -247,10 +249,11 @@ fn relational_congruences_of_the_congruence_programs_are_inductive() {
             cflags: vec![],
             data_model: DataModel::Lp64,
             entry: EntrySelection::List(names),
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         let before = RELATIONS.load(std::sync::atomic::Ordering::SeqCst);
         let failures = certify_program(&path.display().to_string(), &fe);
@@ -285,10 +288,11 @@ fn invariants_of_test_programs_are_inductive() {
             cflags: vec![],
             data_model: DataModel::Lp64,
             entry: EntrySelection::Default,
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         failures.extend(certify_program(&path.display().to_string(), &fe));
     }
@@ -323,10 +327,11 @@ fn invariants_on_the_benchmark_set_are_inductive() {
                         BenchModel::Lp64 => DataModel::Lp64,
                     },
                     entry: EntrySelection::Named(task.entry.clone()),
-                    inline_limit: 2000,
+                    inline_limit: polyfocus::frontend::INLINE_LIMIT,
                     inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
                     lift_limit: polyfocus::frontend::LIFT_LIMIT,
                     checks: polyfocus::ir::CheckSelection::ASSERT,
+                    options: polyfocus::frontend::FrontendOptions::DEFAULT,
                 };
                 let started = std::time::Instant::now();
                 let found = certify_program(&task.name, &fe);
@@ -354,7 +359,7 @@ fn invariants_on_the_benchmark_set_are_inductive() {
 /// arithmetic decides the queries, it must certify them outright.
 #[test]
 fn polynomial_equalities_are_inductive() {
-    use polyfocus::analysis::polyeq::{certify as certify_eqs, discover, Consecution, MAX_DEGREE};
+    use polyfocus::analysis::polyeq::{certify as certify_eqs, discover, Consecution};
     use polyfocus::analysis::Deadline;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let nla = root.join("../shared/bench2/sv-benchmarks/c/nla-digbench");
@@ -396,16 +401,17 @@ fn polynomial_equalities_are_inductive() {
             cflags: vec![],
             data_model: DataModel::Ilp32,
             entry: EntrySelection::Default,
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         let module = load(&fe).expect("program loads");
         for func in &module.functions {
             let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
             let top = vec![Some(vec![vec![]]); ctx.graph().cut_points.len()];
-            for degree in 2..=MAX_DEGREE {
+            for degree in 2..=polyfocus::params::Params::DEFAULT.polyeq.max_degree {
                 let deadline = Deadline::after(Duration::from_secs(20));
                 let Some(eqs) = discover(&ctx, degree, &top, &deadline) else {
                     continue;
@@ -445,10 +451,11 @@ fn precision_techniques_give_certified_invariants_on_their_bench_tasks() {
             ],
             data_model: DataModel::Lp64,
             entry: EntrySelection::Named("main".into()),
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         let module = load(&fe).expect("task loads");
         let config = AnalysisConfig {
@@ -511,10 +518,11 @@ fn care_set_invariants_are_inductive() {
         cflags: vec![],
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
-        inline_limit: 2000,
+        inline_limit: polyfocus::frontend::INLINE_LIMIT,
         inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
         lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
+        options: polyfocus::frontend::FrontendOptions::DEFAULT,
     };
     let module = load(&fe).expect("program loads");
     let config = AnalysisConfig {
@@ -589,10 +597,11 @@ fn phase_invariants_are_inductive() {
             cflags: vec![],
             data_model,
             entry: EntrySelection::Named("main".into()),
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         let module = load(&fe).expect("program loads");
         let config = AnalysisConfig {

@@ -26,12 +26,12 @@ fn unknown_ends_when_the_search_stops_learning() {
     let report = check(
         "relational.c",
         &[
-            "--engine",
-            "classic",
-            "--domain",
-            "interval",
-            "--relational-congruences",
-            "off",
+            "-Z",
+            "engine=classic",
+            "-Z",
+            "domain=interval",
+            "-Z",
+            "relational-congruences=off",
         ],
     );
     let func = &report["functions"][0];
@@ -101,12 +101,12 @@ fn imprecise_reason_names_the_loop_and_its_invariant() {
     let report = check(
         "relational.c",
         &[
-            "--engine",
-            "classic",
-            "--domain",
-            "interval",
-            "--relational-congruences",
-            "off",
+            "-Z",
+            "engine=classic",
+            "-Z",
+            "domain=interval",
+            "-Z",
+            "relational-congruences=off",
         ],
     );
     let reason = the_check(&report, 8)["reason"]

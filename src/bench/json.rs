@@ -48,7 +48,7 @@ pub struct Record {
     pub refinement: Option<RefinementRow>,
 }
 
-/// Predicate refinement figures of one run, as the analyzer reported them (issue 7).
+/// Predicate refinement figures of one run, as the analyzer reported them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RefinementRow {
     /// Re-analyses with predicates.

@@ -93,7 +93,7 @@ pub enum TaskProperty {
 
 impl TaskProperty {
     /// The `--checks` that decide the property, when `check` decides it: `no-overflow` is
-    /// `--checks overflow` (issue 16); `None` for reachability (the default) and for
+    /// `--checks overflow`; `None` for reachability (the default) and for
     /// properties `check` does not decide.
     pub fn checks(&self) -> Option<&'static str> {
         match self {
@@ -307,7 +307,7 @@ mod tests {
                     c.c\ttrue\tsome note\n";
         let tasks = parse_manifest(text, "/").unwrap();
         assert_eq!(tasks[0].property, TaskProperty::Other("no-overflow".into()));
-        // Decided by `check --checks overflow` (issue 16), not skipped.
+        // Decided by `check --checks overflow`, not skipped.
         assert_eq!(tasks[0].property.checks(), Some("overflow"));
         assert_eq!(tasks[0].property.unchecked(), None);
         assert_eq!(tasks[1].property.checks(), None);
@@ -325,8 +325,8 @@ mod tests {
     #[test]
     fn splits_words_with_quotes() {
         assert_eq!(
-            split_words(r#"--engine classic --cflags "-DX=1 -O0" 'a b'c"#).unwrap(),
-            vec!["--engine", "classic", "--cflags", "-DX=1 -O0", "a bc"]
+            split_words(r#"-Z engine=classic --cflags "-DX=1 -O0" 'a b'c"#).unwrap(),
+            vec!["-Z", "engine=classic", "--cflags", "-DX=1 -O0", "a bc"]
         );
         assert_eq!(split_words("  ").unwrap(), Vec::<String>::new());
         assert_eq!(split_words("''").unwrap(), vec![""]);

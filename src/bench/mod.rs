@@ -22,7 +22,7 @@
 //!
 //! ```text
 //! cargo run --release -- bench ../shared/bench --jobs 2 --timeout 20 \
-//!     --config classic-interval="--engine classic --domain interval" --config focus-poly="" \
+//!     --config classic-interval="-Z engine=classic -Z domain=interval" --config focus-poly="" \
 //!     --json bench.json --plot bench.svg
 //! ```
 
@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn builds_check_arguments() {
-        let config = Config::parse("c=--engine classic --cflags -DX --timeout 5").unwrap();
+        let config = Config::parse("c=-Z engine=classic --cflags -DX --timeout 5").unwrap();
         let args = harness().check_args(&task(), &config);
         assert_eq!(
             args,
@@ -340,8 +340,8 @@ mod tests {
                 "--cflags=-include /b/p.h -DX",
                 "--format",
                 "json",
-                "--engine",
-                "classic",
+                "-Z",
+                "engine=classic",
                 "--timeout",
                 "5"
             ]
@@ -355,7 +355,7 @@ mod tests {
     fn parses_configs() {
         assert!(Config::parse("novalue").is_err());
         assert!(Config::parse("=x").is_err());
-        let c = Config::parse("ci=--domain interval").unwrap();
-        assert_eq!(c.words(), ["--domain", "interval"]);
+        let c = Config::parse("ci=-Z domain=interval").unwrap();
+        assert_eq!(c.words(), ["-Z", "domain=interval"]);
     }
 }

@@ -100,7 +100,7 @@ impl Summary {
     }
 }
 
-/// Per configuration, what predicate refinement did (issue 7): tasks where it ran, tasks
+/// Per configuration, what predicate refinement did: tasks where it ran, tasks
 /// and assertions it proved, predicates and rounds per task, BDD variables with and
 /// without register sharing, time. Empty when refinement never ran.
 pub fn render_refinement(run: &RunFile) -> String {

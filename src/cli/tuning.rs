@@ -334,6 +334,24 @@ impl Kind for SmallCount {
     }
 }
 
+/// A degree of polynomials, at most 16 (a template of degree 16 over two variables already
+/// has 153 monomials).
+struct Degree;
+
+impl Kind for Degree {
+    type Value = u32;
+    const NAME: &'static str = "N";
+    fn parse(text: &str) -> Result<u32, String> {
+        match text.parse::<u32>() {
+            Ok(d) if d <= 16 => Ok(d),
+            _ => Err("expected a degree from 0 to 16".into()),
+        }
+    }
+    fn show(value: &u32) -> String {
+        value.to_string()
+    }
+}
+
 /// A positive duration in seconds.
 struct Seconds;
 
@@ -625,6 +643,21 @@ const OPTIONS: &[ZOption] = &[
     option!("widening-delay", SmallCount, Analysis,
         "Joins at a loop head of the classic engine before widening",
         params.classic.widening_delay),
+    option!("exact-operations", SmallCount, Analysis,
+        "Units of exact encoding of shifts, divisions and bitwise operations per region of path focusing",
+        params.focus.exact_operations),
+    option!("max-disequalities", Count, Analysis,
+        "Disequalities disequality splitting splits on per path, at most",
+        params.precision.max_disequalities),
+    option!("phase-predicates", Count, Analysis,
+        "Phase predicates at one loop head, at most",
+        params.precision.max_phase_predicates),
+    option!("polyeq-degree", Degree, Analysis,
+        "The largest degree of polynomial equalities tried",
+        params.polyeq.max_degree),
+    option!("polyeq-monomials", Count, Analysis,
+        "The largest template of polynomial equalities, in monomials",
+        params.polyeq.max_monomials),
     option!("guard-depth", Count, Analysis,
         "How deep guards are decomposed through boolean definitions",
         params.lower.guard_depth),

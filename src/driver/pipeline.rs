@@ -6,8 +6,8 @@
 //!   -> verdicts
 //! ```
 //!
-//! - [`Step::Interval`]: the classic engine over intervals (what `--engine classic --domain
-//!   interval` runs), first and cheap (milliseconds per function, seconds on a whole
+//! - [`Step::Interval`]: the classic engine over intervals (what `-Z engine=classic
+//!   -Z domain=interval` runs), first and cheap (milliseconds per function, seconds on a whole
 //!   project): it proves the assertions whose error site gets no interval invariant, and
 //!   its invariants become facts ([`CutFacts`]) that the engine and refinement meet into
 //!   every state at a cut point. Skipped when the chosen configuration is itself classic
@@ -26,7 +26,7 @@
 //!   Reported as `counterexample search`.
 //! - [`Step::CareSet`]: extrapolation with care sets (seed 002, `analysis::careset`):
 //!   care sets grown backwards from the open error sites guide the engine's widening in
-//!   a re-run. Reported as `care sets`; `check --care-set off` leaves it out.
+//!   a re-run. Reported as `care sets`; `check -Z care-set=off` leaves it out.
 //! - [`Step::Refine`]: predicate refinement rounds for the assertions still imprecise.
 //!   Reported as `refinement`.
 //! - relational congruences (`pipeline/relational.rs`, `analysis::relational_congruence`):
@@ -36,7 +36,7 @@
 //!   found the same way next to both. After
 //!   refinement, so that it takes nothing from the shares of the stages before, within its
 //!   own share; reported as `congruences` (detail `relational: ...`);
-//!   `check --relational-congruences off` leaves it out.
+//!   `check -Z relational-congruences=off` leaves it out.
 //! - [`Step::FullCex`]: the counterexample search with the rest of the budget (issue 6).
 //!   Reported as `counterexample search`.
 //!
@@ -254,7 +254,7 @@ pub(super) fn left_open(left_out: &crate::ir::Unanalyzable) -> Open {
 }
 
 /// Whether the configuration runs the interval stage first (pass 1): every one but classic
-/// over intervals, which is that stage, unless `--interval-pass off`.
+/// over intervals, which is that stage, unless `-Z interval-pass=off`.
 pub(super) fn is_staged(config: &AnalysisConfig) -> bool {
     config.params.stages.interval_pass
         && !(config.engine == Engine::Classic && config.domain == DomainKind::Interval)
@@ -611,7 +611,7 @@ fn run_in<D: NumericDomain, P: NumericDomain>(
 /// reached a fixpoint (`None` otherwise: it then settles nothing and gives no facts, and
 /// the assertions stay open for the engine).
 ///
-/// Its proofs rest on what `--engine classic --domain interval` proofs rest on: the same
+/// Its proofs rest on what `-Z engine=classic -Z domain=interval` proofs rest on: the same
 /// lowering and the same certification in the test suite (`tests/inductive.rs` certifies
 /// every engine's invariants); they are final in the table like the engine's.
 fn interval_stage(
@@ -932,7 +932,7 @@ fn polynomial_equalities(
             c
         };
         let mut exhausted = true;
-        for degree in 2..=polyeq::MAX_DEGREE {
+        for degree in 2..=facts.ctx.params().polyeq.max_degree {
             if open(&progress.table).is_empty() {
                 break;
             }

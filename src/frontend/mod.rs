@@ -966,7 +966,7 @@ fn over_budget(
 ) -> lift::Lifted {
     let reason = format!(
         "{size} instructions after inlining, more than the front end's budget \
-         (--lift-limit {}): not optimized nor lifted, its checks are unknown{}",
+         (-Z lift-limit={}): not optimized nor lifted, its checks are unknown{}",
         config.lift_limit,
         if config.checks.has_runtime_checks() {
             " and its runtime checks are not listed"

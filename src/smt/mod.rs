@@ -256,7 +256,7 @@ pub struct RegionFormula {
     fresh: u32,
     /// Whether the solver has taken in the region's own assertions (see [`Self::load`]).
     loaded: bool,
-    /// What is left of [`MAX_EXACT_COST`].
+    /// What is left of `params::FocusParams::exact_operations`.
     exact_cost_left: u32,
     /// Values of the region that are extensions of a narrower value, with the range of
     /// their reading (that of the narrower type).
@@ -274,16 +274,16 @@ pub struct RegionFormula {
     injected: Arc<InjectedUnknowns>,
 }
 
-/// How much exact encoding of bit-level operations a region may have, in units: one per
-/// shift, division or remainder by a constant, and per product by a constant (each adds
-/// integer variables besides the wrap-around), one per 8 bits of an `and`, `or`, `xor`
-/// (decomposed into three 0/1 integers per bit). Past it those results are free values
-/// of their range (an over-approximation, as for products of variables; path focusing
-/// only, [`Products::Free`]). Hash, checksum and byte-swapping code chains hundreds of
-/// such operations: exact, the solver neither answers within its timeout nor honours the
-/// timeout promptly, while gigabytes build up. A product that cannot wrap
-/// ([`RegionFormula::no_wrap`]) is exact without a unit.
-const MAX_EXACT_COST: u32 = 4;
+// How much exact encoding of bit-level operations a region may have
+// (`params::FocusParams::exact_operations`), in units: one per shift, division or
+// remainder by a constant, and per product by a constant (each adds integer variables
+// besides the wrap-around), one per 8 bits of an `and`, `or`, `xor` (decomposed into three
+// 0/1 integers per bit). Past it those results are free values of their range (an
+// over-approximation, as for products of variables; path focusing only, `Products::Free`).
+// Hash, checksum and byte-swapping code chains hundreds of such operations: exact, the
+// solver neither answers within its timeout nor honours the timeout promptly, while
+// gigabytes build up. A product that cannot wrap (`RegionFormula::no_wrap`) is exact
+// without a unit.
 
 #[derive(Clone, Copy, Debug)]
 enum EdgeTarget {
@@ -327,7 +327,7 @@ impl RegionFormula {
             loaded: false,
             // Certification checks invariants against the exact program: no budget there.
             exact_cost_left: match products {
-                Products::Free => MAX_EXACT_COST,
+                Products::Free => ctx.params().focus.exact_operations,
                 Products::Exact => u32::MAX,
             },
             ranges: func

@@ -1,7 +1,7 @@
 // Relational congruences (issue 17): relations modulo 2, 4 and 2^32 between values that
 // the polyhedra lose, next to near misses that wrap-around or a different parity breaks.
 // `// proved`: holds natively on every input of the grid and is proved, and stays unknown
-// with `--relational-congruences off`; `// fails`: fails natively on some input and must
+// with `-Z relational-congruences=off`; `// fails`: fails natively on some input and must
 // never be proved.
 #include "polyfocus.h"
 
