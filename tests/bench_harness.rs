@@ -340,6 +340,8 @@ fn task_lists_and_usage_errors() {
     assert!(text(&out.stderr).contains("error: task s/missing.c is not in the manifest"));
     for bad in [
         vec!["--config", "noequals"],
+        vec!["--config", "z=-Z no-such-option=1"],
+        vec!["--config", "f=--no-such-flag"],
         vec!["--jobs", "0"],
         vec!["--filter", "nothing-matches"],
     ] {

@@ -368,15 +368,9 @@ fn bounded_model_checking_stops_at_its_budget_of_work_the_same_way_every_time() 
     let inputs = |_: &HavocReason| true;
     let targets = func.checks();
     let far = Instant::now() + Duration::from_secs(600);
+    let no_faults = || std::sync::Arc::new(polyfocus::context::InjectedUnknowns::every(0));
     for _ in 0..2 {
-        let mut bmc = Bmc::new(
-            &func,
-            &rpo,
-            &inputs,
-            &targets,
-            None,
-            std::sync::Arc::new(polyfocus::context::InjectedUnknowns::every(0)),
-        );
+        let mut bmc = Bmc::new(&func, &rpo, &inputs, &targets, None, no_faults());
         bmc.set_work_limit(1);
         let answer = bmc.search(8, 600_000, far, far);
         assert!(
@@ -384,14 +378,7 @@ fn bounded_model_checking_stops_at_its_budget_of_work_the_same_way_every_time() 
             "a budget of one step: {answer:?}"
         );
     }
-    let mut bmc = Bmc::new(
-        &func,
-        &rpo,
-        &inputs,
-        &targets,
-        None,
-        std::sync::Arc::new(polyfocus::context::InjectedUnknowns::every(0)),
-    );
+    let mut bmc = Bmc::new(&func, &rpo, &inputs, &targets, None, no_faults());
     let answer = bmc.search(8, 600_000, far, far);
     assert!(
         !matches!(answer, BmcResult::Unknown(_)),

@@ -31,7 +31,8 @@ use crate::graph::{CutKind, CutPointId};
 use crate::ir::{BinOp, BlockId, CmpPred, Expr, Operand, Terminator, ValueId};
 use std::collections::BTreeSet;
 
-/// Additions of constants followed back from a compared value, at most.
+/// Additions of constants followed back from a compared value, at most (a fixed limit:
+/// longer chains of constant additions are rare in loop guards).
 const MAX_CHAIN: usize = 8;
 
 /// Adds the phase predicates of each loop head to `preds`, where the invariants

@@ -418,7 +418,9 @@ mod from_entry {
     }
 }
 
-/// At most this many constants in the dictionary of native runs.
+/// At most this many constants in the dictionary of native runs: a fixed limit, so that a
+/// program with thousands of constants still gets each of them tried early (they are
+/// sampled evenly).
 const MAX_DICTIONARY: usize = 300;
 
 /// The constants of a function's comparisons, arithmetic and switches, each with its

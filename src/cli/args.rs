@@ -28,7 +28,7 @@ pub struct InputArgs {
     pub each_unit: bool,
     /// Function where execution starts (default: main, or every external function);
     /// repeat it, or separate names with commas, for several library entry points.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
     pub entry: Vec<String>,
     /// Target data model.
     #[arg(long, value_enum)]
@@ -37,7 +37,7 @@ pub struct InputArgs {
     #[arg(long = "m32")]
     pub m32: bool,
     /// Extra clang flags for C inputs, as one string (split on whitespace).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     pub cflags: Option<String>,
     /// Include directory for C inputs.
     #[arg(short = 'I', value_name = "DIR")]

@@ -55,7 +55,8 @@ const AFTER_HELP: &str = "Exit codes:
      0 with --fail-on false
   3  usage or input error
 
-Internal options for measuring and debugging: -Z NAME=VALUE, listed by -Z help.";
+Internal options for measuring and debugging (check, scan, invariants, ir, svcomp):
+-Z NAME=VALUE, listed by `polyfocus check -Z help`.";
 
 /// polyfocus proves or refutes assertions in C programs from their LLVM bitcode.
 #[derive(Parser, Debug)]
@@ -75,7 +76,7 @@ enum Command {
     Invariants(check::InvariantsArgs),
     /// Run the benchmark harness over a MANIFEST.tsv.
     Bench(bench::BenchArgs),
-    /// Behave like an SV-COMP participant for unreach-call.
+    /// Behave like an SV-COMP participant for unreach-call and no-overflow.
     Svcomp(svcomp::SvcompArgs),
     /// Run a build command (`-- make ...`) through a compiler wrapper, then analyze each
     /// linked program.

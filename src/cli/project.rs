@@ -42,7 +42,7 @@ pub struct OutputArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Write the report to this file instead of standard output.
-    #[arg(short = 'o', long)]
+    #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// The verdict that fails the run: `unknown` (default; exits 1 when violated, 2 when
     /// unknown) or `false` (exits 1 when violated, 0 otherwise).

@@ -49,7 +49,7 @@ pub struct ScanArgs {
     out_dir: PathBuf,
     /// Function where execution starts (default: main, or every external function);
     /// repeat it, or separate names with commas, for several library entry points.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
     entry: Vec<String>,
     /// What to check, comma-separated: assert, overflow, div, shift, bounds, all (see `check --help`).
     #[arg(long, value_name = "LIST", default_value = "assert", value_parser = super::args::parse_checks)]

@@ -288,51 +288,27 @@ impl Kind for OnOff {
     }
 }
 
-/// A count (0 allowed).
-struct Count;
+/// A whole number of type `T` (0 allowed; where 0 means "none", the help says so).
+struct Whole<T>(std::marker::PhantomData<T>);
 
-impl Kind for Count {
-    type Value = usize;
+impl<T: std::str::FromStr + ToString> Kind for Whole<T> {
+    type Value = T;
     const NAME: &'static str = "N";
-    fn parse(text: &str) -> Result<usize, String> {
+    fn parse(text: &str) -> Result<T, String> {
         text.parse()
             .map_err(|_| "expected a whole number (0 or more)".into())
     }
-    fn show(value: &usize) -> String {
+    fn show(value: &T) -> String {
         value.to_string()
     }
 }
 
-/// A count of steps or solver work units (0 allowed; where 0 means "none", the help
-/// says so).
-struct Steps;
-
-impl Kind for Steps {
-    type Value = u64;
-    const NAME: &'static str = "N";
-    fn parse(text: &str) -> Result<u64, String> {
-        text.parse()
-            .map_err(|_| "expected a whole number (0 or more)".into())
-    }
-    fn show(value: &u64) -> String {
-        value.to_string()
-    }
-}
-
-/// A small count (widening delays).
-struct SmallCount;
-
-impl Kind for SmallCount {
-    type Value = u32;
-    const NAME: &'static str = "N";
-    fn parse(text: &str) -> Result<u32, String> {
-        text.parse()
-            .map_err(|_| "expected a whole number (0 or more)".into())
-    }
-    fn show(value: &u32) -> String {
-        value.to_string()
-    }
-}
+/// A count of items or rounds.
+type Count = Whole<usize>;
+/// A count of steps or of solver work units.
+type Steps = Whole<u64>;
+/// A small count (widening delays, encoding units).
+type SmallCount = Whole<u32>;
 
 /// A degree of polynomials, at most 16 (a template of degree 16 over two variables already
 /// has 153 monomials).

@@ -155,11 +155,14 @@ pub struct SearchBudget {
     pub deadline: Instant,
 }
 
-/// Limits of the search.
+/// Limits of the search: rounds of Houdini, at most (each drops a candidate or ends the
+/// search; past it no contract is used, which is sound).
 const MAX_ROUNDS: usize = 16;
-/// Constants read from the program for the templates, at most this many.
+/// Constants read from the program for the templates, at most this many (a guard on the
+/// number of candidates, each an obligation of every round).
 const MAX_CONSTANTS: usize = 16;
-/// Constants larger than this are not used in templates.
+/// Constants larger than this are not used in templates (sizes and masks rather than
+/// bounds of a recursion).
 const MAX_TEMPLATE_CONSTANT: i64 = 1 << 24;
 
 /// What the search works on.
@@ -629,7 +632,9 @@ pub fn specializations(contracts: &Contracts) -> Vec<(String, Atom)> {
     res
 }
 
-/// At most this many values of a parameter are tabulated (`p == k → r == f(k)`).
+/// At most this many values of a parameter are tabulated (`p == k → r == f(k)`). This and
+/// the limits below bound the guarded candidates (each an obligation, some a specialized
+/// copy lifted every round), so that a round stays within its budget of work.
 const MAX_TABLE: i64 = 64;
 /// At most this many thresholds per parameter give region guards (`p >= t`, `p <= t`).
 const MAX_THRESHOLDS: usize = 12;

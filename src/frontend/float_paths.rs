@@ -50,7 +50,9 @@ use z3::{SatResult, Solver};
 use super::conventions::{self, Role};
 use super::raw;
 
-/// Instructions run over all paths, at most.
+/// Instructions run over all paths, at most. This and the two limits below bound the
+/// exploration by counts, not time, so that what it proves does not depend on the load;
+/// past any of them it gives up and proves nothing.
 const MAX_STEPS: u64 = 400_000;
 /// Paths followed to their end, at most.
 const MAX_PATHS: usize = 64;

@@ -429,7 +429,8 @@ unsafe fn lifetime_starts(alloca: LLVMValueRef) -> Vec<LLVMValueRef> {
 }
 
 /// An aggregate local with more scalar leaves than this stays in memory (loads arbitrary)
-/// rather than getting one arbitrary store per leaf.
+/// rather than getting one arbitrary store per leaf: a guard against growing a function by
+/// thousands of stores.
 const MAX_UNINIT_LEAVES: usize = 256;
 
 /// Collects the scalar leaves of `ty` (each with its GEP index path below `path`); false when

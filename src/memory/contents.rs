@@ -76,7 +76,8 @@ use crate::ir::{
     ArithFlags, BinOp, CastOp, CmpPred, Const, Expr, Function, Inst, MemOp, Operand, Ty, ValueId,
 };
 
-/// The highest degree of a content polynomial.
+/// The highest degree of a content polynomial. This and the limits below are guards on
+/// the size of the lowered function and on the time of reading stored values.
 const MAX_DEGREE: usize = 4;
 
 /// The most contents of one summary cell.

@@ -38,7 +38,9 @@ use super::segments::{self, Emit, I64};
 use super::ssa::{Sym, SymExpr};
 use crate::ir::{Block, Const, Expr, Function, Inst, MemOp, Operand, Ty, ValueId};
 
-/// The most pair properties of one function.
+/// The most pair properties of one function. This and the limits below are guards on
+/// the size of the lowered function: each property adds selects at every access of its
+/// cells.
 const MAX_PAIRS: usize = 2;
 
 /// The most loads of the two elements one condition reads.

@@ -152,7 +152,8 @@ struct Available {
     known: HashMap<ValueId, bool>,
 }
 
-/// The most entries a block's table passes on to the block it leads to (a clone per block).
+/// The most entries a block's table passes on to the block it leads to (a guard: the table
+/// is cloned per block).
 const MAX_AVAILABLE: usize = 1_024;
 
 /// For each block entered by exactly one edge: its predecessor, and the branch condition
@@ -573,7 +574,7 @@ enum Initial {
 }
 
 /// The most distinct constants a summary cell is initialized with as a choice; more give an
-/// arbitrary value.
+/// arbitrary value (a guard on the size of the choice every read of the cell makes).
 const MAX_INITIAL_CHOICES: usize = 16;
 
 /// What each cell of `base` holds after `init base {leaves} zero_rest`.

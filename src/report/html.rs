@@ -19,9 +19,10 @@ use crate::ir::SourceLoc;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-/// Counterexample steps shown beside one line, at most (the rest are counted).
+/// Counterexample steps shown beside one line, at most (the rest are counted, for
+/// readability).
 const MAX_STEPS_PER_LINE: usize = 4;
-/// Inputs listed under a violated assertion, at most.
+/// Inputs listed under a violated assertion, at most (for readability).
 const MAX_INPUTS: usize = 50;
 
 /// The files the report's locations name, in order, for the caller to read.

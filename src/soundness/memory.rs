@@ -22,7 +22,8 @@
 use super::rng::Rng;
 use super::{AssertStyle, CType, Line, Skeleton};
 
-/// Most input valuations of a program (every one is a native run under the sanitizers).
+/// Most input valuations of a program: a fixed limit on the native runs under the
+/// sanitizers one program of the harness costs.
 const MAX_VALUATIONS: i128 = 48;
 
 /// Element types of arrays.

@@ -22,7 +22,8 @@
 use super::rng::Rng;
 use super::{AssertStyle, CType, Line, Skeleton};
 
-/// Most input valuations of a program (the oracle runs each).
+/// Most input valuations of a program (the oracle runs each): a fixed limit on the native
+/// runs one program of the harness costs.
 const MAX_VALUATIONS: i128 = 96;
 
 /// Generates the program of `seed`.

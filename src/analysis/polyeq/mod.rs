@@ -78,7 +78,8 @@ use path::{PathState, Remainder, Source};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// The most paths enumerated over all regions of a function; past it, no invariants.
+/// The most paths enumerated over all regions of a function; past it, no invariants. This
+/// and the two limits below are guards against blow-up of the exact algebra.
 const MAX_PATHS: usize = 256;
 /// The most terms of a composed polynomial; past it, no invariants.
 const MAX_TERMS: usize = 20_000;
@@ -458,7 +459,8 @@ fn path_maps(
     Some(walker.out)
 }
 
-/// At most this many disjunctions (`a && b` taken false) split one path.
+/// At most this many disjunctions (`a && b` taken false) split one path (a guard: each
+/// doubles the path's images).
 const MAX_SPLITS: usize = 4;
 
 struct Walker<'a, 'f> {
