@@ -24,7 +24,7 @@ pub struct Tuning {
     pub domain: DomainArg,
     /// Whether the program's booleans are tracked as predicates (`None`: when the domain
     /// says so, `poly-pred` and `interval-pred`).
-    pub predicates: Option<bool>,
+    predicates: Predicates,
     /// How predicates combine with the numeric domain.
     pub pred_domain: PredDomain,
     /// Predicate refinement of what path focusing leaves open.
@@ -48,7 +48,7 @@ impl Tuning {
     pub const DEFAULT: Tuning = Tuning {
         engine: Engine::Focus,
         domain: DomainArg::Poly,
-        predicates: None,
+        predicates: Predicates(None),
         pred_domain: PredDomain::Partitioned,
         refine: true,
         params: Params::DEFAULT,
@@ -81,7 +81,7 @@ impl Tuning {
     /// The domain the `domain`, `predicates` and `pred-domain` options select.
     pub fn domain_kind(&self) -> DomainKind {
         let poly = matches!(self.domain, DomainArg::Poly | DomainArg::PolyPred);
-        let predicates = self.predicates.unwrap_or(matches!(
+        let predicates = self.predicates.0.unwrap_or(matches!(
             self.domain,
             DomainArg::PolyPred | DomainArg::IntervalPred
         ));
@@ -395,26 +395,42 @@ impl Kind for File {
     }
 }
 
-/// `focus` or `classic`.
-struct EngineKind;
+/// A value named by one of a fixed set of words.
+trait Named: Copy + PartialEq + 'static {
+    /// The words, each with its value, in the order `-Z help` lists them.
+    const WORDS: &'static [(&'static str, Self)];
+    /// The words as `-Z help` shows them (`a|b|c`).
+    const NAME: &'static str;
+}
 
-impl Kind for EngineKind {
-    type Value = Engine;
+/// A value of a [`Named`] type.
+struct Choice<T>(std::marker::PhantomData<T>);
+
+impl<T: Named> Kind for Choice<T> {
+    type Value = T;
+    const NAME: &'static str = T::NAME;
+    fn parse(text: &str) -> Result<T, String> {
+        T::WORDS
+            .iter()
+            .find(|(word, _)| *word == text)
+            .map(|(_, value)| *value)
+            .ok_or_else(|| {
+                let words: Vec<String> = T::WORDS.iter().map(|(w, _)| format!("`{w}`")).collect();
+                format!("expected one of {}", words.join(", "))
+            })
+    }
+    fn show(value: &T) -> String {
+        T::WORDS
+            .iter()
+            .find(|(_, v)| v == value)
+            .map_or_else(String::new, |(word, _)| word.to_string())
+    }
+}
+
+impl Named for Engine {
+    const WORDS: &'static [(&'static str, Engine)] =
+        &[("focus", Engine::Focus), ("classic", Engine::Classic)];
     const NAME: &'static str = "focus|classic";
-    fn parse(text: &str) -> Result<Engine, String> {
-        match text {
-            "focus" => Ok(Engine::Focus),
-            "classic" => Ok(Engine::Classic),
-            _ => Err("expected `focus` or `classic`".into()),
-        }
-    }
-    fn show(value: &Engine) -> String {
-        match value {
-            Engine::Focus => "focus",
-            Engine::Classic => "classic",
-        }
-        .into()
-    }
 }
 
 /// The numeric domain as `-Z domain` names it.
@@ -430,48 +446,27 @@ pub enum DomainArg {
     IntervalPred,
 }
 
-struct DomainName;
-
-impl Kind for DomainName {
-    type Value = DomainArg;
+impl Named for DomainArg {
+    const WORDS: &'static [(&'static str, DomainArg)] = &[
+        ("poly", DomainArg::Poly),
+        ("interval", DomainArg::Interval),
+        ("poly-pred", DomainArg::PolyPred),
+        ("interval-pred", DomainArg::IntervalPred),
+    ];
     const NAME: &'static str = "poly|interval|poly-pred|interval-pred";
-    fn parse(text: &str) -> Result<DomainArg, String> {
-        match text {
-            "poly" => Ok(DomainArg::Poly),
-            "interval" => Ok(DomainArg::Interval),
-            "poly-pred" => Ok(DomainArg::PolyPred),
-            "interval-pred" => Ok(DomainArg::IntervalPred),
-            _ => Err("expected `poly`, `interval`, `poly-pred` or `interval-pred`".into()),
-        }
-    }
-    fn show(value: &DomainArg) -> String {
-        match value {
-            DomainArg::Poly => "poly",
-            DomainArg::Interval => "interval",
-            DomainArg::PolyPred => "poly-pred",
-            DomainArg::IntervalPred => "interval-pred",
-        }
-        .into()
-    }
 }
 
-/// `on`, `off`, or `auto` (from the domain).
-struct AutoOnOff;
+/// Whether the program's booleans are predicates: `auto` (from the domain), `on` or `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Predicates(Option<bool>);
 
-impl Kind for AutoOnOff {
-    type Value = Option<bool>;
+impl Named for Predicates {
+    const WORDS: &'static [(&'static str, Predicates)] = &[
+        ("auto", Predicates(None)),
+        ("on", Predicates(Some(true))),
+        ("off", Predicates(Some(false))),
+    ];
     const NAME: &'static str = "auto|on|off";
-    fn parse(text: &str) -> Result<Option<bool>, String> {
-        match text {
-            "auto" => Ok(None),
-            other => OnOff::parse(other)
-                .map(Some)
-                .map_err(|_| "expected `auto`, `on` or `off`".into()),
-        }
-    }
-    fn show(value: &Option<bool>) -> String {
-        value.as_ref().map_or("auto".into(), OnOff::show)
-    }
 }
 
 /// How predicates combine with the numeric domain.
@@ -483,49 +478,21 @@ pub enum PredDomain {
     Product,
 }
 
-struct PredDomainName;
-
-impl Kind for PredDomainName {
-    type Value = PredDomain;
+impl Named for PredDomain {
+    const WORDS: &'static [(&'static str, PredDomain)] = &[
+        ("partitioned", PredDomain::Partitioned),
+        ("product", PredDomain::Product),
+    ];
     const NAME: &'static str = "partitioned|product";
-    fn parse(text: &str) -> Result<PredDomain, String> {
-        match text {
-            "partitioned" => Ok(PredDomain::Partitioned),
-            "product" => Ok(PredDomain::Product),
-            _ => Err("expected `partitioned` or `product`".into()),
-        }
-    }
-    fn show(value: &PredDomain) -> String {
-        match value {
-            PredDomain::Partitioned => "partitioned",
-            PredDomain::Product => "product",
-        }
-        .into()
-    }
 }
 
-/// What the contract search prints.
-struct Trace;
-
-impl Kind for Trace {
-    type Value = ContractTrace;
+impl Named for ContractTrace {
+    const WORDS: &'static [(&'static str, ContractTrace)] = &[
+        ("off", ContractTrace::Off),
+        ("rounds", ContractTrace::Rounds),
+        ("modules", ContractTrace::Modules),
+    ];
     const NAME: &'static str = "off|rounds|modules";
-    fn parse(text: &str) -> Result<ContractTrace, String> {
-        match text {
-            "off" => Ok(ContractTrace::Off),
-            "rounds" | "on" => Ok(ContractTrace::Rounds),
-            "modules" => Ok(ContractTrace::Modules),
-            _ => Err("expected `off`, `rounds` or `modules`".into()),
-        }
-    }
-    fn show(value: &ContractTrace) -> String {
-        match value {
-            ContractTrace::Off => "off",
-            ContractTrace::Rounds => "rounds",
-            ContractTrace::Modules => "modules",
-        }
-        .into()
-    }
 }
 
 /// One option: its name, kind, part, help and the field of [`Tuning`] it sets.
@@ -547,16 +514,16 @@ macro_rules! option {
 
 /// Every `-Z` option, in the order `-Z help` lists them within each part.
 const OPTIONS: &[ZOption] = &[
-    option!("engine", EngineKind, Analysis,
+    option!("engine", Choice<Engine>, Analysis,
         "Fixpoint engine: path focusing over the reduced multigraph, or worklist iteration with widening at loop heads",
         engine),
-    option!("domain", DomainName, Analysis,
+    option!("domain", Choice<DomainArg>, Analysis,
         "Numeric domain: convex polyhedra or intervals, optionally with the program's booleans as predicates",
         domain),
-    option!("predicates", AutoOnOff, Analysis,
+    option!("predicates", Choice<Predicates>, Analysis,
         "Track the program's booleans as predicates in BDDs next to the numeric domain (auto: with the -pred domains)",
         predicates),
-    option!("pred-domain", PredDomainName, Analysis,
+    option!("pred-domain", Choice<PredDomain>, Analysis,
         "How predicates combine with the numeric domain: one state per valuation, or one BDD times one state",
         pred_domain),
     option!("refine", OnOff, Analysis,
@@ -709,7 +676,7 @@ const OPTIONS: &[ZOption] = &[
     option!("debug-floats", OnOff, FrontEnd,
         "Print the outcome of the bit-precise runs over floats of each function",
         frontend.debug_floats),
-    option!("debug-contracts", Trace, FrontEnd,
+    option!("debug-contracts", Choice<ContractTrace>, FrontEnd,
         "Print the contract search's rounds (modules: and the module each round analyzes)",
         frontend.debug_contracts),
     option!("dump-before-pipeline", File, FrontEnd,
