@@ -10,13 +10,19 @@
  *   - error functions (reach_error, __VERIFIER_error, __assert_fail, failed
  *     polyfocus_assert / __ikos_assert / __VERIFIER_assert ...) print
  *     "POLYFOCUS-ERROR-REACHED" and exit with status 97;
- *   - scanf's integer conversions are inputs too (served under the name "scanf");
+ *   - what a program reads from outside is an input too: the result of scanf and its
+ *     integer conversions, the text of the command-line arguments (each the decimal text
+ *     of a value, "argv[i]") and the values of environment variables ("getenv(NAME)");
+ *   - the results of atoi, atol, atoll, strtol, strtoll, strtoul and strtoull are computed
+ *     by the C library and logged as observations ("=name width value"), so that the trace
+ *     shows what the program parsed;
  *   - assumption functions end the execution normally (status 0) when their condition
  *     is false; abort() and exit() are the C library's: they are not errors.
  *
  * Where the values come from:
  *   - POLYFOCUS_BAKED_COUNT defined (standalone harness): the array
- *     polyfocus_baked_values[] defined before this text, strict mode;
+ *     polyfocus_baked_values[] defined before this text, strict mode; the command line is
+ *     the one the harness is run with;
  *   - otherwise the environment: POLYFOCUS_REPLAY_INPUTS names a file of decimal values
  *     (two's complement bits, one per line); POLYFOCUS_REPLAY_POLICY is unset (strict),
  *     "const:V" (serve V once the recorded values are used up) or "random:SEED";
@@ -50,6 +56,31 @@ static unsigned long long polyfocus_rng = 0x9e3779b97f4a7c15ULL;
 static unsigned long long *polyfocus_dict;
 static size_t polyfocus_dict_len;
 
+/* The C library's parsers under their internal names: the runtime defines strtol and its
+ * kin for the program (to log what they return) and must not log its own parsing. */
+extern long __strtol_internal(const char *, char **, int, int);
+extern unsigned long __strtoul_internal(const char *, char **, int, int);
+extern long long __strtoll_internal(const char *, char **, int, int);
+extern unsigned long long __strtoull_internal(const char *, char **, int, int);
+extern char **environ;
+
+/* The value of an environment variable, read from `environ`: the runtime defines getenv
+ * for the program. */
+static const char *polyfocus_env(const char *name) {
+    size_t n = strlen(name);
+    char **e;
+    for (e = environ; e && *e; e++)
+        if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+            return *e + n + 1;
+    return NULL;
+}
+
+static unsigned long long polyfocus_parse(const char *text, char **end) {
+    if (text[0] == '-')
+        return (unsigned long long)__strtoll_internal(text, end, 10, 0);
+    return __strtoull_internal(text, end, 10, 0);
+}
+
 static unsigned long long *polyfocus_read_values(const char *path, size_t *count) {
     unsigned long long *res = NULL;
     size_t n = 0, cap = 0;
@@ -62,10 +93,7 @@ static unsigned long long *polyfocus_read_values(const char *path, size_t *count
         unsigned long long v;
         if (line[0] == '\n' || line[0] == '#')
             continue;
-        if (line[0] == '-')
-            v = (unsigned long long)strtoll(line, &end, 10);
-        else
-            v = strtoull(line, &end, 10);
+        v = polyfocus_parse(line, &end);
         if (end == line)
             continue;
         if (n == cap) {
@@ -86,19 +114,18 @@ static void polyfocus_load(void) {
         return;
     polyfocus_loaded = 1;
 #ifndef POLYFOCUS_BAKED_COUNT
-    const char *inputs = getenv("POLYFOCUS_REPLAY_INPUTS");
-    const char *policy = getenv("POLYFOCUS_REPLAY_POLICY");
-    const char *log = getenv("POLYFOCUS_REPLAY_LOG");
-    const char *dict = getenv("POLYFOCUS_REPLAY_DICT");
+    const char *inputs = polyfocus_env("POLYFOCUS_REPLAY_INPUTS");
+    const char *policy = polyfocus_env("POLYFOCUS_REPLAY_POLICY");
+    const char *log = polyfocus_env("POLYFOCUS_REPLAY_LOG");
+    const char *dict = polyfocus_env("POLYFOCUS_REPLAY_DICT");
     if (inputs && *inputs)
         polyfocus_values = polyfocus_read_values(inputs, &polyfocus_count);
     if (policy && strncmp(policy, "const:", 6) == 0) {
         polyfocus_policy = 1;
-        polyfocus_const = policy[6] == '-' ? (unsigned long long)strtoll(policy + 6, NULL, 10)
-                                           : strtoull(policy + 6, NULL, 10);
+        polyfocus_const = polyfocus_parse(policy + 6, NULL);
     } else if (policy && strncmp(policy, "random:", 7) == 0) {
         polyfocus_policy = 2;
-        polyfocus_rng ^= strtoull(policy + 7, NULL, 10) * 0xbf58476d1ce4e5b9ULL;
+        polyfocus_rng ^= polyfocus_parse(policy + 7, NULL) * 0xbf58476d1ce4e5b9ULL;
     }
     if (dict && *dict)
         polyfocus_dict = polyfocus_read_values(dict, &polyfocus_dict_len);
@@ -121,7 +148,7 @@ extern int prctl(int option, ...);
  * child before exec (fork could, at the price of copying polyfocus's page tables). A parent
  * that died before the request was made is seen by the parent id, which then changed. */
 __attribute__((constructor)) static void polyfocus_guard(void) {
-    const char *parent = getenv("POLYFOCUS_REPLAY_PARENT");
+    const char *parent = polyfocus_env("POLYFOCUS_REPLAY_PARENT");
     if (!parent || !*parent)
         return;
     struct rlimit lim;
@@ -129,7 +156,7 @@ __attribute__((constructor)) static void polyfocus_guard(void) {
     lim.rlim_max = (rlim_t)2 << 30;
     setrlimit(RLIMIT_AS, &lim);
     prctl(POLYFOCUS_PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    if ((long)getppid() != strtol(parent, NULL, 10))
+    if ((long)getppid() != __strtol_internal(parent, NULL, 10, 0))
         raise(SIGKILL);
 }
 #endif
@@ -198,6 +225,141 @@ unsigned long long polyfocus_replay_next(const char *name, unsigned width) {
     v = polyfocus_mask(v, width);
     if (polyfocus_log)
         fprintf(polyfocus_log, "%s %u %llu\n", name, width, v);
+    return v;
+}
+
+/* A value the program computed from its inputs through the C library (what atoi parsed),
+ * logged as "=name width value" for the trace; never served. */
+static void polyfocus_observe(const char *name, unsigned width, unsigned long long v) {
+    polyfocus_load();
+    if (polyfocus_log)
+        fprintf(polyfocus_log, "=%s %u %llu\n", name, width, polyfocus_mask(v, width));
+}
+
+/* The next input, or the value `fallback` when it is outside [lo, hi] (as signed values of
+ * `width` bits); the value returned is the one logged, so that a strict replay of the log
+ * serves exactly what this run used. */
+static long long polyfocus_replay_next_in(const char *name, unsigned width, long long lo,
+                                          long long hi, long long fallback) {
+    unsigned long long bits;
+    long long v;
+    FILE *log = polyfocus_log;
+    polyfocus_load();
+    log = polyfocus_log;
+    polyfocus_log = NULL;
+    bits = polyfocus_replay_next(name, width);
+    polyfocus_log = log;
+    v = width >= 64 ? (long long)bits
+                    : (long long)(bits << (64 - width)) >> (64 - width);
+    if (v < lo || v > hi)
+        v = fallback;
+    if (polyfocus_log)
+        fprintf(polyfocus_log, "%s %u %llu\n", name, width,
+                polyfocus_mask((unsigned long long)v, width));
+    return v;
+}
+
+/* The buffer a driver passes for a pointer parameter of an entry: `size` bytes between
+ * 64 KiB guards, so that an access just outside it (an off-by-one, a negative index) faults
+ * instead of reading another object, which would make the run an execution the program as
+ * written does not have. Its contents are 64-bit inputs named `name`. */
+#include <sys/mman.h>
+void *polyfocus_entry_buffer(const char *name) {
+    const unsigned long guard = 1UL << 16, size = 4096UL;
+    unsigned char *base = (unsigned char *)mmap(0, 2 * guard + size, PROT_READ | PROT_WRITE,
+                                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned long long *words;
+    unsigned long i;
+    if (base == (unsigned char *)MAP_FAILED || mprotect(base, guard, PROT_NONE) != 0 ||
+        mprotect(base + guard + size, guard, PROT_NONE) != 0)
+        abort();
+    words = (unsigned long long *)(base + guard);
+    for (i = 0; i < size / 8; i++)
+        words[i] = polyfocus_replay_next(name, 64);
+    return base + guard;
+}
+
+#ifndef POLYFOCUS_BAKED_COUNT
+/* The command line's arguments are inputs: run by polyfocus, each argument after the
+ * program's path is replaced, before main runs, by the decimal text of the input "argv[i]"
+ * (served in order, before any other input). glibc passes argc and argv to constructors.
+ * A standalone harness is run with the arguments written out instead. */
+__attribute__((constructor)) static void polyfocus_command_line(int argc, char **argv) {
+    int i;
+    if (!polyfocus_env("POLYFOCUS_REPLAY_INPUTS") || argc < 2 || !argv)
+        return;
+    for (i = 1; i < argc && argv[i]; i++) {
+        char name[32], text[32];
+        snprintf(name, sizeof name, "argv[%d]", i);
+        snprintf(text, sizeof text, "%lld", (long long)polyfocus_replay_next(name, 64));
+        argv[i] = strdup(text);
+        if (!argv[i])
+            abort();
+    }
+}
+#endif
+
+/* getenv: the value of every variable the program asks for is an input named
+ * "getenv(NAME)": 0 is an unset variable (a null result), any other value its decimal text.
+ * The runtime's own settings are read from `environ` (polyfocus_env). */
+char *polyfocus_getenv(const char *name) __asm__("getenv");
+char *polyfocus_getenv(const char *name) {
+    static char texts[16][32];
+    static unsigned next_text;
+    char label[96];
+    long long v;
+    char *text;
+    snprintf(label, sizeof label, "getenv(%.80s)", name ? name : "");
+    v = (long long)polyfocus_replay_next(label, 64);
+    if (v == 0)
+        return NULL;
+    text = texts[next_text++ % 16];
+    snprintf(text, 32, "%lld", v);
+    return text;
+}
+
+/* The C library's number parsers, computed by the C library and observed. */
+long polyfocus_strtol(const char *s, char **end, int base) __asm__("strtol");
+long polyfocus_strtol(const char *s, char **end, int base) {
+    long v = __strtol_internal(s, end, base, 0);
+    polyfocus_observe("strtol", 8 * sizeof(long), (unsigned long long)v);
+    return v;
+}
+unsigned long polyfocus_strtoul(const char *s, char **end, int base) __asm__("strtoul");
+unsigned long polyfocus_strtoul(const char *s, char **end, int base) {
+    unsigned long v = __strtoul_internal(s, end, base, 0);
+    polyfocus_observe("strtoul", 8 * sizeof(long), v);
+    return v;
+}
+long long polyfocus_strtoll(const char *s, char **end, int base) __asm__("strtoll");
+long long polyfocus_strtoll(const char *s, char **end, int base) {
+    long long v = __strtoll_internal(s, end, base, 0);
+    polyfocus_observe("strtoll", 64, (unsigned long long)v);
+    return v;
+}
+unsigned long long polyfocus_strtoull(const char *s, char **end, int base) __asm__("strtoull");
+unsigned long long polyfocus_strtoull(const char *s, char **end, int base) {
+    unsigned long long v = __strtoull_internal(s, end, base, 0);
+    polyfocus_observe("strtoull", 64, v);
+    return v;
+}
+/* atoi and atol are strtol's value converted (glibc's definitions). */
+int polyfocus_atoi(const char *s) __asm__("atoi");
+int polyfocus_atoi(const char *s) {
+    int v = (int)__strtol_internal(s, NULL, 10, 0);
+    polyfocus_observe("atoi", 8 * sizeof(int), (unsigned long long)(long long)v);
+    return v;
+}
+long polyfocus_atol(const char *s) __asm__("atol");
+long polyfocus_atol(const char *s) {
+    long v = __strtol_internal(s, NULL, 10, 0);
+    polyfocus_observe("atol", 8 * sizeof(long), (unsigned long long)v);
+    return v;
+}
+long long polyfocus_atoll(const char *s) __asm__("atoll");
+long long polyfocus_atoll(const char *s) {
+    long long v = __strtoll_internal(s, NULL, 10, 0);
+    polyfocus_observe("atoll", 64, (unsigned long long)v);
     return v;
 }
 
@@ -420,98 +582,134 @@ POLYFOCUS_NONDET_BOOL(polyfocus_nondet_bool)
 POLYFOCUS_NONDET(int, __ikos_nondet_int)
 POLYFOCUS_NONDET(unsigned int, __ikos_nondet_uint)
 
-/* scanf: the numbers a program reads from its standard input are inputs like nondet values
- * (served in order under the name "scanf"), so that a replay follows the analyzed path
- * whatever the standard input holds. Integer conversions (d i u o x X c, with the length
- * modifiers hh h l ll j z t, and assignment suppression `*`) are served; at any other
- * conversion (strings, floats, pointers, %n) it stops as a scanf whose input did not
- * match does, returning the number of values assigned so far. */
+/* scanf: what a program reads from its standard input is inputs like nondet values, so
+ * that a replay follows the analyzed path whatever the standard input holds. First the
+ * result, served as "scanf": EOF (-1) or the number of values assigned, from 0 to the number
+ * n of integer conversions the format has before any other (a value outside [-1, n] means
+ * all n); then the value of each conversion up to that count, served as "scanf %d" (the
+ * conversion as written). Integer conversions are d i u o x X c, with the length modifiers
+ * hh h l ll j z t and assignment suppression `*`; at any other conversion (strings, floats,
+ * pointers, %n) a real scanf may stop too, as when its input does not match. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The next integer conversion of `*p` (just after a '%'): its width in bits, its text in
+ * `name`, whether it assigns; 0 for another conversion. `*p` moves past it. */
+static unsigned polyfocus_conversion(const char **p, char *name, size_t name_size,
+                                     int *suppress) {
+    const char *start = *p - 1, *q = *p;
+    int length = 0; /* -2 hh, -1 h, 0 int, 1 l, 2 ll, 3 j, 4 z, 5 t */
+    unsigned width;
+    size_t n;
+    *suppress = 0;
+    if (*q == '*') {
+        *suppress = 1;
+        q++;
+    }
+    while (*q >= '0' && *q <= '9')
+        q++;
+    if (q[0] == 'h' && q[1] == 'h') {
+        length = -2;
+        q += 2;
+    } else if (q[0] == 'h') {
+        length = -1;
+        q++;
+    } else if (q[0] == 'l' && q[1] == 'l') {
+        length = 2;
+        q += 2;
+    } else if (q[0] == 'l' || q[0] == 'L' || q[0] == 'q') {
+        length = 1;
+        q++;
+    } else if (q[0] == 'j') {
+        length = 3;
+        q++;
+    } else if (q[0] == 'z') {
+        length = 4;
+        q++;
+    } else if (q[0] == 't') {
+        length = 5;
+        q++;
+    }
+    switch (*q) {
+    case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c':
+        break;
+    default:
+        *p = q;
+        return 0;
+    }
+    if (*q == 'c' || length == -2)
+        width = 8 * (unsigned)sizeof(char);
+    else if (length == -1)
+        width = 8 * (unsigned)sizeof(short);
+    else if (length == 1)
+        width = 8 * (unsigned)sizeof(long);
+    else if (length == 2)
+        width = 8 * (unsigned)sizeof(long long);
+    else if (length == 3)
+        width = 8 * (unsigned)sizeof(intmax_t);
+    else if (length == 4)
+        width = 8 * (unsigned)sizeof(size_t);
+    else if (length == 5)
+        width = 8 * (unsigned)sizeof(ptrdiff_t);
+    else
+        width = 8 * (unsigned)sizeof(int);
+    q++;
+    n = (size_t)(q - start) < name_size - 7 ? (size_t)(q - start) : name_size - 7;
+    memcpy(name, "scanf ", 6);
+    memcpy(name + 6, start, n);
+    name[6 + n] = 0;
+    *p = q;
+    return width;
+}
+
 static int polyfocus_vscanf(const char *format, va_list ap) {
-    int assigned = 0;
+    int assignable = 0, assigned = 0, suppress;
+    long long result;
+    char name[40];
     const char *p = format;
+    /* How many values the format can assign before a conversion that is not served. */
     while (*p) {
-        int suppress = 0, length = 0; /* -2 hh, -1 h, 0 int, 1 l, 2 ll, 3 j, 4 z, 5 t */
-        unsigned long long v;
-        if (*p != '%') {
-            p++;
+        if (*p++ != '%')
             continue;
-        }
-        p++;
         if (*p == '%') {
             p++;
             continue;
         }
-        if (*p == '*') {
-            suppress = 1;
-            p++;
-        }
-        while (*p >= '0' && *p <= '9')
-            p++;
-        if (p[0] == 'h' && p[1] == 'h') {
-            length = -2;
-            p += 2;
-        } else if (p[0] == 'h') {
-            length = -1;
-            p++;
-        } else if (p[0] == 'l' && p[1] == 'l') {
-            length = 2;
-            p += 2;
-        } else if (p[0] == 'l' || p[0] == 'L' || p[0] == 'q') {
-            length = 1;
-            p++;
-        } else if (p[0] == 'j') {
-            length = 3;
-            p++;
-        } else if (p[0] == 'z') {
-            length = 4;
-            p++;
-        } else if (p[0] == 't') {
-            length = 5;
-            p++;
-        }
-        switch (*p) {
-        case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c': {
-            unsigned width;
-            if (*p == 'c')
-                width = 8 * (unsigned)sizeof(char);
-            else if (length == -2)
-                width = 8 * (unsigned)sizeof(char);
-            else if (length == -1)
-                width = 8 * (unsigned)sizeof(short);
-            else if (length == 1)
-                width = 8 * (unsigned)sizeof(long);
-            else if (length == 2)
-                width = 8 * (unsigned)sizeof(long long);
-            else if (length == 3)
-                width = 8 * (unsigned)sizeof(intmax_t);
-            else if (length == 4)
-                width = 8 * (unsigned)sizeof(size_t);
-            else if (length == 5)
-                width = 8 * (unsigned)sizeof(ptrdiff_t);
-            else
-                width = 8 * (unsigned)sizeof(int);
-            v = polyfocus_replay_next("scanf", width);
-            if (!suppress) {
-                void *dest = va_arg(ap, void *);
-                switch (width) {
-                case 8: *(unsigned char *)dest = (unsigned char)v; break;
-                case 16: *(unsigned short *)dest = (unsigned short)v; break;
-                case 32: *(unsigned int *)dest = (unsigned int)v; break;
-                default: *(unsigned long long *)dest = v; break;
-                }
-                assigned++;
-            }
-            p++;
+        if (!polyfocus_conversion(&p, name, sizeof name, &suppress))
             break;
+        assignable += !suppress;
+    }
+    result = polyfocus_replay_next_in("scanf", 8 * (unsigned)sizeof(int), -1, assignable,
+                                      assignable);
+    if (result <= 0)
+        return (int)result;
+    p = format;
+    while (*p && assigned < result) {
+        unsigned width;
+        unsigned long long v;
+        if (*p++ != '%')
+            continue;
+        if (*p == '%') {
+            p++;
+            continue;
         }
-        default:
-            return assigned;
+        width = polyfocus_conversion(&p, name, sizeof name, &suppress);
+        if (!width)
+            break;
+        v = polyfocus_replay_next(name, width);
+        if (!suppress) {
+            void *dest = va_arg(ap, void *);
+            switch (width) {
+            case 8: *(unsigned char *)dest = (unsigned char)v; break;
+            case 16: *(unsigned short *)dest = (unsigned short)v; break;
+            case 32: *(unsigned int *)dest = (unsigned int)v; break;
+            default: *(unsigned long long *)dest = v; break;
+            }
+            assigned++;
         }
     }
-    return assigned;
+    return (int)result;
 }
 /* Both symbols, under names of our own: glibc's <stdio.h> maps `scanf` to
  * `__isoc99_scanf`, and a program compiled in another mode calls `scanf`. */

@@ -13,8 +13,8 @@ without template variables, csmith 43046), a reducing loop after it; long long, 
 unsigned int and unsigned short variables. Needs gcc with UBSan.
 
 usage: scripts/polyfuzz.py ANALYZER SEED COUNT OUTDIR [extra check flags...]
-(issue 17, ninth session: seeds 1000-1149 with --timeout 4, 127 judged programs, 732
-assertions, 115 true ones proved, 0 wrong)
+(seeds 1000-1149 with --timeout 4 gave 127 judged programs, 732 assertions, 115 true
+ones proved, 0 wrong)
 """
 import itertools, json, os, random, re, subprocess, sys
 from fractions import Fraction

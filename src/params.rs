@@ -356,7 +356,7 @@ pub struct StageParams {
     /// proof under load (2.4 s at load 16). It is wall-clock.
     pub relational_share_reference: Duration,
     /// The engine's budget of work in steps (`analysis::Deadline::spend`; 0: none, time
-    /// alone limits it). The contract search of recursive functions (`cli::check`) sets it
+    /// alone limits it). The contract search of recursive functions (`driver::contracts`) sets it
     /// so that what its rounds prove does not depend on the machine's load.
     pub engine_work: u64,
     /// Whether the stages that ask the solver under a wall-clock cap (polynomial
@@ -365,7 +365,7 @@ pub struct StageParams {
     pub solver_stages: bool,
 }
 
-/// The contract search of recursive functions (`cli::check::load_program`): Houdini rounds,
+/// The contract search of recursive functions (`driver::contracts`): Houdini rounds,
 /// each the driver's analysis of the functions lifted in certify mode. Bounded by work, not
 /// time, so that the contracts, hence the verdicts, do not depend on the machine's load.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,7 +1,7 @@
 //! CI on a fresh machine: every false task of `../shared/bench` (LP64 and ILP32 alike) is
 //! refuted with a counterexample replayed natively. The ILP32 replays link with `-m32`, which
 //! needs the 32-bit C library and libgcc that `scripts/setup` installs: on a machine without
-//! them the count drops (issue 13), which this test catches.
+//! them the count drops, which this test catches.
 //! Skips, visibly, when `../shared/bench` is absent; under CI (`CI` set) its absence fails.
 
 mod common;
@@ -17,7 +17,7 @@ const FLOOR: usize = 33;
 
 #[test]
 fn every_false_task_is_refuted_with_a_native_replay() {
-    let Some(bench) = common::shared_bench_or_skip("bench_false") else {
+    let Some(bench) = common::shared_bench_or_skip(common::SharedSet::Bench, "bench_false") else {
         return;
     };
     let manifest = std::fs::read_to_string(bench.join("MANIFEST.tsv")).unwrap();

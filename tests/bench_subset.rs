@@ -17,7 +17,7 @@ const TIMEOUT_S: &str = "8";
 #[test]
 fn bench_subset_has_no_wrong_verdict_and_meets_the_floor() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let Some(bench) = common::shared_bench_or_skip("bench_subset") else {
+    let Some(bench) = common::shared_bench_or_skip(common::SharedSet::Bench, "bench_subset") else {
         return;
     };
     let floor_text = std::fs::read_to_string(root.join("tests/bench-floor.txt")).unwrap();

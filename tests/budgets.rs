@@ -1,4 +1,4 @@
-//! Budgets that mean something (issue 14): a run ends within its run budget plus a margin,
+//! Budgets that mean something: a run ends within its run budget plus a margin,
 //! whatever its functions would cost, and a function stopped by its budget is reported with
 //! that budget, its assertions unknown, never proved. Verdicts are what is asserted; the one
 //! timing is checked against a margin several times the budget.
@@ -36,8 +36,8 @@ fn functions(report: &Value) -> &Vec<Value> {
 }
 
 /// With a run budget of 4 s and 60 functions that would each use a minute, the run ends
-/// within the budget plus a margin (before issue 14's two passes every function got at
-/// least a second, whatever was left, and 30 of them took 18 s).
+/// within the budget plus a margin (when every function got at least a second, whatever
+/// was left, 30 of them took 18 s).
 /// Every function is listed with its budget; none proves or refutes the assertion that
 /// holds, and one that got no time says so.
 #[test]
@@ -69,10 +69,9 @@ fn a_run_ends_within_its_budget_whatever_its_functions_cost() {
 
 /// A function stopped by its budget keeps its assertions unknown with the budget as their
 /// reason: with a budget too small for any stage after the interval stage, the assertion
-/// that holds is not proved, and the one the interval stage proves stays proved. (Before
-/// issue 14's eighth session the cheap assertion was `c <= 10` for a counter saturating at
-/// 10, which path focusing proves and intervals do not: under load 20 focus needs more
-/// than the 0.5 s, so that version failed on a loaded machine.)
+/// that holds is not proved, and the one the interval stage proves stays proved. (A cheap
+/// assertion `c <= 10` for a counter saturating at 10 would not do: path focusing proves it
+/// and intervals do not, and under load 20 focus needs more than the 0.5 s.)
 #[test]
 fn a_function_out_of_time_reports_its_budget_and_keeps_cheap_proofs() {
     let dir = tempfile::tempdir().expect("temporary directory");
@@ -112,7 +111,7 @@ fn long_function(name: &str, n: usize) -> String {
     c + "  return x + y;\n}\n"
 }
 
-/// The front end's budget is a size, so it does not depend on the machine (issue 14): a
+/// The front end's budget is a size, so it does not depend on the machine: a
 /// function larger than `-Z lift-limit` instructions is neither optimized nor lifted, and
 /// every one of its assertions is reported unknown for that budget, with a warning that
 /// gives its size; its function is listed as ended by that budget. A small function beside
@@ -190,20 +189,22 @@ fn inlining_stops_at_the_caller_limit_and_the_callee_is_analyzed_on_its_own() {
     source += "  return x;\n}\n";
     std::fs::write(&path, source).expect("writing the program");
     let listed = |report: &Value| functions(report).iter().any(|f| f["function"] == "step");
+    // The assertion is one check; each inlined copy is a context of it.
+    let contexts = |report: &Value| {
+        let checks = report["checks"].as_array().expect("checks");
+        assert_eq!(checks.len(), 1, "{report}");
+        checks[0]["contexts"].as_array().expect("contexts").len()
+    };
     let report = check_json(&path, &["-j", "1"]);
     assert!(!listed(&report), "every call inlined: {report}");
-    let checks = report["checks"].as_array().expect("checks");
-    assert_eq!(checks.len(), 40, "{report}");
+    assert_eq!(contexts(&report), 40, "{report}");
     let report = check_json(&path, &["-Z", "inline-caller-limit=100", "-j", "1"]);
     assert!(
         listed(&report),
         "the callee is an entry of its own: {report}"
     );
-    let checks = report["checks"].as_array().expect("checks");
-    assert!(checks.len() < 40, "fewer inlined copies: {report}");
-    for c in checks {
-        assert_eq!(c["verdict"], "proved", "{c}");
-    }
+    assert!(contexts(&report) < 40, "fewer inlined copies: {report}");
+    assert_eq!(report["checks"][0]["verdict"], "proved", "{report}");
 }
 
 /// A loop whose bound the interval stage proves: `i` stays in [0, 100].
@@ -232,7 +233,7 @@ fn interval_stage(report: &Value) -> (String, String) {
     )
 }
 
-/// The interval pass is limited by work, not time (issue 14): with a budget of work too
+/// The interval pass is limited by work, not time: with a budget of work too
 /// small for its fixpoint it stops at the same step on every run (the same steps reported,
 /// however loaded the machine), ends with the analysis's budget, proves nothing, and the
 /// later stages still prove the assertion; with the default budget it proves it itself.
@@ -282,7 +283,7 @@ fn what_the_interval_pass_proves_no_later_stage_loses() {
     assert_eq!(hurried["checks"][0]["verdict"], "proved", "{}", hurried);
 }
 
-/// The rounds of the contract search of `program` (issue 15), as `-Z debug-contracts`
+/// The rounds of the contract search of `program`, as `-Z debug-contracts`
 /// prints them: obligations, proved, steps of work and steps left, without the time.
 fn contract_rounds(program: &std::path::Path) -> Vec<String> {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfocus"))
@@ -355,7 +356,7 @@ function squaring() entry bb0
     return
 ";
 
-/// Bounded model checking stops at its budget of work (z3's resource count, issue 14), not
+/// Bounded model checking stops at its budget of work (z3's resource count), not
 /// at a time: with a budget of one step, the same query gives up every time, and without a
 /// budget it is answered; the work spent is counted.
 #[test]
@@ -390,8 +391,8 @@ fn bounded_model_checking_stops_at_its_budget_of_work_the_same_way_every_time() 
 /// diamond_2-2.c of `../shared/bench` (sv-benchmarks, loop-acceleration): ten diamonds on
 /// `y % 2` in a loop over a wrapping `x`. The assertion holds, but path focusing does not
 /// prove it: the solver finds path after path that the polyhedra show adds nothing, each
-/// query costing seconds, and before issue 14's budget of solver work the engine ran until
-/// its deadline, 48 s of the default 60.
+/// query costing seconds, and without a budget of solver work the engine ran until its
+/// deadline, 48 s of the default 60.
 const DIAMONDS: &str = "#include \"polyfocus.h\"\n\
      int main(void) {\n\
      \x20 unsigned int x = 0;\n\
@@ -431,7 +432,7 @@ fn engine_stage(report: &Value) -> (String, String) {
     )
 }
 
-/// Path focusing is limited by solver work, not time (issue 14): on the diamonds it stops
+/// Path focusing is limited by solver work, not time: on the diamonds it stops
 /// with the analysis's budget long before the default minute, at the same query and the
 /// same work on every run, and the assertion stays unknown.
 #[test]

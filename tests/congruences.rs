@@ -1,17 +1,15 @@
-//! Relational congruences (issue 17, `analysis::relational_congruence`) on
+//! Relational congruences (`analysis::relational_congruence`) on
 //! `tests/programs/congruences`: each program is first run natively (clang-19) on a grid of
-//! inputs, with an assertion that reports its line; an assertion annotated `// proved` must
-//! never fail there, one annotated `// fails` must fail on some input (wrap-around, a
-//! different parity or C's negative remainders break the near relation). Then polyfocus
-//! must prove every `// proved` assertion, leave it unknown with
-//! `-Z relational-congruences=off` (the relations are what proves it), and never prove a
-//! `// fails` one in either mode.
+//! inputs, with an assertion that reports its line, and the facts of the annotations
+//! (`tests/common/annotations.rs`) must be what the native runs show (wrap-around, a
+//! different parity or C's negative remainders break the near relations). Then polyfocus
+//! must agree with the annotations in the runs `on` and `off` (`-Z relational-congruences`
+//! on and off): an assertion the relations prove is unknown without them.
 
 mod common;
 
-use std::collections::BTreeSet;
+use common::annotations::annotated;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Stands in for `polyfocus.h` natively: each function reads its inputs from
 /// `POLYFOCUS_INPUTS` (the same list for every function), a failed assumption returns from
@@ -52,38 +50,8 @@ const STARTS: &[i64] = &[
 const COUNTS: &[i64] = &[-1, 0, 1, 2, 3, 255, 256, 257, 1000];
 
 fn programs() -> Vec<PathBuf> {
-    let dir = common::program("congruences");
-    let mut res: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/programs/congruences")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    res.sort();
+    let res = common::c_programs(&common::program("congruences"));
     assert!(!res.is_empty(), "programs found");
-    res
-}
-
-#[derive(Debug, PartialEq)]
-enum Expect {
-    Proved,
-    Fails,
-}
-
-fn annotations(path: &Path) -> Vec<(u32, Expect)> {
-    let text = std::fs::read_to_string(path).expect("readable");
-    let mut res = vec![];
-    for (i, line) in text.lines().enumerate() {
-        if !line.contains("polyfocus_assert(") {
-            continue;
-        }
-        let note = line.split("// ").nth(1).unwrap_or("").trim();
-        let expect = match note {
-            "proved" => Expect::Proved,
-            "fails" => Expect::Fails,
-            _ => panic!("{}:{}: assertion without annotation", path.display(), i + 1),
-        };
-        res.push((i as u32 + 1, expect));
-    }
     res
 }
 
@@ -98,69 +66,19 @@ fn entries(path: &Path) -> String {
     names.join(",")
 }
 
-/// The lines of the assertions that fail natively on some input of the grid.
-fn failing_natively(path: &Path) -> BTreeSet<u32> {
-    let dir = std::env::temp_dir().join(format!(
-        "polyfocus-congruences-{}-{}",
-        std::process::id(),
-        path.file_stem().expect("a name").to_string_lossy()
-    ));
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    std::fs::write(dir.join("polyfocus.h"), NATIVE_HEADER).expect("header");
-    let exe = dir.join("a.out");
-    let status = Command::new("clang-19")
-        .args(["-O0", "-w", "-I"])
-        .arg(&dir)
-        .arg(path)
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .expect("clang-19 runs");
-    assert!(status.success(), "native build of {}", path.display());
-    let mut failing = BTreeSet::new();
-    for w in STARTS {
-        for n in COUNTS {
-            let out = Command::new(&exe)
-                .env("POLYFOCUS_INPUTS", format!("{w} {n}"))
-                .output()
-                .expect("native run");
-            assert_eq!(out.status.code(), Some(0), "{} on {w} {n}", path.display());
-            for line in String::from_utf8_lossy(&out.stdout).lines() {
-                failing.insert(line.trim().parse::<u32>().expect("a line number"));
-            }
-        }
-    }
-    std::fs::remove_dir_all(&dir).ok();
-    failing
-}
-
-fn verdict(report: &serde_json::Value, line: u32) -> String {
-    common::check_at_line(report, line)
-        .unwrap_or_else(|| panic!("no check at line {line}: {report}"))["verdict"]
-        .as_str()
-        .unwrap_or("")
-        .to_string()
-}
-
+/// Every start with every count is the input of a native run.
 #[test]
 fn annotations_hold_natively() {
-    for path in programs() {
-        let failing = failing_natively(&path);
-        for (line, expect) in annotations(&path) {
-            let fails = failing.contains(&line);
-            assert_eq!(
-                fails,
-                expect == Expect::Fails,
-                "{}:{line} annotated {expect:?}, natively fails: {fails}",
-                path.display()
-            );
-        }
-    }
+    let inputs = common::native::input_pairs(STARTS, COUNTS);
+    common::native::assert_facts_hold(&programs(), NATIVE_HEADER, &inputs);
 }
 
 #[test]
 fn relations_prove_what_they_must_and_nothing_else() {
+    let mut wrong = Vec::new();
     for path in programs() {
+        let program = annotated(&path);
+        program.assert_runs_known(&["on", "off"]);
         let entry = entries(&path);
         let common_args = ["--entry", &entry, "--timeout", "30", "--no-counterexamples"];
         let mut on_args = common_args.to_vec();
@@ -169,20 +87,10 @@ fn relations_prove_what_they_must_and_nothing_else() {
         let mut off_args = common_args.to_vec();
         off_args.extend_from_slice(&["-Z", "relational-congruences=off"]);
         let off = common::check_json(&path, &off_args);
-        for (line, expect) in annotations(&path) {
-            let (got_on, got_off) = (verdict(&on, line), verdict(&off, line));
-            match expect {
-                Expect::Proved => {
-                    assert_eq!(got_on, "proved", "{}:{line}", path.display());
-                    assert_eq!(got_off, "unknown", "{}:{line} off", path.display());
-                }
-                Expect::Fails => {
-                    assert_ne!(got_on, "proved", "{}:{line} WRONG", path.display());
-                    assert_ne!(got_off, "proved", "{}:{line} off: WRONG", path.display());
-                }
-            }
-        }
+        wrong.extend(program.disagreements(&on, "on"));
+        wrong.extend(program.disagreements(&off, "off"));
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// Two programs of the csmith generator (seeds 42012 and 42092, kept verbatim in
@@ -212,7 +120,7 @@ fn relational_congruences_do_not_prove_the_known_wrong_cases() {
             ],
         );
         assert_ne!(
-            verdict(&report, line),
+            common::verdict_at(&report, line),
             "proved",
             "{file}:{line}: WRONG proof"
         );
@@ -236,6 +144,10 @@ fn a_narrow_unsigned_global_read_in_a_loop_is_read_unsigned() {
             "10",
         ],
     );
-    assert_eq!(verdict(&report, 24), "proved", "{report}");
-    assert_ne!(verdict(&report, 25), "proved", "line 25: WRONG proof");
+    assert_eq!(common::verdict_at(&report, 24), "proved", "{report}");
+    assert_ne!(
+        common::verdict_at(&report, 25),
+        "proved",
+        "line 25: WRONG proof"
+    );
 }

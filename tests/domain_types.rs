@@ -1,4 +1,4 @@
-//! Domain types (issue 14, seed 003): the classification of values by their use on a small
+//! Domain types: the classification of values by their use on a small
 //! lifted function, and path focusing with domain types on real programs (the relational
 //! pack an assertion needs is tracked; the JSON report counts the classes per function).
 

@@ -1,6 +1,8 @@
 //! Front end: compiles small C programs with clang-19, loads bitcode and textual IR, and
 //! checks the lifted program; bad inputs give one clear error; every benchmark task loads.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use polyfocus::frontend::{self, DataModel, EntrySelection, FrontendConfig, FrontendError};
@@ -646,19 +648,15 @@ fn unreadable_bitcode_error_shows_llvm_message() {
 
 // ---- the benchmark set ----
 
-fn bench_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
-    dir.join("MANIFEST.tsv")
-        .exists()
-        .then(|| dir.canonicalize().unwrap())
-}
-
 #[test]
 fn every_benchmark_task_loads_and_verifies() {
-    let Some(bench) = bench_dir() else {
-        eprintln!("../shared/bench not found: skipping the benchmark loop");
+    let Some(bench) = common::shared_bench_or_skip(
+        common::SharedSet::Bench,
+        "every_benchmark_task_loads_and_verifies",
+    ) else {
         return;
     };
+    let bench = bench.canonicalize().expect("the benchmark folder");
     let manifest = std::fs::read_to_string(bench.join("MANIFEST.tsv")).unwrap();
     let tasks: Vec<Vec<String>> = manifest
         .lines()
@@ -769,7 +767,7 @@ int main() { int x = __ikos_nondet_int(); return step(x); }
         vec!["main", "step"],
         "`unused` is never called from main"
     );
-    // `unused`'s assertion is listed (issue 12: never silently skipped), with no function
+    // `unused`'s assertion is listed (never silently skipped), with no function
     // holding its error site: it holds.
     assert_eq!(module.checks.len(), 2);
     assert_eq!(module.checks[0].function, "step");

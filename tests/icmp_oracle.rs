@@ -1,4 +1,4 @@
-//! Integer comparisons against native execution (issue 12, class 1).
+//! Integer comparisons against native execution.
 //!
 //! Generates one LLVM IR module of small functions over a small-domain input (an `i1` or an
 //! `i8` argument, so every input value is enumerable). Each function widens, narrows or keeps
@@ -23,7 +23,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// Functions are sampled one in `STRIDE` by default (every shape still appears; the slice
-/// holds t49, `icmp ugt i8 0, (zext i1 %in)`, which the code before issue 12 got wrong).
+/// holds t49, `icmp ugt i8 0, (zext i1 %in)`, which an earlier lifting got wrong).
 const STRIDE: usize = 49;
 
 /// At most this many inputs asserted on each side of a comparison (plus 0 and -1).

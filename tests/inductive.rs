@@ -5,6 +5,8 @@
 //! (`analysis::relational_congruence`). An invariant that is not inductive is a bug;
 //! a proof resting on it would be unsound.
 
+mod common;
+
 use polyfocus::analysis::certify::{certify, Certificate};
 use polyfocus::analysis::{congruence, relational_congruence, template_bounds, FunctionContext};
 use polyfocus::bench::manifest::{read_manifest, DataModel as BenchModel};
@@ -64,7 +66,7 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
             if let Certificate::NotInductive(why) = certify(&ctx, inv) {
                 failures.push(format!("{label} [{name}]: {why}"));
             }
-            // The congruences the congruence stage adds to these invariants (issue 17).
+            // The congruences the congruence stage adds to these invariants.
             let classes = congruence::analyze(func, ctx.readings());
             if let Certificate::NotInductive(why) =
                 congruence::certify(&ctx, inv, &classes, Duration::from_secs(5))
@@ -129,7 +131,7 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
 static RELATIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Certification does not share the formula's blind spots: with the formula made to read a
-/// constant moved into an unsigned narrow phi signed (issue 17's wrong proofs, injected on
+/// constant moved into an unsigned narrow phi signed (the cause of two wrong proofs, injected on
 /// this thread only), the invariants of `narrow_unsigned_global.c` are refuted and
 /// `RegionFormula::query_misread` finds paths that misread a value; with the formula as it
 /// is, neither. (The lattices of the relational stage, which the original bug fooled, are
@@ -305,11 +307,12 @@ fn invariants_of_test_programs_are_inductive() {
 
 #[test]
 fn invariants_on_the_benchmark_set_are_inductive() {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
-    if !bench.join("MANIFEST.tsv").is_file() {
-        eprintln!("skipped: {} is absent", bench.display());
+    let Some(bench) = common::shared_bench_or_skip(
+        common::SharedSet::Bench,
+        "invariants_on_the_benchmark_set_are_inductive",
+    ) else {
         return;
-    }
+    };
     let tasks = read_manifest(&bench).unwrap();
     // Two workers (CI has two cores); each task is independent.
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -354,7 +357,7 @@ fn invariants_on_the_benchmark_set_are_inductive() {
     );
 }
 
-/// Issue 17: the polynomial equalities at loop heads (`analysis::polyeq`) are inductive.
+/// The polynomial equalities at loop heads (`analysis::polyeq`) are inductive.
 /// Z3 must never find a path leaving them; on the test programs, where its non-linear
 /// arithmetic decides the queries, it must certify them outright.
 #[test]
@@ -362,7 +365,10 @@ fn polynomial_equalities_are_inductive() {
     use polyfocus::analysis::polyeq::{certify as certify_eqs, discover, Consecution};
     use polyfocus::analysis::Deadline;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let nla = root.join("../shared/bench2/sv-benchmarks/c/nla-digbench");
+    let bench2 = common::shared_bench_or_skip(
+        common::SharedSet::Bench2,
+        "polynomial_equalities_are_inductive",
+    );
     let mut programs: Vec<(PathBuf, bool)> = vec![
         (root.join("tests/programs/polynomial.c"), true),
         (root.join("tests/programs/polynomial_wrap.c"), true),
@@ -387,10 +393,14 @@ fn polynomial_equalities_are_inductive() {
         "prodbin-ll.c",
         "mannadiv.c",
     ] {
-        if nla.join(task).is_file() {
+        if let Some(bench2) = &bench2 {
+            let nla = bench2.join("sv-benchmarks/c/nla-digbench");
+            assert!(
+                nla.join(task).is_file(),
+                "{} is absent",
+                nla.join(task).display()
+            );
             programs.push((nla.join(task), false));
-        } else {
-            eprintln!("skipped: {} is absent", nla.join(task).display());
         }
     }
     let mut failures = Vec::new();
@@ -436,7 +446,7 @@ fn polynomial_equalities_are_inductive() {
     );
 }
 
-/// Issue 17: on the bench tasks that disequality splitting and loop-entry predicates prove
+/// On the bench tasks that disequality splitting and loop-entry predicates prove
 /// (code2inv 36, 46, 51 and 110, 112, 118, 122), the run for verdicts proves the assertion
 /// and Z3 certifies its invariants inductive (no solver `unknown` accepted).
 #[test]
@@ -495,18 +505,11 @@ fn precision_techniques_give_certified_invariants_on_their_bench_tasks() {
     }
 }
 
-/// `../shared/bench`, when it is beside the project.
+/// `../shared/bench`, when it is beside the project (required under CI).
 fn common_bench() -> Option<PathBuf> {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
-    if bench.join("MANIFEST.tsv").is_file() {
-        Some(bench)
-    } else {
-        eprintln!("skipped: {} is absent", bench.display());
-        None
-    }
+    common::shared_bench_or_skip(common::SharedSet::Bench, "inductive")
 }
-/// Issue 17 (seed 002): the invariants extrapolation with a care set produces are
-/// inductive. On `tests/programs/care_set.c` the care-set stage proves both assertions, and
+/// The invariants extrapolation with a care set produces are inductive. On `tests/programs/care_set.c` the care-set stage proves both assertions, and
 /// Z3 must certify the invariants it left outright (an undecided query fails too).
 /// The whole benchmark set and the other test programs run with care sets on (the
 /// default) in the configurations above, so every care-set proof there is certified too.
@@ -570,7 +573,7 @@ fn care_set_invariants_are_inductive() {
     }
 }
 
-/// Issue 17: phase predicates and part-wise paths (`analysis/phases.rs`,
+/// Phase predicates and part-wise paths (`analysis/phases.rs`,
 /// `analysis/transformer.rs`). On the test programs and on the bench tasks they prove
 /// (gj2007, mono-crafted_6, ikos/prover 13), the run for verdicts proves what holds and Z3
 /// certifies every invariant it used inductive outright (an undecided query fails too).

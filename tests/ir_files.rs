@@ -1,4 +1,4 @@
-//! File tests over the textual IR (design-next, section 2): each `tests/ir/*.pf` file is a
+//! File tests over the textual IR: each `tests/ir/*.pf` file is a
 //! small function with its expectations in comments; no clang, no binary. The function goes
 //! through the standard IR passes (verified after each) and both engines over polyhedra,
 //! through the library API.
@@ -6,7 +6,7 @@
 //! Expectations, one per comment line:
 //! - `; expect[ENGINE] ...` (`classic` or `focus`): the same, for one engine only;
 //! - `; checks: LIST` (once): the function also goes through the instrumentation of
-//!   runtime checks (`--checks LIST`, issue 16); its checks are numbered after the file's
+//!   runtime checks (`--checks LIST`); its checks are numbered after the file's
 //!   own error sites, in block order;
 //! - `; expect checkN: proved` or `; expect checkN: unknown` (the verdict of the analysis,
 //!   without a counterexample search: a reachable error site is `unknown` here);
@@ -167,7 +167,7 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
         Ok(f) => f,
         Err(e) => return vec![format!("{name}: {e}")],
     };
-    let pipeline = pass::Pipeline::standard(pass::Verification::AfterEachPass);
+    let pipeline = polyfocus::frontend::standard_pipeline(pass::Verification::AfterEachPass);
     let func = match pipeline.run(func) {
         Ok(f) => f,
         Err(e) => return vec![format!("{name}: {e}")],
@@ -314,7 +314,7 @@ fn a_wrong_expectation_fails() {
     assert_eq!(found.len(), 2, "one per engine: {found:?}");
     assert!(found[0].contains("check0 expected unknown"), "{found:?}");
 
-    // Without the pass, the conjunct `n <= 500` is lost (issue 13, point 2).
+    // Without the pass, the conjunct `n <= 500` is lost.
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "ir", "bool_phi.pf"]
         .iter()
         .collect();

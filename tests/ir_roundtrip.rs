@@ -1,32 +1,21 @@
-//! The IR text round-trips (design-next, section 2): for every function lifted from the C
+//! The IR text round-trips: for every function lifted from the C
 //! programs under `tests/programs`, the exact form (`{:#}`) parses back to the same
 //! function and prints the same text, and the readable form (`{}`, `polyfocus ir`) prints
 //! the same text once parsed. Needs clang-19 (lifting), not the binary.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 
 use polyfocus::frontend::{self, DataModel, EntrySelection, FrontendConfig};
 use polyfocus::ir;
-
-fn c_programs(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            c_programs(&path, out);
-        } else if path.extension().is_some_and(|e| e == "c") {
-            out.push(path);
-        }
-    }
-}
 
 #[test]
 fn every_lifted_function_round_trips() {
     let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs"]
         .iter()
         .collect();
-    let mut programs = Vec::new();
-    c_programs(&dir, &mut programs);
-    programs.sort();
+    let programs = common::c_programs(&dir);
     let mut n_functions = 0;
     for path in &programs {
         let config = FrontendConfig {

@@ -1,45 +1,14 @@
-//! A newcomer's first programs (issue 13): a ring buffer, a clamp, sums, struct counters,
-//! `main(argc, argv)` and a zeroed buffer, checked with the default configuration.
+//! A newcomer's first programs: a ring buffer, a clamp, sums, struct counters,
+//! `main(argc, argv)` and a zeroed buffer, checked with the default configuration (the run
+//! `default` of the annotations, `tests/common/annotations.rs`).
 //!
-//! Each assertion line carries an annotation, and the default configuration must give exactly
-//! that answer: `// holds; proved by: focus-poly` (proved), `// fails` (violated, with a
-//! counterexample replayed natively), or `// unknown because: TEXT` (unknown, and the reason
-//! names the real cause: it contains TEXT). A `violated` verdict is only given after a native
-//! replay reached the assertion, so a `fails` annotation is checked against the real program.
+//! A `violated` verdict is only given after a native replay reached the assertion, so a
+//! `fails, violated` annotation is checked against the real program.
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-enum Expect {
-    Proved,
-    Violated,
-    Unknown { cause: String },
-}
-
-fn annotations(path: &Path) -> Vec<(u32, Expect)> {
-    let text = std::fs::read_to_string(path).expect("test program readable");
-    let mut res = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some(idx) = line.find("// ") else {
-            continue;
-        };
-        let note = line[idx + 3..].trim();
-        let expect = if note == "fails" {
-            Expect::Violated
-        } else if note.starts_with("holds; proved by:") {
-            Expect::Proved
-        } else if let Some(cause) = note.strip_prefix("unknown because: ") {
-            Expect::Unknown {
-                cause: cause.to_string(),
-            }
-        } else {
-            continue;
-        };
-        res.push((i as u32 + 1, expect));
-    }
-    res
-}
+use common::annotations::annotated;
+use std::path::PathBuf;
 
 fn check(name: &str) {
     let path: PathBuf = [
@@ -52,28 +21,13 @@ fn check(name: &str) {
     .iter()
     .collect();
     let report = common::check_json(&path, &["--timeout", "30"]);
-    let expected = annotations(&path);
-    assert!(!expected.is_empty(), "{name} has no annotated assertion");
-    let mut failures = Vec::new();
-    for (line, expect) in &expected {
-        let Some(check) = common::check_at_line(&report, *line) else {
-            failures.push(format!("{name}:{line}: no check in the report"));
-            continue;
-        };
-        let verdict = check["verdict"].as_str().unwrap_or("?");
-        let reason = check["reason"].as_str().unwrap_or("");
-        let ok = match expect {
-            Expect::Proved => verdict == "proved",
-            Expect::Violated => verdict == "violated",
-            // `a|b`: either cause (a time budget may end as `timeout` or `budget: ...`).
-            Expect::Unknown { cause } => {
-                verdict == "unknown" && cause.split('|').any(|c| reason.contains(c))
-            }
-        };
-        if !ok {
-            failures.push(format!("{name}:{line}: got {verdict} ({reason})"));
-        }
-    }
+    let program = annotated(&path);
+    assert!(
+        !program.annotations.is_empty(),
+        "{name} has no annotated assertion"
+    );
+    program.assert_runs_known(&["default"]);
+    let failures = program.disagreements(&report, "default");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -1,4 +1,4 @@
-//! Bitcode optimized before polyfocus sees it (issue 12, class 4): `nsw` flags are no
+//! Bitcode optimized before polyfocus sees it: `nsw` flags are no
 //! assumption there, and an error function whose calls the optimizer deleted is reported.
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,8 @@
 //! The examples of Monniaux & Gonnord's path-focusing paper, with the invariants polyfocus
 //! computes at their loop heads (`polyfocus invariants`, default engine: focus + poly).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
@@ -26,16 +28,12 @@ fn set(items: &[&str]) -> BTreeSet<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
+/// The file `rel` of `../shared/bench`, when the set is beside the project (required under
+/// CI).
 fn bench(rel: &str) -> Option<std::path::PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/bench")
-        .join(rel);
-    if p.is_file() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
+    let p = common::shared_bench_or_skip(common::SharedSet::Bench, rel)?.join(rel);
+    assert!(p.is_file(), "{} is absent", p.display());
+    Some(p)
 }
 
 #[test]

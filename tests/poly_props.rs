@@ -664,7 +664,7 @@ fn forget_across_several_blocks() {
     assert_eq!(p.to_cons(), vec![LinCons::ge(&x(5), &LinExpr::constant(1))]);
 }
 
-// ---------- recorded operations (issue 3, workload (c)) ----------
+// ---------- recorded operations (workload (c)) ----------
 
 /// `check -Z record-polyhedra=FILE` writes a trace that parses, whose operands are the canonical
 /// polyhedra of the analysis (reading one back gives the same constraints), and that covers

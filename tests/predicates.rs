@@ -1,5 +1,5 @@
-//! The examples of seed 000 (Gurfinkel & Chaki) through the real binary with the predicate
-//! domains (issue 7): Fig. 1(a), a flag correlated with a loop's numeric effect, and the
+//! The examples of Gurfinkel & Chaki through the real binary with the predicate
+//! domains: Fig. 1(a), a flag correlated with a loop's numeric effect, and the
 //! loop-counter and case-split families of its experiments at growing sizes (times are
 //! printed: measurement, not assertion).
 
@@ -261,13 +261,13 @@ fn refinement_localizes_predicates_at_the_loop_head() {
     assert!(inv.contains(" || "), "{inv}");
 }
 
-/// Seed 001's worked example (Fig. 1): `x = c; y = c + 1; if (x == m) if (y != m + 1)
-/// ERROR`. Jain et al. need the predicates `c = m` / `c ≠ m` at the first statements
+/// The worked example of Jain et al. (Fig. 1): `x = c; y = c + 1; if (x == m)
+/// if (y != m + 1) ERROR`. They need the predicates `c = m` / `c ≠ m` at the first statements
 /// because their numeric domain is predicates only; with polyhedra the relation
 /// `y = x + 1` is kept along the focus path and the error is refuted without any
 /// predicate: proved, and refinement never runs.
 #[test]
-fn seed_001_fig_1_needs_no_predicates_with_polyhedra() {
+fn jain_fig_1_needs_no_predicates_with_polyhedra() {
     let src = r#"
 #include "polyfocus.h"
 int main(void) {

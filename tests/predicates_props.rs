@@ -1,4 +1,4 @@
-//! Property tests of the predicate domains (issue 7) with Z3 as the oracle, on a space of
+//! Property tests of the predicate domains with Z3 as the oracle, on a space of
 //! two boolean dimensions (x0, x1, values 0/1) and two integer ones (x2, x3): join is an
 //! upper bound, `meet_cons` is exact on conjunctions, `is_leq` is sound, assignment, forget
 //! and bounds over-approximate, and the partitioned domain is at least as precise as

@@ -1,4 +1,4 @@
-//! Whole projects through the real binary (issue 8): a multi-file Makefile project built
+//! Whole projects through the real binary: a multi-file Makefile project built
 //! with `polyfocus scan -- make`, a compilation database with `check -p`, exit codes per
 //! `--fail-on`, and the same report whatever `-j`.
 
@@ -380,8 +380,7 @@ fn several_entry_points() {
     assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
 }
 
-/// See: issue 8, "per-function time and memory budgets". A budget stop is reported per
-/// function with the budget it ran out of, and never yields a proof.
+/// Per-function time and memory budgets: a budget stop is reported per function with the budget it ran out of, and never yields a proof.
 #[test]
 fn a_function_over_its_memory_budget_reports_the_budget_not_a_proof() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,17 +1,19 @@
-//! Code that runs but was never analyzed, and globals that were wrongly made local
-//! (issue 12, classes 2 and 3), on programs in `tests/programs/reach`.
+//! Code that runs but was never analyzed, and globals that were wrongly made local, on
+//! programs in `tests/programs/reach`.
 //!
 //! Each program is run natively first (clang-19, with a `reach_error` that exits with a
-//! known status): an assertion annotated `// fails` must really fail, so the test cannot
-//! pass on a program that is wrong itself. polyfocus must then list every annotated
-//! assertion, never prove a failing one, give each unknown one a reason, prove those
-//! annotated `// holds` and refute (with a replayed counterexample) those annotated
-//! `// violated` (which fail natively like `// fails`).
+//! known status): it must reach the error exactly when an assertion is annotated `fails`
+//! (`tests/common/annotations.rs`), so the test cannot pass on a program that is wrong
+//! itself. polyfocus must then report every annotated assertion, agree with the
+//! annotations in its one run (`default`), and give each unknown verdict a reason.
 //!
 //! Directives in the program's comments: `// entry: NAME` (the `--entry`), `// native-with:
 //! FILE` (another translation unit, linked only natively: polyfocus is not given it),
 //! `// reason: TEXT` (every unknown verdict's reason contains it).
 
+mod common;
+
+use common::annotations::{annotated, AnnotatedProgram, ASSERT};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
@@ -24,59 +26,29 @@ const NATIVE_RUNTIME: &str = "#include <unistd.h>\n\
     void reach_error(void) { _exit(97); }\n\
     int __VERIFIER_nondet_int(void) { return 1; }\n";
 
-#[derive(Debug, PartialEq)]
-enum Expect {
-    Fails,
-    Holds,
-    Violated,
-}
-
 struct Program {
-    path: PathBuf,
-    annotations: Vec<(u32, Expect)>,
-    entry: Option<String>,
+    annotated: AnnotatedProgram,
     native_with: Vec<PathBuf>,
-    reason: Option<String>,
 }
 
 fn load(name: &str) -> Program {
     let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs", "reach"]
         .iter()
         .collect();
-    let path = dir.join(name);
-    let text = std::fs::read_to_string(&path).expect("test program readable");
-    let mut program = Program {
-        path: path.clone(),
-        annotations: vec![],
-        entry: None,
-        native_with: vec![],
-        reason: None,
-    };
-    for (i, line) in text.lines().enumerate() {
-        let Some(idx) = line.find("// ") else {
-            continue;
-        };
-        let note = line[idx + 3..].trim();
-        let line_no = i as u32 + 1;
-        if note == "fails" {
-            program.annotations.push((line_no, Expect::Fails));
-        } else if note == "violated" {
-            program.annotations.push((line_no, Expect::Violated));
-        } else if note == "holds" {
-            program.annotations.push((line_no, Expect::Holds));
-        } else if let Some(entry) = note.strip_prefix("entry: ") {
-            program.entry = Some(entry.to_string());
-        } else if let Some(other) = note.strip_prefix("native-with: ") {
-            program.native_with.push(dir.join(other));
-        } else if let Some(reason) = note.strip_prefix("reason: ") {
-            program.reason = Some(reason.to_string());
-        }
-    }
+    let annotated = annotated(&dir.join(name));
     assert!(
-        !program.annotations.is_empty(),
+        annotated.of_kind(ASSERT).next().is_some(),
         "{name} has no annotated assertion"
     );
-    program
+    annotated.assert_runs_known(&["default"]);
+    let native_with = annotated
+        .directives_of("native-with")
+        .map(|other| dir.join(other))
+        .collect();
+    Program {
+        annotated,
+        native_with,
+    }
 }
 
 /// Compiles and runs the program natively; whether it reached `reach_error`.
@@ -88,7 +60,7 @@ fn reaches_error_natively(program: &Program) -> bool {
     let out = Command::new(polyfocus::frontend::clang_program())
         .args(["-w", "-O0", "-pthread", "-o"])
         .arg(&exe)
-        .arg(&program.path)
+        .arg(&program.annotated.path)
         .args(&program.native_with)
         .arg(&runtime)
         .output()
@@ -96,7 +68,7 @@ fn reaches_error_natively(program: &Program) -> bool {
     assert!(
         out.status.success(),
         "{}: native build failed: {}",
-        program.path.display(),
+        program.annotated.path.display(),
         String::from_utf8_lossy(&out.stderr)
     );
     let run = Command::new(&exe).output().expect("native program runs");
@@ -106,74 +78,55 @@ fn reaches_error_natively(program: &Program) -> bool {
 fn analyze(program: &Program) -> Value {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_polyfocus"));
     cmd.args(["check", "--format", "json", "--timeout", "10"]);
-    if let Some(entry) = &program.entry {
+    if let Some(entry) = program.annotated.directive("entry") {
         cmd.args(["--entry", entry]);
     }
-    let out = cmd.arg(&program.path).output().expect("polyfocus runs");
+    let out = cmd
+        .arg(&program.annotated.path)
+        .output()
+        .expect("polyfocus runs");
     let code = out.status.code().unwrap_or(-1);
     assert!(
         (0..=2).contains(&code),
         "{} exited {code}: {}",
-        program.path.display(),
+        program.annotated.path.display(),
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("JSON report")
 }
 
-fn line_of(check: &Value) -> Option<u32> {
-    check["location"]
-        .as_str()
-        .and_then(|l| l.split(':').nth(1))
-        .and_then(|l| l.parse::<u32>().ok())
-}
-
 #[track_caller]
 fn check_program(name: &str) {
     let program = load(name);
-    let fails = program
-        .annotations
-        .iter()
-        .any(|(_, e)| matches!(e, Expect::Fails | Expect::Violated));
+    let fails = !program.annotated.failing_assertions().is_empty();
     assert_eq!(
         reaches_error_natively(&program),
         fails,
         "{name}: the native run does not match the annotations"
     );
     let report = analyze(&program);
-    let checks = report["checks"].as_array().expect("checks array");
-    for (line, expect) in &program.annotations {
-        let found: Vec<&Value> = checks
-            .iter()
-            .filter(|c| line_of(c) == Some(*line))
-            .collect();
-        assert!(
-            !found.is_empty(),
-            "{name}:{line}: the assertion is not reported: {report}"
-        );
-        for check in found {
-            let verdict = check["verdict"].as_str().unwrap_or("");
-            match expect {
-                Expect::Fails => assert_ne!(verdict, "proved", "{name}:{line}: WRONG proof"),
-                Expect::Holds => assert_eq!(verdict, "proved", "{name}:{line}: not proved"),
-                Expect::Violated => {
-                    assert_eq!(verdict, "violated", "{name}:{line}: not refuted: {check}")
-                }
+    let mut wrong = program.annotated.disagreements(&report, "default");
+    let reason = program.annotated.directive("reason");
+    for annotation in program.annotated.of_kind(ASSERT) {
+        for check in common::annotations::checks_at(&report, annotation.line, ASSERT) {
+            if check["verdict"] != "unknown" {
+                continue;
             }
-            if verdict == "unknown" {
-                let reason = check["reason"].as_str().unwrap_or("");
-                assert!(
-                    !reason.is_empty(),
-                    "{name}:{line}: unknown without a reason"
-                );
-                if let Some(expected) = &program.reason {
-                    assert!(
-                        reason.contains(expected.as_str()),
-                        "{name}:{line}: reason `{reason}` does not say `{expected}`"
-                    );
-                }
+            let why = check["reason"].as_str().unwrap_or("");
+            if why.is_empty() {
+                wrong.push(format!(
+                    "{name}:{}: unknown without a reason",
+                    annotation.line
+                ));
+            } else if let Some(expected) = reason.filter(|r| !why.contains(r)) {
+                wrong.push(format!(
+                    "{name}:{}: reason `{why}` does not say `{expected}`",
+                    annotation.line
+                ));
             }
         }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 fn have_clang() -> bool {
@@ -194,7 +147,7 @@ macro_rules! programs {
 }
 
 programs! {
-    // Class 2: code that runs but was not analyzed.
+    // Code that runs without a direct call: handlers, callbacks, tables of functions.
     atexit_handler_is_analyzed => "atexit_handler.c",
     signal_handler_is_analyzed => "signal_handler.c",
     qsort_comparator_and_its_callee_are_analyzed => "qsort_comparator.c",
@@ -203,7 +156,7 @@ programs! {
     static_functions_in_tables_are_analyzed => "table_of_functions.c",
     indirect_call_of_error_function_is_an_error_site => "error_through_pointer.c",
     error_function_given_to_the_library_is_an_error_site => "error_registered.c",
-    // Class 3: globals.
+    // Globals.
     named_entry_starts_from_arbitrary_globals => "global_named_entry.c",
     global_written_by_another_unit_is_not_local => "global_other_unit.c",
     foreign_code_calls_external_functions => "static_global_setter.c",
@@ -215,38 +168,38 @@ programs! {
     inline_assembly_keeps_globals_in_memory => "inline_asm_global.c",
     asm_goto_writes_memory => "asm_goto_writes.c",
     an_error_site_in_the_entry_block_is_reachable => "error_at_entry.c",
-    r15_two_loads_of_a_summary_cell_read_two_elements => "memory_summary_two_elements.c",
-    // Memory (issue 15).
-    r15_pointer_parameters_may_alias => "memory_aliasing_parameters.c",
-    r15_parameter_field_read_twice => "memory_parameter_read_twice.c",
-    r15_global_struct_fields_through_a_pointer => "memory_global_struct.c",
-    r15_global_array_written_in_a_loop => "memory_global_array_loop.c",
-    r15_escaped_local_written_by_unknown_code => "memory_escaped_write.c",
-    r15_out_parameters_and_escaped_locals => "memory_out_parameter.c",
-    r15_arrays_initialized_by_loops => "memory_array_segments.c",
-    r15_allocation_sites => "memory_array_heap.c",
-    r15_copies_between_arrays => "memory_array_copies.c",
-    r15_copies_that_skip_another_index_or_two => "memory_array_copy_skip_near.c",
-    r15_properties_of_array_elements => "memory_array_properties.c",
-    r15_properties_over_the_accesses_own_index => "memory_array_property_index.c",
-    r15_property_root_that_does_not_fit_is_not_used => "memory_array_property_root_wrap.c",
-    r15_tiles_with_a_short_circuit_property => "memory_array_tiles.c",
-    r15_tiles_near_miss_is_refuted => "memory_array_tiles_near_miss.c",
-    r15_pairs_of_arrays_written_together => "memory_array_pairs.c",
-    r15_pairs_near_miss_one_array_written_is_refuted => "memory_array_pairs_lone_store.c",
-    r15_pairs_near_miss_other_index_is_refuted => "memory_array_pairs_shifted.c",
-    r15_pairs_near_miss_wrong_value_is_refuted => "memory_array_pairs_wrong_value.c",
-    r15_pairs_through_parameters_that_may_alias => "memory_array_pairs_aliasing.c",
-    r15_store_of_an_elements_own_value => "memory_array_store_of_itself.c",
-    r15_store_of_an_elements_own_value_near_miss => "memory_array_store_of_itself_near_miss.c",
-    r15_inputs_stored_when_not_zero => "memory_array_inputs_nonzero.c",
-    r15_inputs_less_one_near_miss => "memory_array_inputs_nonzero_near_miss.c",
-    r15_callee_through_a_pointer_refuted_from_main => "callee_through_pointer.c",
-    r15_contents_polynomials_of_the_index => "memory_array_contents.c",
-    r15_contents_of_int_elements => "memory_array_contents_int.c",
-    r15_contents_off_by_one_is_refuted => "memory_array_contents_off_by_one.c",
-    r15_contents_wrong_base_is_refuted => "memory_array_contents_base.c",
-    r15_contents_from_recurrences => "memory_array_contents_recurrence.c",
-    r15_contents_recurrence_with_a_wrong_base_is_refuted => "memory_array_contents_recurrence_base.c",
-    r15_contents_recurrence_with_another_step_is_refuted => "memory_array_contents_recurrence_step.c",
+    two_loads_of_a_summary_cell_read_two_elements => "memory_summary_two_elements.c",
+    // Memory.
+    pointer_parameters_may_alias => "memory_aliasing_parameters.c",
+    parameter_field_read_twice => "memory_parameter_read_twice.c",
+    global_struct_fields_through_a_pointer => "memory_global_struct.c",
+    global_array_written_in_a_loop => "memory_global_array_loop.c",
+    escaped_local_written_by_unknown_code => "memory_escaped_write.c",
+    out_parameters_and_escaped_locals => "memory_out_parameter.c",
+    arrays_initialized_by_loops => "memory_array_segments.c",
+    allocation_sites_that_run_once_are_objects => "memory_array_heap.c",
+    copies_between_arrays => "memory_array_copies.c",
+    copies_that_skip_another_index_or_two => "memory_array_copy_skip_near.c",
+    properties_of_array_elements => "memory_array_properties.c",
+    properties_over_the_accesses_own_index => "memory_array_property_index.c",
+    property_root_that_does_not_fit_is_not_used => "memory_array_property_root_wrap.c",
+    tiles_with_a_short_circuit_property => "memory_array_tiles.c",
+    tiles_near_miss_is_refuted => "memory_array_tiles_near_miss.c",
+    pairs_of_arrays_written_together => "memory_array_pairs.c",
+    pairs_near_miss_one_array_written_is_refuted => "memory_array_pairs_lone_store.c",
+    pairs_near_miss_other_index_is_refuted => "memory_array_pairs_shifted.c",
+    pairs_near_miss_wrong_value_is_refuted => "memory_array_pairs_wrong_value.c",
+    pairs_through_parameters_that_may_alias => "memory_array_pairs_aliasing.c",
+    store_of_an_elements_own_value => "memory_array_store_of_itself.c",
+    store_of_an_elements_own_value_near_miss => "memory_array_store_of_itself_near_miss.c",
+    inputs_stored_when_not_zero => "memory_array_inputs_nonzero.c",
+    inputs_less_one_near_miss => "memory_array_inputs_nonzero_near_miss.c",
+    callee_through_a_pointer_refuted_from_main => "callee_through_pointer.c",
+    contents_polynomials_of_the_index => "memory_array_contents.c",
+    contents_of_int_elements => "memory_array_contents_int.c",
+    contents_off_by_one_is_refuted => "memory_array_contents_off_by_one.c",
+    contents_wrong_base_is_refuted => "memory_array_contents_base.c",
+    contents_from_recurrences => "memory_array_contents_recurrence.c",
+    contents_recurrence_with_a_wrong_base_is_refuted => "memory_array_contents_recurrence_base.c",
+    contents_recurrence_with_another_step_is_refuted => "memory_array_contents_recurrence_step.c",
 }

@@ -1,4 +1,4 @@
-//! Invariants people can read (issue 13, point 6): struct fields by their debug-info
+//! Invariants people can read: struct fields by their debug-info
 //! names, no constraint the types imply, loops named by their source line.
 
 mod common;

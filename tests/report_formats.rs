@@ -1,6 +1,7 @@
-//! Report formats (issue 8): SARIF 2.1.0 validated against the official JSON schema
+//! Report formats: SARIF 2.1.0 validated against the official JSON schema
 //! (`tests/data/sarif-2.1.0.json`, OASIS errata01), stable fingerprints, GitHub's limits,
-//! and JUnit XML that parses with the expected structure.
+//! JUnit XML that parses with the expected structure, and one result per check of the
+//! source (its contexts merged) in every format.
 
 use polyfocus::check::{CheckResult, UnknownReason, Verdict};
 use polyfocus::driver::AnalysisReport;
@@ -87,7 +88,7 @@ fn sarif_validates_against_the_schema_and_names_rules_and_locations() {
         .iter()
         .map(|r| r["id"].as_str().unwrap())
         .collect();
-    // One rule per kind of runtime check follows the assertions' (issue 16).
+    // One rule per kind of runtime check follows the assertions'.
     assert_eq!(
         rule_ids,
         ["PF000", "PF001", "PF002", "PF010", "PF011", "PF012", "PF013"]
@@ -165,32 +166,25 @@ fn sarif_fingerprints_survive_lines_inserted_above() {
 }
 
 fn unknown_results(n: u32) -> ProgramReport {
-    ProgramReport {
-        name: "prog".into(),
-        analysis: AnalysisReport {
-            results: (0..n)
-                .map(|i| CheckResult {
-                    check: CheckId(i),
-                    kind: polyfocus::ir::CheckKind::ErrorCall {
-                        function: "reach_error".into(),
-                    },
-                    loc: Some(SourceLoc {
-                        file: "gen.c".into(),
-                        line: i + 1,
-                        column: 3,
-                    }),
-                    function: "f".into(),
-                    verdict: Verdict::Unknown(UnknownReason::Timeout),
-                })
-                .collect(),
-            loop_invariants: vec![],
-            cut_invariants: vec![],
-            refinement: vec![],
-            functions: vec![],
-        },
-        warnings: vec![],
-        error: None,
-    }
+    let analysis = AnalysisReport {
+        results: (0..n)
+            .map(|i| CheckResult {
+                check: CheckId(i),
+                kind: polyfocus::ir::CheckKind::ErrorCall {
+                    function: "reach_error".into(),
+                },
+                loc: Some(SourceLoc {
+                    file: "gen.c".into(),
+                    line: i + 1,
+                    column: 3,
+                }),
+                function: "f".into(),
+                verdict: Verdict::Unknown(UnknownReason::Timeout),
+            })
+            .collect(),
+        ..AnalysisReport::default()
+    };
+    ProgramReport::new("prog".into(), analysis, vec![])
 }
 
 #[test]
@@ -300,11 +294,10 @@ fn junit_counts_simple(xml: &str) -> (usize, usize, usize, usize, usize) {
     counts
 }
 
-// See: issue 13, point 7. Results are listed in source order (file, line, column), in text
-// and JSON, even when an inlined callee's assertion has a smaller check id than a later
-// assertion of `main`.
+// Results are listed in source order (file, line, column), in text and JSON, even when an
+// inlined callee's assertion has a smaller check id than a later assertion of `main`.
 #[test]
-fn r13_results_are_in_source_order() {
+fn results_are_in_source_order() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("order.c"),
@@ -356,10 +349,10 @@ int helper(int x) {
     assert!(at[0] < at[1] && at[1] < at[2], "{text}");
 }
 
-// See: issue 13, point 7. `polyfocus ir` prints its warnings with file:line, and the DOT
+// `polyfocus ir` prints its warnings with file:line, and the DOT
 // nodes of cut points carry their source line.
 #[test]
-fn r13_ir_warnings_and_dot_nodes_have_source_lines() {
+fn ir_warnings_and_dot_nodes_have_source_lines() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("w.c"),
@@ -383,4 +376,78 @@ int main(void) {
     );
     let dot = std::fs::read_to_string(dir.path().join("w.dot")).unwrap();
     assert!(dot.contains("\\nw.c:5\""), "{dot}");
+}
+
+/// An assertion of a helper inlined at two call sites: proved at the first (`a > 10`),
+/// violated at the second (`b == 7`).
+const TWO_CONTEXTS: &str = r#"#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+static int twice(int x) { assert(x != 7); return 2 * x; }
+int main(void) {
+  int a = __VERIFIER_nondet_int();
+  int b = __VERIFIER_nondet_int();
+  if (a <= 10) return 0;
+  return twice(a) + twice(b);
+}
+"#;
+
+#[test]
+fn a_check_inlined_twice_is_one_result_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("two.c"), TWO_CONTEXTS).unwrap();
+    let run = |format: &str| {
+        let out = polyfocus(dir.path(), &["check", "two.c", "--format", format]);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "one context is violated: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // JSON: one check, violated with the counterexample of its violated context, and both
+    // contexts with their own verdicts.
+    let report: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    let checks = report["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 1, "{report:#}");
+    let check = &checks[0];
+    assert_eq!(check["location"], "two.c:3:27", "{check:#}");
+    assert_eq!(check["verdict"], "violated");
+    assert!(
+        check["counterexample"]["confirmed_by"].is_string(),
+        "{check:#}"
+    );
+    let mut contexts: Vec<&str> = check["contexts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    contexts.sort();
+    assert_eq!(contexts, ["proved", "violated"], "{check:#}");
+    assert_eq!(report["summary"]["checks"], 1, "{report:#}");
+    assert_eq!(report["summary"]["kinds"]["assert"]["violated"], 1);
+    // Text: one line with the contexts, and the summary counts one assertion.
+    let text = run("text");
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("two.c:3")).collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(
+        lines[0].contains("violated [main; violated in 1 of 2 contexts, 1 proved]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("summary: 1 assertion: 0 proved, 1 violated"),
+        "{text}"
+    );
+    // SARIF: one result, the contexts counted in its properties.
+    let log = validate_sarif(&run("sarif"));
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{log:#}");
+    assert_eq!(results[0]["properties"]["contexts"], 2);
+    assert!(results[0]["message"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("violated in 1 of 2 contexts"));
+    // JUnit: one failing testcase.
+    assert_eq!(junit_counts_simple(&run("junit")), (1, 1, 1, 0, 0));
 }

@@ -1,121 +1,15 @@
-//! Runtime-error checks (issue 16) on the programs of `tests/programs/checks`, through the
-//! binary: `--checks`, the instrumentation pass, the analysis, and the native replay that
-//! must stop at that very operation (the sanitizer handlers of `runtime/replay.c`).
+//! Runtime-error checks on the programs of `tests/programs/checks`, through the binary:
+//! `--checks`, the instrumentation pass, the analysis, and the native replay that must stop
+//! at that very operation (the sanitizer handlers of `runtime/replay.c`).
 //!
-//! Annotations on a source line: `// KIND: holds|fails|unknown`, several separated by `;`.
-//! `holds`: every check of that kind on the line is proved; `fails`: one of them is violated
-//! with a counterexample replayed natively and none is proved; `unknown`: none is settled;
-//! `none`: the line has no check of that kind; `one-fails`: one of them is violated (replayed
-//! natively), the others may be proved (a subscript of a matrix has a check per dimension).
-//! Each program is also run natively with UBSan first, so that a `fails` line really
-//! misbehaves for some input the test gives.
+//! Each line carries an annotation per kind of check (`tests/common/annotations.rs`), which
+//! names no run: it speaks of every run of the program. Each program is also run natively
+//! with UBSan, so that a `fails` line really misbehaves for some input the test gives.
 
 mod common;
 
+use common::annotations::annotated;
 use common::{check_json, program};
-use serde_json::Value;
-use std::path::Path;
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Expect {
-    Holds,
-    Fails,
-    Unknown,
-    None,
-    OneFails,
-}
-
-/// `(line, kind, expectation)` of every annotation of the program.
-fn annotations(path: &Path) -> Vec<(u32, String, Expect)> {
-    let text = std::fs::read_to_string(path).expect("program readable");
-    let mut res = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some(idx) = line.find("// ") else {
-            continue;
-        };
-        for part in line[idx + 3..].split(';') {
-            let Some((kind, what)) = part.trim().split_once(": ") else {
-                continue;
-            };
-            let expect = match what.split_whitespace().next() {
-                Some("holds") => Expect::Holds,
-                Some("fails") => Expect::Fails,
-                Some("unknown") => Expect::Unknown,
-                Some("none") => Expect::None,
-                Some("one-fails") => Expect::OneFails,
-                _ => continue,
-            };
-            res.push((i as u32 + 1, kind.to_string(), expect));
-        }
-    }
-    res
-}
-
-fn checks_at<'r>(report: &'r Value, line: u32, kind: &str) -> Vec<&'r Value> {
-    report["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .filter(|c| {
-            c["kind"] == kind
-                && c["location"]
-                    .as_str()
-                    .and_then(|l| l.split(':').nth(1))
-                    .and_then(|l| l.parse::<u32>().ok())
-                    == Some(line)
-        })
-        .collect()
-}
-
-/// Every way the report disagrees with the annotations.
-fn disagreements(name: &str, report: &Value) -> Vec<String> {
-    let path = program(&format!("checks/{name}"));
-    let notes = annotations(&path);
-    assert!(!notes.is_empty(), "{name} has no annotation");
-    let mut res = Vec::new();
-    for (line, kind, expect) in notes {
-        let checks = checks_at(report, line, &kind);
-        if expect == Expect::None {
-            if !checks.is_empty() {
-                res.push(format!(
-                    "{name}:{line}: a {kind} check where none is expected"
-                ));
-            }
-            continue;
-        }
-        if checks.is_empty() {
-            res.push(format!("{name}:{line}: no {kind} check"));
-            continue;
-        }
-        let verdicts: Vec<&str> = checks
-            .iter()
-            .map(|c| c["verdict"].as_str().unwrap_or(""))
-            .collect();
-        let ok = match expect {
-            Expect::Holds => verdicts.iter().all(|v| *v == "proved"),
-            Expect::Fails => !verdicts.contains(&"proved") && replayed(&checks),
-            Expect::OneFails => replayed(&checks),
-            Expect::Unknown => verdicts.iter().all(|v| *v == "unknown"),
-            Expect::None => unreachable!("handled above"),
-        };
-        if !ok {
-            res.push(format!(
-                "{name}:{line}: {kind} expected {expect:?}, got {verdicts:?}"
-            ));
-        }
-    }
-    res
-}
-
-/// Whether one of `checks` is violated with a counterexample replayed natively.
-fn replayed(checks: &[&Value]) -> bool {
-    checks.iter().any(|c| {
-        c["verdict"] == "violated"
-            && c["counterexample"]["confirmed_by"]
-                .as_str()
-                .is_some_and(|s| s.contains("replayed natively"))
-    })
-}
 
 #[track_caller]
 fn check_program(name: &str, args: &[&str]) {
@@ -123,7 +17,14 @@ fn check_program(name: &str, args: &[&str]) {
     let mut all_args = vec!["--checks", "all", "--timeout", "60"];
     all_args.extend(args);
     let report = check_json(&path, &all_args);
-    let found = disagreements(name, &report);
+    let annotated = annotated(&path);
+    assert!(
+        !annotated.annotations.is_empty(),
+        "{name} has no annotation"
+    );
+    annotated.assert_runs_known(&[]);
+    let run = format!("{all_args:?}");
+    let found = annotated.disagreements(&report, &run);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 

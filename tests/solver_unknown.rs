@@ -1,34 +1,24 @@
-//! A solver `unknown` is never evidence (brief, principle 1): under load any query may run
-//! out of time, and no verdict may depend on which one did. Found the hard way: the
-//! descending step of path focusing took an `unknown` for "no more paths", kept the join of
-//! the paths it had seen, and proved `bitwise_bounds.c:16` (which fails) whenever the machine
-//! was busy enough.
+//! A solver `unknown` is never evidence: under load any query may run out of time, and no
+//! verdict may depend on which one did. Found the hard way: the descending step of path
+//! focusing took an `unknown` for "no more paths", kept the join of the paths it had seen,
+//! and proved `bitwise_bounds.c:16` (which fails) whenever the machine was busy enough.
 //!
 //! Here `-Z inject-solver-unknown=N` makes every N-th solver check of a function's analysis
-//! answer `unknown`, deterministically, and every assertion of `tests/programs` annotated `// fails` must
-//! still not be proved, by path focusing over polyhedra (the default, with every stage
-//! after it) and over intervals.
+//! answer `unknown`, deterministically, and every assertion of `tests/programs` annotated
+//! `fails` must still not be proved, by path focusing over polyhedra (the default, with
+//! every stage after it) and over intervals.
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use common::annotations::annotated;
+use std::path::PathBuf;
 use std::process::Command;
 
 /// Every how many checks an `unknown` is injected: small periods hit the ascending and
 /// descending phases, the certifications and the stages after them at different points
-/// (one period and two engines keep the test within minutes in a debug build; the
-/// session that found the bug ran periods 2 to 5 on every annotated program: 0 wrong).
+/// (one period and two engines keep the test within minutes in a debug build; periods 2
+/// to 5 on every annotated program gave no wrong proof when the bug was fixed).
 const PERIODS: [u32; 1] = [3];
-
-/// The source lines annotated `// fails` in `path`.
-fn failing_lines(path: &Path) -> Vec<u32> {
-    let text = std::fs::read_to_string(path).expect("test program readable");
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| l.find("// ").is_some_and(|i| l[i + 3..].trim() == "fails"))
-        .map(|(i, _)| i as u32 + 1)
-        .collect()
-}
 
 fn programs_with_failing_assertions() -> Vec<(PathBuf, Vec<u32>)> {
     let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs"]
@@ -39,7 +29,7 @@ fn programs_with_failing_assertions() -> Vec<(PathBuf, Vec<u32>)> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
         .map(|p| {
-            let lines = failing_lines(&p);
+            let lines = annotated(&p).failing_assertions();
             (p, lines)
         })
         .filter(|(_, lines)| !lines.is_empty())

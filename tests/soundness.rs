@@ -1,4 +1,4 @@
-//! The differential soundness harness (issue 12), through the real binary: a fixed slice of
+//! The differential soundness harness, through the real binary: a fixed slice of
 //! seeds against the analyzer (any wrong verdict fails the test), and fake analyzers that
 //! answer `proved`, `violated` or `unknown` on every assertion, so that the harness is seen
 //! to catch wrong verdicts (a harness that cannot fail would prove nothing).
@@ -95,9 +95,9 @@ fn catches_wrong_proofs_and_wrong_violations() {
     assert!(count(&run, "own", "assertions") >= 8);
 }
 
-/// The CI slice: every verdict of the analyzer on these programs is checked. On the code of
-/// issue 12's report, the own generator's seeds 0 to 15 held wrong verdicts (error calls
-/// through a pointer or deleted by -O2, violations confirmed by reaching another error site).
+/// The CI slice: every verdict of the analyzer on these programs is checked. The own
+/// generator's seeds 0 to 15 once held wrong verdicts (error calls through a pointer or
+/// deleted by -O2, violations confirmed by reaching another error site).
 #[test]
 fn ci_slice_has_no_wrong_verdict() {
     let mut violated = 0;
@@ -135,7 +135,7 @@ fn ci_slice_has_no_wrong_verdict() {
     assert!(violated > 0, "no violated verdict was judged");
 }
 
-/// The memory generator (issue 15): its programs compile, the oracle (with the address
+/// The memory generator: its programs compile, the oracle (with the address
 /// sanitizer) accepts them as free of undefined behaviour, and the analyzer's verdicts on
 /// arrays, structs, pointers and heap buffers are all right on a fixed slice of seeds.
 #[test]

@@ -1,6 +1,6 @@
-//! Where the time goes and why an assertion stays unknown (issue 13, points 3 and 4): the
-//! stages a function went through, with how each ended and the time it spent on each
-//! assertion, and a reason that names the first cause and does not depend on the budget.
+//! Where the time goes and why an assertion stays unknown: the stages a function went
+//! through, with how each ended and the time it spent on each assertion, and a reason that
+//! names the first cause and does not depend on the budget.
 
 mod common;
 
@@ -37,13 +37,13 @@ fn unknown_ends_when_the_search_stops_learning() {
     assert_eq!(func["end"], "finished", "{func}");
     let stages = func["stages"].as_array().expect("stages of the function");
     let names: Vec<&str> = stages.iter().filter_map(|s| s["stage"].as_str()).collect();
-    // The engine, then polynomial equalities (issue 17; they prove `j == 2 * i` at line 7
-    // even in intervals), congruences, then the search for what is left.
+    // The engine, then polynomial equalities (they prove `j == 2 * i` at line 7 even in
+    // intervals), congruences, then the search for what is left.
     assert_eq!(
         names,
         [
             "analysis",
-            "analysis",
+            "polynomial equalities",
             "congruences",
             "counterexample search"
         ],

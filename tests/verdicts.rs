@@ -1,11 +1,11 @@
 //! Verdicts on small C programs written for the purpose, compiled by clang-19.
 //!
-//! Each assertion line carries an annotation: `// fails` (some execution violates it: no
-//! configuration may ever prove it) or `// holds; proved by: CONFIGS` (no configuration may
-//! refute it, and the listed configurations must prove it; `all` lists every one).
+//! Each assertion line carries an annotation (`tests/common/annotations.rs`); its runs are
+//! the four configurations of `CONFIGS`.
 
 mod common;
 
+use common::annotations::{annotated, ASSERT};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -15,35 +15,6 @@ const CONFIGS: [(&str, &str, &str); 4] = [
     ("focus-interval", "focus", "interval"),
     ("focus-poly", "focus", "poly"),
 ];
-
-#[derive(Debug)]
-enum Expect {
-    Fails,
-    Holds { proved_by: Vec<String> },
-}
-
-fn annotations(path: &Path) -> Vec<(u32, Expect)> {
-    let text = std::fs::read_to_string(path).expect("test program readable");
-    let mut res = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some(idx) = line.find("// ") else {
-            continue;
-        };
-        let note = line[idx + 3..].trim();
-        let line_no = i as u32 + 1;
-        if note == "fails" {
-            res.push((line_no, Expect::Fails));
-        } else if let Some(rest) = note.strip_prefix("holds; proved by: ") {
-            let proved_by = if rest == "all" {
-                CONFIGS.iter().map(|c| c.0.to_string()).collect()
-            } else {
-                rest.split(", ").map(str::to_string).collect()
-            };
-            res.push((line_no, Expect::Holds { proved_by }));
-        }
-    }
-    res
-}
 
 fn run(program: &Path, engine: &str, domain: &str, extra: &[&str]) -> Value {
     let engine = format!("engine={engine}");
@@ -62,38 +33,20 @@ fn check_program_with(name: &str, extra: &[&str]) {
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs", name]
         .iter()
         .collect();
-    let expected = annotations(&path);
-    assert!(!expected.is_empty(), "{name} has no annotated assertion");
+    let program = annotated(&path);
+    let n_assertions = program.of_kind(ASSERT).count();
+    assert!(n_assertions > 0, "{name} has no annotated assertion");
+    program.assert_runs_known(&CONFIGS.map(|c| c.0));
     for (config, engine, domain) in CONFIGS {
         let report = run(&path, engine, domain, extra);
         let checks = report["checks"].as_array().expect("checks array");
         assert_eq!(
             checks.len(),
-            expected.len(),
+            n_assertions,
             "{name} [{config}]: number of assertions"
         );
-        for (line, expect) in &expected {
-            let found = common::check_at_line(&report, *line)
-                .unwrap_or_else(|| panic!("{name}:{line} [{config}]: no verdict in {report}"));
-            let verdict = found["verdict"].as_str().unwrap_or("");
-            match expect {
-                Expect::Fails => {
-                    assert_ne!(verdict, "proved", "{name}:{line} [{config}]: WRONG proof")
-                }
-                Expect::Holds { proved_by } => {
-                    assert_ne!(
-                        verdict, "violated",
-                        "{name}:{line} [{config}]: WRONG refutation"
-                    );
-                    if proved_by.iter().any(|c| c == config) {
-                        assert_eq!(
-                            verdict, "proved",
-                            "{name}:{line} [{config}]: not proved: {found}"
-                        );
-                    }
-                }
-            }
-        }
+        let wrong = program.disagreements(&report, config);
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 }
 
@@ -160,7 +113,7 @@ fn reachable_bug_is_never_proved() {
 /// The engines alone (no refinement or congruence stage after them) prove what needs
 /// `n == 3 * (n / 3)` after `n % 3 == 0`.
 #[test]
-fn r15_remainder_identity() {
+fn remainder_identity_after_a_divisibility_test() {
     check_program_with(
         "remainder_identity.c",
         &[
@@ -175,25 +128,25 @@ fn r15_remainder_identity() {
 }
 
 #[test]
-fn r12_boolean_compared_with_constant_on_the_left() {
+fn boolean_compared_with_constant_on_the_left() {
     check_program("bool_const_left.c");
 }
 
 /// `-O2` no longer reaches the analysis: the calls to an empty `reach_error` stay.
 #[test]
-fn r12_optimization_flags_keep_empty_error_calls() {
+fn optimization_flags_keep_empty_error_calls() {
     check_program_with("optimized_empty_error.c", &["--cflags", "-O2"]);
 }
 
 /// `-O2` would speculate `x + 1` (nsw) into a select, where its overflow is harmless.
 #[test]
-fn r12_optimization_flags_do_not_speculate_nsw() {
+fn optimization_flags_do_not_speculate_nsw() {
     check_program_with("optimized_nsw_select.c", &["--cflags", "-O2"]);
 }
 
 /// Uninitialized array elements and struct fields are arbitrary values.
 #[test]
-fn r12_uninitialized_aggregates() {
+fn uninitialized_aggregates_hold_any_value() {
     check_program_with("uninit_aggregate.c", &["--no-counterexamples"]);
     check_program_with(
         "uninit_aggregate.c",
@@ -201,13 +154,13 @@ fn r12_uninitialized_aggregates() {
     );
 }
 
-/// Issue 17: polynomial equalities at loop heads prove a Gauss sum and Cohen's division.
+/// Polynomial equalities at loop heads prove a Gauss sum and Cohen's division.
 #[test]
 fn polynomial_equalities() {
     check_program("polynomial.c");
 }
 
-/// Issue 17: equalities in the ideal of the loop head's equalities (a geometric sum), a
+/// Equalities in the ideal of the loop head's equalities (a geometric sum), a
 /// degree-6 template once the engine's linear equalities take a variable out, and nothing
 /// from a wrapping geometric sum.
 #[test]
@@ -215,14 +168,14 @@ fn polynomial_equalities_in_the_ideal() {
     check_program("polynomial_ideal.c");
 }
 
-/// Issue 17: with unsigned (wrapping) sums the integer equality does not hold, and nothing
+/// With unsigned (wrapping) sums the integer equality does not hold, and nothing
 /// may be proved from it.
 #[test]
 fn polynomial_equalities_not_over_wrapping_sums() {
     check_program("polynomial_wrap.c");
 }
 
-/// Issue 17: equalities that hold on the paths whose guards say so (an exact halving after
+/// Equalities that hold on the paths whose guards say so (an exact halving after
 /// a remainder test, a reset guarded by an equality, an exit guard `a == b`), and near
 /// misses that must not be proved (each fails in a native run).
 #[test]
@@ -231,7 +184,7 @@ fn polynomial_equalities_with_guards() {
     check_program("polynomial_guards_false.c");
 }
 
-/// Issue 17: a loop head without template variables gives no equality (it once kept
+/// A loop head without template variables gives no equality (it once kept
 /// `1 = 0`, and a failing assertion after the next loop was proved: csmith 43046); and
 /// assertions after a loop whose bound may be negative, proved through the loop head from
 /// the entry and from the body (`analysis/polyeq/unreachable.rs`).
@@ -241,7 +194,7 @@ fn polynomial_equalities_dead_head_and_through_head() {
     check_program("polynomial_through_head.c");
 }
 
-/// Issue 17: a false polynomial claim is not proved, and its counterexample is replayed.
+/// A false polynomial claim is not proved, and its counterexample is replayed.
 #[test]
 fn polynomial_false_claim_is_refuted() {
     check_program("polynomial_false.c");
@@ -258,13 +211,12 @@ fn polynomial_false_claim_is_refuted() {
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
 }
 
-/// Issue 15: a recursive callee whose only failing input (5001) is one above a constant
-/// that the callee alone compares with: the counterexample search's native runs try the
-/// constants of the callees that stay calls, and the replayed input is 5001 (the
-/// session-start binary left it unknown: its dictionary had the entry's constants only, and
-/// the model of bounded model checking, which chooses the call's result freely, did not
-/// replay). The near miss `r >= -1` is proved everywhere; `recursion_callee_constant_natively`
-/// checks both natively.
+/// A recursive callee whose only failing input (5001) is one above a constant that the
+/// callee alone compares with: the counterexample search's native runs try the constants of
+/// the callees that stay calls, and the replayed input is 5001 (a dictionary of the entry's
+/// constants only left it unknown, and the model of bounded model checking, which chooses
+/// the call's result freely, does not replay). The near miss `r >= -1` is proved
+/// everywhere; `recursion_callee_constant_natively` checks both natively.
 #[test]
 fn recursive_callee_constants_in_the_native_search() {
     check_program("recursion_callee_constant.c");
@@ -300,11 +252,11 @@ fn recursion_callee_constant_natively() {
     assert_eq!(common::native_stdout(&source, &["-O0"]), "0 5001");
 }
 
-/// Issue 15: region bounds of a recursive function that the function breaks further in its
+/// Region bounds of a recursive function that the function breaks further in its
 /// region (`fib(n) <= fib(29)` for `n >= 9`, from samples near the threshold) are left out
 /// before the rounds, so the contract search certifies `n >= 10 -> fib(n) >= 55` within its
-/// budget of work (the session-start binary spent it dropping them and left line 18
-/// unknown); the near miss (`>= 56`, `fib(10) == 55`) is refuted by a native run, and
+/// budget of work (dropping them during the rounds spent it and left line 18 unknown); the
+/// near miss (`>= 56`, `fib(10) == 55`) is refuted by a native run, and
 /// line 18 holds natively for every input main lets through.
 #[test]
 fn region_bounds_checked_by_evaluation() {
@@ -329,14 +281,14 @@ fn region_bounds_checked_by_evaluation() {
     assert_eq!(common::native_stdout(&source, &["-O1"]), "0 55");
 }
 
-/// Issue 15: recursive functions get certified contracts (summaries under calling
+/// Recursive functions get certified contracts (summaries under calling
 /// contexts); the wrapping ones (`usum(92682) = 55607`, `dbl(32) = 0` natively) must not.
 #[test]
 fn recursive_contracts() {
     check_program("recursion.c");
 }
 
-/// Issue 15: tabulated contracts (`n == k -> r == hanoi(k)` over the calling context) and
+/// Tabulated contracts (`n == k -> r == hanoi(k)` over the calling context) and
 /// guarded ones (McCarthy's 91, `x >= 101 -> r == x - 10`, `x <= 100 -> r == 91`) are
 /// certified; the wrapping doubling's `pow2(n) > 0` must not be proved.
 #[test]
@@ -345,21 +297,21 @@ fn tabulated_and_guarded_contracts() {
     check_program("recursion_guarded.c");
 }
 
-/// Issue 15: a calling context that holds only through a disequality (`gcd(a, b - a)`
+/// A calling context that holds only through a disequality (`gcd(a, b - a)`
 /// after `a == b` and `a > b` failed) is certified, and with it `gcd(a, b) >= 1`.
 #[test]
 fn contracts_through_disequalities() {
     check_program("recursion_disequality.c");
 }
 
-/// Issue 15: a function over 64-bit integers called with `int`s gets `r == m + n` (with
+/// A function over 64-bit integers called with `int`s gets `r == m + n` (with
 /// the bounds from the ranges of narrow types that keep the wrapping atoms exact).
 #[test]
 fn contracts_of_wide_functions() {
     check_program("recursion_wide.c");
 }
 
-/// Issue 15: assertions over floats are proved by the front end's bit-precise runs
+/// Assertions over floats are proved by the front end's bit-precise runs
 /// (`frontend/float_paths.rs`) in every configuration, and their near misses (rounding at
 /// 1e8, NaN, 0.1 + 0.2) are never proved; `float_paths_natively` checks the native values.
 #[test]
@@ -441,7 +393,7 @@ fn recursion_native_values() {
     );
 }
 
-/// Issue 17: each precision technique is what proves its program's assertions: with its
+/// Each precision technique is what proves its program's assertions: with its
 /// switch off, path focusing over polyhedra leaves the assertions on `lines` unknown.
 fn needs_technique(name: &str, switch: &str, lines: &[u32]) {
     let path = common::program(name);
@@ -463,24 +415,24 @@ fn needs_technique(name: &str, switch: &str, lines: &[u32]) {
     }
 }
 
-/// Issue 17 (code2inv 36, 46, 51): acceleration splits a self-loop at its disequality
-/// `c != 40`, which moves by one per iteration, and keeps `c <= 40`.
+/// Acceleration splits a self-loop at its disequality `c != 40`, which moves by one per
+/// iteration, and keeps `c <= 40` (the shape of code2inv 36, 46 and 51).
 #[test]
 fn disequality_splitting() {
     check_program("disequality_split.c");
     needs_technique("disequality_split.c", "disequality-splitting", &[16, 25]);
 }
 
-/// Issue 17 (code2inv 110 to 122): refinement keeps the states of a loop entered apart
-/// from those of the loop never entered.
+/// Refinement keeps the states of a loop entered apart from those of the loop never entered
+/// (the shape of code2inv 110 to 122).
 #[test]
 fn loop_entry_predicates() {
     check_program("loop_entry.c");
     needs_technique("loop_entry.c", "loop-entry-predicates", &[13]);
 }
 
-/// Issue 17 (gj2007, mono-crafted_6): refinement starts with the guards of the loop's
-/// body read at the head, so each phase keeps its own state; the near miss (a phase one
+/// Refinement starts with the guards of the loop's body read at the head, so each phase
+/// keeps its own state (the shape of gj2007 and mono-crafted_6); the near miss (a phase one
 /// step later) is refuted by a native run.
 #[test]
 fn phase_splitting() {
@@ -491,8 +443,8 @@ fn phase_splitting() {
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
 }
 
-/// Issue 17 (ikos/prover 13): with predicates, each part of the state takes a path on its
-/// own, so `flag != 0` is decided per part; the near miss is refuted by a native run.
+/// With predicates, each part of the state takes a path on its own, so `flag != 0` is
+/// decided per part (the shape of ikos/prover 13); the near miss is refuted by a native run.
 #[test]
 fn partwise_paths() {
     check_program("phases_partwise.c");
@@ -502,7 +454,7 @@ fn partwise_paths() {
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
 }
 
-/// Issue 17: `x & -8`, `x | 4` and `x | INT_MIN` read signed are bounded by `x` and the
+/// `x & -8`, `x | 4` and `x | INT_MIN` read signed are bounded by `x` and the
 /// mask, which the loops' joins need.
 #[test]
 fn bitwise_bounds() {
@@ -510,7 +462,7 @@ fn bitwise_bounds() {
     needs_technique("bitwise_bounds.c", "bitwise-bounds", &[15, 17, 18]);
 }
 
-/// Issue 17 (seed 002): extrapolation with a care set keeps the bound widening loses. Both
+/// Extrapolation with a care set keeps the bound widening loses. Both
 /// assertions are proved by the care-set stage, and stay unknown with `-Z care-set=off`.
 #[test]
 fn care_set_extrapolation() {
@@ -554,7 +506,7 @@ fn care_set_extrapolation() {
     );
 }
 
-/// Issue 17: a narrow unsigned global whose constant initial value reaches a loop head (the
+/// A narrow unsigned global whose constant initial value reaches a loop head (the
 /// wrong proofs of csmith 42012 and 42092 by relational congruences). The counterexample
 /// search is off so that the failing assertion reaches every stage.
 #[test]
@@ -562,7 +514,7 @@ fn narrow_unsigned_global() {
     check_program_with("narrow_unsigned_global.c", &["--no-counterexamples"]);
 }
 
-/// Issue 17: bounds of linear templates coupled with a parity (`0 <= 2n - i <= 1`), found by
+/// Bounds of linear templates coupled with a parity (`0 <= 2n - i <= 1`), found by
 /// the solver in the relational stage; unknown with the stage off.
 #[test]
 fn template_bounds() {

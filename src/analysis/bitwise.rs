@@ -1,4 +1,4 @@
-//! Linear bounds of `x | c` and `x & c` with a constant `c` (issue 17), in either reading.
+//! Linear bounds of `x | c` and `x & c` with a constant `c`, in either reading.
 //!
 //! The lowering always bounds the unsigned readings (`x | c >= c`, `x | c >= x`,
 //! `0 <= x & c <= c` for a mask without the sign bit); a value read signed, or a mask with

@@ -1,5 +1,5 @@
-//! Extrapolation with a care set (Wang, Yang, Gupta & Ivančić, CAV'07, seed 002; corrected
-//! Algorithm 1, see `../shared/notes/seeds_002_003.md`): the numeric counterpart of
+//! Extrapolation with a care set (Wang, Yang, Gupta & Ivančić, CAV'07, with Algorithm 1
+//! corrected to drop constraints cumulatively): the numeric counterpart of
 //! predicate refinement for assertions that widening lost.
 //!
 //! A *care set* `C_p` at a cut point `p` is a finite union of polyhedra (conjunctions of
@@ -22,7 +22,7 @@
 //! (the join, not extrapolation, brought the bad states in) the operator is plain widening.
 //!
 //! Extrapolation need not terminate; after `CareSetParams::max_extrapolations` care-set
-//! steps at one cut point the engine widens as before there (the paper's remedy), so every
+//! steps at one cut point the engine widens as usual there (the paper's remedy), so every
 //! run still ends.
 //!
 //! **Care sets** ([`discover`]): backwards from each open error site, the solver names
@@ -37,6 +37,7 @@
 //! introduced the bad states: simpler, and equally sound.
 
 use super::lower::Lowering;
+pub use super::refine::Discovery;
 use super::refine::{walk_back, StepOutcome};
 use super::Deadline;
 use crate::domain::{ConsKind, Entailment, LinCons, NumericDomain, Space};
@@ -243,15 +244,6 @@ fn halves(cons: Vec<LinCons>) -> Vec<LinCons> {
         .collect()
 }
 
-/// What one discovery round found.
-#[derive(Debug, Default)]
-pub struct Discovery {
-    /// Polyhedra added to care sets.
-    pub added: usize,
-    /// Abstract error paths examined.
-    pub paths: usize,
-}
-
 /// Grows the care sets backwards from the open error sites `errors`, given the invariants
 /// `at_cut_points` of the last complete run (disjunctions over value dimensions; `None`:
 /// unreachable). `W` is the relational domain the preconditions are computed in. The walk
@@ -265,8 +257,7 @@ pub fn discover<W: NumericDomain>(
 ) -> Discovery {
     let graph = lowering.context().graph();
     let max_per_cut_point = lowering.params().care_set.max_per_cut_point;
-    let mut added = 0;
-    let paths = walk_back::<W>(
+    walk_back::<W>(
         lowering,
         at_cut_points,
         errors,
@@ -276,6 +267,7 @@ pub fn discover<W: NumericDomain>(
             // B_c = pre ⊓ X_c, one polyhedron per disjunct of the invariant; each is both a
             // care set (at loop heads) and a goal to walk back from.
             let mut goals = Vec::new();
+            let mut added = 0;
             for disjunct in step.invariant {
                 let mut b = step.pre.clone();
                 b.meet_cons(disjunct);
@@ -293,10 +285,10 @@ pub fn discover<W: NumericDomain>(
             StepOutcome {
                 goals,
                 progress: false,
+                added,
             }
         },
-    );
-    Discovery { added, paths }
+    )
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 use super::FunctionContext;
 use crate::domain::LinCons;
 use crate::graph::CutPointId;
-use crate::smt::{FocusPath, Products, QueryResult, RegionFormula, Unknown};
+use crate::smt::{FocusPath, Products, QueryResult, RegionFormula, SideFact, Unknown};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
@@ -148,12 +148,38 @@ pub fn certify_side_facts(
     ctx: &FunctionContext<'_>,
     invariants: &CutInvariants,
     at_len: usize,
-    known: &dyn Fn(CutPointId) -> Vec<crate::smt::SideFact>,
-    found: &dyn Fn(CutPointId) -> Vec<crate::smt::SideFact>,
+    known: &dyn Fn(CutPointId) -> Vec<SideFact>,
+    found: &dyn Fn(CutPointId) -> Vec<SideFact>,
     timeout: Duration,
 ) -> Certificate {
     let graph = ctx.graph();
-    if graph.cut_points.len() != invariants.at_cut_point.len() || at_len != graph.cut_points.len() {
+    if at_len != graph.cut_points.len() {
+        return Certificate::NotInductive(Refutation::Mismatch);
+    }
+    let source = |p| {
+        let mut facts = known(p);
+        facts.extend(found(p));
+        facts
+    };
+    let target = |q: CutPointId| match graph.cut_point(q).kind {
+        crate::graph::CutKind::ErrorSite(_) => vec![],
+        _ => found(q),
+    };
+    consecution(ctx, invariants, &source, &target, timeout)
+}
+
+/// Consecution of facts next to the linear `invariants`: from a state of `X_p` meeting
+/// `source(p)`, no path of `p`'s region reaches a cut point `q` outside `target(q)` (an
+/// empty `target(q)` is not checked), on the exact formula.
+pub(crate) fn consecution(
+    ctx: &FunctionContext<'_>,
+    invariants: &CutInvariants,
+    source: &dyn Fn(CutPointId) -> Vec<SideFact>,
+    target: &dyn Fn(CutPointId) -> Vec<SideFact>,
+    timeout: Duration,
+) -> Certificate {
+    let graph = ctx.graph();
+    if graph.cut_points.len() != invariants.at_cut_point.len() {
         return Certificate::NotInductive(Refutation::Mismatch);
     }
     let mut undecided = None;
@@ -161,25 +187,17 @@ pub fn certify_side_facts(
         let Some(from) = &invariants.at_cut_point[p.index()] else {
             continue;
         };
-        let kept: BTreeMap<CutPointId, Vec<crate::smt::SideFact>> = graph
+        let kept: BTreeMap<CutPointId, Vec<SideFact>> = graph
             .successors(p)
             .iter()
-            .filter(|q| {
-                !matches!(
-                    graph.cut_point(**q).kind,
-                    crate::graph::CutKind::ErrorSite(_)
-                )
-            })
-            .map(|q| (*q, found(*q)))
+            .map(|q| (*q, target(*q)))
             .filter(|(_, facts)| !facts.is_empty())
             .collect();
         if kept.is_empty() {
             continue;
         }
-        let mut facts = known(p);
-        facts.extend(found(p));
         let mut formula = RegionFormula::new(ctx, p, Products::Exact);
-        match formula.query_facts_kept(from, &facts, &kept, timeout) {
+        match formula.query_facts_kept(from, &source(p), &kept, timeout) {
             QueryResult::Unsat => {}
             QueryResult::Unknown(why) => undecided = Some((p, why)),
             QueryResult::Path(path) => {

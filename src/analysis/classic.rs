@@ -137,7 +137,7 @@ const DISEQUALITY_CHAIN: usize = 8;
 /// excluded (`x != y` then `x <= y` is `x < y`), which a later guard may do; so after each
 /// guard out of `b` they are applied again. They hold there because the values are SSA
 /// values, unchanged since the edge that tested them, and every execution at `b` came
-/// through that edge (issue 15: `gcd(y1, y2 - y1)` after `y1 == y2` failed and
+/// through that edge (`gcd(y1, y2 - y1)` after `y1 == y2` failed and
 /// `y1 > y2` failed has `y2 - y1 >= 1`).
 fn dominating_disequalities(lowering: &Lowering<'_>, b: BlockId) -> Vec<(Operand, bool)> {
     let func = lowering.func();
@@ -188,7 +188,7 @@ fn dominating_disequalities(lowering: &Lowering<'_>, b: BlockId) -> Vec<(Operand
 /// leaves the relations between the live values exactly as they were (projection keeps
 /// every constraint they imply) while the polyhedra stay small: a function lifted with
 /// contract checks has hundreds of short-lived values, and carrying them made the blocks
-/// of the decomposed polyhedra, hence each step, grow with the function (issue 15).
+/// of the decomposed polyhedra, hence each step, grow with the function.
 fn dead_at_entries(lowering: &Lowering<'_>) -> Vec<Vec<Var>> {
     let ctx = lowering.context();
     let n_values = lowering.func().values.len();

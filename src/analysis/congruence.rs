@@ -1,4 +1,4 @@
-//! Congruences of the values of a function (issue 17: parity and strides): for each SSA
+//! Congruences of the values of a function (parity and strides): for each SSA
 //! value, a class `r mod m` its reading always belongs to.
 //!
 //! The analysis is flow-insensitive over SSA, which is sound: a value at any point is the
@@ -15,14 +15,13 @@
 //! the engine's linear invariants: a fact true of every execution can only remove paths
 //! that no execution takes.
 
-use super::certify::{Certificate, CutInvariants, Refutation};
+use super::certify::{Certificate, CutInvariants};
 use super::FunctionContext;
 use crate::domain::congruence::Congruence;
 use crate::domain::Int;
 use crate::graph::CutPointId;
 use crate::ir::{BinOp, CastOp, Expr, Function, Inst, Interp, Operand, ValueId};
-use crate::smt::{Products, QueryResult, RegionFormula, SideFact};
-use std::collections::BTreeMap;
+use crate::smt::SideFact;
 use std::time::Duration;
 
 /// The class of every value of a function, indexed by `ValueId`.
@@ -75,40 +74,8 @@ pub fn certify(
     classes: &Congruences,
     timeout: Duration,
 ) -> Certificate {
-    let graph = ctx.graph();
-    if graph.cut_points.len() != invariants.at_cut_point.len() {
-        return Certificate::NotInductive(Refutation::Mismatch);
-    }
-    let mut undecided = None;
-    for p in graph.ids() {
-        let Some(from) = &invariants.at_cut_point[p.index()] else {
-            continue;
-        };
-        let kept: BTreeMap<CutPointId, Vec<SideFact>> = graph
-            .successors(p)
-            .iter()
-            .map(|q| (*q, classes.facts_at(ctx, *q)))
-            .filter(|(_, facts)| !facts.is_empty())
-            .collect();
-        if kept.is_empty() {
-            continue;
-        }
-        let mut formula = RegionFormula::new(ctx, p, Products::Exact);
-        match formula.query_facts_kept(from, &classes.facts_at(ctx, p), &kept, timeout) {
-            QueryResult::Unsat => {}
-            QueryResult::Unknown(why) => undecided = Some((p, why)),
-            QueryResult::Path(path) => {
-                return Certificate::NotInductive(Refutation::Leaves {
-                    function: ctx.func().name.clone(),
-                    path,
-                })
-            }
-        }
-    }
-    match undecided {
-        Some((at, why)) => Certificate::Undecided { at, why },
-        None => Certificate::Inductive,
-    }
+    let facts = |p| classes.facts_at(ctx, p);
+    super::certify::consecution(ctx, invariants, &facts, &facts, timeout)
 }
 
 /// Computes the classes of `func`'s values under `readings` (one per value).

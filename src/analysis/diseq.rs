@@ -1,4 +1,4 @@
-//! Disequality splitting for abstract acceleration (issue 17).
+//! Disequality splitting for abstract acceleration.
 //!
 //! Acceleration (`focus.rs`) sweeps a self-loop's start states along its translation under
 //! the path's guard `G`, computed once from an arbitrary start. A disequality `a != b` on

@@ -60,7 +60,7 @@ pub struct FocusRun<D> {
     /// values live there, predicate slots replaced by their predicates (`None`:
     /// unreachable); empty unless complete.
     pub at_cut_points: Vec<Option<Vec<Vec<LinCons>>>>,
-    /// What the run spent: solver queries and their work in z3's resource count.
+    /// What the run spent: solver queries and their work in the solver's resource count.
     pub spent: SolverSpent,
 }
 
@@ -69,14 +69,14 @@ pub struct FocusRun<D> {
 pub struct SolverSpent {
     /// Queries asked.
     pub queries: usize,
-    /// Their work, in z3's resource count (`rlimit`).
+    /// Their work, in the solver's resource count (`rlimit`).
     pub work: u64,
     /// Whether the run stopped because its budget of work ([`crate::params::FocusParams::solver_work`])
     /// was spent.
     pub exhausted: bool,
 }
 
-/// Path focusing with predicates at cut points (issue 7): each state arriving at a cut
+/// Path focusing with predicates at cut points: each state arriving at a cut
 /// point is split by the truth of that cut point's predicates, each held in its slot (a
 /// boolean dimension of `lowering`'s space). With a domain that partitions on booleans,
 /// the invariant there keeps one numeric state per valuation of the predicates.
@@ -188,7 +188,7 @@ pub fn analyze_with_facts<D: NumericDomain>(
 }
 
 /// Path focusing whose widening at each cut point is extrapolation with that cut point's
-/// care set (`analysis::careset`, seed 002): an upper bound that keeps out of the care set
+/// care set (`analysis::careset`): an upper bound that keeps out of the care set
 /// when it can. With empty care sets this is [`analyze_with_facts`].
 pub fn analyze_with_care_sets<D: NumericDomain>(
     lowering: &Lowering<'_>,
@@ -258,7 +258,7 @@ struct Focus<'a, 'f, D> {
     slot_vars: Vec<Var>,
     /// Invariants known beforehand, met into every state computed at a cut point.
     facts: CutFacts,
-    /// Extrapolation with care sets (seed 002) in place of widening; plain widening when
+    /// Extrapolation with care sets in place of widening; plain widening when
     /// the care sets are empty.
     extrapolator: Extrapolator,
 }
@@ -629,7 +629,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             .filter(|(_, d)| !d.is_zero())
             .map(|(v, d)| (*v, LinExpr::var(*v).plus(&LinExpr::term(d.clone(), t))))
             .collect();
-        // Issue 17: one sweep per side of the path's disequalities (`diseq.rs`), each
+        // One sweep per side of the path's disequalities (`diseq.rs`), each
         // under a convex guard that stops it where the disequality would fail.
         let mut sides = Vec::new();
         if lw.precision().disequality_splitting {

@@ -1,4 +1,4 @@
-//! Loop-entry predicates (issue 17): whether a loop was entered at all.
+//! Loop-entry predicates: whether a loop was entered at all.
 //!
 //! `i = 1; while (i <= n) { i++; sn++; }` ends with `sn = n` when `n >= 1` and with
 //! `sn = 0` otherwise (code2inv 110 to 122). At the loop head, the hull of the state

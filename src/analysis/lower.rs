@@ -65,8 +65,8 @@ impl<'f> Lowering<'f> {
             Some(s) => s.clone(),
             None => format!("v{}", v.0),
         };
-        // Booleans read as 0/1 are boolean dimensions (domains with predicates track them
-        // in BDDs; the others ignore the kind). The acceleration dimensions (a
+        // Booleans read as 0/1 are boolean dimensions (domains with predicates
+        // track them in BDDs; the others ignore the kind). The acceleration dimensions (a
         // copy of each value, its value when a loop iteration starts, and the elapsed
         // "time" of a translation) are constrained only inside one transformer
         // (`analysis::transformer`) and forgotten before its result escapes.
@@ -899,7 +899,7 @@ impl<'f> Lowering<'f> {
                 let mask = rhs_const.or(lhs_const);
                 let other = if rhs_const.is_some() { lhs } else { rhs };
                 if let Some(c) = mask.filter(|_| self.precision().bitwise_bounds) {
-                    // Issue 17: `x | c` between `x` and `x + c` in either reading, and
+                    // `x | c` between `x` and `x + c` in either reading, and
                     // the sign bit's consequences when read signed.
                     let want = self.interp(dest);
                     let n = self.reading(d, other, want);

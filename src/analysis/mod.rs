@@ -9,6 +9,7 @@
 //! every stage reads (readings, reduced graph, liveness, layout) are computed once per
 //! function, in [`FunctionContext::new`].
 
+mod ascent;
 pub mod bitwise;
 pub mod careset;
 pub mod certify;
@@ -43,7 +44,7 @@ use std::time::{Duration, Instant};
 /// classic engine: per block it runs, the block's instructions and, per outgoing edge, the
 /// dimensions it copies and joins). Unlike time and memory, it does not depend on the
 /// machine or its load: an analysis stopped by its work budget stops at the same step on
-/// every run, so its verdicts are reproducible (issue 14).
+/// every run, so its verdicts are reproducible.
 #[derive(Clone, Debug)]
 pub struct Deadline {
     end: Instant,

@@ -1,4 +1,4 @@
-//! Phase predicates (issue 17): a loop whose body branches on a value the loop moves runs
+//! Phase predicates: a loop whose body branches on a value the loop moves runs
 //! in phases, and its invariant is disjunctive by phase.
 //!
 //! `x = 0; y = 50; while (x < 100) { if (x < 50) x++; else { x++; y++; } }` ends with

@@ -1,6 +1,6 @@
-//! Predicate discovery for assertions that path focusing leaves unknown (issue 7): weakest
+//! Predicate discovery for assertions that path focusing leaves unknown: weakest
 //! preconditions along abstract error paths, localized to the cut points that need them
-//! (Jain et al., seed 001), and slots shared between cut points (register sharing).
+//! (Jain et al.), and slots shared between cut points (register sharing).
 //!
 //! After an analysis, an error site `e` whose invariant is not empty is reached by some
 //! abstract path. Starting at `e`, the solver names a focus path `π` from a state of the
@@ -168,10 +168,11 @@ pub fn canonical_atoms(c: &LinCons) -> Vec<LinCons> {
         .collect()
 }
 
-/// What one discovery step found.
+/// What one round of discovery found, walking back from the error sites (predicates here,
+/// care sets in `careset.rs`).
 #[derive(Debug, Default)]
 pub struct Discovery {
-    /// Predicates added.
+    /// What the round added: predicates, or polyhedra of care sets.
     pub added: usize,
     /// Abstract error paths examined.
     pub paths: usize,
@@ -189,10 +190,9 @@ pub fn discover<W: NumericDomain>(
     deadline: &Deadline,
 ) -> Discovery {
     let layout = lowering.layout();
-    let mut added = 0;
     // The states of each source's invariant, built once per cut point.
     let mut states_at: BTreeMap<CutPointId, Vec<W>> = BTreeMap::new();
-    let paths = walk_back::<W>(
+    walk_back::<W>(
         lowering,
         at_cut_points,
         errors,
@@ -210,31 +210,31 @@ pub fn discover<W: NumericDomain>(
                     .collect()
             });
             let live_vars: Vec<Var> = step.live.iter().map(|v| layout.value_var(*v)).collect();
-            let mut new_here = false;
+            let mut added = 0;
             for atom in step.pre.to_cons().iter().flat_map(canonical_atoms) {
                 let useful = atom.expr.vars().all(|v| live_vars.contains(&v))
                     && splits(states, &atom)
                     && !preds.at(step.from).contains(&atom);
                 if useful && preds.add(step.from, atom) {
-                    new_here = true;
                     added += 1;
                 }
             }
             // A path that gave a predicate is explained; only the others are followed further.
-            if new_here {
+            if added > 0 {
                 StepOutcome {
                     goals: Vec::new(),
                     progress: true,
+                    added,
                 }
             } else {
                 StepOutcome {
                     goals: vec![step.pre.to_cons()],
                     progress: false,
+                    added,
                 }
             }
         },
-    );
-    Discovery { added, paths }
+    )
 }
 
 /// One abstract error path met by [`walk_back`]: from the cut point `from` (invariant
@@ -254,12 +254,15 @@ pub(crate) struct StepOutcome {
     /// The step found what the consumer looks for: the walk from this error site stops
     /// after the current depth.
     pub progress: bool,
+    /// What the consumer added from this step (predicates, polyhedra of care sets).
+    pub added: usize,
 }
 
 /// The backward walk from the open error sites shared by predicate discovery and the care
 /// sets: from each site, up to `max_depth` focus paths back, at each depth up to
-/// `RefineParams::paths_per_step` abstract paths into each goal (the first goal: the whole site), each
-/// handed to `visit` with its precondition. Returns the number of paths examined.
+/// `RefineParams::paths_per_step` abstract paths into each goal (the first goal: the whole
+/// site), each handed to `visit` with its precondition. Returns what the visits added and
+/// the number of paths examined.
 pub(crate) fn walk_back<W: NumericDomain>(
     lowering: &Lowering<'_>,
     at_cut_points: &[Option<Vec<Vec<LinCons>>>],
@@ -267,11 +270,11 @@ pub(crate) fn walk_back<W: NumericDomain>(
     max_depth: usize,
     deadline: &Deadline,
     mut visit: impl FnMut(ErrorStep<'_, W>) -> StepOutcome,
-) -> usize {
+) -> Discovery {
     let ctx = lowering.context();
     let graph = ctx.graph();
     let params = &ctx.params().refine;
-    let mut paths = 0;
+    let mut found = Discovery::default();
     let mut predecessors: Vec<Vec<CutPointId>> = vec![Vec::new(); graph.cut_points.len()];
     for c in graph.ids() {
         for t in graph.successors(c) {
@@ -291,7 +294,7 @@ pub(crate) fn walk_back<W: NumericDomain>(
                         continue;
                     };
                     if deadline.expired() {
-                        return paths;
+                        return found;
                     }
                     let formula = formulas
                         .entry(*c)
@@ -302,7 +305,7 @@ pub(crate) fn walk_back<W: NumericDomain>(
                         .copied()
                         .collect();
                     for path in paths_into(formula, inv, *t, q, params, deadline) {
-                        paths += 1;
+                        found.paths += 1;
                         let pre: W = precondition(lowering, &path, q, &live);
                         if pre.is_bottom() {
                             continue;
@@ -314,6 +317,7 @@ pub(crate) fn walk_back<W: NumericDomain>(
                             pre,
                         });
                         progress |= outcome.progress;
+                        found.added += outcome.added;
                         next.extend(outcome.goals.into_iter().map(|g| (*c, g)));
                     }
                 }
@@ -330,7 +334,7 @@ pub(crate) fn walk_back<W: NumericDomain>(
             }
         }
     }
-    paths
+    found
 }
 
 /// Adds each candidate predicate at its cut point where it splits the invariant there

@@ -1,4 +1,4 @@
-//! Relational congruences at cut points (issue 17): per cut point, an affine lattice of the
+//! Relational congruences at cut points: per cut point, an affine lattice of the
 //! readings of the values live there ([`AffineLattice`], Granger's linear congruence
 //! equalities `a·x ≡ c (mod m)`, `m = 0` an equality): `x = y` where `z`'s parity couples
 //! them, two unsigned counters equal modulo `2^32` after both wrapped, `s - 2x ≡ 0 mod 2^32`.
@@ -7,10 +7,10 @@
 //! `p → q` of the reduced graph, a model of the exact region formula that starts in the
 //! engine's invariant at `p`, the non-relational congruences and `p`'s lattice, and ends
 //! outside `q`'s lattice, is a state that some path reaches; its readings at `q` are joined
-//! into `q`'s lattice (a symbolic abstraction in the style of King and Søndergaard's
-//! congruences over bit-vectors). The lattices grow until no edge finds such a point; the
-//! lattice of subgroups of ℤⁿ has no infinite ascending chain, and the number of points per
-//! cut point is capped (past it the cut point keeps no relation).
+//! into `q`'s lattice (the solver-guided ascent of `ascent.rs`). The lattices grow until
+//! no edge finds such a point; the lattice of subgroups of ℤⁿ has no infinite ascending
+//! chain, and the number of points per cut point is capped (past it the cut point keeps no
+//! relation).
 //!
 //! **Soundness.** The region formula is the exact semantics of the lifted program in
 //! readings (wrap-around as `r = e - k·2^w`, `srem`/`urem`/`sdiv`, casts and truncations
@@ -23,6 +23,7 @@
 //! lattices is. [`certify`] checks it again, independently (`tests/inductive.rs`). An
 //! analysis that runs out of time returns nothing.
 
+use super::ascent::{ascend, CutValue};
 use super::certify::{Certificate, CutInvariants};
 use super::congruence::Congruences;
 use super::FunctionContext;
@@ -30,10 +31,11 @@ use crate::domain::lattice::AffineLattice;
 use crate::domain::{Int, LinCons};
 use crate::graph::{CutKind, CutPointId};
 use crate::ir::ValueId;
-use crate::smt::{PointResult, Products, RegionFormula, SideFact};
+use crate::smt::SideFact;
 use num_traits::Zero;
-use std::collections::{BTreeMap, BTreeSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+pub use super::ascent::Limits;
 
 /// The most values tracked at one cut point (the first live ones, by id): the lattice of a
 /// projection is still sound, and the solver's models stay small.
@@ -49,29 +51,25 @@ const MAX_POINTS: usize = 48;
 struct CutLattice {
     values: Vec<ValueId>,
     lattice: AffineLattice,
+    /// Points joined so far.
+    points: usize,
 }
 
-/// The relational congruences of a function's cut points.
-#[derive(Clone, Debug)]
-pub struct RelationalCongruences {
-    at: Vec<CutLattice>,
-}
+impl CutValue for CutLattice {
+    fn values(&self) -> &[ValueId] {
+        &self.values
+    }
 
-/// Limits of one run of [`analyze`].
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// The analysis returns nothing past it.
-    pub deadline: Instant,
-    /// The longest solver query.
-    pub query: Duration,
-}
+    fn is_bottom(&self) -> bool {
+        self.lattice.is_bottom()
+    }
 
-impl RelationalCongruences {
-    /// The facts at cut point `p`: its lattice's congruences over the tracked values (a
-    /// false fact when no execution reaches `p`).
-    pub fn facts_at(&self, p: CutPointId) -> Vec<SideFact> {
-        let cut = &self.at[p.index()];
-        match cut.lattice.constraints() {
+    fn is_top(&self) -> bool {
+        self.lattice.is_top()
+    }
+
+    fn facts(&self) -> Vec<SideFact> {
+        match self.lattice.constraints() {
             None => vec![SideFact::Linear {
                 terms: vec![],
                 residue: Int::from(1),
@@ -80,7 +78,7 @@ impl RelationalCongruences {
             Some(cs) => cs
                 .into_iter()
                 .map(|c| SideFact::Linear {
-                    terms: cut
+                    terms: self
                         .values
                         .iter()
                         .zip(c.coefs)
@@ -92,6 +90,34 @@ impl RelationalCongruences {
                 })
                 .collect(),
         }
+    }
+
+    /// Past [`MAX_POINTS`] the cut point keeps no relation.
+    fn join_point(&mut self, point: &[Int]) -> bool {
+        self.points += 1;
+        if self.points > MAX_POINTS {
+            self.forget();
+            return true;
+        }
+        self.lattice.join_point(point)
+    }
+
+    fn forget(&mut self) {
+        self.lattice = AffineLattice::top(self.values.len());
+    }
+}
+
+/// The relational congruences of a function's cut points.
+#[derive(Clone, Debug)]
+pub struct RelationalCongruences {
+    at: Vec<CutLattice>,
+}
+
+impl RelationalCongruences {
+    /// The facts at cut point `p`: its lattice's congruences over the tracked values (a
+    /// false fact when no execution reaches `p`).
+    pub fn facts_at(&self, p: CutPointId) -> Vec<SideFact> {
+        self.at[p.index()].facts()
     }
 
     /// How many congruences all the cut points hold (for the report).
@@ -131,24 +157,6 @@ impl RelationalCongruences {
     }
 }
 
-/// The facts every query starts from at `p`: the non-relational congruences of the values
-/// live there and `p`'s lattice.
-fn source_facts(
-    ctx: &FunctionContext<'_>,
-    classes: &Congruences,
-    lattices: &[CutLattice],
-    p: CutPointId,
-) -> Vec<SideFact> {
-    let mut facts = classes.facts_at(ctx, p);
-    facts.extend(
-        RelationalCongruences {
-            at: lattices.to_vec(),
-        }
-        .facts_at(p),
-    );
-    facts
-}
-
 /// Computes the lattices of every cut point, next to the engine's `invariants` (one
 /// disjunction per cut point, `None` where the engine found no state) and the
 /// non-relational `classes`. `None` when the deadline passed before the fixpoint.
@@ -159,10 +167,7 @@ pub fn analyze(
     limits: Limits,
 ) -> Option<RelationalCongruences> {
     let graph = ctx.graph();
-    if invariants.len() != graph.cut_points.len() {
-        return None;
-    }
-    let mut lattices: Vec<CutLattice> = graph
+    let lattices: Vec<CutLattice> = graph
         .ids()
         .map(|p| {
             let values: Vec<ValueId> = ctx
@@ -177,88 +182,16 @@ pub fn analyze(
             } else {
                 AffineLattice::bottom(n)
             };
-            CutLattice { values, lattice }
+            CutLattice {
+                values,
+                lattice,
+                points: 0,
+            }
         })
         .collect();
-    let mut points = vec![0usize; lattices.len()];
-    let mut formulas: BTreeMap<CutPointId, RegionFormula> = BTreeMap::new();
-    let mut work: BTreeSet<CutPointId> = graph
-        .ids()
-        .filter(|p| graph.cut_point(*p).kind == CutKind::Entry)
-        .collect();
-    while let Some(p) = work.pop_first() {
-        let Some(from) = &invariants[p.index()] else {
-            continue;
-        };
-        if lattices[p.index()].lattice.is_bottom() {
-            continue;
-        }
-        for &q in graph.successors(p) {
-            if matches!(graph.cut_point(q).kind, CutKind::ErrorSite(_)) {
-                continue;
-            }
-            loop {
-                let left = limits.deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return None;
-                }
-                if lattices[q.index()].lattice.is_top() {
-                    break;
-                }
-                let facts = source_facts(ctx, classes, &lattices, p);
-                let outside = match lattices[q.index()].lattice.is_bottom() {
-                    true => None,
-                    false => Some(RelationalCongruences::facts_of(&lattices[q.index()])),
-                };
-                let values = lattices[q.index()].values.clone();
-                let formula = formulas
-                    .entry(p)
-                    .or_insert_with(|| RegionFormula::new(ctx, p, Products::Exact));
-                match formula.query_point_outside(
-                    from,
-                    &facts,
-                    q,
-                    outside.as_deref(),
-                    &values,
-                    limits.query.min(left),
-                ) {
-                    PointResult::Unsat => break,
-                    PointResult::Point(x) => {
-                        points[q.index()] += 1;
-                        // A reading outside its range is a state no execution has: the
-                        // formula misread the target (issue 17's wrong proofs came from a
-                        // constant read signed in an unsigned phi); keep no relation.
-                        let misread = formula.misreads_point(&values, &x);
-                        let cut = &mut lattices[q.index()];
-                        if misread || points[q.index()] > MAX_POINTS {
-                            cut.lattice = AffineLattice::top(cut.values.len());
-                        } else if !cut.lattice.join_point(&x) {
-                            // The model's point is inside: the solver and the lattice
-                            // disagree (never expected); keep no relation rather than loop.
-                            cut.lattice = AffineLattice::top(cut.values.len());
-                        }
-                        work.insert(q);
-                    }
-                    PointResult::Unknown(_) => {
-                        let cut = &mut lattices[q.index()];
-                        cut.lattice = AffineLattice::top(cut.values.len());
-                        work.insert(q);
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    Some(RelationalCongruences { at: lattices })
-}
-
-impl RelationalCongruences {
-    fn facts_of(cut: &CutLattice) -> Vec<SideFact> {
-        RelationalCongruences {
-            at: vec![cut.clone()],
-        }
-        .facts_at(CutPointId(0))
-    }
+    let known = |p| classes.facts_at(ctx, p);
+    let at = ascend(ctx, invariants, &known, lattices, limits)?;
+    Some(RelationalCongruences { at })
 }
 
 /// Checks with the solver that the lattices are inductive next to the linear `invariants`

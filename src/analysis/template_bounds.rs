@@ -1,4 +1,4 @@
-//! Bounds of linear templates at cut points (issue 17): per cut point, intervals of a few
+//! Bounds of linear templates at cut points: per cut point, intervals of a few
 //! linear forms of the values live there (each value, `x ± y`, `c·x - y` and `x - c·y` for
 //! the small divisors `c` of the function), found by the solver on the exact formula.
 //!
@@ -6,12 +6,12 @@
 //! is inductive over the integers only because `2n - i` and `i` have the same parity: the
 //! rational polyhedra see `2n - i` move by `+1` or `-1` on paths they cannot tell apart,
 //! and widen it away; the congruence lattices see no affine relation. The solver reads
-//! `i % 2` exactly, so the same symbolic abstraction as the relational congruences
-//! ([`super::relational_congruence`]) finds it: a model of a path from the engine's
-//! invariant (and the congruences and these bounds) at `p` that leaves some template of
-//! `q` outside its interval is a state some path reaches; its templates are joined into
-//! `q`'s intervals until no edge finds such a point (hola 34, 38 and 46, loop-new/half and
-//! pagai's trip_count are of this kind).
+//! `i % 2` exactly, so the same solver-guided ascent as the relational congruences
+//! (`ascent.rs`, [`super::relational_congruence`]) finds it: a model of a path from the
+//! engine's invariant (and the congruences and these bounds) at `p` that leaves some
+//! template of `q` outside its interval is a state some path reaches; its templates are
+//! joined into `q`'s intervals until no edge finds such a point (hola 34, 38 and 46,
+//! loop-new/half and pagai's trip_count are of this kind).
 //!
 //! **Termination** is by widening: a bound that moved [`MAX_MOVES`] times is dropped.
 //! **Soundness** is as for the lattices: the fixpoint ends only when every edge's query is
@@ -20,15 +20,18 @@
 //! bound of the target, and an analysis that runs out of time returns nothing.
 //! [`certify`] checks the result again (`tests/inductive.rs`).
 
+use super::ascent::{ascend, CutValue};
 use super::certify::{Certificate, CutInvariants};
 use super::FunctionContext;
 use crate::domain::{Int, LinCons};
 use crate::graph::{CutKind, CutPointId};
 use crate::ir::{BinOp, Expr, Inst, Operand, ValueId};
-use crate::smt::{PointResult, Products, RegionFormula, SideFact};
+use crate::smt::SideFact;
 use num_traits::{One, Zero};
-use std::collections::{BTreeMap, BTreeSet};
-use std::time::{Duration, Instant};
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+pub use super::ascent::Limits;
 
 /// The values a cut point's templates range over, at most (the first live ones by id).
 /// This and the three limits below are fixed limits of the stage: its templates grow
@@ -103,7 +106,23 @@ struct CutBounds {
     reached: bool,
 }
 
-impl CutBounds {
+impl CutValue for CutBounds {
+    fn values(&self) -> &[ValueId] {
+        &self.values
+    }
+
+    fn is_bottom(&self) -> bool {
+        !self.reached
+    }
+
+    fn is_top(&self) -> bool {
+        self.reached
+            && self
+                .templates
+                .iter()
+                .all(|t| t.lo.is_none() && t.hi.is_none())
+    }
+
     fn facts(&self) -> Vec<SideFact> {
         if !self.reached {
             return vec![SideFact::Linear {
@@ -115,23 +134,6 @@ impl CutBounds {
         self.templates.iter().filter_map(Template::fact).collect()
     }
 
-    fn drop_all(&mut self) {
-        self.reached = true;
-        for t in &mut self.templates {
-            t.lo = None;
-            t.hi = None;
-        }
-    }
-
-    fn unbounded(&self) -> bool {
-        self.reached
-            && self
-                .templates
-                .iter()
-                .all(|t| t.lo.is_none() && t.hi.is_none())
-    }
-
-    /// Joins a point (the readings of `values`); false when it was inside already.
     fn join_point(&mut self, point: &[Int]) -> bool {
         if !self.reached {
             self.reached = true;
@@ -149,21 +151,20 @@ impl CutBounds {
         }
         changed
     }
+
+    fn forget(&mut self) {
+        self.reached = true;
+        for t in &mut self.templates {
+            t.lo = None;
+            t.hi = None;
+        }
+    }
 }
 
 /// The template bounds of a function's cut points.
 #[derive(Clone, Debug)]
 pub struct TemplateBounds {
     at: Vec<CutBounds>,
-}
-
-/// Limits of one run of [`analyze`].
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// The analysis returns nothing past it.
-    pub deadline: Instant,
-    /// The longest solver query.
-    pub query: Duration,
 }
 
 impl TemplateBounds {
@@ -268,12 +269,9 @@ pub fn analyze(
     limits: Limits,
 ) -> Option<TemplateBounds> {
     let graph = ctx.graph();
-    if invariants.len() != graph.cut_points.len() {
-        return None;
-    }
     let func = ctx.func();
     let coefs = coefficients(ctx);
-    let mut at: Vec<CutBounds> = graph
+    let at: Vec<CutBounds> = graph
         .ids()
         .map(|p| {
             let values: Vec<ValueId> = ctx
@@ -289,72 +287,12 @@ pub fn analyze(
                 reached: false,
             };
             if graph.cut_point(p).kind == CutKind::Entry {
-                cut.drop_all();
+                cut.forget();
             }
             cut
         })
         .collect();
-    let mut formulas: BTreeMap<CutPointId, RegionFormula> = BTreeMap::new();
-    let mut work: BTreeSet<CutPointId> = graph
-        .ids()
-        .filter(|p| graph.cut_point(*p).kind == CutKind::Entry)
-        .collect();
-    while let Some(p) = work.pop_first() {
-        let Some(from) = &invariants[p.index()] else {
-            continue;
-        };
-        if !at[p.index()].reached {
-            continue;
-        }
-        for &q in graph.successors(p) {
-            if matches!(graph.cut_point(q).kind, CutKind::ErrorSite(_)) {
-                continue;
-            }
-            loop {
-                let left = limits.deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return None;
-                }
-                if at[q.index()].unbounded() {
-                    break;
-                }
-                let mut facts = known(p);
-                facts.extend(at[p.index()].facts());
-                let outside = at[q.index()].reached.then(|| at[q.index()].facts());
-                let values = at[q.index()].values.clone();
-                let formula = formulas
-                    .entry(p)
-                    .or_insert_with(|| RegionFormula::new(ctx, p, Products::Exact));
-                match formula.query_point_outside(
-                    from,
-                    &facts,
-                    q,
-                    outside.as_deref(),
-                    &values,
-                    limits.query.min(left),
-                ) {
-                    PointResult::Unsat => break,
-                    PointResult::Point(x) => {
-                        // A reading outside its range is a state no execution has (a
-                        // misread formula): keep no bound rather than trust it.
-                        let misread = formula.misreads_point(&values, &x);
-                        let cut = &mut at[q.index()];
-                        if misread || !cut.join_point(&x) {
-                            // The model's point is inside: the solver and the intervals
-                            // disagree (never expected); keep no bound rather than loop.
-                            cut.drop_all();
-                        }
-                        work.insert(q);
-                    }
-                    PointResult::Unknown(_) => {
-                        at[q.index()].drop_all();
-                        work.insert(q);
-                        break;
-                    }
-                }
-            }
-        }
-    }
+    let at = ascend(ctx, invariants, known, at, limits)?;
     Some(TemplateBounds { at })
 }
 

@@ -15,7 +15,7 @@ use crate::smt::FocusPath;
 /// Applies the transformer of a focus path: each block's instructions, then the guard and
 /// the moves of the edge taken.
 ///
-/// With `partwise_paths` (issue 17), a disjunctive state is split into its parts and the
+/// With `partwise_paths`, a disjunctive state is split into its parts and the
 /// path applied to each alone, then joined: the lowering decides from a state's bounds
 /// which side of a disequality holds, whether an addition wraps, how to change a reading,
 /// and on the hull of the parts (a phase where `x <= 49` and one where `x >= 50`) those

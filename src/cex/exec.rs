@@ -4,7 +4,11 @@
 //!
 //! It is the second check of a counterexample (the native replay is the first): it tells
 //! which error site an input sequence reaches and gives the `file:line` steps with the values
-//! of source variables.
+//! of source variables. It runs on the values the native run was served and the results it
+//! observed (`atoi`, `strtol`, ...), so its steps are those of the replayed execution; a
+//! variable whose value comes from something the lifted program does not model (a load from
+//! memory, a call that is neither served nor observed) is left out of the steps rather than
+//! shown with a value the run did not have.
 
 use super::InputKinds;
 use crate::check::TraceStep;
@@ -55,56 +59,64 @@ pub struct Execution {
 pub const KEEP_FIRST: usize = 5;
 const KEEP_LAST: usize = 10;
 
-/// Runs `func` from its entry with `args` (bits of the integer parameters) and `inputs`
-/// (bits of the replayable havocs, in order), for at most `max_blocks` block executions.
+/// The values of one execution, as bits.
+#[derive(Clone, Copy, Debug)]
+pub struct RunValues<'a> {
+    /// The integer parameters of the entry.
+    pub args: &'a [u128],
+    /// The replayable havocs' values, in order.
+    pub inputs: &'a [u128],
+    /// The observed calls' results, in order (see [`InputKinds::is_observed`]).
+    pub observed: &'a [u128],
+}
+
+/// Runs `func` from its entry with `values`, for at most `max_blocks` block executions.
 pub fn execute(
     func: &Function,
     graph: &ReducedGraph,
     kinds: &InputKinds,
-    args: &[u128],
-    inputs: &[u128],
+    values: RunValues<'_>,
     max_blocks: u64,
     deadline: Instant,
 ) -> Execution {
+    let RunValues {
+        args,
+        inputs,
+        observed,
+    } = values;
     let mut vals: Vec<u128> = vec![0; func.values.len()];
     let mut approximate = false;
     // Which values depend on an `undef` operand; a control decision on one is recorded.
     let mut taint: Vec<bool> = vec![false; func.values.len()];
     let mut read_undef = false;
+    // Which values depend on something the interpretation does not know (it computes them
+    // from 0): left out of the steps.
+    let mut unknown: Vec<bool> = vec![false; func.values.len()];
     for (i, p) in func.params.iter().enumerate() {
         let ty = func.value(*p).ty;
         match args.get(i) {
             Some(v) => vals[p.index()] = ty.mask(*v),
-            None => approximate = true,
+            None => {
+                approximate = true;
+                unknown[p.index()] = true;
+            }
         }
     }
-    let mut named: BTreeMap<String, i128> = BTreeMap::new();
+    let mut named = Named {
+        values: BTreeMap::new(),
+        unsigned: super::readings::unsigned_variables(func),
+    };
     for p in &func.params {
-        let info = func.value(*p);
-        if let Some(name) = &info.source_name {
-            let bits = vals[p.index()];
-            let v = if info.ty.is_bool() {
-                bits as i128
-            } else {
-                info.ty.to_signed(bits)
-            };
-            named.insert(name.clone(), v);
-        }
+        named.set(func, *p, vals[p.index()], unknown[p.index()]);
     }
     let mut first: Vec<TraceStep> = Vec::new();
     let mut last: std::collections::VecDeque<TraceStep> = std::collections::VecDeque::new();
     let mut omitted = 0usize;
     let mut consumed = 0usize;
+    let mut n_observed = 0usize;
     let mut input_locs = Vec::new();
     let mut block = func.entry;
     let mut n_blocks: u64 = 0;
-    let reading = |ty: Ty, bits: u128| -> i128 {
-        if ty.is_bool() {
-            bits as i128
-        } else {
-            ty.to_signed(bits)
-        }
-    };
     let end = 'run: loop {
         n_blocks += 1;
         if n_blocks > max_blocks || (n_blocks % 4096 == 0 && Instant::now() >= deadline) {
@@ -128,7 +140,7 @@ pub fn execute(
                     .or_else(|| b.term_loc.clone());
                 let step = TraceStep {
                     loc,
-                    values: named.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+                    values: named.values.iter().map(|(k, v)| (k.clone(), *v)).collect(),
                 };
                 if first.len() < KEEP_FIRST {
                     first.push(step);
@@ -150,9 +162,8 @@ pub fn execute(
                     };
                     vals[dest.index()] = v;
                     taint[dest.index()] = expr_tainted(&taint, expr);
-                    if let Some(name) = &func.value(*dest).source_name {
-                        named.insert(name.clone(), reading(ty, v));
-                    }
+                    unknown[dest.index()] = expr_tainted(&unknown, expr);
+                    named.set(func, *dest, v, unknown[dest.index()]);
                 }
                 Inst::Havoc { dest, reason } => {
                     let ty = func.value(*dest).ty;
@@ -165,16 +176,19 @@ pub fn execute(
                             }
                             None => break 'run ExecEnd::OutOfInputs,
                         }
+                    } else if kinds.is_observed(reason) && n_observed < observed.len() {
+                        n_observed += 1;
+                        unknown[dest.index()] = false;
+                        ty.mask(observed[n_observed - 1])
                     } else {
                         if !matches!(reason, HavocReason::Nondet { .. }) {
                             approximate = true;
                         }
+                        unknown[dest.index()] = true;
                         0
                     };
                     vals[dest.index()] = v;
-                    if let Some(name) = &func.value(*dest).source_name {
-                        named.insert(name.clone(), reading(ty, v));
-                    }
+                    named.set(func, *dest, v, unknown[dest.index()]);
                 }
                 Inst::Assume { cond } => {
                     read_undef |= tainted(&taint, cond);
@@ -212,24 +226,23 @@ pub fn execute(
             Terminator::Error(c) => break ExecEnd::Error(*c),
         };
         // Parallel assignment.
-        let moved: Vec<(usize, u128, bool)> = edge
+        let moved: Vec<(crate::ir::ValueId, u128, bool, bool)> = edge
             .moves
             .iter()
             .map(|(d, s)| {
                 (
-                    d.index(),
+                    *d,
                     operand(&vals, s, &mut approximate),
                     tainted(&taint, s),
+                    tainted(&unknown, s),
                 )
             })
             .collect();
-        for (d, v, t) in moved {
-            vals[d] = v;
-            taint[d] = t;
-            let info = &func.values[d];
-            if let Some(name) = &info.source_name {
-                named.insert(name.clone(), reading(info.ty, v));
-            }
+        for (d, v, t, u) in moved {
+            vals[d.index()] = v;
+            taint[d.index()] = t;
+            unknown[d.index()] = u;
+            named.set(func, d, v, u);
         }
         block = edge.target;
     };
@@ -243,6 +256,34 @@ pub fn execute(
         input_locs,
         approximate,
         read_undef,
+    }
+}
+
+/// The source variables of a function with the reading each shows in the steps.
+struct Named {
+    values: BTreeMap<String, i128>,
+    /// The variables shown unsigned ([`super::readings`]).
+    unsigned: std::collections::BTreeSet<String>,
+}
+
+impl Named {
+    /// Records the value of `dest`'s source variable for the steps, or forgets it when the
+    /// interpretation does not know it.
+    fn set(&mut self, func: &Function, dest: crate::ir::ValueId, bits: u128, unknown: bool) {
+        let info = func.value(dest);
+        let Some(name) = &info.source_name else {
+            return;
+        };
+        if unknown {
+            self.values.remove(name);
+        } else {
+            let v = if info.ty.is_bool() || self.unsigned.contains(name) {
+                info.ty.mask(bits) as i128
+            } else {
+                info.ty.to_signed(bits)
+            };
+            self.values.insert(name.clone(), v);
+        }
     }
 }
 

@@ -1,11 +1,14 @@
 //! The standalone replay harness: `runtime/replay.c` with the counterexample's values baked
-//! in, plus stubs and a driver `main` when needed, and instructions to compile it with the
-//! original program.
+//! in, plus stubs and a driver when needed, and instructions to compile it with the
+//! original program. When the entry is not `main`, the same file compiled with
+//! `-DPOLYFOCUS_ENTRY_UNIT` is the entry's translation unit with the driver after it, as in
+//! the replay ([`super::build`]).
 
-use super::replay::CommandLine;
-use super::replay::{
-    driver_text, entry_signature, runtime_source, stub_text, RUNTIME_STRONG, RUNTIME_WEAK,
+use super::build::{
+    driver_text, entry_signature, entry_unit_text, is_c_source, stub_text, DRIVER_MAIN,
+    RENAMED_MAIN, SANITIZE,
 };
+use super::replay::{runtime_source, CommandLine, ARGV_INPUT_PREFIX, RUNTIME_STRONG, RUNTIME_WEAK};
 use crate::check::Counterexample;
 use crate::frontend::{is_library_function, unoptimized_user_flags, FrontendConfig};
 use crate::ir::{Function, HavocReason, Inst, SourceLoc};
@@ -73,7 +76,37 @@ pub fn harness_text(
     if !is_main {
         values.extend(cex.args.iter().map(|a| bits(a.value, a.width)));
     }
-    values.extend(cex.inputs.iter().map(|a| bits(a.value, a.width.max(1))));
+    // The text of the arguments is on the command line.
+    let argument_texts: Vec<i128> = cex
+        .inputs
+        .iter()
+        .filter(|a| a.function.starts_with(ARGV_INPUT_PREFIX))
+        .map(|a| a.value)
+        .collect();
+    values.extend(
+        cex.inputs
+            .iter()
+            .filter(|a| !a.function.starts_with(ARGV_INPUT_PREFIX))
+            .map(|a| bits(a.value, a.width.max(1))),
+    );
+    // The entry's unit and signature as the replay built them (pointer parameters get
+    // buffers); the compiler's answer is cached from the search.
+    let entry = if is_main {
+        None
+    } else {
+        Some(
+            entry_signature(
+                config,
+                &func.name,
+                std::time::Instant::now() + std::time::Duration::from_secs(60),
+            )
+            .map_err(|e| e.to_string())?,
+        )
+    };
+    let entry_input = entry
+        .as_ref()
+        .filter(|e| config.inputs.get(e.input).is_some_and(|i| is_c_source(i)))
+        .map(|e| e.input);
 
     // The program is compiled as the analysis compiled it: data model, the directory of
     // `polyfocus.h`, the user's flags, then `-O0`.
@@ -89,7 +122,14 @@ pub fn harness_text(
     let sources: Vec<String> = config
         .inputs
         .iter()
-        .map(|p| shell_quote(&p.display().to_string()))
+        .enumerate()
+        .map(|(i, p)| {
+            if entry_input == Some(i) {
+                "-DPOLYFOCUS_ENTRY_UNIT THIS_FILE.c".to_string()
+            } else {
+                shell_quote(&p.display().to_string())
+            }
+        })
         .collect();
     // A `main` that takes `argc` is run with as many arguments as the counterexample says.
     let command_line = if super::reads_argc(func) {
@@ -100,6 +140,8 @@ pub fn harness_text(
     } else {
         CommandLine::PLAIN
     };
+    let mut argument_texts = argument_texts;
+    argument_texts.resize(command_line.n_argument_inputs(), 1);
     let mut out = String::new();
     let _ = writeln!(out, "/* polyfocus counterexample harness.");
     let _ = writeln!(
@@ -115,22 +157,16 @@ pub fn harness_text(
             let _ = writeln!(out, " *   {} = {} (i{})", a.function, a.value, a.width);
         }
         if is_main {
-            let _ = writeln!(
-                out,
-                " * (given on the command line below, each argument `{}`)",
-                super::replay::ARGUMENT
-            );
+            let _ = writeln!(out, " * (given on the command line below)");
         }
     }
     let _ = writeln!(out, " *\n * Inputs, in the order they are requested:");
     for (i, v) in cex.inputs.iter().enumerate().take(200) {
         let _ = writeln!(
             out,
-            " *   #{}: {}() = {} (i{}){}",
+            " *   #{}: {}{}",
             i + 1,
-            v.function,
-            v.value,
-            v.width,
+            super::trace::input_text(v),
             v.loc
                 .as_ref()
                 .map_or_else(String::new, |l| format!(" at {l}"))
@@ -148,15 +184,14 @@ pub fn harness_text(
         let obj = format!("prog{i}.o");
         let _ = writeln!(
             out,
-            " *   clang-19 -c -g -w{cflags} {} -fno-sanitize-recover=all {src} -o {obj}",
-            super::replay::SANITIZE
+            " *   clang-19 -c -g -w{cflags} {SANITIZE} -fno-sanitize-recover=all {src} -o {obj}"
         );
         let mut oc = String::from("objcopy");
         for w in &weaken {
             let _ = write!(oc, " --weaken-symbol={w}");
         }
         if !is_main {
-            oc.push_str(" --redefine-sym=main=__polyfocus_user_main");
+            let _ = write!(oc, " --redefine-sym=main={RENAMED_MAIN}");
         }
         let _ = writeln!(out, " *   {oc} {obj}");
         objects.push(obj);
@@ -165,13 +200,19 @@ pub fn harness_text(
         out,
         " *   clang-19{m32_flag} -w {} THIS_FILE.c -o cex && ./cex{}; echo \"exit status $?\"",
         objects.join(" "),
-        command_line.shell_suffix()
+        CommandLine::shell_suffix(&argument_texts)
     );
     let _ = writeln!(
         out,
         " * (objcopy weakens the program's own definitions of the functions defined here,"
     );
     let _ = writeln!(out, " * e.g. reach_error, so that these are used.)\n */");
+    if let (Some(e), Some(i)) = (&entry, entry_input) {
+        let input = std::path::absolute(&config.inputs[i]).unwrap_or(config.inputs[i].clone());
+        out.push_str("#ifdef POLYFOCUS_ENTRY_UNIT\n");
+        out.push_str(&entry_unit_text(&input, e));
+        out.push_str("#else\n");
+    }
     let _ = writeln!(out, "#define POLYFOCUS_BAKED_COUNT {}", values.len());
     let _ = write!(
         out,
@@ -191,16 +232,16 @@ pub fn harness_text(
     out.push_str(&runtime);
     out.push_str("\n/* Stubs for the program's other input functions. */\n");
     out.push_str(&stubs);
-    if !is_main {
-        // The entry's signature as the replay built it (pointer parameters get buffers);
-        // clang's answer is cached from the search.
-        let params = entry_signature(
-            config,
-            &func.name,
-            std::time::Instant::now() + std::time::Duration::from_secs(60),
-        )?;
-        out.push_str("\n/* The driver: calls the entry with the recorded arguments. */\n");
-        out.push_str(&driver_text(&func.name, &params));
+    if let Some(e) = &entry {
+        if entry_input.is_none() {
+            // The entry's input is not C: a driver of its own, with the IR's signature.
+            out.push_str("\n/* The driver: calls the entry with the recorded arguments. */\n");
+            out.push_str(&driver_text(&e.name, &e.params, true));
+        }
+        out.push_str(DRIVER_MAIN);
+    }
+    if entry_input.is_some() {
+        out.push_str("#endif\n");
     }
     Ok(out)
 }

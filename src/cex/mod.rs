@@ -5,7 +5,7 @@
 //! compiled program (clang, same flags and data model as the analysis, linked with
 //! `runtime/replay.c`) was run with exactly the recorded inputs, asked for no other input,
 //! and reached the runtime's error hook. Everything the search finds before that is a
-//! candidate. It never names `z3`: the bounded model checking it drives is
+//! candidate. It never talks to the solver itself: the bounded model checking it drives is
 //! [`crate::smt::bmc`].
 //!
 //! Search, under one deadline, alternating:
@@ -13,20 +13,23 @@
 //!   bounds 1, 2, 4, ... back edges; a model gives the inputs;
 //! - native search: the compiled program run with recorded-then-invented inputs (constants
 //!   of the program, boundary values, random values; `main`'s `argc` on a real command
-//!   line, [`replay::CommandLine`]; `scanf`'s conversions), each run logging what it was
-//!   served.
+//!   line and its arguments' text, [`replay::CommandLine`]; `scanf`'s result and
+//!   conversions; environment variables), each run logging what it was served.
 //!   Deterministic stretches (loops of 10^5..10^8 iterations) run at native speed. A program
 //!   without inputs has one execution: a single run decides.
 //!
-//! A candidate is replayed in strict mode ([`replay`]) and interpreted on the lifted
-//! program ([`exec`]) to tell which error site it reaches and to give the trace ([`trace`]).
-//! [`harness`] writes the standalone replay program, [`witness`] the SV-COMP witness.
+//! A candidate is replayed in strict mode ([`replay`], on the program [`build`] compiled),
+//! and the replayed run is interpreted on the lifted program ([`exec`]) to tell which error
+//! site it reaches and to give the trace ([`trace`]). [`harness`] writes the standalone
+//! replay program, [`witness`] the SV-COMP witness.
 //!
 //! `-Z debug-counterexamples` (`params::TraceParams::counterexamples`) prints the search's
 //! steps on stderr.
 
+pub mod build;
 pub mod exec;
 pub mod harness;
+pub mod readings;
 pub mod replay;
 pub mod trace;
 pub mod witness;
@@ -76,8 +79,9 @@ pub enum CexOutcome {
     Unconfirmed(String),
 }
 
-/// Which havocs are inputs served by the native replay: nondet calls, and calls of
-/// external functions the replay stubs (undefined in the program).
+/// Which havocs are inputs served by the native replay: nondet calls, `scanf`'s result,
+/// and calls of external functions the replay stubs (undefined in the program); and which
+/// are results the runtime observes ([`replay::OBSERVED_FUNCTIONS`]).
 #[derive(Clone, Debug, Default)]
 pub struct InputKinds {
     stubbed: BTreeSet<String>,
@@ -88,9 +92,19 @@ impl InputKinds {
     pub fn is_input(&self, reason: &HavocReason) -> bool {
         match reason {
             HavocReason::Nondet { .. } => true,
-            HavocReason::UnknownCall { function } => self.stubbed.contains(function),
+            HavocReason::UnknownCall { function } => {
+                self.stubbed.contains(function)
+                    || replay::SCANF_FUNCTIONS.contains(&function.as_str())
+            }
             _ => false,
         }
+    }
+
+    /// True when the native run logs the value of a havoc with this reason, computed by the
+    /// C library from the program's own data (never served).
+    pub fn is_observed(&self, reason: &HavocReason) -> bool {
+        matches!(reason, HavocReason::UnknownCall { function }
+            if replay::OBSERVED_FUNCTIONS.contains(&function.as_str()))
     }
 }
 
@@ -172,17 +186,9 @@ fn find_within(
         return from_entry::search(module, targets, config, deadline, slice);
     }
     let spec = build_spec(module, func);
-    let program = match NativeProgram::build(&config.frontend, &spec, deadline) {
+    let program = match native_program(config, &spec, deadline) {
         Ok(p) => p,
-        // Out of time, not a program the replay cannot build: the verdict stays as the
-        // analysis left it.
-        Err(e) if Instant::now() >= deadline => return (None, CexOutcome::OutOfTime(e)),
-        Err(e) => {
-            return (
-                None,
-                CexOutcome::Unconfirmed(format!("no native replay possible: {e}")),
-            )
-        }
+        Err(outcome) => return (None, outcome),
     };
     let deadline = after_build(deadline, slice);
     let kinds = InputKinds {
@@ -217,6 +223,23 @@ fn find_within(
             .collect(),
     };
     search.run()
+}
+
+/// The native program for replays of `spec.entry`, or the search's outcome when there is
+/// none: out of time (not a program that cannot be built: the verdict stays as the analysis
+/// left it), or no replay possible.
+fn native_program(
+    config: &CexConfig,
+    spec: &BuildSpec,
+    deadline: Instant,
+) -> Result<NativeProgram, CexOutcome> {
+    NativeProgram::build(&config.frontend, spec, deadline).map_err(|e| match e {
+        replay::BuildError::OutOfTime => CexOutcome::OutOfTime(e.to_string()),
+        _ if Instant::now() >= deadline => {
+            CexOutcome::OutOfTime(replay::BuildError::OutOfTime.to_string())
+        }
+        e => CexOutcome::Unconfirmed(format!("no native replay possible: {e}")),
+    })
 }
 
 /// Checks of a function that is not where executions start (a recursive callee, a function
@@ -262,16 +285,9 @@ mod from_entry {
             );
         }
         let spec = build_spec(module, entry);
-        let program = match NativeProgram::build(&config.frontend, &spec, deadline) {
+        let program = match native_program(config, &spec, deadline) {
             Ok(p) => p,
-            // Out of time, not a program the replay cannot build.
-            Err(e) if Instant::now() >= deadline => return (None, CexOutcome::OutOfTime(e)),
-            Err(e) => {
-                return (
-                    None,
-                    CexOutcome::Unconfirmed(format!("no native replay possible: {e}")),
-                )
-            }
+            Err(outcome) => return (None, outcome),
         };
         let deadline = after_build(deadline, slice);
         // Every pair of extreme values for the first two inputs (the rest 1), then every
@@ -519,11 +535,6 @@ fn build_spec(module: &ir::Module, func: &ir::Function) -> BuildSpec {
     }
     BuildSpec {
         entry: func.name.clone(),
-        param_widths: func
-            .params
-            .iter()
-            .map(|p| func.value(*p).ty.width)
-            .collect(),
         nondet,
         unknown_calls,
         dictionary: dictionary(module, func),
@@ -550,9 +561,9 @@ struct Candidate {
     /// For a `main` that takes `argc`, the command line that gives `args[0]`.
     command_line: CommandLine,
     inputs: Vec<u128>,
-    /// The inputs the lifted program consumes: `inputs` without the values served to
-    /// `scanf`, whose conversions the lifted program reads back from memory (loads).
-    exec_inputs: Vec<u128>,
+    /// For a model of bounded model checking, the values of the lifted program's inputs it
+    /// chose (a native run's are those it was served).
+    model_inputs: Option<Vec<u128>>,
     /// The error site the search believes it reaches.
     check: Option<CheckId>,
     origin: String,
@@ -587,6 +598,7 @@ struct Search<'a> {
 }
 
 /// Where the native stack says a run that reached the error hook stopped.
+#[derive(Debug)]
 enum NativeSite {
     /// At this target, and no other target, of the search.
     Target(CheckId),
@@ -663,13 +675,13 @@ impl Search<'_> {
                     _ => false,
                 })
             });
-        let has_inputs = has_served_inputs || reads_argc(self.func) || calls_scanf(self.func);
+        let mut has_inputs = has_served_inputs || reads_argc(self.func) || calls_scanf(self.func);
         // First native run: all inputs zero, no argument (for a program without inputs, its
         // only execution; it may run long, and when `argc` is its only input, it is the
         // usual run: half of the time).
         // At most `CexParams::single_run_cap`: a program without inputs that has not reached
-        // the error site by then (deep-nested.c, 2^32 iterations) would take the whole
-        // default budget, 50 s, to an `unknown`.
+        // the error site by then (deep-nested.c, 2^32 iterations) took the whole default
+        // budget, 50 s, to an `unknown`.
         let first_timeout = if has_served_inputs {
             Duration::from_millis(1000)
         } else if has_inputs {
@@ -679,7 +691,12 @@ impl Search<'_> {
         };
         let first = match self.native_try(&Policy::Const(0), first_timeout.min(self.remaining())) {
             Ok(found) => return found,
-            Err((status, _)) => status,
+            Err((status, n_served)) => {
+                // An input the lifted program does not show (the environment read through
+                // `getenv`): the program has inputs all the same.
+                has_inputs |= n_served > 0;
+                status
+            }
         };
         crate::progress::stage(|| "counterexample search".into());
         if !has_inputs && !self.has_approximations() {
@@ -789,16 +806,21 @@ impl Search<'_> {
                         } else {
                             CommandLine::PLAIN
                         };
-                        // The lifted program reads the buffers of pointer parameters as
-                        // arbitrary values, which the model does not tie to the buffers'
-                        // bytes: they are zero, and the replay decides.
-                        let mut inputs = vec![0u128; self.program.buffers * replay::BUFFER_WORDS];
+                        // The lifted program has no value for the text of the arguments, the
+                        // floating-point arguments and the buffers of pointer parameters,
+                        // which the model does not choose: the arguments are `1`, the rest
+                        // zero, and the replay decides.
+                        let mut inputs = vec![1u128; command_line.n_argument_inputs()];
+                        inputs.extend(std::iter::repeat_n(
+                            0u128,
+                            self.program.floats + self.program.buffers * replay::BUFFER_WORDS,
+                        ));
                         inputs.extend(&path.inputs);
                         let cand = Candidate {
                             command_line,
                             args: path.args.clone(),
                             inputs,
-                            exec_inputs: path.inputs.clone(),
+                            model_inputs: Some(path.inputs.clone()),
                             check: Some(path.check),
                             origin: format!(
                                 "bounded model checking ({} loop iteration{})",
@@ -1100,16 +1122,22 @@ impl Search<'_> {
         res
     }
 
-    /// The command line of a native run under `policy`: the program alone, except for some
-    /// random runs of a `main` that takes `argc`, which get a few arguments or as many as a
-    /// constant of the program says.
+    /// The command line of a native run under `policy`, for a `main` that takes `argc`: one
+    /// argument under a constant policy other than zero, a few or as many as a constant of
+    /// the program says under a random one; the program alone otherwise.
     fn command_line_for(&self, policy: &Policy) -> CommandLine {
-        let Policy::Random(seed) = policy else {
-            return CommandLine::PLAIN;
-        };
         if !reads_argc(self.func) {
             return CommandLine::PLAIN;
         }
+        let seed = match policy {
+            Policy::Random(seed) => seed,
+            // A constant other than zero is also the text of one argument (`atoi(argv[1])`
+            // compared with a constant of the program).
+            Policy::Const(v) if *v != 0 => {
+                return CommandLine::with_argc(2).unwrap_or(CommandLine::PLAIN)
+            }
+            _ => return CommandLine::PLAIN,
+        };
         let mut counts: Vec<i128> = vec![1, 1, 1, 2, 3, 4];
         counts.extend(self.dictionary.iter().filter(|c| (5..=4096).contains(*c)));
         // splitmix64 of the seed, so that nearby seeds pick different counts.
@@ -1136,16 +1164,6 @@ impl Search<'_> {
         }
         let (args, served_inputs) = self.split_served_values(&run.served, command_line);
         let inputs = served_inputs.iter().map(|s| s.bits).collect();
-        // The interpretation of the lifted program consumes the nondet inputs only: it
-        // reads `scanf`'s conversions and the buffers' contents as arbitrary values.
-        let exec_inputs = served_inputs
-            .iter()
-            .filter(|s| {
-                s.function != replay::SCANF_INPUT
-                    && !s.function.starts_with(replay::BUFFER_INPUT_PREFIX)
-            })
-            .map(|s| s.bits)
-            .collect();
         let origin = match policy {
             _ if run.served.is_empty() => "native run, no input requested".to_string(),
             Policy::Strict => "native run".to_string(),
@@ -1156,7 +1174,7 @@ impl Search<'_> {
             command_line,
             args,
             inputs,
-            exec_inputs,
+            model_inputs: None,
             check: None,
             origin,
         };
@@ -1188,6 +1206,32 @@ impl Search<'_> {
         (args, &served[n_args..])
     }
 
+    /// The interpretation of the lifted program on `values`, within 2 s.
+    fn interpret(&self, values: exec::RunValues<'_>) -> exec::Execution {
+        let exec_deadline = Instant::now() + Duration::from_secs(2).min(self.remaining());
+        exec::execute(
+            self.func,
+            self.graph,
+            self.kinds,
+            values,
+            20_000_000,
+            exec_deadline,
+        )
+    }
+
+    /// Whether an interpreted execution depends on an uninitialized variable (undefined
+    /// behaviour in C); when the interpretation stops early, it may still depend on one.
+    fn undefined(&self, execution: &exec::Execution) -> bool {
+        let reaches = matches!(execution.end, exec::ExecEnd::Error(_));
+        execution.read_undef || (!reaches && exec::control_may_read_undef(self.func))
+    }
+
+    /// Whether the execution of `values` depends on an uninitialized variable.
+    fn reads_undef(&self, values: exec::RunValues<'_>) -> bool {
+        let execution = self.interpret(values);
+        self.undefined(&execution)
+    }
+
     /// Replays a candidate strictly; on success, the counterexample.
     ///
     /// `strict_run` is a run that already counts as the strict replay: one that reached the
@@ -1204,24 +1248,19 @@ impl Search<'_> {
             stream.extend(&cand.args);
         }
         stream.extend(&cand.inputs);
-        // First the lifted program: which error site, the path, and whether the execution
-        // depends on an uninitialized variable. Such an execution has undefined behaviour in
-        // C (a native run reaches the error with whatever the stack held): it is not a
-        // counterexample. When the interpretation stops early, it may still depend on one.
-        let exec_deadline = Instant::now() + Duration::from_secs(2).min(self.remaining());
-        let execution = exec::execute(
-            self.func,
-            self.graph,
-            self.kinds,
-            &cand.args,
-            &cand.exec_inputs,
-            20_000_000,
-            exec_deadline,
-        );
-        let reaches = matches!(execution.end, exec::ExecEnd::Error(_));
-        if execution.read_undef || (!reaches && exec::control_may_read_undef(self.func)) {
-            self.rejected_undef = true;
-            return None;
+        // A model's execution that depends on an uninitialized variable has undefined
+        // behaviour in C (a native run reaches the error with whatever the stack held): it is
+        // not a counterexample, and it is not run.
+        if let Some(model_inputs) = &cand.model_inputs {
+            let values = exec::RunValues {
+                args: &cand.args,
+                inputs: model_inputs,
+                observed: &[],
+            };
+            if self.reads_undef(values) {
+                self.rejected_undef = true;
+                return None;
+            }
         }
         let timeout = self
             .config
@@ -1259,11 +1298,35 @@ impl Search<'_> {
             return None;
         }
         let (args, inputs) = self.split_served_values(&run.served, cand.command_line);
+        // The lifted program on what the replayed run was served and observed: which error
+        // site, the path, and whether the execution depends on an uninitialized variable.
+        let lifted_inputs: Vec<u128> = inputs
+            .iter()
+            .filter(|s| replay::lifted_program_reads(&s.function))
+            .map(|s| s.bits)
+            .collect();
+        let observed: Vec<u128> = run.observed.iter().map(|s| s.bits).collect();
+        let values = exec::RunValues {
+            args: &args,
+            inputs: &lifted_inputs,
+            observed: &observed,
+        };
+        let execution = self.interpret(values);
+        if self.undefined(&execution) {
+            self.debug("replayed: the execution reads an uninitialized variable");
+            self.rejected_undef = true;
+            return None;
+        }
         // Which error site the native run reached. The native stack is the program as
         // written, so it decides when it names one; the lifted program reproduces the native
         // run only when it read no value the native program does not reproduce (a load from
         // memory, an unknown call): two assertions on different lines must never be mixed up.
-        let check = match (self.native_site(&run), &execution.end, cand.check) {
+        let site = self.native_site(&run);
+        self.debug(&format!(
+            "replayed: native site {site:?}, interpretation {:?}",
+            execution.end
+        ));
+        let check = match (site, &execution.end, cand.check) {
             (NativeSite::Target(c), _, _) => c,
             (NativeSite::Other, _, _) => {
                 self.unconfirmed = Some(
@@ -1302,10 +1365,17 @@ impl Search<'_> {
         let command = if cand.command_line == CommandLine::PLAIN {
             String::new()
         } else {
-            format!(", {}", cand.command_line.describe())
+            let texts: Vec<i128> = inputs
+                .iter()
+                .take_while(|s| s.function.starts_with(replay::ARGV_INPUT_PREFIX))
+                .map(|s| ir::Ty::int(64).to_signed(s.bits))
+                .collect();
+            format!(", {}", cand.command_line.describe(&texts))
         };
+        let site_loc = self.module_checks[check.index()].1.as_ref();
         let cex = trace::counterexample(
             self.func,
+            (check, site_loc),
             &args,
             inputs,
             &execution,

@@ -8,8 +8,12 @@
 use crate::ir::{CheckId, CheckKind, SourceLoc};
 use std::fmt;
 
+mod merge;
+mod names;
 mod run;
 
+pub use merge::{merge_contexts, MergedCheck};
+pub use names::{source_name, FunctionNames};
 pub use run::{
     AnalysisReport, BudgetKind, CheckRun, DomainTypeStats, FunctionRun, LoopInvariant,
     RefinementStats, RunEnd, Stage, StageEnd, StageRun,
@@ -179,14 +183,26 @@ pub enum ProgramVerdict {
 }
 
 impl ProgramVerdict {
-    /// Combines per-assertion verdicts: false if any is violated, true if all are proved.
+    /// Combines per-context verdicts: false if any is violated, true if all are proved.
     pub fn of(results: &[CheckResult]) -> ProgramVerdict {
-        if results
-            .iter()
-            .any(|r| matches!(r.verdict, Verdict::Violated(_)))
-        {
+        ProgramVerdict::of_verdicts(results.iter().map(|r| &r.verdict))
+    }
+
+    /// Combines the verdicts of merged checks; the same as [`ProgramVerdict::of`] over their
+    /// contexts.
+    pub fn of_checks<'a>(checks: impl IntoIterator<Item = &'a MergedCheck>) -> ProgramVerdict {
+        ProgramVerdict::of_verdicts(checks.into_iter().map(MergedCheck::verdict))
+    }
+
+    fn of_verdicts<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> ProgramVerdict {
+        let (mut violated, mut all_proved) = (false, true);
+        for v in verdicts {
+            violated |= matches!(v, Verdict::Violated(_));
+            all_proved &= *v == Verdict::Proved;
+        }
+        if violated {
             ProgramVerdict::False
-        } else if results.iter().all(|r| r.verdict == Verdict::Proved) {
+        } else if all_proved {
             ProgramVerdict::True
         } else {
             ProgramVerdict::Unknown

@@ -4,7 +4,7 @@
 //! The driver fills these records; `report` prints them. Neither the records nor `report`
 //! name anything of the driver, so the printer depends on data only.
 
-use super::CheckResult;
+use super::{CheckResult, FunctionNames};
 use crate::analysis::certify::CutInvariants;
 use crate::ir::{CheckId, SourceLoc};
 use std::fmt;
@@ -35,7 +35,7 @@ impl fmt::Display for BudgetKind {
 /// Everything the analysis found.
 #[derive(Clone, Debug, Default)]
 pub struct AnalysisReport {
-    /// One result per assertion, in check order.
+    /// One result per check and context (an inlined copy, an entry), in source order.
     pub results: Vec<CheckResult>,
     /// Invariants at loop heads.
     pub loop_invariants: Vec<LoopInvariant>,
@@ -46,6 +46,8 @@ pub struct AnalysisReport {
     pub refinement: Vec<RefinementStats>,
     /// How the analysis of each function ended, in function order.
     pub functions: Vec<FunctionRun>,
+    /// The readable names of the program's functions.
+    pub names: FunctionNames,
 }
 
 /// The invariant at a loop head, for people.
@@ -71,7 +73,7 @@ pub struct FunctionRun {
     /// Wall time, counterexample search included.
     pub elapsed: Duration,
     /// The time budget the function was given: `--timeout`, or less, its share of what was
-    /// left of the run's budget when it started (issue 14).
+    /// left of the run's budget when it started.
     pub budget: Duration,
     /// The most heap the analysis held at once, in bytes (see [`crate::budget`]).
     pub peak_heap_bytes: usize,
@@ -83,7 +85,7 @@ pub struct FunctionRun {
     pub domain_types: Option<DomainTypeStats>,
 }
 
-/// How the values of one function were classified by their use (domain types, issue 14)
+/// How the values of one function were classified by their use (domain types)
 /// and how many path focusing tracked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DomainTypeStats {
@@ -95,33 +97,44 @@ pub struct DomainTypeStats {
     pub tracked: usize,
 }
 
-/// A stage of the analysis of one function, as reported (issue 13: where the time goes).
+/// A stage of the analysis of one function, as reported: where the time goes, named after
+/// what ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    /// The classic engine over intervals, run first (issue 14): it settles the assertions
-    /// it proves and gives its invariants to the engine.
+    /// The classic engine over intervals, run first: it settles the assertions it proves
+    /// and gives its invariants to the later stages as facts.
     IntervalAnalysis,
     /// The engine over the chosen domain.
     Analysis,
-    /// The engine's invariants with the congruences of the values (issue 17).
+    /// Polynomial equalities at loop heads (before the engine, algebraically, for a
+    /// function that multiplies values; after it, with the solver).
+    PolynomialEqualities,
+    /// The engine's invariants with the congruences of the values.
     Congruences,
-    /// Extrapolation with care sets (seed 002, issue 17).
+    /// Extrapolation with care sets.
     CareSet,
     /// Predicate refinement rounds.
     Refinement,
-    /// The counterexample search (the short one before refinement and the full one).
+    /// Relational congruences (affine lattices of the live values) at cut points.
+    RelationalCongruences,
+    /// Bounds of linear templates at cut points, next to the relational congruences.
+    TemplateBounds,
+    /// The counterexample search (the short one and the full one).
     CounterexampleSearch,
 }
 
 impl Stage {
-    /// The stage's name in reports.
+    /// The stage's name in reports and on the progress line.
     pub fn name(self) -> &'static str {
         match self {
             Stage::IntervalAnalysis => "interval analysis",
             Stage::Analysis => "analysis",
+            Stage::PolynomialEqualities => "polynomial equalities",
             Stage::Congruences => "congruences",
             Stage::CareSet => "care sets",
             Stage::Refinement => "refinement",
+            Stage::RelationalCongruences => "relational congruences",
+            Stage::TemplateBounds => "template bounds",
             Stage::CounterexampleSearch => "counterexample search",
         }
     }
@@ -222,7 +235,7 @@ impl fmt::Display for RunEnd {
     }
 }
 
-/// What predicate refinement did in one function (issue 7).
+/// What predicate refinement did in one function.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RefinementStats {
     /// The function.

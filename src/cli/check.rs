@@ -80,88 +80,6 @@ pub(super) fn analysis_config(a: &AnalysisArgs, tuning: &Tuning, jobs: usize) ->
     }
 }
 
-/// Loads a program with the contracts of its recursive functions: each Houdini round is
-/// the driver's analysis (sound, without counterexample search) of the functions lifted in
-/// certify mode. The search is bounded by work, not time, so that the contracts do not
-/// depend on the machine's load: each function of a round gets
-/// [`ContractParams::round_work`] steps for its interval stage and as many for its engine,
-/// without the stages whose solver queries have a wall-clock cap, and the whole search
-/// [`ContractParams::search_work_per_second`] steps per second of `--timeout`. Time is a
-/// safety net only: `--timeout` per function of a round (at most
-/// [`ContractParams::round_timeout`]), and for the whole search `--timeout` or a quarter of
-/// what is left of the run's budget.
-///
-/// [`ContractParams::round_work`]: crate::params::ContractParams::round_work
-/// [`ContractParams::search_work_per_second`]: crate::params::ContractParams::search_work_per_second
-/// [`ContractParams::round_timeout`]: crate::params::ContractParams::round_timeout
-pub(super) fn load_program(
-    fe: &crate::frontend::FrontendConfig,
-    config: &AnalysisConfig,
-) -> Result<crate::ir::Module, crate::frontend::FrontendError> {
-    let mut params = config.params;
-    params.stages.interval_work = params.contracts.round_work;
-    params.stages.engine_work = params.contracts.round_work;
-    // Without the stages whose solver queries have a wall-clock cap (polynomial
-    // equalities, congruences and the relational stage in them): they would make a round
-    // depend on the load.
-    params.stages.solver_stages = false;
-    // The relational stage also takes a fifth of each round's budget from the rounds'
-    // candidates (recursion_tabulated.c lost its contract with it on).
-    params.precision.relational_congruences = false;
-    let round = AnalysisConfig {
-        timeout: config.timeout.clamp(
-            Duration::from_secs(1),
-            params.contracts.round_timeout.max(Duration::from_secs(1)),
-        ),
-        // The classic engine: path focusing pays per error site, and a round has one per
-        // candidate atom and place.
-        engine: Engine::Classic,
-        domain: DomainKind::Poly,
-        refine: false,
-        purpose: Purpose::Verdicts,
-        ends: None,
-        params,
-        ..config.clone()
-    };
-    let tracing = fe.options.debug_contracts != crate::frontend::ContractTrace::Off;
-    let prover = move |module: &crate::ir::Module| {
-        let before = crate::analysis::work_spent();
-        let report = driver::analyze(module, &round);
-        let spent = crate::analysis::work_spent().saturating_sub(before);
-        if tracing {
-            for f in &report.functions {
-                eprintln!(
-                    "  {}: {:?} {:?} {:?}",
-                    f.function,
-                    f.end,
-                    f.elapsed,
-                    f.stages
-                        .iter()
-                        .map(|s| (s.stage, s.elapsed, s.end.clone(), s.detail.clone()))
-                        .collect::<Vec<_>>()
-                );
-            }
-        }
-        let proved = report
-            .results
-            .into_iter()
-            .filter(|r| matches!(r.verdict, crate::check::Verdict::Proved))
-            .map(|r| r.check)
-            .collect();
-        (proved, spent)
-    };
-    // The safety net spends the run's budget too: at most a quarter of what is left.
-    let safety_net = match config.ends {
-        Some(ends) => config
-            .timeout
-            .min(ends.saturating_duration_since(Instant::now()) / 4),
-        None => config.timeout,
-    };
-    let work =
-        (config.params.contracts.search_work_per_second * config.timeout.as_secs_f64()) as u64;
-    crate::frontend::load_with_contracts(fe, &prover, work, safety_net)
-}
-
 pub(super) fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
     let engine = match config.engine {
         Engine::Focus => "focus",
@@ -249,7 +167,7 @@ fn check(args: &CheckArgs, tuning: &Tuning) -> Result<i32> {
         analyzed.append(&mut reports);
         return project::write_report(&analyzed, &args.report, &info(start));
     }
-    let module = load_program(&fe, &config)?;
+    let module = driver::load_with_contracts(&fe, &config)?;
     let analysis = if args.no_counterexamples {
         driver::analyze(&module, &config)
     } else {
@@ -257,12 +175,7 @@ fn check(args: &CheckArgs, tuning: &Tuning) -> Result<i32> {
         driver::analyze_with_counterexamples(&module, &config, &cex)
     };
     write_counterexample_files(args, &fe, &module, &analysis)?;
-    let program = ProgramReport {
-        name: String::new(),
-        analysis,
-        warnings: module.warnings,
-        error: None,
-    };
+    let program = ProgramReport::new(String::new(), analysis, module.warnings);
     project::write_report(&[program], &args.report, &info(start))
 }
 
@@ -343,7 +256,7 @@ fn write_counterexample_files(
 pub fn run_ir(args: IrArgs) -> Result<i32> {
     let tuning = args.tuning.resolve(Scope::FrontEnd)?;
     let fe = args.input.frontend_config(&tuning)?;
-    let module = crate::frontend::load(&fe)?;
+    let module = driver::load(&fe)?;
     let mut dot = String::new();
     for func in &module.functions {
         print!("{func}");
@@ -376,7 +289,7 @@ pub fn run_invariants(args: InvariantsArgs) -> Result<i32> {
     let tuning = args.tuning.resolve(Scope::Analysis)?;
     recording_polyhedra(&tuning, || {
         let fe = args.input.frontend_config(&tuning)?;
-        let module = crate::frontend::load(&fe)?;
+        let module = driver::load(&fe)?;
         let config = AnalysisConfig {
             purpose: Purpose::Invariants,
             ..analysis_config(&args.analysis, &tuning, 1)

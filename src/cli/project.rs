@@ -92,7 +92,7 @@ pub fn analyze_programs(
         // The run's budget includes loading (and, for a compilation database, compiling):
         // a program's share of the time left starts before it is loaded.
         let config = &base.for_program(programs.len() - i);
-        let loaded = super::check::load_program(&p.frontend, config);
+        let loaded = crate::driver::load_with_contracts(&p.frontend, config);
         if p.frontend.options.timing {
             eprintln!(
                 "polyfocus: loaded {} in {:.1} s",
@@ -116,12 +116,7 @@ pub fn analyze_programs(
                         loading.elapsed().as_secs_f64()
                     );
                 }
-                ProgramReport {
-                    name: p.name.clone(),
-                    analysis,
-                    warnings: module.warnings,
-                    error: None,
-                }
+                ProgramReport::new(p.name.clone(), analysis, module.warnings)
             }
         });
     }
@@ -183,9 +178,11 @@ pub fn ensure_writable(path: &std::path::Path) -> Result<()> {
 /// The exit code of a run: 1 when an assertion is violated; otherwise, with
 /// `--fail-on unknown`, 2 when an assertion is unknown or a program could not be loaded.
 pub fn exit_code(programs: &[ProgramReport], fail_on: FailOn) -> i32 {
-    let results = report::all_results(programs);
     let failed_load = programs.iter().any(|p| p.error.is_some());
-    match (ProgramVerdict::of(&results), fail_on) {
+    match (
+        ProgramVerdict::of_checks(report::all_checks(programs)),
+        fail_on,
+    ) {
         (ProgramVerdict::False, _) => EXIT_VIOLATED,
         (_, FailOn::Unknown) if failed_load => EXIT_UNKNOWN,
         (ProgramVerdict::Unknown, FailOn::Unknown) => EXIT_UNKNOWN,

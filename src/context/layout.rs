@@ -26,7 +26,7 @@ pub enum Dim {
     Pre(ValueId),
     /// The number of iterations elapsed in an accelerated loop.
     Elapsed,
-    /// The truth (0 or 1) of the refinement predicate held in slot `n` (issue 7).
+    /// The truth (0 or 1) of the refinement predicate held in slot `n`.
     Slot(usize),
 }
 

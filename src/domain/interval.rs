@@ -10,7 +10,7 @@
 //! then copies pointers, and joining, comparing or widening two boxes that share a chunk
 //! takes the shared chunk as it is (each of these operations gives back its operand on
 //! two equal operands). On brotli's largest functions this is what the interval stage's
-//! time went to (issue 14).
+//! time went to.
 
 use super::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};
 use super::{Entailment, Lattice, NumericDomain};

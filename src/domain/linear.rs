@@ -36,7 +36,7 @@ impl fmt::Display for Var {
     }
 }
 
-/// What values a dimension takes: any integer, or a boolean read as 0/1 (issue 7: domains
+/// What values a dimension takes: any integer, or a boolean read as 0/1 (domains
 /// with predicates track boolean dimensions symbolically; the others ignore the kind).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum DimKind {

@@ -1,6 +1,6 @@
 //! Numeric abstract domains: pure mathematics over rational points.
 //!
-//! **Architecture Invariant:** this module never imports `inkwell`, `z3`, `ir`, `graph` or
+//! **Architecture Invariant:** this module never imports `inkwell`, the solver, `ir`, `graph` or
 //! `analysis`. It works on [`Var`], [`LinExpr`], [`LinCons`] and [`Interval`] only. Domain
 //! operations cannot fail; the one exception is an explicit resource budget
 //! ([`BudgetExceeded`]), which the analysis handles by falling back to a coarser result.
@@ -9,7 +9,7 @@
 //! rational relaxation, so every operation must over-approximate the integer semantics the
 //! caller intends (the caller turns strict integer inequalities into non-strict ones).
 //!
-//! Laws every domain satisfies (property-tested with Z3 as the oracle):
+//! Laws every domain satisfies (property-tested with the solver as the oracle):
 //! `γ(a) ∪ γ(b) ⊆ γ(a ⊔ b)`, `γ(a) ∩ γ(b) ⊆ γ(a ⊓ b)`, `is_leq(a, b) ⇒ γ(a) ⊆ γ(b)`,
 //! `γ(a) ∪ γ(b) ⊆ γ(a ∇ b)`, and `assign` over-approximates the strongest post-condition.
 

@@ -1,4 +1,4 @@
-//! Invariants for people (issue 13): a disjunction of constraint systems printed as a short
+//! Invariants for people: a disjunction of constraint systems printed as a short
 //! C expression that is equivalent on the integer points within the dimensions' ranges.
 //!
 //! Printing only: nothing here changes what an analysis computes or certifies. The steps,

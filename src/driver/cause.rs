@@ -1,4 +1,4 @@
-//! The first cause that blocks an assertion the stages left unknown (issue 13, point 4).
+//! The first cause that blocks an assertion the stages left unknown.
 //!
 //! Two causes are found from the lifted program alone, so they do not depend on the budget:
 //! - a value the analysis does not model (a load from memory that was not promoted, the

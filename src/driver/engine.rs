@@ -111,7 +111,7 @@ pub(super) fn loop_invariants_of<D: NumericDomain>(
         // values, shorter; what was computed and certified is unchanged.
         let text = match run.at_cut_points.get(id.index()) {
             Some(None) | None if run.invariants.at(cp.block).is_none() => "false".to_string(),
-            // Each disjunct on its own (predicates, issue 7): forgetting the predicate
+            // Each disjunct on its own (predicates): forgetting the predicate
             // slots would print their convex hull.
             Some(Some(disjuncts)) if disjuncts.len() > 1 => {
                 let parts: Vec<Vec<crate::domain::LinCons>> = disjuncts

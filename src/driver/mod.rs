@@ -1,9 +1,33 @@
-//! Runs the stages on a loaded module: per function, the pipeline of stages
-//! (`pipeline.rs`: engine, counterexample searches, refinement) over a table of verdicts
-//! (`verdicts.rs`), in parallel over functions, and assembles the report.
+//! Runs the stages on a loaded module: per function, the stages of `pipeline` over a table
+//! of verdicts (`verdicts.rs`), in parallel over functions, and assembles the report.
+//!
+//! A run has two passes over the functions: pass 1 runs the interval stage of every
+//! function, limited by a budget of work so that what it proves does not depend on the
+//! load; pass 2 runs the later stages only for the functions pass 1 left an assertion open
+//! in, sharing what is left of the run's budget. Each pass walks a list of stages
+//! (`pipeline/stages.rs`): each stage is a value saying when it is wanted, its share of the
+//! function's budget (wall-clock, or counted in work) and how it runs.
 //!
 //! Each function is analyzed under `catch_unwind`, so that a bug gives `Unknown` for that
 //! function's assertions and the other functions are still analyzed.
+//!
+//! # Where analysis by function summaries plugs in
+//!
+//! - **A summary stage** is a pass between pass 1 and pass 2 (or a list of its own walked
+//!   before pass 2) that visits the functions bottom-up over the call graph instead of in
+//!   parallel by size: its stages read the callees' summaries, and what it infers (a
+//!   summary, a precondition for the callers' context, top-down) goes into the state the
+//!   stages pass on (`pipeline::State`), next to the invariants and side facts that state
+//!   carries today. The contract search of recursive functions (`contracts`, run while
+//!   the program loads, `load_with_contracts`, with this driver's analysis as its prover)
+//!   is what such a stage replaces.
+//! - **A per-function work budget** is a share: `pipeline::stages::Share` already carries a
+//!   budget of work next to the wall-clock part (the interval stage's `interval_work`, the
+//!   engine's `engine_work`), resolved into an `Allowance` whose `Deadline` counts steps. A
+//!   function's budget of work would be divided between its stages the way
+//!   `AnalysisConfig::function_budget` divides the run's time today; a cache of results
+//!   keyed by a function and its callees' summaries would sit where `analyze_inner` starts
+//!   a function's passes.
 
 use crate::ir::Module;
 use crate::params::Params;
@@ -14,11 +38,16 @@ use std::time::{Duration, Instant};
 use verdicts::VerdictTable;
 
 mod cause;
+mod contracts;
 mod domain_types;
 mod engine;
+mod float_paths;
+mod load;
 mod parallel;
 mod pipeline;
 mod verdicts;
+
+pub use load::{load, load_with_contracts};
 
 // The records of a run are data in `check`, so that `report` depends on data only; they are
 // re-exported here, where the analysis entry points are.
@@ -43,13 +72,13 @@ pub enum DomainKind {
     Poly,
     /// Intervals.
     Interval,
-    /// Polyhedra partitioned by the valuations of the program's booleans (issue 7, NEX).
+    /// Polyhedra partitioned by the valuations of the program's booleans (NEX).
     PolyPred,
-    /// One BDD over the program's booleans times one polyhedron (issue 7, NEXPOINT).
+    /// One BDD over the program's booleans times one polyhedron (NEXPOINT).
     PolyPredProduct,
-    /// Intervals partitioned by the valuations of the program's booleans (issue 7, NEX).
+    /// Intervals partitioned by the valuations of the program's booleans (NEX).
     IntervalPred,
-    /// One BDD over the program's booleans times one interval state (issue 7, NEXPOINT).
+    /// One BDD over the program's booleans times one interval state (NEXPOINT).
     IntervalPredProduct,
 }
 
@@ -80,7 +109,7 @@ pub struct AnalysisConfig {
     /// Functions analyzed at once, each on its own thread (1: on the calling thread). The
     /// report is the same whatever the number.
     pub jobs: usize,
-    /// Whether assertions left unknown by path focusing get predicate refinement (issue 7).
+    /// Whether assertions left unknown by path focusing get predicate refinement.
     pub refine: bool,
     /// The tuning constants; the driver reads the stage shares from here.
     pub params: Params,
@@ -166,7 +195,10 @@ fn analyze_inner(
     config: &AnalysisConfig,
     cex: Option<&crate::cex::CexConfig>,
 ) -> AnalysisReport {
-    let mut report = AnalysisReport::default();
+    let mut report = AnalysisReport {
+        names: crate::check::FunctionNames::of_module(module),
+        ..AnalysisReport::default()
+    };
     let config = &config.within_process_memory();
     // Pass 1, the interval stage of every function (unless the configuration is itself
     // classic over intervals): it is cheap, and it runs to its fixpoint on every function
@@ -203,7 +235,7 @@ fn analyze_inner(
                     left
                 };
                 Some(Pass::run(budget, || {
-                    pipeline::interval_pass(func, config, budget)
+                    pipeline::interval_pass(func, module, config, cex, budget)
                 }))
             },
         );
@@ -380,7 +412,7 @@ fn function_size(func: &crate::ir::Function) -> usize {
 }
 
 /// Why the assertions of `function` are not decided, when its lifted form does not have the
-/// semantics of the source (issue 12) or the front end's budget left it out (issue 14).
+/// semantics of the source or the front end's budget left it out.
 fn unanalyzable<'m>(module: &'m Module, function: &str) -> Option<&'m crate::ir::Unanalyzable> {
     module.unanalyzable.iter().find(|u| u.function == function)
 }

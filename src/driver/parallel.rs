@@ -1,8 +1,8 @@
 //! A parallel map over functions with std threads, and a progress line on a terminal
 //! (each running function with its stage, see [`crate::progress`]).
 //!
-//! Each item runs on one worker thread from start to end, so no thread-local state (Z3's
-//! context in z3 0.22) crosses threads. Results come back in item order whatever the
+//! Each item runs on one worker thread from start to end, so no thread-local state (the
+//! solver's context is one) crosses threads. Results come back in item order whatever the
 //! number of threads, so reports are deterministic.
 
 use std::io::{IsTerminal, Write};

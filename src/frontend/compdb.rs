@@ -17,7 +17,9 @@ use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 
-use super::{clang_args, clang_program, FrontendConfig, FrontendError};
+use super::compile::{clang_args, clang_program};
+use super::config::FrontendConfig;
+use super::error::FrontendError;
 
 /// One compilation of one C source file.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{DataModel, FrontendConfig, FrontendError};
+use super::config::{DataModel, FrontendConfig};
+use super::error::FrontendError;
 
 /// The clang program: `$POLYFOCUS_CLANG`, else `clang-19` on `PATH`.
 pub fn clang_program() -> String {
@@ -117,7 +118,7 @@ pub fn folded_overflows(stderr: &str) -> Vec<crate::ir::SourceLoc> {
             let (rest, column) = place.rsplit_once(':')?;
             let (file, line) = rest.rsplit_once(':')?;
             Some(crate::ir::SourceLoc {
-                file: file.to_string(),
+                file: super::debuginfo::source_path("", file),
                 line: line.parse().ok()?,
                 column: column.parse().ok()?,
             })
@@ -132,7 +133,7 @@ pub fn target_and_user_flags(config: &FrontendConfig) -> Vec<String> {
     if config.data_model == DataModel::Ilp32 {
         args.push("-m32".to_string());
         // Floats in SSE registers, as on x86-64: IEEE 754 binary32/binary64 arithmetic,
-        // which `float_paths` models, rather than the x87's extended precision and double
+        // which `smt::float_paths` models, rather than the x87's extended precision and double
         // rounding (the default of i386).
         args.push("-msse2".to_string());
         args.push("-mfpmath=sse".to_string());

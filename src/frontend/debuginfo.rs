@@ -48,14 +48,73 @@ fn file_of_scope(scope: LLVMMetadataRef) -> Option<String> {
         if file.is_null() {
             return None;
         }
+        let text = |ptr: *const std::ffi::c_char, len: u32| {
+            (!ptr.is_null()).then(|| {
+                let bytes = std::slice::from_raw_parts(ptr as *const u8, len as usize);
+                String::from_utf8_lossy(bytes).into_owned()
+            })
+        };
         let mut len = 0u32;
-        let ptr = LLVMDIFileGetFilename(file, &mut len);
-        if ptr.is_null() {
-            return None;
-        }
-        let bytes = std::slice::from_raw_parts(ptr as *const u8, len as usize);
-        Some(String::from_utf8_lossy(bytes).into_owned())
+        let name = text(LLVMDIFileGetFilename(file, &mut len), len)?;
+        let mut len = 0u32;
+        let directory = text(LLVMDIFileGetDirectory(file, &mut len), len).unwrap_or_default();
+        Some(source_path(&directory, &name))
     }
+}
+
+/// The name of a source file as every report spells it: relative to the current directory
+/// (the source root) when under it, absolute otherwise. Clang records a file relative to its
+/// compilation directory (`file`, then `directory`) in debug info, but as given on its
+/// command line in UBSan's static data and in its warnings: the same file of a compilation
+/// database compiled in `src/lib` was `util.c` for an assertion and `/home/p/src/lib/util.c`
+/// for a bounds check.
+pub fn source_path(directory: &str, file: &str) -> String {
+    thread_local! {
+        static KNOWN: std::cell::RefCell<HashMap<(String, String), String>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    let key = (directory.to_string(), file.to_string());
+    if let Some(known) = KNOWN.with(|k| k.borrow().get(&key).cloned()) {
+        return known;
+    }
+    let resolved = resolve_source_path(directory, file);
+    KNOWN.with(|k| k.borrow_mut().insert(key, resolved.clone()));
+    resolved
+}
+
+fn resolve_source_path(directory: &str, file: &str) -> String {
+    use std::path::{Component, Path, PathBuf};
+    if file.is_empty() {
+        return String::new();
+    }
+    let path = Path::new(file);
+    let joined = if path.is_absolute() || directory.is_empty() {
+        path.to_path_buf()
+    } else {
+        Path::new(directory).join(path)
+    };
+    let Ok(cwd) = std::env::current_dir() else {
+        return file.to_string();
+    };
+    let absolute = cwd.join(joined);
+    // `..` lexically: a header `../include/x.h` of `src/` is `include/x.h`.
+    let mut normal = PathBuf::new();
+    for c in absolute.components() {
+        match c {
+            Component::ParentDir => {
+                normal.pop();
+            }
+            Component::CurDir => {}
+            c => normal.push(c),
+        }
+    }
+    let canonical_cwd = std::fs::canonicalize(&cwd).unwrap_or_else(|_| cwd.clone());
+    let relative = [&cwd, &canonical_cwd]
+        .into_iter()
+        .find_map(|root| normal.strip_prefix(root).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .map(|rel| rel.to_string_lossy().into_owned());
+    relative.unwrap_or_else(|| normal.to_string_lossy().into_owned())
 }
 
 fn loc_of_dilocation(loc: LLVMMetadataRef) -> Option<SourceLoc> {

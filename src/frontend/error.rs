@@ -114,7 +114,7 @@ pub enum FrontendError {
         /// LLVM's message.
         message: String,
     },
-    /// A compilation database (`compile_commands.json`) is malformed (issue 8).
+    /// A compilation database (`compile_commands.json`) is malformed.
     #[error("{}: bad compilation database: {message}", path.display())]
     CompileDb {
         /// The database file.

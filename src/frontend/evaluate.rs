@@ -1,15 +1,16 @@
-//! Concrete evaluation of integer functions on constants (issue 15): what `f(k)` returns,
-//! by running the normalized LLVM code of `f` and of the functions it calls, memoized.
+//! Concrete evaluation of integer functions on constants: what `f(k)` returns, by running
+//! the normalized LLVM code of `f` and of the functions it calls, memoized.
 //!
-//! It only *proposes* contract candidates (`super::contract`: the tabulated `p == k →
-//! r == f(k)`, the fitted `p >= c → r == a·p + b`); every candidate is then certified by
-//! the analysis, so an evaluation that is wrong costs precision, never soundness. It
-//! therefore gives up rather than guess: memory, calls of functions without a body, `undef`,
-//! division by zero, oversized shifts, `unreachable`, a step or depth budget. Arithmetic
-//! wraps (a `nsw` overflow is undefined behaviour in C, so the candidate it yields is one
-//! the analysis will not prove).
+//! It only *proposes* contract candidates (`driver::contracts`: the tabulated `p == k →
+//! r == f(k)`, the bounds of `p >= c → r ...` over a region); every candidate is then
+//! certified by the analysis, so an evaluation that is wrong costs precision, never
+//! soundness. It therefore gives up rather than guess: memory, calls of functions without a
+//! body, `undef`, division by zero, oversized shifts, `unreachable`, a step or depth budget.
+//! Arithmetic wraps (a `nsw` overflow is undefined behaviour in C, so the candidate it
+//! yields is one the analysis will not prove).
 
 use std::collections::HashMap;
+use std::marker::PhantomData;
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
@@ -18,29 +19,44 @@ use inkwell::llvm_sys::LLVMOpcode;
 use super::raw;
 use crate::ir::Ty;
 
-/// Evaluates calls of the functions of one module, sharing a memo table and a step budget.
-pub struct Evaluator {
+/// Evaluates calls of the functions of one module, sharing a memo table and a step budget;
+/// it lives no longer than the module (`'p`).
+pub struct Evaluator<'p> {
+    /// The defined functions, by name.
+    functions: HashMap<String, LLVMValueRef>,
     memo: HashMap<(LLVMValueRef, Vec<i128>), Option<i128>>,
     steps_left: u64,
     depth: usize,
+    module: PhantomData<&'p ()>,
 }
 
 /// Calls nested deeper than this give up (the evaluator recurses on the Rust stack).
 const MAX_DEPTH: usize = 400;
 
-impl Evaluator {
-    /// An evaluator that runs at most `steps` instructions in all.
-    pub fn new(steps: u64) -> Evaluator {
+impl Evaluator<'_> {
+    /// An evaluator of the functions of `m` that runs at most `steps` instructions in all.
+    pub(super) fn new(m: LLVMModuleRef, steps: u64) -> Self {
         Evaluator {
+            functions: raw::functions(m)
+                .into_iter()
+                .filter(|f| raw::is_defined(*f))
+                .map(|f| (raw::name(f), f))
+                .collect(),
             memo: HashMap::new(),
             steps_left: steps,
             depth: 0,
+            module: PhantomData,
         }
     }
 
-    /// `func(args)` (signed readings of the integer arguments), or `None` when the
-    /// evaluation gives up (see the module docs).
-    pub fn call(&mut self, func: LLVMValueRef, args: &[i128]) -> Option<i128> {
+    /// `function(args)` (signed readings of the integer arguments), or `None` when the
+    /// evaluation gives up (see the module docs) or no function has that name.
+    pub fn call(&mut self, function: &str, args: &[i128]) -> Option<i128> {
+        let func = *self.functions.get(function)?;
+        self.call_function(func, args)
+    }
+
+    fn call_function(&mut self, func: LLVMValueRef, args: &[i128]) -> Option<i128> {
         if !raw::is_defined(func) || self.depth >= MAX_DEPTH || self.steps_left == 0 {
             return None;
         }
@@ -134,7 +150,7 @@ impl Evaluator {
                         for i in 0..n {
                             args.push(self.value(&frame, raw::operand(inst, i))?);
                         }
-                        let res = self.call(callee, &args)?;
+                        let res = self.call_function(callee, &args)?;
                         frame.insert(inst, res);
                     }
                     op => {
@@ -212,7 +228,7 @@ impl Evaluator {
                 let (a, b) = (arg(0)?, arg(1)?);
                 let aw = raw::int_width(raw::type_of(raw::operand(inst, 0)))?;
                 let (ua, ub) = (unsigned(a, aw), unsigned(b, aw));
-                let pred = super::lift::cmp_pred(unsafe { LLVMGetICmpPredicate(inst) });
+                let pred = raw::int_predicate(unsafe { LLVMGetICmpPredicate(inst) });
                 pred.holds((ua as u128, ub as u128), (a, b)) as i128
             }
             LLVMSelect => {

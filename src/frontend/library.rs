@@ -16,6 +16,19 @@ pub fn is_library_function(name: &str) -> bool {
     LIBRARY.binary_search(&name).is_ok() || INVOKES_CALLBACKS.contains(&name) || is_math(name)
 }
 
+/// The range of the integer result of a call of the library function `name` with `n_args`
+/// arguments, when the analysis knows one tighter than its type: the `scanf` family returns
+/// `EOF` (-1) or the number of values it assigned, at most the number of pointers it was
+/// given after its format (and its stream or string).
+pub fn result_range(name: &str, n_args: usize) -> Option<(i128, i128)> {
+    let fixed = match name {
+        "scanf" | "__isoc99_scanf" => 1,
+        "fscanf" | "__isoc99_fscanf" | "sscanf" | "__isoc99_sscanf" => 2,
+        _ => return None,
+    };
+    Some((-1, n_args.saturating_sub(fixed) as i128))
+}
+
 /// Whether a library function may call a program function whose address it was given (or
 /// registered earlier): `qsort`'s comparator, `atexit`'s handler, a signal handler, ...
 pub fn invokes_callbacks(name: &str) -> bool {
@@ -356,6 +369,13 @@ const LIBRARY: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scanf_returns_eof_or_at_most_its_pointers() {
+        assert_eq!(result_range("__isoc99_scanf", 3), Some((-1, 2)));
+        assert_eq!(result_range("sscanf", 3), Some((-1, 1)));
+        assert_eq!(result_range("atoi", 1), None);
+    }
 
     #[test]
     fn library_table_is_sorted() {

@@ -18,6 +18,7 @@ use super::contract::{self, Atom, Contract, Contracts, Obligation, Slot};
 use super::conventions::{self, Role};
 use super::debuginfo;
 use super::raw;
+use super::reach;
 use super::ubsan;
 use crate::ir::{
     ArithFlags, BinOp, Block, BlockId, CastOp, Check, CheckId, CheckKind, CmpPred, Const, Edge,
@@ -209,7 +210,7 @@ fn may_call_error_sites(func: LLVMValueRef, escaped_error: Option<&str>) -> Vec<
     raw::blocks(func)
         .into_iter()
         .flat_map(raw::instructions)
-        .filter(|inst| super::reach::may_call_escaped_error(*inst))
+        .filter(|inst| reach::may_call_escaped_error(*inst))
         .map(|inst| {
             let kind = CheckKind::MayCallError {
                 function: function.to_string(),
@@ -670,7 +671,7 @@ impl Lifter {
                 let rhs = self.operand(raw::operand(inst, 1), loc);
                 match (lhs, rhs) {
                     (Some(lhs), Some(rhs)) => {
-                        let mut pred = cmp_pred(unsafe { LLVMGetICmpPredicate(inst) });
+                        let mut pred = raw::int_predicate(unsafe { LLVMGetICmpPredicate(inst) });
                         if pred == CmpPred::Ule && ubsan::guards_accessed_subscript(inst) {
                             // The element is accessed: `index < size` (see `ubsan.rs`).
                             pred = CmpPred::Ult;
@@ -1031,15 +1032,54 @@ impl Lifter {
                         loc.clone(),
                     );
                 }
+                let range = super::library::result_range(&name, raw::num_args(inst) as usize);
                 self.havoc(
                     piece,
                     inst,
                     HavocReason::UnknownCall { function: name },
                     loc,
                 );
+                if let Some((lo, hi)) = range {
+                    self.assume_result_range(piece, inst, lo, hi, loc);
+                }
             }
         }
         Flow::Continue
+    }
+
+    /// Assumes the integer result of the call `inst` in `[lo, hi]` (a library function's
+    /// documented results, [`super::library::result_range`]).
+    fn assume_result_range(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        lo: i128,
+        hi: i128,
+        loc: &Option<SourceLoc>,
+    ) {
+        let Some(&dest) = self.value_of.get(&inst) else {
+            return;
+        };
+        let ty = self.values[dest.index()].ty;
+        if ty.width < 2 || lo < ty.smin() || hi > ty.smax() {
+            return;
+        }
+        for (pred, bound) in [(CmpPred::Sge, lo), (CmpPred::Sle, hi)] {
+            let cond = self.synthetic_value(Ty::BOOL, "library");
+            let expr = Expr::Cmp {
+                pred,
+                lhs: Operand::Value(dest),
+                rhs: Operand::Const(Const::new(ty, bound)),
+            };
+            self.push(piece, Inst::Assign { dest: cond, expr }, loc.clone());
+            self.push(
+                piece,
+                Inst::Assume {
+                    cond: Operand::Value(cond),
+                },
+                loc.clone(),
+            );
+        }
     }
 
     /// The LLVM block (index of `layout`) a piece belongs to.
@@ -1348,7 +1388,7 @@ impl Lifter {
                 let inside = match hi {
                     None => at,
                     Some(h) => {
-                        let test = contract::param_at_most(p, h);
+                        let test = Atom::param_le(p, h);
                         // An unknown argument: no case can be told apart.
                         let Some(cond) = self.atom_cond(at, &test, args, None, loc) else {
                             break;
@@ -1527,8 +1567,8 @@ impl Lifter {
         cont
     }
 
-    /// An error site at a call that may call the error function whose address escaped
-    /// (issue 12): reached whenever the call is, since the call may or may not call it.
+    /// An error site at a call that may call the error function whose address escaped:
+    /// reached whenever the call is, since the call may or may not call it.
     fn may_call_error_site(
         &mut self,
         current: &mut usize,
@@ -1538,7 +1578,7 @@ impl Lifter {
         let Some(function) = self.escaped_error.clone() else {
             return;
         };
-        if !super::reach::may_call_escaped_error(inst) {
+        if !reach::may_call_escaped_error(inst) {
             return;
         }
         let check = self.new_check(CheckKind::MayCallError { function }, loc.clone());
@@ -1917,21 +1957,5 @@ fn remap(term: &mut Terminator, final_id: &[u32]) {
             fix(default);
         }
         Terminator::Return | Terminator::Stop | Terminator::Error(_) => {}
-    }
-}
-
-pub(super) fn cmp_pred(p: LLVMIntPredicate) -> CmpPred {
-    use LLVMIntPredicate::*;
-    match p {
-        LLVMIntEQ => CmpPred::Eq,
-        LLVMIntNE => CmpPred::Ne,
-        LLVMIntUGT => CmpPred::Ugt,
-        LLVMIntUGE => CmpPred::Uge,
-        LLVMIntULT => CmpPred::Ult,
-        LLVMIntULE => CmpPred::Ule,
-        LLVMIntSGT => CmpPred::Sgt,
-        LLVMIntSGE => CmpPred::Sge,
-        LLVMIntSLT => CmpPred::Slt,
-        LLVMIntSLE => CmpPred::Sle,
     }
 }

@@ -7,7 +7,8 @@ use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 
 use super::compile;
-use super::{FrontendConfig, FrontendError};
+use super::config::FrontendConfig;
+use super::error::FrontendError;
 
 /// The kind of an input file, from its extension.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

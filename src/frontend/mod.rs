@@ -1,10 +1,15 @@
 //! Front end: loads C, bitcode or textual IR, links the inputs into one module, normalizes
 //! it with LLVM's own passes and lifts it into [`crate::ir`].
 //!
-//! **Architecture Invariant:** the only module that names `inkwell` or `llvm-sys`. No `'ctx`
-//! lifetime and no LLVM value escapes it. LLVM names become display names, never identity.
+//! **Architecture Invariant:** the only module that names `inkwell` or `llvm-sys`. No LLVM
+//! value escapes it: a [`Program`] (a loaded module) is opaque, borrowed from the [`Llvm`]
+//! state it lives in. LLVM names become display names, never identity. It runs no
+//! analysis: what the analyses need of the LLVM code that the lifted program does not keep
+//! is recorded as plain data (the recursive functions for the contract search,
+//! [`Recursion`]; the bit-precise form of code over floats, [`FloatRun`]).
 //!
 //! Stages, one module each:
+//! - `config`: [`FrontendConfig`], what the front end is asked to do;
 //! - `compile`: `.c`/`.i` → bitcode with `clang-19` (`$POLYFOCUS_CLANG`), `-g -O0`, `-m32`
 //!   for [`DataModel::Ilp32`], the runtime header directory (`runtime/`, or
 //!   `$POLYFOCUS_RUNTIME`) on the include path, the user's cflags, then `-O0 -Xclang
@@ -16,153 +21,37 @@
 //! - `reach`: which code runs besides the entry (functions whose address escapes, foreign
 //!   code, error functions called through pointers, `setjmp`); `library`: the names of the
 //!   C library, which are not foreign code;
-//! - `lift`: one LLVM function → one [`ir::Function`]; `debuginfo`: locations and names;
+//! - `lift`: one LLVM function → one [`ir::Function`], assuming (and in certify mode
+//!   checking) the [`contract`]s of the functions that stay calls; `debuginfo`: locations
+//!   and names;
+//! - `recursion`: the recursive functions and what the contract search reads of them;
+//!   `evaluate`: concrete evaluation of integer functions, for the search's candidates;
+//! - `bitprecise`: the bit-precise form of an entry that computes with floats;
 //! - `error`: [`FrontendError`], one user-facing message per failure;
-//! - `compdb`: compilation databases and compiler command lines (whole projects, issue 8).
+//! - `compdb`: compilation databases and compiler command lines (whole projects).
 //!
 //! Lifting never fails: what it cannot model becomes an arbitrary value and a
 //! [`ir::LiftWarning`]; a panic while lifting a function (a bug) is caught and the function is
 //! replaced by one where every assertion is reachable, with a warning.
 
-use std::path::PathBuf;
-
-/// The target's integer data model: the size of `long` and pointers.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum DataModel {
-    /// 32-bit `int`, `long` and pointers (`-m32`, i386).
-    Ilp32,
-    /// 32-bit `int`, 64-bit `long` and pointers (x86-64).
-    Lp64,
-}
-
-/// The default of [`FrontendConfig::inline_caller_limit`]: lz4's largest functions grew by
-/// inlining to 152 000 instructions, and LLVM's SROA spent a minute of CPU on the module.
-pub const INLINE_CALLER_LIMIT: usize = 10_000;
-
-/// The default of [`FrontendConfig::lift_limit`].
-pub const LIFT_LIMIT: usize = 50_000;
-
-/// The default of [`FrontendConfig::inline_limit`].
-pub const INLINE_LIMIT: usize = 2000;
-
-/// Which functions start an execution.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum EntrySelection {
-    /// `main` when defined, otherwise every externally visible defined function.
-    Default,
-    /// Exactly this function (an error when it is not defined).
-    Named(String),
-    /// These functions (library entry points; an error when one is not defined).
-    List(Vec<String>),
-}
-
-impl EntrySelection {
-    /// From the names given on the command line: none means the default.
-    pub fn from_names(names: &[String]) -> EntrySelection {
-        match names {
-            [] => EntrySelection::Default,
-            [one] => EntrySelection::Named(one.clone()),
-            many => EntrySelection::List(many.to_vec()),
-        }
-    }
-
-    /// The names asked for (empty for the default).
-    pub fn names(&self) -> Vec<&str> {
-        match self {
-            EntrySelection::Default => vec![],
-            EntrySelection::Named(n) => vec![n.as_str()],
-            EntrySelection::List(ns) => ns.iter().map(String::as_str).collect(),
-        }
-    }
-}
-
-/// Everything the front end needs to know; built once by the CLI.
-#[derive(Clone, Debug)]
-pub struct FrontendConfig {
-    /// `.c`, `.i`, `.bc` or `.ll` files, linked together.
-    pub inputs: Vec<PathBuf>,
-    /// Extra flags passed to clang for C inputs (`-I`, `-D`, `-include`, ...).
-    pub cflags: Vec<String>,
-    /// Target data model.
-    pub data_model: DataModel,
-    /// The entry functions.
-    pub entry: EntrySelection,
-    /// Functions larger than this many instructions are not inlined.
-    pub inline_limit: usize,
-    /// A caller grows by inlining to at most this many instructions (the front end's
-    /// budget: LLVM's passes take time and memory that grow faster than a function).
-    pub inline_caller_limit: usize,
-    /// Functions larger than this many instructions after inlining are not optimized nor
-    /// lifted: their checks are reported unknown, for the front end's budget.
-    pub lift_limit: usize,
-    /// What is checked (`--checks`): assertions, runtime errors (added after lifting by
-    /// `ir::pass::RuntimeChecks`). Without `assert`, assertion sites end the path (an error
-    /// function ends the program) and are not reported.
-    pub checks: ir::CheckSelection,
-    /// Switches for measuring and debugging the front end.
-    pub options: FrontendOptions,
-}
-
-/// Switches of the front end for measuring and debugging (`-Z` options of the command
-/// line); none makes a result unsound.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FrontendOptions {
-    /// Whether memory operations are lowered by the memory model; off, every function is
-    /// `memory::erase`d before the passes (every load arbitrary): a measuring aid that
-    /// gives what the analysis proves without the model, on the same binary and budgets.
-    pub memory_model: bool,
-    /// Whether `ir::verify` runs after every IR pass in a release build too (debug builds
-    /// always verify).
-    pub verify_ir: bool,
-    /// Print the time of each stage of the front end on standard error.
-    pub timing: bool,
-    /// Print the outcome of the bit-precise runs over floats of each function.
-    pub debug_floats: bool,
-    /// What the contract search of recursive functions prints on standard error.
-    pub debug_contracts: ContractTrace,
-    /// Write the module before LLVM's optimization pipeline to this bitcode file (to
-    /// study the pipeline's cost outside polyfocus, `opt-19 -time-passes`).
-    pub dump_before_pipeline: Option<PathBuf>,
-}
-
-impl FrontendOptions {
-    /// The defaults: the memory model on, nothing printed or written.
-    pub const DEFAULT: FrontendOptions = FrontendOptions {
-        memory_model: true,
-        verify_ir: false,
-        timing: false,
-        debug_floats: false,
-        debug_contracts: ContractTrace::Off,
-        dump_before_pipeline: None,
-    };
-}
-
-/// What the contract search prints on standard error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ContractTrace {
-    /// Nothing.
-    Off,
-    /// Each round: its obligations, what was proved, the work spent, and each function's
-    /// stages.
-    Rounds,
-    /// Each round as with `Rounds`, and the module the round analyzed.
-    Modules,
-}
-
+mod bitprecise;
 mod compdb;
 mod compile;
+mod config;
 pub mod contract;
 mod conventions;
 mod debuginfo;
 mod error;
-pub mod evaluate;
-mod float_paths;
+mod evaluate;
 mod library;
 mod lift;
 mod load;
 mod normalize;
+mod passes;
 mod raw;
 mod reach;
+mod recursion;
+mod timing;
 mod ubsan;
 
 pub use compdb::{
@@ -172,13 +61,21 @@ pub use compdb::{
 pub use compile::{
     clang_args, clang_program, runtime_dir, target_and_user_flags, unoptimized_user_flags,
 };
+pub use config::{
+    ContractTrace, DataModel, EntrySelection, FrontendConfig, FrontendOptions, INLINE_CALLER_LIMIT,
+    INLINE_LIMIT, LIFT_LIMIT,
+};
 pub use conventions::{role, Role};
 pub use error::FrontendError;
+pub use evaluate::Evaluator;
 pub use library::is_library_function;
 pub use normalize::PIPELINE;
+pub use passes::standard_pipeline;
+pub use recursion::{Recursion, RecursiveFunction};
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
 
 use inkwell::context::Context;
 use inkwell::llvm_sys::core::*;
@@ -187,138 +84,149 @@ use inkwell::llvm_sys::LLVMLinkage;
 use inkwell::module::Module;
 
 use crate::ir;
+use timing::timing;
 
-/// Loads, links, normalizes and lifts the inputs of `config`.
-///
-/// The front end's work is bounded by sizes, never by time (verdicts must not depend on
-/// machine load): inlining stops where a caller would exceed
-/// [`FrontendConfig::inline_caller_limit`], and a function larger than
-/// [`FrontendConfig::lift_limit`] is listed in [`ir::Module::unanalyzable`] as over budget,
-/// with its error sites as checks.
-///
-/// The result holds one [`ir::Function`] per entry: the selected entries (see
-/// [`EntrySelection`]) and every defined function that contains an error site and may run
-/// otherwise than inlined into them, so that its assertions are analyzed too (with
-/// arbitrary arguments and globals): those still called (recursive or too large to
-/// inline), those whose address escapes (handlers, comparators, thread routines,
-/// constructors and destructors, tables of functions) and what they call, and, when the
-/// program calls foreign code, every externally visible function (see [`reach`]).
-/// A function that calls `setjmp` is listed in [`ir::Module::unanalyzable`].
-///
-/// A check may have no error site in any function: LLVM's CFG simplification proved its
-/// error site unreachable (e.g. `if (c < 0) if (c > 4) assert(0);`) and deleted it. Such a
-/// check holds; it is listed so that every assertion of the source gets a verdict.
+/// Loads, links, normalizes and lifts the inputs of `config`, with no contract and without
+/// the analyses the driver runs on what the front end records ([`Program::lift`]).
 pub fn load(config: &FrontendConfig) -> Result<ir::Module, FrontendError> {
-    load_inner(config, None)
+    let llvm = Llvm::new();
+    let program = Program::prepare(&llvm, config)?;
+    Ok(program.lift(&contract::Contracts::new()).module)
 }
 
-/// [`load`], with contracts for the functions that stay calls (recursion, see
-/// [`contract`]): found by `prover` (which must be sound: the driver's analysis) within
-/// `work` steps of its work (the bound) and the time `safety_net`, and assumed at their
-/// calls and entries. Without a certified contract a call is lifted as by [`load`].
-pub fn load_with_contracts(
-    config: &FrontendConfig,
-    prover: contract::Prover<'_>,
-    work: u64,
-    safety_net: std::time::Duration,
-) -> Result<ir::Module, FrontendError> {
-    load_inner(config, Some((prover, work, safety_net)))
+/// The LLVM state programs are loaded into; it outlives each [`Program`] loaded into it.
+pub struct Llvm {
+    context: Context,
 }
 
-fn load_inner(
-    config: &FrontendConfig,
-    prover: Option<(contract::Prover<'_>, u64, std::time::Duration)>,
-) -> Result<ir::Module, FrontendError> {
-    let ctx = Context::create();
-    let started = std::time::Instant::now();
-    let (module, normalized, never_called, warnings, folded) = prepare(&ctx, config)?;
-    timing(&config.options, "prepared", started);
-    let entries = select_entries(&module, &config.entry, config.checks)?;
-    let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
-    let contracts = match prover {
-        Some((prover, work, safety_net)) if !scope_too_large(&module, &normalized.too_large) => {
-            let budget = contract::SearchBudget {
-                work,
-                deadline: std::time::Instant::now() + safety_net,
-            };
-            find_contracts(&module, config, escaped_error.as_deref(), prover, budget)
-        }
-        Some(_) => contract::Contracts::new(),
-        None => contract::Contracts::new(),
-    };
-    timing(&config.options, "contracts", started);
-    let mut res = lift_entries(
-        &entries,
-        &normalized,
-        config,
-        escaped_error.as_deref(),
-        &contracts,
-    );
-    timing(&config.options, "lifted", started);
-    add_never_called(&mut res, &module, never_called, config.checks);
-    res.callee_constants = callee_constants(module.as_mut_ptr(), &res);
-    if config.checks.contains(ir::CheckClass::Overflow) {
-        add_folded_overflows(&mut res, folded);
-    }
-    res.warnings.splice(0..0, warnings);
-    Ok(res)
-}
-
-/// The integer constants of the defined functions of `m` that `lifted` does not have as
-/// functions of its own (callees that stay calls): see [`ir::Module::callee_constants`].
-fn callee_constants(m: LLVMModuleRef, lifted: &ir::Module) -> Vec<i128> {
-    let mut acc = BTreeSet::new();
-    for f in defined_functions(m) {
-        let name = raw::name(f);
-        if !lifted.functions.iter().any(|g| g.name == name) {
-            contract::constants_of(f, &mut acc);
+impl Llvm {
+    /// A new, empty state.
+    pub fn new() -> Llvm {
+        Llvm {
+            context: Context::create(),
         }
     }
-    acc.into_iter().map(i128::from).collect()
 }
 
-/// Whether a recursive function (a participant of the contract search) is over the
-/// front end's budget: it cannot be lifted, so no contract is searched.
-fn scope_too_large(module: &Module<'_>, too_large: &HashMap<String, usize>) -> bool {
-    !too_large.is_empty()
-        && contract::scope(module.as_mut_ptr(), false)
-            .participants
-            .iter()
-            .any(|f| too_large.contains_key(&raw::name(*f)))
-}
-
-/// Prints the time since `started` at the end of a stage when `options.timing` is on.
-fn timing(options: &FrontendOptions, stage: &str, started: std::time::Instant) {
-    if options.timing {
-        eprintln!(
-            "polyfocus: front end: {stage} at {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
+impl Default for Llvm {
+    fn default() -> Llvm {
+        Llvm::new()
     }
 }
 
-/// The certified contracts of the module's recursive functions (see [`contract`]).
-fn find_contracts(
-    module: &Module<'_>,
-    config: &FrontendConfig,
-    escaped_error: Option<&str>,
-    prover: contract::Prover<'_>,
-    budget: contract::SearchBudget,
-) -> contract::Contracts {
-    let m = module.as_mut_ptr();
-    let starts_in_main = match &config.entry {
-        EntrySelection::Named(name) => name == "main",
-        EntrySelection::List(_) => false,
-        EntrySelection::Default => defined_functions(m).iter().any(|f| raw::name(*f) == "main"),
-    };
-    let closed_main = starts_in_main && reach::foreign_functions(m).is_empty();
-    let scope = contract::scope(m, closed_main);
-    if scope.recursive.is_empty() {
-        return contract::Contracts::new();
+/// A program loaded, linked and normalized, with its entries chosen: ready to lift.
+pub struct Program<'a> {
+    config: &'a FrontendConfig,
+    module: Module<'a>,
+    normalized: normalize::Normalized,
+    never_called: SitesAtStart,
+    warnings: Vec<ir::LiftWarning>,
+    folded: Vec<ir::SourceLoc>,
+    entries: Vec<LLVMValueRef>,
+    /// The error function whose address escapes, if any.
+    escaped_error: Option<String>,
+    started: Instant,
+}
+
+/// What [`Program::lift`] gives: the lifted module, and the entries whose assertions a
+/// bit-precise run over floats may prove.
+pub struct LiftedProgram {
+    /// The lifted module.
+    pub module: ir::Module,
+    /// The entries that compute with floats, in the order of the module's functions.
+    pub float_runs: Vec<FloatRun>,
+}
+
+/// An entry that computes with floats, whose assertion sites the bit-precise enumeration of
+/// its paths (`smt::float_paths`) may prove unreachable. Recorded when assertions are
+/// checked, no error function's address escapes, the function is lifted (not over budget,
+/// no `setjmp`) and the user's flags keep the floating-point model the enumeration assumes.
+pub struct FloatRun {
+    /// The function (index into the module's functions).
+    pub function: usize,
+    /// Its bit-precise form, or why no path of it can be followed.
+    pub program: Result<ir::bitprecise::Program, String>,
+    /// Where a warning about it goes in the module's warnings, to keep them in the order
+    /// of the functions.
+    pub warning_at: usize,
+}
+
+impl<'a> Program<'a> {
+    /// Loads, links, checks the entries and normalizes the inputs of `config`.
+    ///
+    /// The front end's work is bounded by sizes, never by time (verdicts must not depend on
+    /// machine load): inlining stops where a caller would exceed
+    /// [`FrontendConfig::inline_caller_limit`], and a function larger than
+    /// [`FrontendConfig::lift_limit`] is listed in [`ir::Module::unanalyzable`] as over
+    /// budget, with its error sites as checks.
+    pub fn prepare(
+        llvm: &'a Llvm,
+        config: &'a FrontendConfig,
+    ) -> Result<Program<'a>, FrontendError> {
+        let started = Instant::now();
+        let (module, normalized, never_called, warnings, folded) = prepare(&llvm.context, config)?;
+        timing(&config.options, "prepared", started);
+        let entries = select_entries(&module, &config.entry, config.checks)?;
+        let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
+        Ok(Program {
+            config,
+            module,
+            normalized,
+            never_called,
+            warnings,
+            folded,
+            entries,
+            escaped_error,
+            started,
+        })
     }
-    let mut first_budget = budget;
-    let candidates = contract::candidates(&scope);
-    let mut lift_round = |candidates: &contract::Contracts| -> Option<contract::CertifyModule> {
+
+    /// The recursive functions and what the contract search needs of them; `None` when
+    /// there is none, or when one is over the front end's budget (it cannot be lifted, so
+    /// no contract is searched).
+    pub fn recursion(&self) -> Option<Recursion> {
+        let m = self.module.as_mut_ptr();
+        let too_large = &self.normalized.too_large;
+        if !too_large.is_empty()
+            && recursion::scope(m, false)
+                .participants
+                .iter()
+                .any(|f| too_large.contains_key(&raw::name(*f)))
+        {
+            return None;
+        }
+        let starts_in_main = match &self.config.entry {
+            EntrySelection::Named(name) => name == "main",
+            EntrySelection::List(_) => false,
+            EntrySelection::Default => defined_functions(m).iter().any(|f| raw::name(*f) == "main"),
+        };
+        let closed_main = starts_in_main && reach::foreign_functions(m).is_empty();
+        let scope = recursion::scope(m, closed_main);
+        if scope.recursive.is_empty() {
+            return None;
+        }
+        Some(scope.recursion())
+    }
+
+    /// An evaluator of the program's integer functions on constants, that runs at most
+    /// `steps` instructions in all.
+    pub fn evaluator(&self, steps: u64) -> Evaluator<'_> {
+        Evaluator::new(self.module.as_mut_ptr(), steps)
+    }
+
+    /// One round of the contract search: the participants of `recursion` lifted in certify
+    /// mode under `candidates` (each candidate assumed where it is used and checked where it
+    /// must hold, see [`contract`]), then each copy specialized to a guard of its clauses.
+    /// `None` when a participant cannot be lifted: its obligations would go unchecked.
+    pub fn lift_for_certification(
+        &self,
+        recursion: &Recursion,
+        candidates: &contract::Contracts,
+    ) -> Option<contract::CertifyModule> {
+        let functions: HashMap<String, LLVMValueRef> = defined_functions(self.module.as_mut_ptr())
+            .into_iter()
+            .map(|f| (raw::name(f), f))
+            .collect();
         let mut res = ir::Module {
             functions: vec![],
             checks: vec![],
@@ -330,15 +238,16 @@ fn find_contracts(
         let specializations = contract::specializations(candidates);
         // Each participant, then the copies specialized to the guards of its clauses.
         let mut liftings: Vec<(LLVMValueRef, Option<&contract::Atom>)> = Vec::new();
-        for &func in &scope.participants {
+        for name in &recursion.participants {
+            let func = *functions.get(name)?;
             liftings.push((func, None));
-            let name = raw::name(func);
             for (n, guard) in &specializations {
-                if *n == name {
+                if n == name {
                     liftings.push((func, Some(guard)));
                 }
             }
         }
+        let escaped_error = self.escaped_error.as_deref();
         for (copy, (func, specialize)) in liftings.into_iter().enumerate() {
             let first = res.checks.len() as u32;
             let options = lift::LiftOptions {
@@ -346,13 +255,12 @@ fn find_contracts(
                 certify: true,
                 specialize,
             };
-            // A participant that cannot be lifted leaves obligations unchecked: no contract.
             let lifted = catch_unwind(AssertUnwindSafe(|| {
                 lift::lift_function(func, first, escaped_error, options)
             }))
             .ok()?;
             let own: HashSet<ir::CheckId> = lifted.obligations.iter().map(|(c, _)| *c).collect();
-            let mut function = run_passes(lifted.function, &config.options, &mut res.warnings);
+            let mut function = run_passes(lifted.function, &self.config.options, &mut res.warnings);
             if specialize.is_some() {
                 function.name = format!("{}#{copy}", function.name);
             }
@@ -372,44 +280,67 @@ fn find_contracts(
             module: res,
             obligations,
         })
-    };
-    let certified = contract::certify(
-        candidates,
-        &mut lift_round,
-        prover,
-        &mut first_budget,
-        config.options.debug_contracts,
-    );
-    // The second search: guarded clauses, with the ranges the first one certified. Its
-    // result is certified on its own; the union of two certified sets is (module docs of
-    // `contract`), so the first search's clauses are kept whatever the second gives.
-    let guarded = contract::guarded_candidates(&scope, &certified);
-    if guarded == certified {
-        return certified;
     }
-    // The second search gets what the first one left of the work.
-    let mut second_budget = first_budget;
-    let mut res = contract::certify(
-        guarded,
-        &mut lift_round,
-        prover,
-        &mut second_budget,
-        config.options.debug_contracts,
-    );
-    for (name, contract) in certified {
-        let entry = res.entry(name).or_default();
-        for atom in contract.context {
-            if !entry.context.contains(&atom) {
-                entry.context.push(atom);
-            }
+
+    /// Lifts the program, assuming `contracts` (certified ones: see [`contract`]) at the
+    /// calls and entries of their functions; without a contract a call is lifted as any
+    /// call of code that is not inlined.
+    ///
+    /// The result holds one [`ir::Function`] per entry: the selected entries (see
+    /// [`EntrySelection`]) and every defined function that contains an error site and may
+    /// run otherwise than inlined into them, so that its assertions are analyzed too (with
+    /// arbitrary arguments and globals): those still called (recursive or too large to
+    /// inline), those whose address escapes (handlers, comparators, thread routines,
+    /// constructors and destructors, tables of functions) and what they call, and, when the
+    /// program calls foreign code, every externally visible function (see [`reach`]).
+    /// A function that calls `setjmp` is listed in [`ir::Module::unanalyzable`].
+    ///
+    /// A check may have no error site in any function: LLVM's CFG simplification proved its
+    /// error site unreachable (e.g. `if (c < 0) if (c > 4) assert(0);`) and deleted it. Such
+    /// a check holds; it is listed so that every assertion of the source gets a verdict.
+    pub fn lift(self, contracts: &contract::Contracts) -> LiftedProgram {
+        timing(&self.config.options, "contracts", self.started);
+        let escaped_error = self.escaped_error.as_deref();
+        let (mut res, mut float_runs) = lift_entries(
+            &self.entries,
+            &self.normalized,
+            self.config,
+            escaped_error,
+            contracts,
+        );
+        timing(&self.config.options, "lifted", self.started);
+        add_never_called(
+            &mut res,
+            &self.module,
+            self.never_called,
+            self.config.checks,
+        );
+        res.callee_constants = callee_constants(self.module.as_mut_ptr(), &res);
+        if self.config.checks.contains(ir::CheckClass::Overflow) {
+            add_folded_overflows(&mut res, self.folded);
         }
-        for clause in contract.summary {
-            if !entry.summary.contains(&clause) {
-                entry.summary.push(clause);
-            }
+        for run in &mut float_runs {
+            run.warning_at += self.warnings.len();
+        }
+        res.warnings.splice(0..0, self.warnings);
+        LiftedProgram {
+            module: res,
+            float_runs,
         }
     }
-    res
+}
+
+/// The integer constants of the defined functions of `m` that `lifted` does not have as
+/// functions of its own (callees that stay calls): see [`ir::Module::callee_constants`].
+fn callee_constants(m: LLVMModuleRef, lifted: &ir::Module) -> Vec<i128> {
+    let mut acc = BTreeSet::new();
+    for f in defined_functions(m) {
+        let name = raw::name(f);
+        if !lifted.functions.iter().any(|g| g.name == name) {
+            recursion::constants_of(f, &mut acc);
+        }
+    }
+    acc.into_iter().map(i128::from).collect()
 }
 
 /// The normalized LLVM module as text, as the lifter sees it (for debugging).
@@ -666,7 +597,7 @@ fn select_entries(
             });
         }
     }
-    // Code that runs besides the roots and their callees (issue 12): functions whose
+    // Code that runs besides the roots and their callees: functions whose
     // address escapes (handlers, comparators, thread routines, constructors, tables), those
     // the library calls by name, and, when foreign code may call them, every externally
     // visible function. Each runs with arbitrary arguments and globals.
@@ -745,8 +676,9 @@ fn lift_entries(
     config: &FrontendConfig,
     escaped_error: Option<&str>,
     contracts: &contract::Contracts,
-) -> ir::Module {
+) -> (ir::Module, Vec<FloatRun>) {
     let selection = config.checks;
+    let mut float_runs = Vec::new();
     let sites_before = &normalized.sites;
     let mut res = ir::Module {
         functions: vec![],
@@ -846,16 +778,17 @@ fn lift_entries(
             && escaped_error.is_none()
             && !normalized.too_large.contains_key(&name)
             && reach::returns_twice_callee(func).is_none()
-            && float_paths::flags_allow(&config.cflags)
-            && float_paths::computes_with_floats(func)
+            && bitprecise::flags_allow(&config.cflags)
+            && bitprecise::computes_with_floats(func)
         {
-            prove_float_assertions(
-                func,
-                &mut function,
-                &res.checks,
-                config.options.debug_floats,
-                &mut res.warnings,
-            );
+            // A panic (a bug) gives no bit-precise form, so no proof.
+            let program = catch_unwind(AssertUnwindSafe(|| bitprecise::program(func)))
+                .unwrap_or_else(|_| Err("panic".to_string()));
+            float_runs.push(FloatRun {
+                function: res.functions.len(),
+                program,
+                warning_at: res.warnings.len(),
+            });
         }
         if selection.has_runtime_checks() {
             let first = res.checks.len() as u32;
@@ -871,86 +804,7 @@ fn lift_entries(
         res.functions.push(function);
         res.warnings.extend(lifted.warnings);
     }
-    res
-}
-
-/// The assertions of `func` (lifted as `function`) that no path of its bit-precise run
-/// reaches (`float_paths`, for code that computes with floats, which the IR leaves
-/// arbitrary), when every path was followed to its end: their error sites become path
-/// ends, so that the analysis reports them proved as it does the sites the front end
-/// removed (no execution reaches them). A site is matched by its kind and location, so
-/// one that shares both with a reached site stays. Only assertion sites: runtime checks
-/// are added after this, and stay.
-fn prove_float_assertions(
-    func: LLVMValueRef,
-    function: &mut ir::Function,
-    checks: &[ir::Check],
-    debug: bool,
-    warnings: &mut Vec<ir::LiftWarning>,
-) {
-    let is_assertion = |c: ir::CheckId| {
-        checks.get(c.index()).is_some_and(|k| {
-            matches!(
-                k.kind,
-                ir::CheckKind::ErrorCall { .. } | ir::CheckKind::AssertCall { .. }
-            )
-        })
-    };
-    let sites = function
-        .blocks
-        .iter()
-        .filter(|b| matches!(b.term, ir::Terminator::Error(c) if is_assertion(c)))
-        .count();
-    if sites == 0 {
-        return;
-    }
-    // A panic (a bug, or the solver's bindings refusing a term) proves nothing.
-    let outcome = catch_unwind(AssertUnwindSafe(|| float_paths::explore(func)))
-        .unwrap_or_else(|_| float_paths::Outcome::GaveUp("panic".to_string()));
-    if debug {
-        eprintln!("float paths of {}: {outcome:?}", function.name);
-    }
-    let float_paths::Outcome::Explored {
-        reached,
-        paths,
-        steps,
-    } = outcome
-    else {
-        return;
-    };
-    let reached: Vec<lift::ErrorSite> = reached
-        .into_iter()
-        .map(|inst| lift::error_site_of(inst))
-        .collect::<Option<Vec<_>>>()
-        .unwrap_or_else(|| {
-            // A reached call that is no error site: cannot happen; prove nothing.
-            checks
-                .iter()
-                .map(|c| (c.kind.clone(), c.loc.clone()))
-                .collect()
-        });
-    let mut proved = 0;
-    for block in &mut function.blocks {
-        if let ir::Terminator::Error(c) = block.term {
-            let Some(check) = checks.get(c.index()) else {
-                continue;
-            };
-            if is_assertion(c) && !reached.contains(&(check.kind.clone(), check.loc.clone())) {
-                block.term = ir::Terminator::Stop;
-                proved += 1;
-            }
-        }
-    }
-    if proved > 0 {
-        warnings.push(ir::LiftWarning {
-            function: function.name.clone(),
-            message: format!(
-                "{proved} of {sites} assertion sites proved unreachable by a bit-precise run \
-                 over floats ({paths} paths, {steps} steps): no execution reaches them"
-            ),
-            loc: None,
-        });
-    }
+    (res, float_runs)
 }
 
 /// A function over the front end's budget (`size` instructions after inlining, more than
@@ -1033,8 +887,7 @@ fn run_passes(
     } else {
         crate::memory::erase(func)
     };
-    let pipeline =
-        ir::pass::Pipeline::standard(ir::pass::Verification::for_build(options.verify_ir));
+    let pipeline = standard_pipeline(ir::pass::Verification::for_build(options.verify_ir));
     match pipeline.run(func.clone()) {
         Ok(func) => func,
         Err(e) => {

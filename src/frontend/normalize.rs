@@ -22,7 +22,7 @@
 //!    which it rarely is in the benchmarks). Globals the library writes by name (`optind`)
 //!    stay;
 //! 5. mark `optnone` (skipped by the passes) the functions larger than
-//!    [`SizeLimits::lift`]: they are not lifted (the front end's budget, issue 14);
+//!    [`SizeLimits::lift`]: they are not lifted (the front end's budget);
 //! 6. with runtime checks selected, keep every operation they instrument alive through the
 //!    passes ([`keep_checked_operations`]);
 //! 7. run [`PIPELINE`]: `sroa` (promote locals, like mem2reg but also splits aggregates),
@@ -48,10 +48,12 @@ use petgraph::graph::DiGraph;
 
 use super::conventions;
 use super::conventions::UNINIT_PREFIX;
+use super::error::FrontendError;
 use super::library;
 use super::lift::{self, ErrorSite};
 use super::raw;
-use super::FrontendError;
+use super::reach;
+use super::timing::timing;
 
 /// The pass pipeline run after inlining and global localization.
 pub const PIPELINE: &str =
@@ -105,7 +107,7 @@ pub fn normalize(
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
-    super::timing(options, "inlined", started);
+    timing(options, "inlined", started);
     // Inline assembly may read and write globals by symbol name, which LLVM does not see
     // as uses: with any in the module, no global may become a local.
     if let Some(root) = root.filter(|r| r.starts_program && r.closed && !has_inline_asm(m)) {
@@ -140,12 +142,12 @@ pub fn normalize(
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
-    super::timing(options, "optimized", started);
+    timing(options, "optimized", started);
     unsafe { LLVMSetIsNewDbgInfoFormat(m, 0) };
     Ok(Normalized { sites, too_large })
 }
 
-/// How much code normalization may make (the front end's budget, issue 14). LLVM's SROA
+/// How much code normalization may make (the front end's budget). LLVM's SROA
 /// takes time about proportional to a function's blocks times its locals, so a function
 /// grown by inlining to hundreds of thousands of instructions took minutes and gigabytes
 /// (lz4's `LZ4_compress_HC_continue`: 152 000 instructions, 12 800 blocks, 8 100 allocas).
@@ -565,7 +567,7 @@ unsafe fn uninit_function(
 /// by name (the program's own `malloc`).
 unsafe fn internalize_all_but(m: LLVMModuleRef, root: &str) {
     for func in raw::functions(m) {
-        if !raw::is_defined(func) || raw::name(func) == root || super::reach::is_interposed(func) {
+        if !raw::is_defined(func) || raw::name(func) == root || reach::is_interposed(func) {
             continue;
         }
         match LLVMGetLinkage(func) {

@@ -5,7 +5,9 @@
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+
+use crate::ir::CmpPred;
 
 /// Iterates the functions of a module.
 pub fn functions(module: LLVMModuleRef) -> Vec<LLVMValueRef> {
@@ -118,7 +120,6 @@ pub fn operand(value: LLVMValueRef, idx: u32) -> LLVMValueRef {
     unsafe { LLVMGetOperand(value, idx) }
 }
 
-/// The function a call calls directly, looking through pointer casts; `None` when indirect.
 /// The call instructions of `func` (`call`, `invoke`, `callbr`), in order.
 pub fn call_instructions(func: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
     blocks(func).into_iter().flat_map(instructions).filter(|i| {
@@ -138,6 +139,7 @@ pub fn calls_inline_asm(call: LLVMValueRef) -> bool {
     }
 }
 
+/// The function a call calls directly, looking through pointer casts; `None` when indirect.
 pub fn called_function(call: LLVMValueRef) -> Option<LLVMValueRef> {
     unsafe {
         let mut callee = LLVMGetCalledValue(call);
@@ -246,5 +248,22 @@ pub fn md_string(value: LLVMValueRef) -> Option<String> {
         }
         let bytes = std::slice::from_raw_parts(ptr as *const u8, len as usize);
         Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// The predicate of an `icmp`, in `ir` terms.
+pub fn int_predicate(p: LLVMIntPredicate) -> CmpPred {
+    use LLVMIntPredicate::*;
+    match p {
+        LLVMIntEQ => CmpPred::Eq,
+        LLVMIntNE => CmpPred::Ne,
+        LLVMIntUGT => CmpPred::Ugt,
+        LLVMIntUGE => CmpPred::Uge,
+        LLVMIntULT => CmpPred::Ult,
+        LLVMIntULE => CmpPred::Ule,
+        LLVMIntSGT => CmpPred::Sgt,
+        LLVMIntSGE => CmpPred::Sge,
+        LLVMIntSLT => CmpPred::Slt,
+        LLVMIntSLE => CmpPred::Sle,
     }
 }

@@ -1,4 +1,4 @@
-//! Which code can run besides the entry and its callees (issue 12).
+//! Which code can run besides the entry and its callees.
 //!
 //! - A function whose address escapes (a handler given to `atexit` or `signal`, a `qsort`
 //!   comparator, a thread's start routine, a constructor in `llvm.global_ctors`, a static

@@ -1,4 +1,4 @@
-//! Array-bounds checks as clang inserts them (`--checks bounds`, issue 16).
+//! Array-bounds checks as clang inserts them (`--checks bounds`).
 //!
 //! With `--checks bounds` the analysis bitcode is compiled with `-fsanitize=array-bounds`
 //! (`compile::clang_args`): before every subscript `a[i]` of an array whose size clang knows
@@ -54,7 +54,11 @@ pub fn bounds_site(call: LLVMValueRef) -> (Option<String>, Option<SourceLoc>) {
             .and_then(c_string)?;
         let line = constant_field(src, 1).and_then(raw::const_int_bits)? as u32;
         let column = constant_field(src, 2).and_then(raw::const_int_bits)? as u32;
-        (line > 0).then_some(SourceLoc { file, line, column })
+        (line > 0).then(|| SourceLoc {
+            file: super::debuginfo::source_path("", &file),
+            line,
+            column,
+        })
     });
     // A type descriptor: { i16 kind, i16 info, [n x i8] "'int[10]'" }.
     let array = constant_field(data, 1)

@@ -85,7 +85,7 @@ impl ReducedGraph {
     ///
     /// Not used yet: the stages of the driver share one graph, built before any check is
     /// settled, because the invariants they pass on (and certification) are indexed by its
-    /// cut points. A stage that runs on the checks left open by a cheaper one (issue 14)
+    /// cut points. A stage that runs on the checks left open by a cheaper one
     /// builds its graph here, so that settled error sites do not multiply the cut points.
     /// Until now every block without successors was a cut point: before a stage uses this,
     /// the engines (the SMT region formula, the forward pass through regions) must be

@@ -1,7 +1,7 @@
 //! The lifted program: typed integer SSA over blocks, with guards on edges and phi nodes
 //! turned into parallel assignments on edges.
 //!
-//! **Architecture Invariant:** a plain value type. It does not depend on LLVM, z3 or any
+//! **Architecture Invariant:** a plain value type. It does not depend on LLVM, the solver or any
 //! domain, and does no IO. LLVM names survive only as display names, never as identity.
 //!
 //! Semantics (see ARCHITECTURE.md, "Integer semantics"):
@@ -15,6 +15,7 @@
 //! - [`Terminator::Error`] is an error site: reaching it violates the [`Check`];
 //!   [`Terminator::Stop`] ends the path without error (`abort`, `exit`, `unreachable`).
 
+pub mod bitprecise;
 mod interp;
 mod parse;
 pub mod pass;
@@ -451,8 +452,8 @@ pub struct Address {
     pub offset: Operand,
 }
 
-/// A memory operation. They exist only between the lifter and the memory pass
-/// (`crate::memory`): no engine ever sees one.
+/// A memory operation. They exist only between the lifter and the pass that lowers memory
+/// ([`pass::Pass::lowers_memory`]): no engine ever sees one.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum MemOp {
     /// `dest := the bytes at addr` (little endian, as many as `dest`'s type has, rounded up
@@ -490,7 +491,7 @@ pub enum MemOp {
 }
 
 /// Why an engine never meets an [`Inst::Mem`]: the frontend runs the memory pass on every
-/// lifted function, and falls back to `crate::memory::erase` when it fails.
+/// lifted function, and when it fails makes every load arbitrary instead.
 pub const MEMORY_IS_LOWERED: &str =
     "memory operations are lowered by the memory pass before any engine reads a function";
 
@@ -813,9 +814,9 @@ impl CheckKind {
             | CheckKind::AssertCall { .. }
             | CheckKind::MayCallError { .. } => None,
             CheckKind::Overflow { op } => Some(format!("signed overflow in `{}`", symbol(op))),
-            CheckKind::FoldedOverflow => {
-                Some("signed overflow in a constant expression (folded by clang)".to_string())
-            }
+            CheckKind::FoldedOverflow => Some(
+                "signed overflow in a constant expression (folded by the compiler)".to_string(),
+            ),
             CheckKind::DivByZero { op } => Some(format!("`{}` by zero", symbol(op))),
             CheckKind::Shift { op } => Some(format!(
                 "`{}` by an amount not less than the width",

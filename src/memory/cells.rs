@@ -1,9 +1,20 @@
-//! Which cells each base of memory has: exact cells at constant offsets, one summary cell
-//! for a base accessed at a variable offset (smashing), or none (every load arbitrary).
+//! The layout of memory: which cells each base has (exact cells at constant offsets, one
+//! summary cell for a base accessed at a variable offset, or none), and which bases a
+//! write to one may also change ([`Aliasing`]).
+//!
+//! **Invariant:** a base's cells describe every byte any access of it reads or writes, and
+//! two distinct cells of a base never share a byte: exact cells `(offset, type)` when every
+//! access is at a constant offset and accesses are equal or disjoint; one summary cell when
+//! some access is at a variable offset, all have one type and each offset's congruence
+//! (from the address arithmetic, powers of two, exact modulo 2^64) puts it on one grid of
+//! that size (array smashing: the cell stands for every element); untracked otherwise
+//! (loads arbitrary).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::ir::{BaseId, BinOp, CastOp, Expr, Function, Inst, MemOp, Operand, Ty, ValueId};
+use crate::ir::{
+    BaseId, BaseInfo, BaseKind, BinOp, CastOp, Expr, Function, Inst, MemOp, Operand, Ty, ValueId,
+};
 
 /// The largest modulus the congruence of an offset is tracked with (a representation
 /// limit: congruences are exact modulo 2^64 and kept in a `u64`).
@@ -65,6 +76,16 @@ impl Cells {
         }
     }
 
+    /// A cell's name: its base's, then `@` and its offset (`@*` for a summary).
+    pub fn name(&self, c: CellId, bases: &[BaseInfo]) -> String {
+        let cell = &self.cells[c.0];
+        let base = &bases[cell.base.index()].name;
+        match cell.offset {
+            Some(off) => format!("{base}@{off}"),
+            None => format!("{base}@*"),
+        }
+    }
+
     /// Every cell of `base`.
     pub fn cells_of(&self, base: BaseId) -> Vec<CellId> {
         match &self.layouts[base.index()] {
@@ -72,6 +93,83 @@ impl Cells {
             Layout::Smashed(c) => vec![*c],
             Layout::Untracked => vec![],
         }
+    }
+}
+
+/// Which bases a write to one may also change: another object the caller gave a pointer
+/// into may be the same object, or a global (the caller may pass aliasing pointers).
+pub struct Aliasing {
+    kinds: Vec<BaseKind>,
+}
+
+impl Aliasing {
+    pub fn new(func: &Function) -> Aliasing {
+        Aliasing {
+            kinds: func.bases.iter().map(|b| b.kind).collect(),
+        }
+    }
+
+    /// The bases a write to `base` may also change: for a pointee every other pointee and
+    /// every global, for a global every pointee.
+    pub fn aliased_by_write(&self, base: BaseId) -> Vec<BaseId> {
+        let kind = self.kinds[base.index()];
+        self.kinds
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (BaseId(i as u32), *k))
+            .filter(|&(other, other_kind)| {
+                other != base
+                    && matches!(
+                        (kind, other_kind),
+                        (BaseKind::Pointee, BaseKind::Pointee | BaseKind::Global)
+                            | (BaseKind::Global, BaseKind::Pointee)
+                    )
+            })
+            .map(|(b, _)| b)
+            .collect()
+    }
+}
+
+/// The loads and stores of a function's summary cells, as the choosers of segments read
+/// them.
+pub struct SummaryAccesses {
+    /// Each load of a summary cell: its cell and offset.
+    pub loads: HashMap<ValueId, (CellId, Operand)>,
+    /// The loads and stores of each summary cell.
+    pub counts: HashMap<CellId, usize>,
+    /// The cells some store writes a value that is not a constant to.
+    pub stored_values: HashSet<CellId>,
+}
+
+impl SummaryAccesses {
+    pub fn of(func: &Function, cells: &Cells) -> SummaryAccesses {
+        let mut acc = SummaryAccesses {
+            loads: HashMap::new(),
+            counts: HashMap::new(),
+            stored_values: HashSet::new(),
+        };
+        for inst in func.blocks.iter().flat_map(|b| &b.insts) {
+            match inst {
+                Inst::Mem(MemOp::Load { dest, addr }) => {
+                    let ty = func.value(*dest).ty;
+                    if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
+                        acc.loads.insert(*dest, (c, addr.offset));
+                        *acc.counts.entry(c).or_default() += 1;
+                    }
+                }
+                Inst::Mem(MemOp::Store { addr, value }) => {
+                    let ty = func.operand_ty(value);
+                    if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
+                        *acc.counts.entry(c).or_default() += 1;
+                        if !matches!(value, Operand::Const(_)) {
+                            acc.stored_values.insert(c);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        acc
     }
 }
 
@@ -111,7 +209,7 @@ pub fn choose(func: &Function) -> Cells {
             });
         }
     }
-    let mut layouts: Vec<Option<Vec<((i64, u32), Ty)>>> = Vec::new();
+    let mut layouts: Vec<Option<Vec<ExactKey>>> = Vec::new();
     let mut smashed: Vec<Option<(Ty, u64)>> = Vec::new();
     for list in &accesses {
         let (exact, summary) = match classify(list, func, &defs) {
@@ -178,8 +276,11 @@ pub fn choose(func: &Function) -> Cells {
     }
 }
 
+/// An exact cell: its offset and width, and its type.
+type ExactKey = ((i64, u32), Ty);
+
 enum Shape {
-    Exact(Vec<((i64, u32), Ty)>),
+    Exact(Vec<ExactKey>),
     /// The type and the slot of the grid.
     Summary(Ty, u64),
     None,
@@ -189,7 +290,7 @@ fn classify(list: &[Access], func: &Function, defs: &HashMap<ValueId, &Expr>) ->
     if list.is_empty() {
         return Shape::Exact(vec![]);
     }
-    let constant: Option<Vec<((i64, u32), Ty)>> = list
+    let constant: Option<Vec<ExactKey>> = list
         .iter()
         .map(|a| match a.offset {
             Operand::Const(c) => Some(((c.signed() as i64, a.ty.width), a.ty)),

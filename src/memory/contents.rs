@@ -1,4 +1,4 @@
-//! Content segments of smashed arrays (issue 15): for a summary cell and a polynomial `f`
+//! Content segments of smashed arrays: for a summary cell and a polynomial `f`
 //! of one variable with constant coefficients, a range `[lo, hi)` of byte offsets in which
 //! every element holds `f` of its index. So `for (i = 0; i < n; i++) a[i] = (i + 1) * (i + 1);`
 //! leaves `[0, 8n)` holding `(k + 1)^2` at index `k`, a later `a[i] = a[i] - i * i` leaves
@@ -17,11 +17,11 @@
 //!
 //! **Invariant** (of every content segment, at every point): every element of the base
 //! whose byte offset `o` (on the summary's grid) has `lo <= o < hi` satisfies `P(x, o)`.
-//! The bounds follow the rules of `segments.rs` (and `predicates.rs`, which also extends a
+//! The bounds follow the rules of `bounds.rs` (with `bounds::both_ends`, which also extends a
 //! segment downwards), a store "of the content" being a store whose value `v` at `o` is
 //! shown to satisfy `P(v, o)` under conditions that are single comparisons the engines
 //! decide (a select on each; false on any of them is a store of another value, which is
-//! sound whatever the value: it only shrinks the segment). The argument of `segments.rs`,
+//! sound whatever the value: it only shrinks the segment). The argument of `bounds.rs`,
 //! wrap-around included, carries over. Which polynomials are chosen ([`choose`]) only
 //! affects precision, never soundness: every update below keeps the invariant for any `f`.
 //!
@@ -49,7 +49,7 @@
 //! `o < hi` and the fit conditions, as the constant segments read their constant. A
 //! linear domain relates two products only when they are one value, so at the end of the
 //! load's block, where the program has computed its own `i * i + i + 1`, a comparison of
-//! the loaded value with it that the block makes (the very value, `ssa::Available`) is
+//! the loaded value with it that the block makes (the very value, `available.rs`) is
 //! assumed true under the same conditions ([`assume_compared`]).
 //!
 //! Candidates ([`choose`], in the order of the blocks): the reading of a stored value that
@@ -61,26 +61,24 @@
 //! as an identity. A segment no store of its content reaches is `[0, 0)` at a block's
 //! start ([`may_be_set`]), which is sound for any segment and spares the engines updates.
 //! A cell with a content that depends on the index gets no constant or predicate
-//! segments (`ssa.rs`): precision only, and the cost of their updates made ifeqn1 time out;
+//! segments (`registry.rs`): precision only, and the cost of their updates made ifeqn1 time out;
 //! conversely a cell of a pair (`pairs.rs`), or with a predicate segment that is no
 //! equality (`a[i] >= i`), gets no contents: its property is what its assertions read.
 
 use std::collections::HashMap;
 
-use super::cells::{self, CellId, Cells};
+use super::bounds;
+use super::cells::{self, CellId, Cells, SummaryAccesses};
+use super::emit::{Bounds, Cond, Emit, Sym, SymExpr, I64};
+use super::kind::{Fact, Load, Loads, SegmentKind, Store};
 use super::memo::Numbering;
-use super::predicates;
-use super::segments::{self, Emit, I64};
-use super::ssa::{Sym, SymExpr};
+use super::poly::{fit, mask, Poly, MAX_DEGREE};
 use crate::ir::{
     ArithFlags, BinOp, CastOp, CmpPred, Const, Expr, Function, Inst, MemOp, Operand, Ty, ValueId,
 };
 
-/// The highest degree of a content polynomial. This and the limits below are guards on
-/// the size of the lowered function and on the time of reading stored values.
-const MAX_DEGREE: usize = 4;
-
-/// The most contents of one summary cell.
+/// The most contents of one summary cell. This and the limits below are guards on the size
+/// of the lowered function and on the time of reading stored values.
 const MAX_PER_CELL: usize = 4;
 
 /// The most contents of one function.
@@ -94,150 +92,6 @@ const MAX_READINGS: usize = 16;
 
 /// The deepest definition chain a reading follows.
 const MAX_DEPTH: usize = 32;
-
-/// A polynomial of one variable with coefficients modulo `2^bits`, lowest degree first,
-/// without trailing zeros.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Poly {
-    bits: u32,
-    coef: Vec<u64>,
-}
-
-fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
-
-impl Poly {
-    fn new(bits: u32, mut coef: Vec<u64>) -> Poly {
-        let m = mask(bits);
-        for c in &mut coef {
-            *c &= m;
-        }
-        while coef.last() == Some(&0) {
-            coef.pop();
-        }
-        Poly { bits, coef }
-    }
-
-    fn constant(bits: u32, c: u64) -> Poly {
-        Poly::new(bits, vec![c])
-    }
-
-    fn var(bits: u32) -> Poly {
-        Poly::new(bits, vec![0, 1])
-    }
-
-    fn degree(&self) -> usize {
-        self.coef.len().saturating_sub(1)
-    }
-
-    fn coef(&self, m: usize) -> u64 {
-        self.coef.get(m).copied().unwrap_or(0)
-    }
-
-    /// The same polynomial modulo `2^bits` (at most its own).
-    fn reduce(&self, bits: u32) -> Poly {
-        Poly::new(bits.min(self.bits), self.coef.clone())
-    }
-
-    fn add(&self, other: &Poly) -> Poly {
-        let n = self.coef.len().max(other.coef.len());
-        let coef = (0..n)
-            .map(|m| self.coef(m).wrapping_add(other.coef(m)))
-            .collect();
-        Poly::new(self.bits.min(other.bits), coef)
-    }
-
-    fn sub(&self, other: &Poly) -> Poly {
-        let n = self.coef.len().max(other.coef.len());
-        let coef = (0..n)
-            .map(|m| self.coef(m).wrapping_sub(other.coef(m)))
-            .collect();
-        Poly::new(self.bits.min(other.bits), coef)
-    }
-
-    fn mul(&self, other: &Poly) -> Option<Poly> {
-        if self.coef.is_empty() || other.coef.is_empty() {
-            return Some(Poly::new(self.bits.min(other.bits), vec![]));
-        }
-        let mut coef = vec![0u64; self.coef.len() + other.coef.len() - 1];
-        for (a, x) in self.coef.iter().enumerate() {
-            for (b, y) in other.coef.iter().enumerate() {
-                coef[a + b] = coef[a + b].wrapping_add(x.wrapping_mul(*y));
-            }
-        }
-        let p = Poly::new(self.bits.min(other.bits), coef);
-        (p.degree() <= MAX_DEGREE).then_some(p)
-    }
-
-    /// `p(t + d)` (Horner's scheme over `t + d`).
-    fn shifted(&self, d: u64) -> Poly {
-        let step = Poly::new(self.bits, vec![d, 1]);
-        let mut acc = Poly::new(self.bits, vec![]);
-        for c in self.coef.iter().rev() {
-            acc = acc
-                .mul(&step)
-                .expect("the degree does not grow")
-                .add(&Poly::constant(self.bits, *c));
-        }
-        acc
-    }
-
-    /// `p(k)` modulo `2^bits`.
-    fn eval(&self, k: u64) -> u64 {
-        let mut acc = 0u64;
-        for c in self.coef.iter().rev() {
-            acc = acc.wrapping_mul(k).wrapping_add(*c);
-        }
-        acc & mask(self.bits)
-    }
-
-    fn as_constant(&self) -> Option<u64> {
-        match self.coef.len() {
-            0 => Some(0),
-            1 => Some(self.coef[0]),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for Poly {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let ty = Ty::int(self.bits);
-        let mut first = true;
-        for (m, c) in self.coef.iter().enumerate().rev() {
-            if *c == 0 {
-                continue;
-            }
-            let c = ty.to_signed(*c as u128);
-            if !first {
-                write!(f, "{}", if c < 0 { "-" } else { "+" })?;
-            } else if c < 0 {
-                write!(f, "-")?;
-            }
-            first = false;
-            let c = c.unsigned_abs();
-            match m {
-                0 => write!(f, "{c}")?,
-                _ if c == 1 => {}
-                _ => write!(f, "{c}")?,
-            }
-            match m {
-                0 => {}
-                1 => write!(f, "k")?,
-                _ => write!(f, "k^{m}")?,
-            }
-        }
-        if first {
-            write!(f, "0")?;
-        }
-        Ok(())
-    }
-}
 
 /// A content segment: the summary cell and the polynomial its elements hold.
 #[derive(Clone, Debug)]
@@ -281,9 +135,6 @@ pub enum Fit {
     /// `r == sext(trunc(r))`.
     Root(ValueId, u32),
 }
-
-/// One comparison and the truth the condition needs of it.
-pub type Cond = (Operand, bool);
 
 /// The definitions of the function's values and what readings look through.
 pub struct Defs {
@@ -892,7 +743,7 @@ fn fit_recurrence(
 /// For each block, the contents that a store on some path from the entry to it may have
 /// made non-empty: a store into the content's cell whose value may read as the content
 /// (with any content of each cell it loads, inside or not). Elsewhere the segment is
-/// `[0, 0)` at the block's start, which `ssa.rs` sets (an empty segment holds the invariant
+/// `[0, 0)` at the block's start, which the driver sets (an empty segment holds the invariant
 /// whatever the truth, so this only spares the engines the updates of segments no store
 /// fills: the content `2k + 1` while the loop that stores `(k + 1)^2` runs).
 pub fn may_be_set(
@@ -903,15 +754,7 @@ pub fn may_be_set(
     contents: &[Content],
 ) -> Vec<Vec<bool>> {
     let n = func.blocks.len();
-    let mut loads: HashMap<ValueId, (CellId, Operand)> = HashMap::new();
-    for inst in func.blocks.iter().flat_map(|b| &b.insts) {
-        if let Inst::Mem(MemOp::Load { dest, addr }) = inst {
-            let ty = func.value(*dest).ty;
-            if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
-                loads.insert(*dest, (c, addr.offset));
-            }
-        }
-    }
+    let loads = SummaryAccesses::of(func, cells).loads;
     let leaf = |v: ValueId| -> Option<Leaf> {
         let (lc, offset) = loads.get(&v)?;
         Some(Leaf {
@@ -971,55 +814,6 @@ pub fn may_be_set(
         }
     }
     at
-}
-
-/// The polynomial modulo `2^bits` of degree at most [`MAX_DEGREE`] with integer
-/// coefficients whose values at `k0, k0 + 1, ...` are `vals`, when there is one (and the
-/// values determine it: the differences past that degree are all zero).
-fn fit(vals: &[i128], k0: i64, bits: u32) -> Option<Poly> {
-    if vals.len() <= MAX_DEGREE + 1 {
-        return None;
-    }
-    // Newton's forward differences, then the monomials of sum_m diff_m * C(u, m), u = k - k0.
-    let mut diffs = Vec::new();
-    let mut row = vals.to_vec();
-    for m in 0..vals.len() {
-        diffs.push(row[0]);
-        if m > MAX_DEGREE && row.iter().any(|&x| x != 0) {
-            return None;
-        }
-        row = row
-            .windows(2)
-            .map(|w| w[1].checked_sub(w[0]))
-            .collect::<Option<Vec<_>>>()?;
-        if row.is_empty() {
-            break;
-        }
-    }
-    const DENOM: i128 = 24; // 4!, a multiple of every m! up to MAX_DEGREE
-    let mut num = vec![0i128; MAX_DEGREE + 1];
-    let mut falling = vec![1i128]; // u (u - 1) ... (u - m + 1)
-    let mut factorial = 1i128;
-    for (m, diff) in diffs.iter().enumerate().take(MAX_DEGREE + 1) {
-        if m > 0 {
-            factorial *= m as i128;
-            let mut next = vec![0i128; falling.len() + 1];
-            for (e, c) in falling.iter().enumerate() {
-                next[e + 1] = next[e + 1].checked_add(*c)?;
-                next[e] = next[e].checked_sub(c.checked_mul(m as i128 - 1)?)?;
-            }
-            falling = next;
-        }
-        let scale = diff.checked_mul(DENOM / factorial)?;
-        for (e, c) in falling.iter().enumerate() {
-            num[e] = num[e].checked_add(scale.checked_mul(*c)?)?;
-        }
-    }
-    if num.iter().any(|c| c % DENOM != 0) {
-        return None;
-    }
-    let in_u = Poly::new(bits, num.iter().map(|c| (c / DENOM) as u64).collect());
-    Some(in_u.shifted((k0 as u64).wrapping_neg()))
 }
 
 /// Whether `op` is computed from a load of a summary cell.
@@ -1162,15 +956,14 @@ fn index_operand(
 /// What a load at `offset` (index `var`) reads, given what it reads outside the segment
 /// (`rest`), and the two comparisons that say it is inside (`o < lo` false, `o < hi`
 /// true).
-pub fn load(
+fn load(
     em: &mut dyn Emit,
     content: &Content,
-    bounds: (Sym, Sym),
+    Bounds { lo, hi }: Bounds,
     offset: Operand,
     var: Option<Var>,
     rest: Sym,
 ) -> (Sym, Vec<Cond>) {
-    let (lo, hi) = bounds;
     let o = Sym::Op(offset);
     let below_lo = em.emit(Ty::BOOL, SymExpr::Less(o, lo));
     let below_hi = em.emit(Ty::BOOL, SymExpr::Less(o, hi));
@@ -1200,10 +993,10 @@ pub fn load(
 /// At the end of the block of a load of `x` at `offset` inside the content's segment under
 /// `conds` (and the fit conditions of its index): when the block compares `x` with the
 /// content at the load's index as the program computes it (`a[i] == i * i + i + 1`, the
-/// very comparison reused, see `ssa::Available`), assumes it equal under the conditions.
+/// very comparison reused, see `available.rs`), assumes it equal under the conditions.
 /// A linear domain relates two products only as the same value, so the load's own reading
 /// (`load`) does not give it.
-pub fn assume_compared(
+fn assume_compared(
     em: &mut dyn Emit,
     content: &Content,
     offset: Operand,
@@ -1260,17 +1053,17 @@ pub fn assume_compared(
 
 /// The bounds after a store at `offset` whose value has reading `holds` (the conditions
 /// under which it is the content, fit conditions of `fits` added) or none.
-pub fn store(
+fn store(
     em: &mut dyn Emit,
     content: &Content,
-    bounds: (Sym, Sym),
+    bounds: Bounds,
     offset: Operand,
     holds: Option<&Reading>,
-) -> (Sym, Sym) {
+) -> Bounds {
     let size = 1i128 << content.shift;
     let o = Sym::Op(offset);
     let Some(r) = holds else {
-        return segments::other(em, bounds, o, size);
+        return bounds::cut(em, bounds, o, size);
     };
     let mut conds: Vec<Cond> = Vec::new();
     let mut fitted: Vec<Fit> = Vec::new();
@@ -1281,75 +1074,144 @@ pub fn store(
         }
     }
     conds.extend(r.conds.iter().copied());
-    let (lo_s, hi_s) = predicates::both_ends(em, bounds, o, size);
+    let extended = bounds::both_ends(em, bounds, o, size);
     if conds.is_empty() {
-        return (lo_s, hi_s);
+        return extended;
     }
-    let (lo_o, hi_o) = segments::other(em, bounds, o, size);
-    let (mut lo, mut hi) = (lo_s, hi_s);
+    let cut = bounds::cut(em, bounds, o, size);
+    let mut acc = extended;
     for (c, want) in conds.iter().rev() {
         let c = Sym::Op(*c);
-        (lo, hi) = if *want {
-            (
-                em.emit(I64, SymExpr::Select(c, lo, lo_o)),
-                em.emit(I64, SymExpr::Select(c, hi, hi_o)),
-            )
+        acc = if *want {
+            bounds::select(em, c, acc, cut)
         } else {
-            (
-                em.emit(I64, SymExpr::Select(c, lo_o, lo)),
-                em.emit(I64, SymExpr::Select(c, hi_o, hi)),
-            )
+            bounds::select(em, c, cut, acc)
         };
     }
-    (lo, hi)
+    acc
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The content segments of a function, as a [`SegmentKind`].
+pub struct Contents {
+    contents: Vec<Content>,
+    /// The definitions the readings look through.
+    defs: Defs,
+    /// For each block, which segments may be non-empty at its start ([`may_be_set`]).
+    set_at: Vec<Vec<bool>>,
+}
 
-    #[test]
-    fn polynomials_modulo_a_power_of_two() {
-        let k = Poly::var(64);
-        let one = Poly::constant(64, 1);
-        let sq = k.add(&one).mul(&k.add(&one)).unwrap();
-        assert_eq!(sq.to_string(), "k^2+2k+1");
-        let lin = sq.sub(&k.mul(&k).unwrap());
-        assert_eq!(lin.to_string(), "2k+1");
-        assert_eq!(lin.sub(&k).sub(&k).to_string(), "1");
-        // (k - 1)^2 + 2(k - 1) + 1 == k^2
-        assert_eq!(sq.shifted(u64::MAX).to_string(), "k^2");
-        assert_eq!(sq.eval(3), 16);
-        // Modulo 2^8: 256k vanishes.
-        let p = Poly::new(8, vec![1, 256, 3]);
-        assert_eq!(p.to_string(), "3k^2+1");
-        assert_eq!(Poly::new(8, vec![255]).to_string(), "-1");
-        assert!(k
-            .mul(&k)
-            .unwrap()
-            .mul(&k)
-            .unwrap()
-            .mul(&k)
-            .unwrap()
-            .mul(&k)
-            .is_none());
+impl Contents {
+    pub fn new(
+        func: &Function,
+        cells: &Cells,
+        numbering: &Numbering,
+        defs: Defs,
+        contents: Vec<Content>,
+    ) -> Contents {
+        let set_at = may_be_set(func, cells, numbering, &defs, &contents);
+        Contents {
+            contents,
+            defs,
+            set_at,
+        }
     }
 
-    #[test]
-    fn fitting_integer_polynomials() {
-        let values = |f: &dyn Fn(i128) -> i128, k0: i128| -> Vec<i128> {
-            (0..7).map(|n| f(k0 + n)).collect()
+    /// The readings of the value a store writes, as polynomials of its index, each load it
+    /// reads worth the contents it was read inside (`Notes::inside`).
+    fn readings(&self, at: &Store<'_>, var: Var, shift: u32) -> Vec<Reading> {
+        let reader = Reader {
+            defs: &self.defs,
+            numbering: at.numbering,
+            offset: at.offset,
+            var,
+            shift,
+            steps: Default::default(),
         };
-        let f = fit(&values(&|k| k * k + k + 1, 0), 0, 64).unwrap();
-        assert_eq!(f.to_string(), "k^2+k+1");
-        let f = fit(&values(&|k| 2 * k + 2, 3), 3, 64).unwrap();
-        assert_eq!(f.to_string(), "2k+2");
-        let f = fit(&values(&|k| k * k * k * k - 5, -2), -2, 64).unwrap();
-        assert_eq!(f.to_string(), "k^4-5");
-        // Rational coefficients (k(k + 1) / 2 is an integer, but not a polynomial with
-        // integer coefficients), degree 5, and too few values: none.
-        assert_eq!(fit(&values(&|k| k * (k + 1) / 2, 0), 0, 64), None);
-        assert_eq!(fit(&values(&|k| k * k * k * k * k, 0), 0, 64), None);
-        assert_eq!(fit(&[1, 2, 3], 0, 64), None);
+        let leaf = |v: ValueId| {
+            let (offset, inside) = at.notes.inside.get(&v)?;
+            Some(Leaf {
+                offset: *offset,
+                choices: inside
+                    .iter()
+                    .map(|(j, conds)| (self.contents[*j].poly.clone(), conds.clone()))
+                    .collect(),
+            })
+        };
+        reader.read(&at.value, at.ty.width, &leaf, 0)
+    }
+}
+
+impl SegmentKind for Contents {
+    fn len(&self) -> usize {
+        self.contents.len()
+    }
+
+    fn describes(&self, j: usize, cell: CellId) -> bool {
+        self.contents[j].cell == cell
+    }
+
+    fn name(&self, j: usize, cell_name: &dyn Fn(CellId) -> String) -> String {
+        let content = &self.contents[j];
+        format!("{}={}", cell_name(content.cell), content.name())
+    }
+
+    fn empty_at(&self, block: usize, j: usize) -> bool {
+        !self.set_at[block][j]
+    }
+
+    /// Reads `f` over the load's index inside each segment, and notes under which
+    /// comparisons the load was inside (for the stores that read it, and for
+    /// [`assume_compared`] at the block's end).
+    fn load(&self, lw: &mut dyn Loads, at: &Load<'_>, mut rest: Sym) -> Sym {
+        let mut inside = Vec::new();
+        for (j, content) in self.contents.iter().enumerate() {
+            let b = at.bounds[j];
+            if content.cell != at.cell || b.surely_empty() {
+                continue; // `[lo, lo)` holds nothing
+            }
+            let var = shift_of(at.ty).and_then(|s| self.defs.var(&at.offset, s));
+            let (read, conds) = load(lw.em(), content, b, at.offset, var, rest);
+            rest = read;
+            if let (Some(dest), false) = (at.dest, at.in_entry) {
+                lw.notes().facts.push(Fact {
+                    segment: j,
+                    bounds: b,
+                    offset: at.offset,
+                    value: Operand::Value(dest),
+                    partner: None,
+                    conds: conds.clone(),
+                    loc: at.loc.clone(),
+                });
+            }
+            inside.push((j, conds));
+        }
+        if let (Some(dest), false) = (at.dest, inside.is_empty()) {
+            lw.notes().inside.insert(dest, (at.offset, inside));
+        }
+        rest
+    }
+
+    fn store(&self, em: &mut dyn Emit, at: &Store<'_>, bounds: &mut [Bounds]) {
+        let of_cell = self.contents.iter().any(|k| k.cell == at.cell);
+        let shift = shift_of(at.ty);
+        let var = shift.and_then(|s| self.defs.var(&at.offset, s));
+        let readings = match (var, shift, of_cell) {
+            (Some(var), Some(shift), true) => self.readings(at, var, shift),
+            _ => vec![],
+        };
+        for (content, b) in self.contents.iter().zip(bounds) {
+            if content.cell != at.cell {
+                continue;
+            }
+            let holds =
+                var.and_then(|var| readings.iter().find(|r| matches(r, &content.poly, var)));
+            *b = store(em, content, *b, at.offset, holds);
+        }
+    }
+
+    fn emit_fact(&self, em: &mut dyn Emit, fact: &Fact) {
+        let content = &self.contents[fact.segment];
+        let var = self.defs.var(&fact.offset, content.shift);
+        assume_compared(em, content, fact.offset, var, fact.value, &fact.conds);
     }
 }

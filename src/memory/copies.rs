@@ -1,4 +1,4 @@
-//! Copy segments of smashed arrays (issue 15): for two summary cells `dst` and `src` (of
+//! Copy segments of smashed arrays: for two summary cells `dst` and `src` (of
 //! two bases that never overlap, with the same type and grid), a range `[lo, hi)` of byte
 //! offsets in which every element of `dst` holds the same value as the element of `src` at
 //! the same offset. So `for (i = 0; i < n; i++) b[i] = a[i];` leaves `[0, 4n)` copied, and
@@ -27,7 +27,7 @@
 //!   `o` being at `o + s`; a wrapped `hi + s` leaves it empty), makes it the one element
 //!   `[o, o + s)`, or makes it empty (an empty range holds nothing, wherever it lies); it
 //!   keeps any other range (an element copied stays copied). `o + s` does not wrap: the
-//!   access is within its object (`segments.rs`);
+//!   access is within its object (`bounds.rs`);
 //! - a store of another value to `dst` at `o`, or any store to `src` at `o` (the element
 //!   no longer equals its copy; the grids are the same, so no other element of `dst`
 //!   shares bytes with it), cuts a range that holds `o` to `[lo, o)` ([`cut`]);
@@ -38,12 +38,13 @@
 //! of `src`, recursively up to [`MAX_DEPTH`]) inside the range, what it read before
 //! outside. A segment no copy store reaches is empty at the start of a block, without any
 //! instruction ([`may_be_set`]); emptying is always sound.
-//!
+
 use std::collections::{HashMap, HashSet};
 
-use super::cells::{self, CellId, Cells};
-use super::segments::{self, Emit};
-use super::ssa::{Sym, SymExpr};
+use super::bounds;
+use super::cells::{self, CellId, Cells, SummaryAccesses};
+use super::emit::{constant, Bounds, Emit, Sym, SymExpr, I64};
+use super::kind::{Load, Loads, SegmentKind, Store};
 use crate::ir::{BaseId, Function, Inst, MemOp, Operand, Terminator, Ty, ValueId};
 
 /// The most sources one cell gets copy segments for. This and the limits below are guards
@@ -59,20 +60,22 @@ const MAX_COPIES: usize = 16;
 const MAX_UPDATES: usize = 4_000;
 
 /// The deepest chain of copies a load reads through (`c <- b <- a`).
-pub const MAX_DEPTH: usize = 2;
+const MAX_DEPTH: usize = 2;
 
 /// A copy segment: `dst`'s elements in the range equal `src`'s.
 #[derive(Clone, Debug)]
 pub struct Copy {
     pub dst: CellId,
     pub src: CellId,
+    /// The type of both cells' elements.
+    ty: Ty,
     /// The second segment of the pair, which holds the run of copies after a gap in the
     /// first ([`second`]); the first segment of the pair is the copy before it in the list.
     pub second: bool,
 }
 
 /// What a store to `dst` is, for a copy segment.
-pub enum Stored {
+enum Stored {
     /// Equal to `src`'s element at the offset.
     Copy,
     /// Not known equal.
@@ -103,24 +106,12 @@ pub fn choose(
             && !aliased(cd.base).contains(&cs.base)
             && !aliased(cs.base).contains(&cd.base)
     };
-    let mut loaded: HashMap<ValueId, CellId> = HashMap::new();
-    let mut accesses: HashMap<CellId, usize> = HashMap::new();
+    let SummaryAccesses {
+        loads,
+        counts: accesses,
+        ..
+    } = SummaryAccesses::of(func, cells);
     let mut pairs: Vec<(CellId, CellId)> = Vec::new();
-    for inst in func.blocks.iter().flat_map(|b| &b.insts) {
-        if let Inst::Mem(MemOp::Load { dest, addr }) = inst {
-            let ty = func.value(*dest).ty;
-            if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
-                loaded.insert(*dest, c);
-                *accesses.entry(c).or_default() += 1;
-            }
-        }
-        if let Inst::Mem(MemOp::Store { addr, value }) = inst {
-            let ty = func.operand_ty(value);
-            if let Some((c, true)) = cells.cell_of(addr.base, &addr.offset, ty) {
-                *accesses.entry(c).or_default() += 1;
-            }
-        }
-    }
     for inst in func.blocks.iter().flat_map(|b| &b.insts) {
         if let Inst::Mem(MemOp::Store {
             addr,
@@ -128,8 +119,8 @@ pub fn choose(
         }) = inst
         {
             let ty = func.value(*v).ty;
-            if let (Some((d, true)), Some(&s)) =
-                (cells.cell_of(addr.base, &addr.offset, ty), loaded.get(v))
+            if let (Some((d, true)), Some(&(s, _))) =
+                (cells.cell_of(addr.base, &addr.offset, ty), loads.get(v))
             {
                 if related(d, s) && !pairs.contains(&(d, s)) {
                     pairs.push((d, s));
@@ -149,6 +140,7 @@ pub fn choose(
             copies.push(Copy {
                 dst: d,
                 src: s,
+                ty: cells.cells[d.0].ty,
                 second,
             });
         }
@@ -170,7 +162,7 @@ pub fn choose(
 /// other ([`Stored::Other`], which is sound for any store: it only shrinks the range).
 /// Counting the chance copy made the fill loop's copy segments grow on one side of a
 /// select, and the copy loop after it then found them non-empty at unknown bounds.
-pub fn unread_inputs(func: &Function) -> HashSet<ValueId> {
+fn unread_inputs(func: &Function) -> HashSet<ValueId> {
     let mut inputs: HashSet<ValueId> = func
         .blocks
         .iter()
@@ -217,7 +209,7 @@ pub fn unread_inputs(func: &Function) -> HashSet<ValueId> {
 /// starts a segment that is surely empty at a block as [`empty`] instead of a phi, so a
 /// loop before any copy (the fill loop of `a1` and `a2`) pays nothing for it. Emptying a
 /// segment is always sound, so a wrong answer here would only lose precision.
-pub fn may_be_set(
+fn may_be_set(
     func: &Function,
     cells: &Cells,
     copies: &[Copy],
@@ -259,37 +251,20 @@ pub fn may_be_set(
     at
 }
 
-/// What a load of `dst` at `offset` reads, given `src`'s value there and what it reads
-/// outside the segment (`rest`).
-pub fn load(
-    em: &mut dyn Emit,
-    ty: Ty,
-    bounds: (Sym, Sym),
-    offset: Sym,
-    src: Sym,
-    rest: Sym,
-) -> Sym {
-    let (lo, hi) = bounds;
-    let below_hi = em.emit(Ty::BOOL, SymExpr::Less(offset, hi));
-    let below_lo = em.emit(Ty::BOOL, SymExpr::Less(offset, lo));
-    let inside = em.emit(ty, SymExpr::Select(below_hi, src, rest));
-    em.emit(ty, SymExpr::Select(below_lo, rest, inside))
-}
-
-/// The bounds of an empty segment of `copy` (of elements of type `ty`): `[0, 0)` for a
-/// first segment, whose `lo` stays 0 ([`grow`], [`cut`]); `[s, s)` for a second one,
-/// which is where [`second`] keeps it while the first grows from offset 0 (so that a loop
-/// copying from index 0 finds it there in its first iteration as in every later one).
-pub fn empty(copy: &Copy, ty: Ty) -> (Sym, Sym) {
+/// The bounds of an empty segment of `copy`: `[0, 0)` for a first segment, whose `lo`
+/// stays 0 ([`grow`], [`cut`]); `[s, s)` for a second one, which is where [`second`] keeps
+/// it while the first grows from offset 0 (so that a loop copying from index 0 finds it
+/// there in its first iteration as in every later one).
+fn empty(copy: &Copy) -> Bounds {
     let at = if copy.second {
-        cells::bytes(ty) as i128
+        cells::bytes(copy.ty) as i128
     } else {
         0
     };
-    (
-        segments::constant(segments::I64, at),
-        segments::constant(segments::I64, at),
-    )
+    Bounds {
+        lo: constant(I64, at),
+        hi: constant(I64, at),
+    }
 }
 
 /// A copy store at `o` for a first segment: at `hi` it extends the segment, anywhere else
@@ -302,29 +277,30 @@ pub fn empty(copy: &Copy, ty: Ty) -> (Sym, Sym) {
 /// is chosen, and one whose range the engines know from the offset's (`hi + s` on a state
 /// where widening lost `hi`'s bound is any `i64`, whose huge constants slow the
 /// polyhedra down).
-fn grow(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym, size: i128) -> (Sym, Sym) {
+fn grow(em: &mut dyn Emit, Bounds { lo, hi }: Bounds, o: Sym, size: i128) -> Bounds {
     let at_hi = em.emit(Ty::BOOL, SymExpr::Equal(o, hi));
-    let next = em.emit(
-        segments::I64,
-        SymExpr::Add(o, segments::constant(segments::I64, size)),
-    );
-    (lo, em.emit(segments::I64, SymExpr::Select(at_hi, next, hi)))
+    let next = em.emit(I64, SymExpr::Add(o, constant(I64, size)));
+    Bounds {
+        lo,
+        hi: em.emit(I64, SymExpr::Select(at_hi, next, hi)),
+    }
 }
 
 /// A store of another value at `o` (to `dst`, or to `src`): inside `[lo, hi)` the segment
 /// becomes `[lo, o)`, elsewhere it is kept; `lo` never moves. An empty `[lo, lo)` is kept
 /// without any instruction (the selects would give it back).
-fn cut(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym) -> (Sym, Sym) {
-    if lo == hi {
-        return (lo, hi);
+fn cut(em: &mut dyn Emit, bounds: Bounds, o: Sym) -> Bounds {
+    if bounds.surely_empty() {
+        return bounds;
     }
+    let Bounds { lo, hi } = bounds;
     let below_lo = em.emit(Ty::BOOL, SymExpr::Less(o, lo));
     let below_hi = em.emit(Ty::BOOL, SymExpr::Less(o, hi));
-    let inside = em.emit(segments::I64, SymExpr::Select(below_hi, o, hi));
-    (
+    let inside = em.emit(I64, SymExpr::Select(below_hi, o, hi));
+    Bounds {
         lo,
-        em.emit(segments::I64, SymExpr::Select(below_lo, hi, inside)),
-    )
+        hi: em.emit(I64, SymExpr::Select(below_lo, hi, inside)),
+    }
 }
 
 /// A copy store at `o` for the second segment of a pair, given the first segment's `hi1`
@@ -342,41 +318,33 @@ fn cut(em: &mut dyn Emit, (lo, hi): (Sym, Sym), o: Sym) -> (Sym, Sym) {
 /// `[4z + 4, 4i)` later, a third phase that no predicate over `i` and `z` splits.
 ///
 /// Sound for any bounds: an empty range holds nothing, and `o + s` does not wrap (the
-/// access is within its object, `segments.rs`); `hi1` only chooses between the cases.
-fn second(em: &mut dyn Emit, (lo, hi): (Sym, Sym), hi1: Sym, o: Sym, size: i128) -> (Sym, Sym) {
+/// access is within its object, `bounds.rs`); `hi1` only chooses between the cases.
+fn second(em: &mut dyn Emit, Bounds { lo, hi }: Bounds, hi1: Sym, o: Sym, size: i128) -> Bounds {
     let grows = em.emit(Ty::BOOL, SymExpr::Equal(o, hi1));
     let at_hi = em.emit(Ty::BOOL, SymExpr::Equal(o, hi));
-    let next = em.emit(
-        segments::I64,
-        SymExpr::Add(o, segments::constant(segments::I64, size)),
-    );
-    let past = em.emit(
-        segments::I64,
-        SymExpr::Add(o, segments::constant(segments::I64, 2 * size)),
-    );
-    let lo_run = em.emit(segments::I64, SymExpr::Select(at_hi, lo, o));
-    (
-        em.emit(segments::I64, SymExpr::Select(grows, past, lo_run)),
-        em.emit(segments::I64, SymExpr::Select(grows, past, next)),
-    )
+    let next = em.emit(I64, SymExpr::Add(o, constant(I64, size)));
+    let past = em.emit(I64, SymExpr::Add(o, constant(I64, 2 * size)));
+    let lo_run = em.emit(I64, SymExpr::Select(at_hi, lo, o));
+    Bounds {
+        lo: em.emit(I64, SymExpr::Select(grows, past, lo_run)),
+        hi: em.emit(I64, SymExpr::Select(grows, past, next)),
+    }
 }
 
 /// The bounds after a store to `dst` at `offset`; `first` are the bounds before the store
 /// of the first segment of `copy`'s pair (`copy`'s own when it is the first).
-#[allow(clippy::too_many_arguments)]
-pub fn store_dst(
+fn store_dst(
     em: &mut dyn Emit,
     copy: &Copy,
-    ty: Ty,
-    bounds: (Sym, Sym),
-    first: (Sym, Sym),
+    bounds: Bounds,
+    first: Bounds,
     offset: Sym,
     stored: Stored,
-) -> (Sym, Sym) {
-    let size = cells::bytes(ty) as i128;
+) -> Bounds {
+    let size = cells::bytes(copy.ty) as i128;
     let copied = |em: &mut dyn Emit| {
         if copy.second {
-            second(em, bounds, first.1, offset, size)
+            second(em, bounds, first.hi, offset, size)
         } else {
             grow(em, bounds, offset, size)
         }
@@ -385,21 +353,166 @@ pub fn store_dst(
         Stored::Copy => copied(em),
         Stored::Other => cut(em, bounds, offset),
         Stored::When(cond) => {
-            let (lo_s, hi_s) = copied(em);
-            let (lo_o, hi_o) = cut(em, bounds, offset);
+            let on_copy = copied(em);
+            let on_other = cut(em, bounds, offset);
             let pick = |em: &mut dyn Emit, a: Sym, b: Sym| {
                 if a == b {
                     a
                 } else {
-                    em.emit(segments::I64, SymExpr::Select(cond, a, b))
+                    em.emit(I64, SymExpr::Select(cond, a, b))
                 }
             };
-            (pick(em, lo_s, lo_o), pick(em, hi_s, hi_o))
+            Bounds {
+                lo: pick(em, on_copy.lo, on_other.lo),
+                hi: pick(em, on_copy.hi, on_other.hi),
+            }
         }
     }
 }
 
-/// The bounds after a store to `src` at `offset`: the element there is no longer a copy.
-pub fn store_src(em: &mut dyn Emit, bounds: (Sym, Sym), offset: Sym) -> (Sym, Sym) {
-    cut(em, bounds, offset)
+/// The copy segments of a function, as a [`SegmentKind`].
+pub struct Copies {
+    copies: Vec<Copy>,
+    /// The inputs nothing reads but stores ([`unread_inputs`]).
+    unread: HashSet<ValueId>,
+    /// For each block, which segments may be non-empty at its start ([`may_be_set`]).
+    set_at: Vec<Vec<bool>>,
+}
+
+impl Copies {
+    pub fn new(func: &Function, cells: &Cells, copies: Vec<Copy>) -> Copies {
+        let unread = unread_inputs(func);
+        let set_at = may_be_set(func, cells, &copies, &unread);
+        Copies {
+            copies,
+            unread,
+            set_at,
+        }
+    }
+
+    /// What a store of `at.value` to `copy.dst` is, given what the memo says `src` holds
+    /// at the offset.
+    fn stored(&self, em: &mut dyn Emit, copy: &Copy, at: &Store<'_>) -> Stored {
+        let stored = Sym::Op(at.value);
+        let chance = |s: Sym| matches!(s, Sym::Op(Operand::Value(v)) if self.unread.contains(&v));
+        match at.memo.get(copy.src, at.number) {
+            Some(w) if w == stored => Stored::Copy,
+            // Equal only by chance (`unread_inputs`).
+            Some(w) if chance(stored) || chance(w) => Stored::Other,
+            Some(w) => Stored::When(em.emit(Ty::BOOL, SymExpr::Equal(stored, w))),
+            None => Stored::Other,
+        }
+    }
+}
+
+impl SegmentKind for Copies {
+    fn len(&self) -> usize {
+        self.copies.len()
+    }
+
+    fn describes(&self, j: usize, cell: CellId) -> bool {
+        self.copies[j].dst == cell || self.copies[j].src == cell
+    }
+
+    fn name(&self, j: usize, cell_name: &dyn Fn(CellId) -> String) -> String {
+        let copy = &self.copies[j];
+        let which = if copy.second { "second" } else { "first" };
+        format!(
+            "{}=copy({}).{which}",
+            cell_name(copy.dst),
+            cell_name(copy.src)
+        )
+    }
+
+    fn empty(&self, j: usize) -> Bounds {
+        empty(&self.copies[j])
+    }
+
+    fn empty_at(&self, block: usize, j: usize) -> bool {
+        !self.set_at[block][j]
+    }
+
+    fn load(&self, lw: &mut dyn Loads, at: &Load<'_>, mut rest: Sym) -> Sym {
+        if at.depth >= MAX_DEPTH {
+            return rest;
+        }
+        for (copy, b) in self.copies.iter().zip(at.bounds) {
+            // An empty `[lo, lo)` reads nothing of the source.
+            if copy.dst != at.cell || b.surely_empty() {
+                continue;
+            }
+            let src = lw.read(copy.src, at.offset);
+            rest = bounds::read_inside(lw.em(), at.ty, *b, Sym::Op(at.offset), src, rest);
+        }
+        rest
+    }
+
+    fn store(&self, em: &mut dyn Emit, at: &Store<'_>, bounds: &mut [Bounds]) {
+        // The bounds before the store: a second segment's update reads its first's.
+        let before = bounds.to_vec();
+        let offset = Sym::Op(at.offset);
+        for (j, copy) in self.copies.iter().enumerate() {
+            let first = if copy.second {
+                before[j - 1]
+            } else {
+                before[j]
+            };
+            bounds[j] = if copy.dst == at.cell {
+                let how = self.stored(em, copy, at);
+                store_dst(em, copy, before[j], first, offset, how)
+            } else if copy.src == at.cell {
+                // The element is no longer a copy.
+                cut(em, before[j], offset)
+            } else {
+                continue;
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::bounds::tests::{bounds, kept, offsets, range, Concrete, SIZE};
+
+    /// A copy store keeps the invariant of both segments of a pair whatever the first's
+    /// `hi` before it, and a store of another value of the cut.
+    #[test]
+    fn every_update_keeps_the_invariant() {
+        let mut em = Concrete;
+        for lo in bounds() {
+            for hi in bounds() {
+                let old = range(lo, hi);
+                for o in offsets() {
+                    let at = constant(I64, o);
+                    let grown = grow(&mut em, old, at, SIZE);
+                    assert!(kept(old, grown, o, true), "grow [{lo}, {hi}) at {o}");
+                    let cut = cut(&mut em, old, at);
+                    assert!(kept(old, cut, o, false), "cut [{lo}, {hi}) at {o}");
+                    for hi1 in bounds() {
+                        let next = second(&mut em, old, constant(I64, hi1), at, SIZE);
+                        assert!(
+                            kept(old, next, o, true),
+                            "second [{lo}, {hi}) at {o} after {hi1}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_copy_loop_that_skips_an_index_leaves_two_runs() {
+        let mut em = Concrete;
+        // `b[i] = a[i]` for i = 0, 1, then not at 2, then at 3.
+        let (mut first, mut run) = (range(0, 0), range(SIZE, SIZE));
+        for i in [0, 1, 3] {
+            let at = constant(I64, SIZE * i);
+            let before = first;
+            first = grow(&mut em, first, at, SIZE);
+            run = second(&mut em, run, before.hi, at, SIZE);
+        }
+        assert_eq!(first, range(0, 2 * SIZE));
+        assert_eq!(run, range(3 * SIZE, 4 * SIZE));
+    }
 }

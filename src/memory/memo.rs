@@ -1,4 +1,4 @@
-//! Memoized loads of summary cells (issue 15): within one block (or a chain of blocks each
+//! Memoized loads of summary cells: within one block (or a chain of blocks each
 //! entered from the previous one only), two reads of the same
 //! summary cell at the same offset with no write in between read the same element, so
 //! they get the same value; and a read after a store at the same offset reads the stored
@@ -27,7 +27,7 @@
 use std::collections::HashMap;
 
 use super::cells::CellId;
-use super::ssa::Sym;
+use super::emit::Sym;
 use crate::ir::{Expr, Function, Inst, Operand, ValueId};
 
 /// A value number: a constant's bits and type, or the representative value of a class.

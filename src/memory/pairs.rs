@@ -1,7 +1,7 @@
-//! Pair segments of smashed arrays (issue 15): for two summary cells `a` and `b` of two
-//! bases, of one type, and a property `P(x, y)` of their elements at one offset, a range
-//! `[lo, hi)` of byte offsets in which every pair of elements satisfies `P`. The properties
-//! are the conditions of the function's assertions that read one element of each cell, at
+//! Pair segments of smashed arrays: for two summary cells `a` and `b` of two bases, of one
+//! type, and a property `P(x, y)` of their elements at one offset, a range `[lo, hi)` of
+//! byte offsets in which every pair of elements satisfies `P`. The properties are the
+//! conditions of the function's assertions that read one element of each cell, at
 //! offsets of one value number, and nothing else but constants and entry-block values
 //! (`a[i] == b[i] || b[i] == a[i] * a[i]`). So a loop that writes both arrays at each index,
 //! `a[i] = k; b[i] = k * k;`, keeps the range where it holds: a property of one cell
@@ -11,10 +11,11 @@
 //! A **store pair** is a store to one of the cells at `o` followed in the same block by a
 //! store to the other at an offset of the same value number, with only assignments and
 //! havocs between them ([`store_pairs`]). The segment is updated once, after the second
-//! store: as for a store of the property (`segments::same`) when `P` holds of the two
-//! stored values, as for a store of another value (`segments::other`) when it does not (a
+//! store: as for a store of the property (`bounds::extend`) when `P` holds of the two
+//! stored values, as for a store of another value (`bounds::cut`) when it does not (a
 //! select on the instantiation). Any other store to either cell is a store of another
-//! value.
+//! value. In the entry block, where the values `P` reads may come later, every store is
+//! one of another value.
 //!
 //! **Invariant** (of every pair segment, at every point but strictly inside a store pair):
 //! every offset `o` on the grid with `lo <= o < hi` has `P(a[o], b[o])`. It holds at the
@@ -22,21 +23,22 @@
 //! invariant falls there; after its second store both elements at `o` hold the stored
 //! values and every other element is unchanged (two bases never overlap, and one grid of
 //! one type means no other element shares bytes with them), so the argument of
-//! `segments.rs`, wrap-around included, carries over. A clobber, an initializer, or a write
+//! `bounds.rs`, wrap-around included, carries over. A clobber, an initializer, or a write
 //! to a base that may alias either empties the segment; two bases that may be one object
-//! (pointer parameters, `ssa.rs`) get no pair. A load of one cell at `o` when the
+//! (pointer parameters) get no pair (`registry.rs`). A load of one cell at `o` when the
 //! memo holds the other's element at `o` (`memo.rs`: the value the element holds at this
 //! point) assumes `P` of the two values inside the range. Instantiations are pure, without
-//! poison flags (`predicates.rs`).
+//! poison flags (`conditions.rs`).
 
 use std::collections::HashMap;
 
-use super::cells::{self, CellId, Cells};
-use super::memo::Numbering;
-use super::predicates::{self, Indices, Walk};
-use super::segments::{self, Emit, I64};
-use super::ssa::{Sym, SymExpr};
-use crate::ir::{Block, Const, Expr, Function, Inst, MemOp, Operand, Ty, ValueId};
+use super::bounds;
+use super::cells::{self, CellId, Cells, SummaryAccesses};
+use super::conditions::{self, Indices, Walk, MAX_CONE};
+use super::emit::{Bounds, Emit, Sym};
+use super::kind::{Fact, Load, Notes, SegmentKind, Store};
+use super::memo::{Memo, Numbering};
+use crate::ir::{Block, Expr, Function, Inst, MemOp, Operand, Ty, ValueId};
 
 /// The most pair properties of one function. This and the limits below are guards on
 /// the size of the lowered function: each property adds selects at every access of its
@@ -45,9 +47,6 @@ const MAX_PAIRS: usize = 2;
 
 /// The most loads of the two elements one condition reads.
 const MAX_READS: usize = 8;
-
-/// The most instructions of one condition.
-const MAX_CONE: usize = 32;
 
 /// Past this many loads or stores of the cells of pairs, none is made.
 const MAX_UPDATES: usize = 2_000;
@@ -83,16 +82,16 @@ impl Pair {
 /// The pair properties of `func` (see the module documentation). Which are chosen only
 /// affects precision.
 pub fn choose(func: &Function, cells: &Cells, numbering: &Numbering) -> Vec<Pair> {
-    let joins = predicates::short_circuits(func);
-    let defs = predicates::definitions(func, &joins);
-    let predicates::SummaryAccesses {
+    let joins = conditions::short_circuits(func);
+    let defs = conditions::definitions(func, &joins);
+    let SummaryAccesses {
         loads,
         counts: accesses,
         ..
-    } = predicates::SummaryAccesses::of(func, cells);
-    let entry = predicates::entry_values(func);
+    } = SummaryAccesses::of(func, cells);
+    let entry = conditions::entry_values(func);
     let mut pairs: Vec<Pair> = Vec::new();
-    for (cond, negate) in predicates::error_branches(func) {
+    for (cond, negate) in conditions::error_branches(func) {
         let cond = &cond;
         let mut walk = Walk::default();
         walk.run(*cond, &defs, &loads, &entry, &[]);
@@ -136,7 +135,7 @@ pub fn choose(func: &Function, cells: &Cells, numbering: &Numbering) -> Vec<Pair
             .iter()
             .map(|v| (*v, func.value(*v).ty, defs[v].clone()))
             .collect();
-        if cone.iter().any(|(_, ty, e)| !predicates::safe(e, *ty)) {
+        if cone.iter().any(|(_, ty, e)| !conditions::safe(e, *ty)) {
             continue;
         }
         if pairs.len() < MAX_PAIRS {
@@ -170,12 +169,12 @@ fn instantiate(em: &mut dyn Emit, p: &Pair, indices: &Indices, x: Operand, y: Op
         .map(|&e| (e, x))
         .chain(p.elems_b.iter().map(|&e| (e, y)))
         .collect();
-    predicates::instantiate_cone(em, &p.cone, p.cond, p.negate, map, indices)
+    conditions::instantiate_cone(em, &p.cone, p.cond, p.negate, map, indices)
 }
 
 /// The role of a store in a store pair.
 #[derive(Clone, Copy, Debug)]
-pub enum Role {
+enum Role {
     /// The first store of a pair: the segment waits for the second.
     First,
     /// The second store: the first stored `value` into the partner cell.
@@ -184,7 +183,7 @@ pub enum Role {
 
 /// The store pairs of `block` for `pair` (see the module documentation), by instruction
 /// index.
-pub fn store_pairs(
+fn store_pairs(
     block: &Block,
     func: &Function,
     cells: &Cells,
@@ -232,66 +231,137 @@ pub fn store_pairs(
 
 /// The bounds after the store of `value` to cell `c` at `offset`, in the role `role`.
 #[allow(clippy::too_many_arguments)]
-pub fn store(
+fn store(
     em: &mut dyn Emit,
     p: &Pair,
     indices: &Indices,
     c: CellId,
     ty: Ty,
-    bounds: (Sym, Sym),
+    bounds: Bounds,
     offset: Operand,
     value: Operand,
     role: Option<Role>,
-) -> (Sym, Sym) {
+) -> Bounds {
     let size = cells::bytes(ty) as i128;
     let o = Sym::Op(offset);
     let first = match role {
         Some(Role::First) => return bounds,
         Some(Role::Second { value }) => value,
-        None => return segments::other(em, bounds, o, size),
+        None => return bounds::cut(em, bounds, o, size),
     };
     let (x, y) = if c == p.b {
         (first, value)
     } else {
         (value, first)
     };
-    match instantiate(em, p, indices, x, y) {
-        Operand::Const(k) if k.bits != 0 => segments::same(em, bounds, o, size),
-        Operand::Const(_) => segments::other(em, bounds, o, size),
-        holds => {
-            let holds = Sym::Op(holds);
-            let (lo_s, hi_s) = segments::same(em, bounds, o, size);
-            let (lo_o, hi_o) = segments::other(em, bounds, o, size);
-            (
-                em.emit(I64, SymExpr::Select(holds, lo_s, lo_o)),
-                em.emit(I64, SymExpr::Select(holds, hi_s, hi_o)),
-            )
+    let holds = instantiate(em, p, indices, x, y);
+    bounds::store_when(em, bounds, o, size, holds, bounds::extend)
+}
+
+/// The pair segments of a function, as a [`SegmentKind`].
+pub struct Pairs {
+    pairs: Vec<Pair>,
+    indices: Indices,
+    /// For each block and pair, the roles of its stores in store pairs, by instruction
+    /// index ([`store_pairs`]).
+    roles: Vec<Vec<HashMap<usize, Role>>>,
+}
+
+impl Pairs {
+    pub fn new(func: &Function, cells: &Cells, numbering: &Numbering, pairs: Vec<Pair>) -> Pairs {
+        let roles = func
+            .blocks
+            .iter()
+            .map(|block| {
+                pairs
+                    .iter()
+                    .map(|p| store_pairs(block, func, cells, numbering, p))
+                    .collect()
+            })
+            .collect();
+        Pairs {
+            pairs,
+            indices: Indices::new(func),
+            roles,
         }
     }
 }
 
-/// Assumes the property of `x` (`a`'s element) and `y` (`b`'s) at `offset`, inside the
-/// segment.
-pub fn load(
-    em: &mut dyn Emit,
-    p: &Pair,
-    indices: &Indices,
-    bounds: (Sym, Sym),
-    offset: Operand,
-    x: Operand,
-    y: Operand,
-) {
-    let holds = instantiate(em, p, indices, x, y);
-    if holds == Operand::Const(Const::bool(true)) {
-        return;
+impl SegmentKind for Pairs {
+    fn len(&self) -> usize {
+        self.pairs.len()
     }
-    let (lo, hi) = bounds;
-    let o = Sym::Op(offset);
-    let below_hi = em.emit(Ty::BOOL, SymExpr::Less(o, hi));
-    let below_lo = em.emit(Ty::BOOL, SymExpr::Less(o, lo));
-    let no = Sym::Op(Operand::Const(Const::bool(false)));
-    let yes = Sym::Op(Operand::Const(Const::bool(true)));
-    let inside = em.emit(Ty::BOOL, SymExpr::Select(below_lo, no, below_hi));
-    let ok = em.emit(Ty::BOOL, SymExpr::Select(inside, Sym::Op(holds), yes));
-    em.assume(ok);
+
+    fn describes(&self, j: usize, cell: CellId) -> bool {
+        self.pairs[j].partner(cell).is_some()
+    }
+
+    fn name(&self, j: usize, cell_name: &dyn Fn(CellId) -> String) -> String {
+        let pair = &self.pairs[j];
+        format!("{}+{}=pair{j}", cell_name(pair.a), cell_name(pair.b))
+    }
+
+    /// The partner's element at the same offset, when the memo knows it: the pair's
+    /// property holds of the two inside the segment (not in the entry block, see
+    /// [`Load::in_entry`]).
+    fn observe_load(&self, at: &Load<'_>, memo: &Memo, notes: &mut Notes) {
+        let Some(dest) = at.dest else {
+            return;
+        };
+        for (j, pair) in self.pairs.iter().enumerate() {
+            let Some(partner) = pair.partner(at.cell) else {
+                continue;
+            };
+            let other = match memo.get(partner, at.number) {
+                Some(Sym::Op(op)) if !at.in_entry => op,
+                _ => continue,
+            };
+            let own = Operand::Value(dest);
+            let (value, partner) = if at.cell == pair.a {
+                (own, other)
+            } else {
+                (other, own)
+            };
+            notes.facts.push(Fact {
+                segment: j,
+                bounds: at.bounds[j],
+                offset: at.offset,
+                value,
+                partner: Some(partner),
+                conds: vec![],
+                loc: at.loc.clone(),
+            });
+        }
+    }
+
+    /// A store pair's first store waits for its second, even one that changes no byte.
+    fn needs_store(&self, block: usize, index: usize) -> bool {
+        self.roles[block].iter().any(|r| r.contains_key(&index))
+    }
+
+    fn store(&self, em: &mut dyn Emit, at: &Store<'_>, bounds: &mut [Bounds]) {
+        for (j, (pair, b)) in self.pairs.iter().zip(bounds).enumerate() {
+            if pair.partner(at.cell).is_none() {
+                continue;
+            }
+            // In the entry block a store is one of another value, as for properties (the
+            // values `P` reads may come later).
+            let role = self.roles[at.block][j]
+                .get(&at.index)
+                .copied()
+                .filter(|_| !at.in_entry);
+            let (cell, ty, offset, value) = (at.cell, at.ty, at.offset, at.value);
+            *b = store(em, pair, &self.indices, cell, ty, *b, offset, value, role);
+        }
+    }
+
+    /// Assumes the property of the two elements read, inside the segment.
+    fn emit_fact(&self, em: &mut dyn Emit, fact: &Fact) {
+        let p = &self.pairs[fact.segment];
+        let Some(y) = fact.partner else {
+            return; // assuming nothing is sound
+        };
+        let holds = instantiate(em, p, &self.indices, fact.value, y);
+        bounds::assume_inside(em, fact.bounds, fact.offset, holds);
+    }
 }

@@ -1,5 +1,5 @@
 //! JUnit XML for CI dashboards: `testsuites` / one `testsuite` per program / one
-//! `testcase` per assertion.
+//! `testcase` per check of the source (its contexts merged).
 //!
 //! A proved assertion passes; a violated one has a `failure` with the counterexample; an
 //! unknown one is `skipped` with the reason (it is neither a pass nor a confirmed failure;
@@ -33,39 +33,44 @@ pub fn junit(programs: &[ProgramReport]) -> String {
                 escape(err)
             );
         }
-        for r in &p.analysis.results {
+        for c in p.checks() {
             t += 1;
-            let loc = r
-                .loc
-                .as_ref()
+            let r = c.deciding();
+            let loc = c
+                .loc()
                 .map_or_else(|| "<unknown location>".to_string(), |l| l.to_string());
-            let classname = format!("{name}.{}", r.function);
+            let classname = format!("{name}.{}", p.function_name(&r.function));
             // A runtime check is named by its kind (`overflow 4 at f.c:3:9`, what misbehaves
-            // in the failure message); an assertion as before.
-            let case_name = match r.kind.runtime_error() {
-                Some(_) => format!("{} {} at {loc}", r.kind.class().name(), r.check.0),
+            // in the failure message); an assertion as `assertion 4 at f.c:3:9`.
+            let case_name = match c.kind().runtime_error() {
+                Some(_) => format!("{} {} at {loc}", c.class().name(), r.check.0),
                 None => format!("assertion {} at {loc}", r.check.0),
             };
-            let violated = match r.kind.runtime_error() {
+            let violated = match c.kind().runtime_error() {
                 Some(error) => format!("{error}: counterexample"),
                 None => "assertion violated: counterexample".to_string(),
             };
-            let body = match &r.verdict {
+            let contexts = c
+                .contexts_note()
+                .map_or_else(String::new, |note| format!(" ({note})"));
+            let body = match c.verdict() {
                 Verdict::Proved => None,
                 Verdict::Violated(cex) => {
                     f += 1;
                     Some(format!(
-                        "      <failure message=\"{} {}\" type=\"violated\">{}</failure>\n",
+                        "      <failure message=\"{} {}{}\" type=\"violated\">{}</failure>\n",
                         escape(&violated),
                         escape(&cex.confirmed_by),
+                        escape(&contexts),
                         escape(&counterexample_text(cex))
                     ))
                 }
                 Verdict::Unknown(reason) => {
                     s += 1;
                     Some(format!(
-                        "      <skipped message=\"unknown: {}\"/>\n",
-                        escape(&reason.to_string())
+                        "      <skipped message=\"unknown: {}{}\"/>\n",
+                        escape(&reason.to_string()),
+                        escape(&contexts)
                     ))
                 }
             };

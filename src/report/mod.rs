@@ -14,12 +14,14 @@ mod sarif;
 
 pub use html::{html, html_source_files};
 pub use junit::junit;
-pub use project::{all_results, project_json, project_text, ProgramReport};
+pub use project::{all_checks, project_json, project_text, ProgramReport};
 pub use sarif::{sarif, SarifOptions};
 
-use crate::check::{AnalysisReport, CheckRun, FunctionRun, LoopInvariant};
-use crate::check::{CheckResult, ProgramVerdict, Verdict};
-use crate::ir::LiftWarning;
+use project::ProgramReport as Program;
+
+use crate::check::{AnalysisReport, CheckRun, FunctionNames, FunctionRun, LoopInvariant};
+use crate::check::{CheckResult, MergedCheck, ProgramVerdict, Verdict};
+use crate::ir::{CheckClass, LiftWarning};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -44,19 +46,24 @@ struct JsonReport<'a> {
     engine: &'static str,
     domain: &'static str,
     time_ms: u128,
+    /// The checks by verdict, overall and per kind.
+    summary: JsonSummary,
+    /// One per check of the source (location and kind), its contexts merged.
     checks: Vec<JsonCheck>,
     invariants: Vec<JsonInvariant<'a>>,
-    /// What predicate refinement did, per function where it ran (issue 7).
+    /// What predicate refinement did, per function where it ran.
     refinement: Vec<JsonRefinement<'a>>,
     warnings: Vec<String>,
     functions: Vec<JsonFunction<'a>>,
 }
 
-/// How the analysis of one function ended (issue 8: every function finished or reported
-/// with the budget it ran out of).
+/// How the analysis of one function ended: finished, or the budget it ran out of.
 #[derive(Serialize)]
 struct JsonFunction<'a> {
     function: &'a str,
+    /// LLVM's name, when it is not the readable one (`html_render.2684`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    symbol: Option<&'a str>,
     /// `finished`, `timeout`, `budget: WHAT` or `internal error: WHAT`.
     end: String,
     time_ms: u64,
@@ -64,9 +71,9 @@ struct JsonFunction<'a> {
     budget_ms: u64,
     peak_heap_mb: u64,
     /// Each stage that ran, with how it ended: `end` above is the analysis's; a stage
-    /// that ran out of its share of the budget says so here (issue 13).
+    /// that ran out of its share of the budget says so here.
     stages: Vec<JsonStage>,
-    /// How many values fell in each domain type, when the engine used them (issue 14).
+    /// How many values fell in each domain type, when the engine used them.
     #[serde(skip_serializing_if = "Option::is_none")]
     domain_types: Option<JsonDomainTypes>,
 }
@@ -105,9 +112,10 @@ struct JsonCheckTime {
     counterexample_search: u64,
 }
 
-fn json_function(run: &FunctionRun) -> JsonFunction<'_> {
+fn json_function<'a>(run: &'a FunctionRun, names: &'a FunctionNames) -> JsonFunction<'a> {
     JsonFunction {
-        function: &run.function,
+        function: names.readable(&run.function),
+        symbol: symbol(&run.function, names),
         end: run.end.to_string(),
         time_ms: run.elapsed.as_millis() as u64,
         budget_ms: run.budget.as_millis() as u64,
@@ -144,30 +152,166 @@ fn check_run(report: &AnalysisReport, check: crate::ir::CheckId) -> Option<&Chec
         .find(|c| c.check == check)
 }
 
+/// LLVM's name of a function when the report shows another.
+fn symbol<'a>(llvm: &'a str, names: &FunctionNames) -> Option<&'a str> {
+    (names.readable(llvm) != llvm).then_some(llvm)
+}
+
+/// The checks by verdict.
+#[derive(Serialize, Default)]
+struct JsonCounts {
+    checks: usize,
+    proved: usize,
+    violated: usize,
+    unknown: usize,
+}
+
+impl JsonCounts {
+    fn add(&mut self, verdict: &Verdict) {
+        self.checks += 1;
+        match verdict {
+            Verdict::Proved => self.proved += 1,
+            Verdict::Violated(_) => self.violated += 1,
+            Verdict::Unknown(_) => self.unknown += 1,
+        }
+    }
+}
+
+/// The checks by verdict, overall and per kind (`assert`, `overflow`, ...: only the kinds
+/// that have checks).
+#[derive(Serialize)]
+struct JsonSummary {
+    #[serde(flatten)]
+    all: JsonCounts,
+    kinds: std::collections::BTreeMap<&'static str, JsonCounts>,
+}
+
+fn json_summary<'a>(checks: impl Iterator<Item = &'a MergedCheck>) -> JsonSummary {
+    let mut summary = JsonSummary {
+        all: JsonCounts::default(),
+        kinds: Default::default(),
+    };
+    for c in checks {
+        summary.all.add(c.verdict());
+        summary
+            .kinds
+            .entry(c.class().name())
+            .or_default()
+            .add(c.verdict());
+    }
+    summary
+}
+
+/// One check of the source: its merged verdict, from its deciding context (the violated
+/// one, else the first unknown one), and every context's own.
 #[derive(Serialize)]
 struct JsonCheck {
+    /// The deciding context's check id.
     id: u32,
-    /// `assert`, `overflow`, `div` or `shift` (`--checks`).
+    /// `assert`, `overflow`, `div`, `shift` or `bounds` (`--checks`).
     kind: &'static str,
     /// For a runtime check, what misbehaves (`signed overflow in \`+\``).
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// The deciding context's function.
     function: String,
     location: Option<String>,
     verdict: &'static str,
+    /// Why it is unknown: the first blocking context's reason.
     reason: Option<String>,
     /// What the counterexample search said, when it found nothing (a note: the reason
     /// above does not depend on how far the search got).
     #[serde(skip_serializing_if = "Option::is_none")]
     counterexample_search: Option<String>,
-    /// Milliseconds each stage spent while the assertion was open.
+    /// Milliseconds each stage spent while the deciding context was open.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_ms: Option<JsonCheckTime>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counterexample: Option<JsonCounterexample>,
+    /// Every context the check was analyzed in (an inlined copy, an entry), in source order.
+    contexts: Vec<JsonContext>,
+}
+
+/// The result of one check in one context.
+#[derive(Serialize)]
+struct JsonContext {
+    id: u32,
+    function: String,
+    /// LLVM's name, when it is not the readable one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    symbol: Option<String>,
+    verdict: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counterexample_search: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     time_ms: Option<JsonCheckTime>,
     #[serde(skip_serializing_if = "Option::is_none")]
     counterexample: Option<JsonCounterexample>,
 }
 
-/// A confirmed counterexample (issue 6).
+fn json_context(report: &AnalysisReport, r: &CheckResult) -> JsonContext {
+    JsonContext {
+        id: r.check.0,
+        function: report.names.readable(&r.function).to_string(),
+        symbol: symbol(&r.function, &report.names).map(str::to_string),
+        verdict: verdict_word(&r.verdict),
+        reason: unknown_reason(&r.verdict),
+        counterexample_search: search_note(report, r).map(str::to_string),
+        time_ms: check_run(report, r.check).map(json_check_time),
+        counterexample: match &r.verdict {
+            Verdict::Violated(cex) => Some(json_counterexample(cex)),
+            _ => None,
+        },
+    }
+}
+
+fn json_check(report: &AnalysisReport, c: &MergedCheck) -> JsonCheck {
+    let deciding = json_context(report, c.deciding());
+    JsonCheck {
+        id: deciding.id,
+        kind: c.class().name(),
+        error: c.kind().runtime_error(),
+        function: deciding.function,
+        location: c.loc().map(|l| l.to_string()),
+        verdict: deciding.verdict,
+        reason: deciding.reason,
+        counterexample_search: deciding.counterexample_search,
+        time_ms: deciding.time_ms,
+        counterexample: deciding.counterexample,
+        contexts: c
+            .contexts()
+            .iter()
+            .map(|r| json_context(report, r))
+            .collect(),
+    }
+}
+
+fn json_check_time(c: &CheckRun) -> JsonCheckTime {
+    JsonCheckTime {
+        analysis: c.analysis.as_millis() as u64,
+        refinement: c.refinement.as_millis() as u64,
+        counterexample_search: c.search.as_millis() as u64,
+    }
+}
+
+fn unknown_reason(v: &Verdict) -> Option<String> {
+    match v {
+        Verdict::Unknown(reason) => Some(reason.to_string()),
+        _ => None,
+    }
+}
+
+/// What the counterexample search said about an unknown context, when it found nothing.
+fn search_note<'a>(report: &'a AnalysisReport, r: &CheckResult) -> Option<&'a str> {
+    match &r.verdict {
+        Verdict::Unknown(_) => check_run(report, r.check).and_then(|c| c.search_note.as_deref()),
+        _ => None,
+    }
+}
+
+/// A confirmed counterexample.
 #[derive(Serialize)]
 struct JsonCounterexample {
     confirmed_by: String,
@@ -243,66 +387,55 @@ fn verdict_word(v: &Verdict) -> &'static str {
     }
 }
 
-fn program_reason(results: &[CheckResult]) -> Option<&'static str> {
-    if ProgramVerdict::of(results) != ProgramVerdict::Unknown {
+fn program_reason(checks: &[&MergedCheck]) -> Option<&'static str> {
+    if ProgramVerdict::of_checks(checks.iter().copied()) != ProgramVerdict::Unknown {
         return None;
     }
-    results.iter().find_map(|r| match &r.verdict {
+    checks.iter().find_map(|c| match c.verdict() {
         Verdict::Unknown(reason) => Some(reason.class()),
         _ => None,
     })
 }
 
-/// The JSON report.
-pub fn json(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -> String {
-    let results = &report.results;
+/// The JSON report of one program.
+pub fn json(program: &Program, info: &RunInfo) -> String {
+    let report = &program.analysis;
+    let checks: Vec<&MergedCheck> = program.checks().iter().collect();
     let out = JsonReport {
         tool: "polyfocus",
         version: env!("CARGO_PKG_VERSION"),
-        verdict: ProgramVerdict::of(results).as_str(),
-        reason: program_reason(results),
+        verdict: ProgramVerdict::of_checks(checks.iter().copied()).as_str(),
+        reason: program_reason(&checks),
         engine: info.engine,
         domain: info.domain,
         time_ms: info.elapsed.as_millis(),
-        checks: results
+        summary: json_summary(checks.iter().copied()),
+        checks: checks.iter().map(|c| json_check(report, c)).collect(),
+        invariants: report
+            .loop_invariants
             .iter()
-            .map(|r| JsonCheck {
-                id: r.check.0,
-                kind: r.kind.class().name(),
-                error: r.kind.runtime_error(),
-                function: r.function.clone(),
-                location: r.loc.as_ref().map(|l| l.to_string()),
-                verdict: verdict_word(&r.verdict),
-                reason: match &r.verdict {
-                    Verdict::Unknown(reason) => Some(reason.to_string()),
-                    _ => None,
-                },
-                counterexample_search: match &r.verdict {
-                    Verdict::Unknown(_) => {
-                        check_run(report, r.check).and_then(|c| c.search_note.clone())
-                    }
-                    _ => None,
-                },
-                time_ms: check_run(report, r.check).map(|c| JsonCheckTime {
-                    analysis: c.analysis.as_millis() as u64,
-                    refinement: c.refinement.as_millis() as u64,
-                    counterexample_search: c.search.as_millis() as u64,
-                }),
-                counterexample: match &r.verdict {
-                    Verdict::Violated(cex) => Some(json_counterexample(cex)),
-                    _ => None,
-                },
-            })
+            .map(|i| json_invariant(i, &report.names))
             .collect(),
-        invariants: report.loop_invariants.iter().map(json_invariant).collect(),
-        refinement: report.refinement.iter().map(json_refinement).collect(),
-        warnings: warnings.iter().map(warning_text).collect(),
-        functions: report.functions.iter().map(json_function).collect(),
+        refinement: report
+            .refinement
+            .iter()
+            .map(|r| json_refinement(r, &report.names))
+            .collect(),
+        warnings: program
+            .warnings
+            .iter()
+            .map(|w| program_warning(w, &report.names))
+            .collect(),
+        functions: report
+            .functions
+            .iter()
+            .map(|f| json_function(f, &report.names))
+            .collect(),
     };
     serde_json::to_string_pretty(&out).expect("report records always serialize")
 }
 
-/// What predicate refinement did in one function (issue 7).
+/// What predicate refinement did in one function.
 #[derive(Serialize)]
 struct JsonRefinement<'a> {
     function: &'a str,
@@ -316,9 +449,12 @@ struct JsonRefinement<'a> {
     millis: u128,
 }
 
-fn json_refinement(r: &crate::check::RefinementStats) -> JsonRefinement<'_> {
+fn json_refinement<'a>(
+    r: &'a crate::check::RefinementStats,
+    names: &'a FunctionNames,
+) -> JsonRefinement<'a> {
     JsonRefinement {
-        function: &r.function,
+        function: names.readable(&r.function),
         rounds: r.rounds,
         predicates: r.predicates,
         cut_points_with_predicates: r.cut_points_with_predicates,
@@ -330,75 +466,123 @@ fn json_refinement(r: &crate::check::RefinementStats) -> JsonRefinement<'_> {
     }
 }
 
-fn json_invariant(inv: &LoopInvariant) -> JsonInvariant<'_> {
+fn json_invariant<'a>(inv: &'a LoopInvariant, names: &'a FunctionNames) -> JsonInvariant<'a> {
     JsonInvariant {
-        function: &inv.function,
+        function: names.readable(&inv.function),
         loop_name: loop_name(inv),
         location: inv.loc.as_ref().map(|l| l.to_string()),
         invariant: &inv.text,
     }
 }
 
-/// A lifting warning as one line: `file:line:col: function: message` when the location is known.
+/// A lifting warning as one line: `file:line:col: function: message` when the location is
+/// known, the function by its LLVM name (the IR's).
 pub fn warning_text(w: &LiftWarning) -> String {
+    warning_line(w, &w.function)
+}
+
+/// A lifting warning of a program's report: the function by its readable name.
+fn program_warning(w: &LiftWarning, names: &FunctionNames) -> String {
+    warning_line(w, names.readable(&w.function))
+}
+
+fn warning_line(w: &LiftWarning, function: &str) -> String {
     match &w.loc {
-        Some(loc) => format!("{loc}: {}: {}", w.function, w.message),
-        None => format!("{}: {}", w.function, w.message),
+        Some(loc) => format!("{loc}: {function}: {}", w.message),
+        None => format!("{function}: {}", w.message),
     }
 }
 
-/// The text report: one line per assertion and a summary line.
-pub fn text(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -> String {
-    let mut out = String::new();
-    for w in warnings {
-        let _ = writeln!(out, "warning: {}", warning_text(w));
+/// What a kind of check is called in reports, singular.
+pub fn kind_label(class: CheckClass) -> &'static str {
+    match class {
+        CheckClass::Assert => "assertion",
+        CheckClass::Overflow => "overflow",
+        CheckClass::Div => "division",
+        CheckClass::Shift => "shift",
+        CheckClass::Bounds => "bounds",
     }
-    let results = &report.results;
-    for r in results {
-        let loc = r
-            .loc
-            .as_ref()
+}
+
+/// `3 assertions`, or `20 checks (5 assertions, 12 overflow, 3 bounds)` when there are
+/// runtime checks.
+fn count_by_kind<'a>(checks: impl Iterator<Item = &'a MergedCheck>) -> String {
+    let mut by_class = std::collections::BTreeMap::<CheckClass, usize>::new();
+    let mut n = 0;
+    for c in checks {
+        *by_class.entry(c.class()).or_default() += 1;
+        n += 1;
+    }
+    let plural = |k: usize| if k == 1 { "" } else { "s" };
+    let assertions = |k: usize| format!("{k} assertion{}", plural(k));
+    match by_class.keys().collect::<Vec<_>>().as_slice() {
+        [] => "0 assertions".to_string(),
+        [CheckClass::Assert] => assertions(n),
+        _ => {
+            let parts: Vec<String> = by_class
+                .iter()
+                .map(|(class, k)| match class {
+                    CheckClass::Assert => assertions(*k),
+                    _ => format!("{k} {}", kind_label(*class)),
+                })
+                .collect();
+            format!("{n} check{} ({})", plural(n), parts.join(", "))
+        }
+    }
+}
+
+/// The text report of one program: one line per check and a summary line.
+pub fn text(program: &Program, info: &RunInfo) -> String {
+    let report = &program.analysis;
+    let mut out = String::new();
+    for w in &program.warnings {
+        let _ = writeln!(out, "warning: {}", program_warning(w, &report.names));
+    }
+    let checks = program.checks();
+    for c in checks {
+        let r = c.deciding();
+        let loc = c
+            .loc()
             .map_or_else(|| "<unknown location>".to_string(), |l| l.to_string());
-        let detail = match &r.verdict {
+        let detail = match c.verdict() {
             Verdict::Proved => String::new(),
             Verdict::Violated(cex) => format!("  (counterexample {})", cex.confirmed_by),
             Verdict::Unknown(reason) => format!("  ({reason})"),
         };
-        let what = match r.kind.runtime_error() {
-            Some(error) => format!(" {}: {error}", r.kind.class().name()),
+        let what = match c.kind().runtime_error() {
+            Some(error) => format!(" {}: {error}", c.class().name()),
             None => String::new(),
         };
+        let contexts = c
+            .contexts_note()
+            .map_or_else(String::new, |note| format!("; {note}"));
         let _ = writeln!(
             out,
-            "{loc}: {} [{}]{what}{detail}",
-            verdict_word(&r.verdict),
-            r.function
+            "{loc}: {} [{}{contexts}]{what}{detail}",
+            verdict_word(c.verdict()),
+            program.function_name(&r.function)
         );
-        if let Verdict::Violated(cex) = &r.verdict {
+        if let Verdict::Violated(cex) = c.verdict() {
             out.push_str(&counterexample_text(cex));
         }
-        if let (Verdict::Unknown(_), Some(note)) = (
-            &r.verdict,
-            check_run(report, r.check).and_then(|c| c.search_note.as_ref()),
-        ) {
+        if let Some(note) = search_note(report, r) {
             let _ = writeln!(out, "    counterexample search: {note}");
         }
     }
-    let n = results.len();
     let count = |w: &str| {
-        results
+        checks
             .iter()
-            .filter(|r| verdict_word(&r.verdict) == w)
+            .filter(|c| verdict_word(c.verdict()) == w)
             .count()
     };
-    if n == 0 {
+    if checks.is_empty() {
         let _ = writeln!(out, "no assertions found");
     }
     for r in report.refinement.iter().filter(|r| r.rounds > 0) {
         let _ = writeln!(
             out,
             "refinement [{}]: {} round{}, {} predicate{} at {} cut point{}, {} BDD variable{} ({} without sharing), {} more proved",
-            r.function,
+            report.names.readable(&r.function),
             r.rounds,
             if r.rounds == 1 { "" } else { "s" },
             r.predicates,
@@ -413,12 +597,12 @@ pub fn text(report: &AnalysisReport, warnings: &[LiftWarning], info: &RunInfo) -
     }
     let _ = writeln!(
         out,
-        "summary: {n} assertion{}: {} proved, {} violated, {} unknown; verdict {} ({} + {}, {:.2} s)",
-        if n == 1 { "" } else { "s" },
+        "summary: {}: {} proved, {} violated, {} unknown; verdict {} ({} + {}, {:.2} s)",
+        count_by_kind(checks.iter()),
         count("proved"),
         count("violated"),
         count("unknown"),
-        ProgramVerdict::of(results).as_str(),
+        ProgramVerdict::of_checks(checks).as_str(),
         info.engine,
         info.domain,
         info.elapsed.as_secs_f64()
@@ -484,11 +668,9 @@ pub fn counterexample_text(cex: &crate::check::Counterexample) -> String {
         } else {
             let _ = writeln!(
                 out,
-                "    input #{}: {}() = {} (i{}){}",
+                "    input #{}: {}{}",
                 i + 1,
-                v.function,
-                v.value,
-                v.width,
+                crate::cex::trace::input_text(v),
                 at(&v.loc)
             );
             i += 1;
@@ -532,7 +714,7 @@ pub fn invariants_text(report: &AnalysisReport) -> String {
         let _ = writeln!(
             out,
             "{loc}: [{}] {}: {}",
-            inv.function,
+            report.names.readable(&inv.function),
             loop_name(inv),
             inv.text
         );

@@ -3,7 +3,7 @@
 
 use super::{json, text, RunInfo};
 use crate::check::AnalysisReport;
-use crate::check::{CheckResult, ProgramVerdict};
+use crate::check::{merge_contexts, MergedCheck, ProgramVerdict};
 use crate::ir::LiftWarning;
 use std::fmt::Write as _;
 
@@ -19,9 +19,23 @@ pub struct ProgramReport {
     pub warnings: Vec<LiftWarning>,
     /// Why the program could not be loaded or compiled, if it could not.
     pub error: Option<String>,
+    /// The checks of the source, each with its contexts merged: what every format reports.
+    checks: Vec<MergedCheck>,
 }
 
 impl ProgramReport {
+    /// An analyzed program.
+    pub fn new(name: String, analysis: AnalysisReport, warnings: Vec<LiftWarning>) -> Self {
+        let checks = merge_contexts(&analysis.results);
+        ProgramReport {
+            name,
+            analysis,
+            warnings,
+            error: None,
+            checks,
+        }
+    }
+
     /// A program that could not be loaded.
     pub fn failed(name: String, error: String) -> ProgramReport {
         ProgramReport {
@@ -29,23 +43,31 @@ impl ProgramReport {
             analysis: AnalysisReport::default(),
             warnings: vec![],
             error: Some(error),
+            checks: vec![],
         }
+    }
+
+    /// Its checks, one per source location and kind, in source order.
+    pub fn checks(&self) -> &[MergedCheck] {
+        &self.checks
+    }
+
+    /// The readable name of one of its functions (see [`crate::check::FunctionNames`]).
+    pub fn function_name<'a>(&'a self, llvm: &'a str) -> &'a str {
+        self.analysis.names.readable(llvm)
     }
 }
 
-/// Every result of every program, in program order.
-pub fn all_results(programs: &[ProgramReport]) -> Vec<CheckResult> {
-    programs
-        .iter()
-        .flat_map(|p| p.analysis.results.iter().cloned())
-        .collect()
+/// Every check of every program, in program order.
+pub fn all_checks(programs: &[ProgramReport]) -> impl Iterator<Item = &MergedCheck> + Clone {
+    programs.iter().flat_map(|p| p.checks.iter())
 }
 
 /// The text report of a run: one section per program when there are several.
 pub fn project_text(programs: &[ProgramReport], info: &RunInfo) -> String {
     if let [single] = programs {
         if single.error.is_none() {
-            return text(&single.analysis, &single.warnings, info);
+            return text(single, info);
         }
     }
     let mut out = String::new();
@@ -55,20 +77,19 @@ pub fn project_text(programs: &[ProgramReport], info: &RunInfo) -> String {
             Some(e) => {
                 let _ = writeln!(out, "error: {e}");
             }
-            None => out.push_str(&text(&p.analysis, &p.warnings, info)),
+            None => out.push_str(&text(p, info)),
         }
     }
-    let results = all_results(programs);
+    let checks: Vec<&MergedCheck> = all_checks(programs).collect();
     let failed = programs.iter().filter(|p| p.error.is_some()).count();
     let _ = writeln!(
         out,
-        "total: {} program{} ({} not loaded), {} assertion{}; verdict {} ({:.2} s)",
+        "total: {} program{} ({} not loaded), {}; verdict {} ({:.2} s)",
         programs.len(),
         if programs.len() == 1 { "" } else { "s" },
         failed,
-        results.len(),
-        if results.len() == 1 { "" } else { "s" },
-        ProgramVerdict::of(&results).as_str(),
+        super::count_by_kind(checks.iter().copied()),
+        ProgramVerdict::of_checks(checks.iter().copied()).as_str(),
         info.elapsed.as_secs_f64()
     );
     out
@@ -79,17 +100,15 @@ pub fn project_text(programs: &[ProgramReport], info: &RunInfo) -> String {
 pub fn project_json(programs: &[ProgramReport], info: &RunInfo) -> String {
     if let [single] = programs {
         if single.error.is_none() {
-            return json(&single.analysis, &single.warnings, info);
+            return json(single, info);
         }
     }
-    let results = all_results(programs);
     let entries: Vec<serde_json::Value> = programs
         .iter()
         .map(|p| {
             let report = match &p.error {
                 Some(_) => serde_json::Value::Null,
-                None => serde_json::from_str(&json(&p.analysis, &p.warnings, info))
-                    .expect("the JSON report parses"),
+                None => serde_json::from_str(&json(p, info)).expect("the JSON report parses"),
             };
             serde_json::json!({
                 "program": p.name,
@@ -101,7 +120,7 @@ pub fn project_json(programs: &[ProgramReport], info: &RunInfo) -> String {
     let out = serde_json::json!({
         "tool": "polyfocus",
         "version": env!("CARGO_PKG_VERSION"),
-        "verdict": ProgramVerdict::of(&results).as_str(),
+        "verdict": ProgramVerdict::of_checks(all_checks(programs)).as_str(),
         "time_ms": info.elapsed.as_millis() as u64,
         "programs": entries,
     });

@@ -6,8 +6,10 @@
 //!   (`warning`); one rule per kind of runtime check (`--checks`): `PF010` signed
 //!   overflow, `PF011` division by zero, `PF012` shift amount out of range, `PF013` array
 //!   index out of bounds (a violation is an `error`, a check not proved a `warning`).
-//! - Locations come from debug info; a URI is relative to `source_root` (with `uriBaseId`
-//!   `SRCROOT`) when the file is under it, an absolute `file://` URI otherwise.
+//! - One result per check of the source (location and kind), its contexts merged.
+//! - Locations come from debug info (relative to the current directory, or absolute); a URI
+//!   is relative to `source_root` (with `uriBaseId` `SRCROOT`) when the file is under it, an
+//!   absolute `file://` URI otherwise.
 //! - `partialFingerprints["polyfocus/v1"]` hashes the rule, the file, the function, the
 //!   text of the source line (whitespace-normalized) and the rank among identical keys, so
 //!   a result keeps its fingerprint when lines are inserted above it.
@@ -135,48 +137,53 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
                 &format!("{}: {}", w.function, w.message),
             ));
         }
-        for r in &p.analysis.results {
-            let (rule_index, level, text) = match &r.verdict {
+        for c in p.checks() {
+            let function = p.function_name(&c.deciding().function);
+            // The contexts of a merged check, after its message: `(unknown in 3 of 17
+            // contexts, 14 proved)`.
+            let contexts = c
+                .contexts_note()
+                .map_or_else(String::new, |note| format!(" ({note})"));
+            let (rule_index, level, text) = match c.verdict() {
                 Verdict::Proved => {
                     *counts.get_mut("proved").expect("key") += 1;
                     continue;
                 }
                 Verdict::Violated(cex) => {
                     *counts.get_mut("violated").expect("key") += 1;
-                    match (runtime_rule(&r.kind), r.kind.runtime_error()) {
+                    match (runtime_rule(c.kind()), c.kind().runtime_error()) {
                         (Some(rule), Some(what)) => (
                             rule,
                             "error",
                             format!(
-                                "Runtime error in `{}`: {what}, counterexample {}.",
-                                r.function, cex.confirmed_by
+                                "Runtime error in `{function}`: {what}, counterexample {}{contexts}.",
+                                cex.confirmed_by
                             ),
                         ),
                         _ => (
                             1,
                             "error",
                             format!(
-                                "Assertion can fail in `{}`: counterexample {}.",
-                                r.function, cex.confirmed_by
+                                "Assertion can fail in `{function}`: counterexample {}{contexts}.",
+                                cex.confirmed_by
                             ),
                         ),
                     }
                 }
                 Verdict::Unknown(reason) => {
                     *counts.get_mut("unknown").expect("key") += 1;
-                    match (runtime_rule(&r.kind), r.kind.runtime_error()) {
+                    match (runtime_rule(c.kind()), c.kind().runtime_error()) {
                         (Some(rule), Some(what)) => (
                             rule,
                             "warning",
                             format!(
-                                "Not proved in `{}` that no {what} happens: {reason}.",
-                                r.function
+                                "Not proved in `{function}` that no {what} happens: {reason}{contexts}."
                             ),
                         ),
                         _ => (
                             2,
                             "warning",
-                            format!("Assertion not proved in `{}`: {reason}.", r.function),
+                            format!("Assertion not proved in `{function}`: {reason}{contexts}."),
                         ),
                     }
                 }
@@ -187,7 +194,7 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
                 text
             };
             let rule_id = RULES[rule_index].0;
-            let (location, file_key, line_text) = match &r.loc {
+            let (location, file_key, line_text) = match c.loc() {
                 Some(loc) => {
                     let line_text = sources.line(loc).unwrap_or_default();
                     (
@@ -198,16 +205,15 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
                 }
                 None => (None, String::new(), String::new()),
             };
-            let key = format!(
-                "{rule_id}\u{0}{file_key}\u{0}{}\u{0}{line_text}",
-                r.function
-            );
+            // The first context's function: it does not change with the verdicts.
+            let key_function = p.function_name(&c.contexts()[0].function);
+            let key = format!("{rule_id}\u{0}{file_key}\u{0}{key_function}\u{0}{line_text}");
             let rank = seen.entry(key.clone()).or_insert(0);
             *rank += 1;
             let fingerprint = format!("{}:{}", hash_hex(&key), rank);
             let mut location_value = json!({
                 "logicalLocations": [{
-                    "name": r.function,
+                    "name": function,
                     "kind": "function",
                 }],
             });
@@ -223,10 +229,17 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
                 "locations": [location_value],
                 "partialFingerprints": { "polyfocus/v1": fingerprint },
             });
+            let mut properties = serde_json::Map::new();
             if !p.name.is_empty() {
-                result["properties"] = json!({ "program": p.name });
+                properties.insert("program".into(), json!(p.name));
             }
-            if let Verdict::Violated(cex) = &r.verdict {
+            if c.contexts().len() > 1 {
+                properties.insert("contexts".into(), json!(c.contexts().len()));
+            }
+            if !properties.is_empty() {
+                result["properties"] = Value::Object(properties);
+            }
+            if let Verdict::Violated(cex) = c.verdict() {
                 result["codeFlows"] = json!([code_flow(cex, &mut sources)]);
             }
             results.push((level == "error", result));
@@ -334,7 +347,7 @@ fn notification(level: &str, text: &str) -> Value {
 
 fn physical_location(loc: &SourceLoc, sources: &mut Sources) -> Value {
     let mut artifact = json!({ "uri": sources.uri(&loc.file) });
-    if !Path::new(&loc.file).is_absolute() || sources.relative(&loc.file).is_some() {
+    if sources.relative(&loc.file).is_some() {
         artifact["uriBaseId"] = json!("SRCROOT");
     }
     let mut phys = json!({ "artifactLocation": artifact });
@@ -359,7 +372,7 @@ fn code_flow(cex: &Counterexample, sources: &mut Sources) -> Value {
         cex.inputs
             .iter()
             .take(20)
-            .map(|v| format!("{}() = {}", v.function, v.value)),
+            .map(crate::cex::trace::input_text),
     );
     for step in cex.steps.iter().take(MAX_FLOW_STEPS) {
         let values: Vec<String> = step
@@ -396,25 +409,27 @@ fn code_flow(cex: &Counterexample, sources: &mut Sources) -> Value {
 /// Source files read once, for line texts and URIs.
 struct Sources {
     root: PathBuf,
+    /// Where relative file names start: the current directory.
+    cwd: PathBuf,
     lines: BTreeMap<String, Option<Vec<String>>>,
 }
 
 impl Sources {
     fn new(root: &Path) -> Sources {
-        let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let root = std::fs::canonicalize(cwd.join(root)).unwrap_or_else(|_| root.to_path_buf());
+        let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
         Sources {
             root,
+            cwd,
             lines: BTreeMap::new(),
         }
     }
 
     /// `file` relative to the root, when it is under it.
     fn relative(&self, file: &str) -> Option<String> {
-        let path = Path::new(file);
-        if !path.is_absolute() {
-            return Some(file.trim_start_matches("./").to_string());
-        }
-        let canon = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let path = self.cwd.join(file);
+        let canon = std::fs::canonicalize(&path).unwrap_or(path);
         canon
             .strip_prefix(&self.root)
             .ok()
@@ -424,15 +439,17 @@ impl Sources {
     fn uri(&self, file: &str) -> String {
         match self.relative(file) {
             Some(rel) => percent_encode(&rel),
-            None => format!("file://{}", percent_encode(file)),
+            None => format!(
+                "file://{}",
+                percent_encode(&self.cwd.join(file).to_string_lossy())
+            ),
         }
     }
 
     /// The whitespace-normalized text of the line of `loc`.
     fn line(&mut self, loc: &SourceLoc) -> Option<String> {
-        let root = self.root.clone();
+        let path = self.cwd.join(&loc.file);
         let lines = self.lines.entry(loc.file.clone()).or_insert_with(|| {
-            let path = root.join(&loc.file);
             std::fs::read(&path).ok().map(|b| {
                 String::from_utf8_lossy(&b)
                     .lines()

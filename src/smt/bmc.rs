@@ -23,8 +23,8 @@
 use super::Unknown;
 use crate::context::InjectedUnknowns;
 use crate::ir::{
-    BinOp, BlockId, CastOp, CheckId, CmpPred, Expr, Function, HavocReason, Inst, Operand,
-    Terminator, Ty, ValueId,
+    BinOp, BlockId, CastOp, CheckId, Expr, Function, HavocReason, Inst, Operand, Terminator, Ty,
+    ValueId,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -210,24 +210,16 @@ impl<'a> Bmc<'a> {
         self.nodes.len()
     }
 
-    /// Limits each later query to `steps` of z3's resource count (its `rlimit`: a count of
-    /// the solver's own steps, the same on any machine and under any load), 0 for none. A
-    /// query that reaches it answers unknown, like one that reaches its time limit; the
-    /// time limits stay, as a safety net.
+    /// Limits each later query to `steps` of the solver's resource count (see
+    /// [`super::set_work_limit`]), 0 for none; the time limits stay, as a safety net.
     pub fn set_work_limit(&mut self, steps: u32) {
-        let mut params = z3::Params::new();
-        params.set_u32("rlimit", steps);
-        self.solver.set_params(&params);
+        super::set_work_limit(&self.solver, steps);
     }
 
-    /// z3's resource count so far (its statistic `rlimit count`, over the solver's context),
-    /// so that the caller can tell what a query spent.
+    /// The solver's resource count so far (see [`super::work_count`]), so that the caller
+    /// can tell what a query spent.
     pub fn work_spent(&self) -> u64 {
-        match self.solver.get_statistics().value("rlimit count") {
-            Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
-            Some(z3::StatisticsValue::Double(x)) if x >= 0.0 => x as u64,
-            _ => 0,
-        }
+        super::work_count(&self.solver)
     }
 
     /// Unrolls up to `bound` layers and asks for an execution reaching a target in the new
@@ -519,19 +511,7 @@ impl<'a> Bmc<'a> {
             Expr::Cmp { pred, lhs, rhs } => {
                 let a = self.operand(lhs, store, local);
                 let b = self.operand(rhs, store, local);
-                let c = match pred {
-                    CmpPred::Eq => a.eq(&b),
-                    CmpPred::Ne => a.eq(&b).not(),
-                    CmpPred::Ugt => a.bvugt(&b),
-                    CmpPred::Uge => a.bvuge(&b),
-                    CmpPred::Ult => a.bvult(&b),
-                    CmpPred::Ule => a.bvule(&b),
-                    CmpPred::Sgt => a.bvsgt(&b),
-                    CmpPred::Sge => a.bvsge(&b),
-                    CmpPred::Slt => a.bvslt(&b),
-                    CmpPred::Sle => a.bvsle(&b),
-                };
-                (of_bool(&c), None)
+                (of_bool(&super::bv_compare(*pred, &a, &b)), None)
             }
             Expr::Cast { op, arg } => {
                 let a = self.operand(arg, store, local);

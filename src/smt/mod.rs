@@ -1,5 +1,6 @@
 //! The SMT formula of the loop-free paths leaving a cut point (Monniaux & Gonnord §3.2),
-//! and the bit-precise unrolling of bounded model checking ([`bmc`]).
+//! the bit-precise unrolling of bounded model checking ([`bmc`]), and the bit-precise
+//! enumeration of the paths of code that computes with floats ([`float_paths`]).
 //!
 //! **Architecture Invariant:** the only module that names `z3`. Queries answer in `ir` and
 //! `graph` terms ([`FocusPath`], [`bmc::BmcPath`]); linear constraints come in as
@@ -21,6 +22,7 @@
 //! infeasible, which the abstract transformer then discovers; it never misses a path).
 
 pub mod bmc;
+pub mod float_paths;
 
 use crate::context::{FunctionContext, InjectedUnknowns, Layout};
 use crate::domain::polynomial::Polynomial;
@@ -158,13 +160,50 @@ pub(crate) fn check_until(
     })
 }
 
+/// Limits each later check of `solver` to `steps` of z3's resource count (its `rlimit`: a
+/// count of the solver's own steps, the same on any machine and under any load), 0 for
+/// none. A check that reaches it answers unknown, like one that reaches its deadline. The
+/// one place the limit is set, for [`RegionFormula`] and [`bmc::Bmc`].
+fn set_work_limit(solver: &Solver, steps: u32) {
+    let mut params = z3::Params::new();
+    params.set_u32("rlimit", steps);
+    solver.set_params(&params);
+}
+
+/// z3's resource count so far (its statistic `rlimit count`, over the solver's context):
+/// what a check spent is the difference of two readings around it. The one place it is
+/// read, for [`RegionFormula`] and [`bmc::Bmc`].
+fn work_count(solver: &Solver) -> u64 {
+    match solver.get_statistics().value("rlimit count") {
+        Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
+        Some(z3::StatisticsValue::Double(x)) if x >= 0.0 => x as u64,
+        _ => 0,
+    }
+}
+
+/// `a pred b` over bit-vectors, as LLVM's `icmp` (for [`bmc`] and [`float_paths`]).
+fn bv_compare(pred: CmpPred, a: &z3::ast::BV, b: &z3::ast::BV) -> Bool {
+    match pred {
+        CmpPred::Eq => a.eq(b),
+        CmpPred::Ne => a.eq(b).not(),
+        CmpPred::Ugt => a.bvugt(b),
+        CmpPred::Uge => a.bvuge(b),
+        CmpPred::Ult => a.bvult(b),
+        CmpPred::Ule => a.bvule(b),
+        CmpPred::Sgt => a.bvsgt(b),
+        CmpPred::Sge => a.bvsge(b),
+        CmpPred::Slt => a.bvslt(b),
+        CmpPred::Sle => a.bvsle(b),
+    }
+}
+
 thread_local! {
     static MISREAD_MOVES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// A test aid (`tests/inductive.rs`): while on, the formulas built on this thread read the
-/// operands moved into a target cut point's phis in their own reading, as before the fix of
-/// issue 17's wrong proofs (a constant signed in an unsigned phi), so that a test can check
+/// operands moved into a target cut point's phis in their own reading, the encoding that
+/// once gave wrong proofs (a constant signed in an unsigned phi), so that a test can check
 /// that certification refutes such a formula ([`RegionFormula::query_misread`]).
 #[doc(hidden)]
 pub fn inject_misread_moves(on: bool) {
@@ -431,27 +470,20 @@ impl RegionFormula {
         self.source
     }
 
-    /// Limits each later query to `steps` of z3's resource count (its `rlimit`, see
-    /// [`bmc::Bmc::set_work_limit`]), 0 for none. A query that reaches it answers unknown,
-    /// like one that reaches its time limit.
+    /// Limits each later query to `steps` of the solver's resource count (see
+    /// [`set_work_limit`]), 0 for none. A query that reaches it answers unknown, like one
+    /// that reaches its time limit.
     pub fn set_work_limit(&mut self, steps: u32) {
         if steps == self.work_limit {
             return;
         }
         self.work_limit = steps;
-        let mut params = z3::Params::new();
-        params.set_u32("rlimit", steps);
-        self.solver.set_params(&params);
+        set_work_limit(&self.solver, steps);
     }
 
-    /// z3's resource count so far (its statistic `rlimit count`, over the solver's
-    /// context): what a query spent is the difference of two readings around it.
+    /// The solver's resource count so far (see [`work_count`]).
     pub fn work_count(&self) -> u64 {
-        match self.solver.get_statistics().value("rlimit count") {
-            Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
-            Some(z3::StatisticsValue::Double(x)) if x >= 0.0 => x as u64,
-            _ => 0,
-        }
+        work_count(&self.solver)
     }
 
     /// Asks for a path from a state satisfying `from` (over the values live at the source)
@@ -472,7 +504,7 @@ impl RegionFormula {
     }
 
     /// [`RegionFormula::query`] for states given as disjunctions of constraint systems
-    /// (issue 7: domains with predicates): the path starts in some disjunct of `from` and
+    /// (domains with predicates): the path starts in some disjunct of `from` and
     /// ends outside every disjunct of `outside[p2]`. An empty disjunction is the empty state.
     pub fn query_disjunctive(
         &mut self,
@@ -1431,7 +1463,7 @@ impl RegionFormula {
 
     /// True when a primed term of target `cp` lies outside the range of its value's
     /// reading: the encoding then reads the value differently at the target than at a
-    /// source (the bug of issue 17's relational congruences, a constant moved into an
+    /// source (a bug the relational congruences once met, a constant moved into an
     /// unsigned phi read signed). Signed and unsigned readings of the same bits are
     /// congruent modulo `2^w` and each range holds one of every class, so a primed term in
     /// range is the right reading; certification asks for this to be unsat.

@@ -1,5 +1,18 @@
 //! Helpers shared by the test crates that run the real binary on C programs.
-#![allow(dead_code)] // each test crate uses its own subset
+//!
+//! - [`annotations`]: the one format of the annotations of `tests/programs` (documented
+//!   there), its parser, and the comparison of a report with it.
+//! - [`native`]: native builds and runs, the ground truth of the annotations.
+//! - [`shared`]: the benchmark sets beside the project, skipped visibly when absent and
+//!   required under CI.
+#![allow(dead_code, unused_imports)] // each test crate uses its own subset
+
+pub mod annotations;
+pub mod native;
+pub mod shared;
+
+pub use native::native_stdout;
+pub use shared::{shared_bench_or_skip, skip_unless_ci, SharedSet};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -10,6 +23,25 @@ pub fn program(name: &str) -> PathBuf {
     [env!("CARGO_MANIFEST_DIR"), "tests", "programs", name]
         .iter()
         .collect()
+}
+
+/// The C programs under `dir` and its subfolders, sorted.
+pub fn c_programs(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, acc: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                walk(&path, acc);
+            } else if path.extension().is_some_and(|e| e == "c") {
+                acc.push(path);
+            }
+        }
+    }
+    let mut res = Vec::new();
+    walk(dir, &mut res);
+    res.sort();
+    res
 }
 
 /// `polyfocus check --format json ARGS PROGRAM`: the JSON report; fails the test when the
@@ -32,60 +64,28 @@ pub fn check_json(program: &Path, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON report")
 }
 
+/// The source line of a check of a report (its `location` is `FILE:LINE:COLUMN`).
+pub fn line_of(check: &Value) -> Option<u32> {
+    check["location"]
+        .as_str()
+        .and_then(|l| l.split(':').nth(1))
+        .and_then(|l| l.parse::<u32>().ok())
+}
+
 /// The check of `report` on source line `line`, if any.
 pub fn check_at_line(report: &Value, line: u32) -> Option<&Value> {
-    report["checks"].as_array()?.iter().find(|c| {
-        c["location"]
-            .as_str()
-            .and_then(|l| l.split(':').nth(1))
-            .and_then(|l| l.parse::<u32>().ok())
-            == Some(line)
-    })
+    report["checks"]
+        .as_array()?
+        .iter()
+        .find(|c| line_of(c) == Some(line))
 }
 
-/// `../shared/bench` beside the project, or `None` after telling the user that `test` is
-/// skipped; under CI (`CI` set) its absence fails the test, since CI runs beside it.
+/// The verdict of the check on source line `line`; fails the test when there is none.
 #[track_caller]
-pub fn shared_bench_or_skip(test: &str) -> Option<PathBuf> {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
-    if bench.join("MANIFEST.tsv").is_file() {
-        return Some(bench);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{} is absent: CI runs beside ../shared",
-        bench.display()
-    );
-    // Straight to the standard error, not `eprintln!`: the test harness hides what passing
-    // tests print, and a skip must be seen.
-    use std::io::Write as _;
-    let _ = writeln!(
-        std::io::stderr(),
-        "{test}: SKIPPED, {} is absent",
-        bench.display()
-    );
-    None
-}
-
-/// Builds the C `source` natively with clang-19 and `flags` and runs it: its standard output,
-/// trimmed. The ground truth the verdicts of a test are checked against.
-#[track_caller]
-pub fn native_stdout(source: &str, flags: &[&str]) -> String {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let src = dir.path().join("native.c");
-    std::fs::write(&src, source).expect("writing the native program");
-    let exe = dir.path().join("native");
-    let status = Command::new("clang-19")
-        .args(flags)
-        .arg("-w")
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .expect("clang-19 runs");
-    assert!(status.success(), "native build");
-    let out = Command::new(&exe)
-        .output()
-        .expect("the native program runs");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+pub fn verdict_at(report: &Value, line: u32) -> String {
+    check_at_line(report, line).unwrap_or_else(|| panic!("no check at line {line}: {report}"))
+        ["verdict"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
 }

@@ -1,6 +1,6 @@
 #include "polyfocus.h"
 /* Bounds of `|` and `&` with a constant in the signed reading and for masks with the sign
-   bit (issue 17): `x & -8` lies within 7 below `x`, `x | 4` of a non-negative `x` is at
+   bit: `x & -8` lies within 7 below `x`, `x | 4` of a non-negative `x` is at
    least 4, and `x | INT_MIN` is negative. The loops make the engines join the values, where
    only the bounds of the domain are left (the solver's exact formula sees one path). */
 int main(void) {
@@ -12,9 +12,9 @@ int main(void) {
     f = (f + 1) | 4;
     g = polyfocus_nondet_int() | (int)0x80000000u;
   }
-  polyfocus_assert(aligned <= n + 6);            // holds; proved by: classic-poly, focus-poly
+  polyfocus_assert(aligned <= n + 6);            // holds, proved in classic-poly focus-poly
   polyfocus_assert(aligned <= n + 5);            // fails
-  polyfocus_assert(f >= 4);                      // holds; proved by: all
-  polyfocus_assert(g <= 0);                      // holds; proved by: all
+  polyfocus_assert(f >= 4);                      // holds, proved
+  polyfocus_assert(g <= 0);                      // holds, proved
   return 0;
 }

@@ -1,4 +1,4 @@
-// Extrapolation with a care set (issue 17, seed 002: Wang, Yang, Gupta & Ivancic).
+// Extrapolation with a care set (Wang, Yang, Gupta & Ivancic).
 // In both loops the iterates approach the bound the assertion needs only slowly (k grows
 // like i*i/2, so the chord k <= c*i of the iterates turns a little at each step): widening
 // drops the chord, and the assertion is unknown with `-Z care-set=off`. The care set,
@@ -17,7 +17,7 @@ static void sum_of_bounded_steps(void) {
     k += d;
     i++;
   }
-  polyfocus_assert(k <= 1000 * n);  // holds; proved by: focus-poly
+  polyfocus_assert(k <= 1000 * n);  // holds, proved in focus-poly
 }
 
 // Nested loops: the inner loop adds at most i to k; widening at the outer loop head (the
@@ -34,7 +34,7 @@ static void triangle_count(void) {
     }
     i++;
   }
-  polyfocus_assert(k <= 1000 * n);  // holds; proved by: focus-poly
+  polyfocus_assert(k <= 1000 * n);  // holds, proved in focus-poly
 }
 
 int main(void) {

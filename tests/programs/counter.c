@@ -2,7 +2,7 @@
 int main(void) {
   int i = 0;
   while (i < 100) i++;
-  polyfocus_assert(i == 100);   // holds; proved by: all
-  polyfocus_assert(i <= 100);   // holds; proved by: all
+  polyfocus_assert(i == 100);   // holds, proved
+  polyfocus_assert(i <= 100);   // holds, proved
   return 0;
 }

@@ -1,5 +1,5 @@
 #include "polyfocus.h"
-/* Disequality splitting (issue 17, code2inv 36 and 46): the self-loop `if (c != 40) c++`
+/* Disequality splitting (code2inv 36 and 46): the self-loop `if (c != 40) c++`
    moves c by 1, so its iterations never pass 40; acceleration sweeps the side c <= 39 apart
    and keeps c <= 40, where one sweep under the hull of the guard ran past it. */
 int main(void) {
@@ -13,7 +13,7 @@ int main(void) {
         c = 1;
     }
   }
-  polyfocus_assert(c <= 40);                     // holds; proved by: focus-poly
+  polyfocus_assert(c <= 40);                     // holds, proved in focus-poly
 
   int n = polyfocus_nondet_int();
   polyfocus_assume(n > 0);
@@ -22,8 +22,8 @@ int main(void) {
     if (d != n)
       d = d + 1;
   }
-  polyfocus_assert(d <= n);                      // holds; proved by: focus-poly
-  polyfocus_assert(d >= 0);                      // holds; proved by: all
+  polyfocus_assert(d <= n);                      // holds, proved in focus-poly
+  polyfocus_assert(d >= 0);                      // holds, proved
   polyfocus_assert(d != n);                      // fails
   return 0;
 }

@@ -3,10 +3,10 @@
 int abs_value(int x) {
   if (x == -2147483647 - 1) return 0;
   int r = x < 0 ? -x : x;
-  polyfocus_assert(r >= 0);       // holds; proved by: all
+  polyfocus_assert(r >= 0);       // holds, proved
   return r;
 }
 int twice(int x) {
-  polyfocus_assert(x * 2 != 7);   // holds; proved by: focus-poly, focus-interval
+  polyfocus_assert(x * 2 != 7);   // holds, proved in focus-poly focus-interval
   return x * 2;
 }

@@ -1,5 +1,5 @@
 #include "polyfocus.h"
-/* Loop-entry predicates (issue 17, code2inv 110 to 122): after the loop, sn == n when it
+/* Loop-entry predicates (code2inv 110 to 122): after the loop, sn == n when it
    was entered (n >= 1) and sn == 0 when it was not; the hull of both loses the relation,
    the split on the exit guard at entry (1 <= n) keeps it. */
 int main(void) {
@@ -10,6 +10,6 @@ int main(void) {
     sn = sn + 1;
   }
   if (sn != n)
-    polyfocus_assert(sn == 0);                   // holds; proved by: focus-poly
+    polyfocus_assert(sn == 0);                   // holds, proved in focus-poly
   return 0;
 }

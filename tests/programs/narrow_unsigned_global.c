@@ -1,4 +1,4 @@
-/* A narrow unsigned global read in a loop (issue 17, the wrong proofs of csmith 42012 and
+/* A narrow unsigned global read in a loop (the wrong proofs of csmith 42012 and
    42092). `g`'s initial value 0xffff reaches the first loop head as a constant moved into
    an unsigned 16-bit phi; the solver's formula read that constant signed (-1) at the head
    while every source read `g` unsigned, so the relational-congruence stage saw the head as
@@ -21,7 +21,7 @@ int main(void) {
   int k = 0;
   for (int j = 0; j < n; j++)
     k += 2;
-  polyfocus_assert(g == 0xffff);  // holds; proved by: classic-interval, classic-poly, focus-interval, focus-poly
+  polyfocus_assert(g == 0xffff);  // holds, proved
   polyfocus_assert(k != 2 * n);   // fails
   return 0;
 }

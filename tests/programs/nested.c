@@ -4,6 +4,6 @@ int main(void) {
   for (int i = 0; i < 10; i++)
     for (int j = 0; j < 10; j++)
       s = s + 1;
-  polyfocus_assert(s >= 0);      // holds; proved by: all
+  polyfocus_assert(s >= 0);      // holds, proved
   return 0;
 }

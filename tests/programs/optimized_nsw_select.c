@@ -1,6 +1,6 @@
 /* At -O2, `c ? x + 1 : 0` becomes `select c, (add nsw x, 1), 0`: with c == 0 and
    x == INT_MAX the add overflows into an unused poison, which is no undefined behaviour
-   (issue 12, class 4). */
+  . */
 extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
 extern void use(int);

@@ -1,5 +1,5 @@
 #include "polyfocus.h"
-/* Phase splitting (issue 17, gj2007 and mono-crafted_6): loops whose body
+/* Phase splitting (gj2007 and mono-crafted_6): loops whose body
    branches on a value the loop moves run in phases, and their invariant is disjunctive by
    phase. The hull of the phases is not inductive, and refinement's weakest preconditions
    do not name the phase boundary; the body's own guard, read at the loop head, does. */
@@ -15,7 +15,7 @@ static void two_phases(void) {
       y = y + 1;
     }
   }
-  polyfocus_assert(y == 100);                    // holds; proved by: focus-poly
+  polyfocus_assert(y == 100);                    // holds, proved in focus-poly
 }
 
 /* Three phases, the last with a stride of 2 that ends on the bound because y ties x's
@@ -33,7 +33,7 @@ static void three_phases(void) {
       y++;
     }
   }
-  polyfocus_assert(x == 1000);                   // holds; proved by: focus-poly
+  polyfocus_assert(x == 1000);                   // holds, proved in focus-poly
 }
 
 /* Near miss: the second phase starts one step later, so y ends at 99. */

@@ -1,5 +1,5 @@
 #include "polyfocus.h"
-/* Part-wise paths (issue 17, ikos/prover 13): a branch on a value the loop does not change
+/* Part-wise paths (ikos/prover 13): a branch on a value the loop does not change
    makes each side a phase of its own. Refinement splits the head on flag's sign, but the
    disequality `flag != 0` of each path must then be decided in each part of the state
    (where flag is 0, or not): on the hull of the parts it says nothing, and the path that
@@ -15,7 +15,7 @@ int main(int flag, char **argv) {
     }
   }
   if (k != 0)
-    polyfocus_assert(j == 2 * k + 2);            // holds; proved by: focus-poly
+    polyfocus_assert(j == 2 * k + 2);            // holds, proved in focus-poly
   if (k == 0)
     polyfocus_assert(j == 2);                    // fails
   return 0;

@@ -1,5 +1,5 @@
 #include "polyfocus.h"
-/* Polynomial equalities at loop heads (issue 17): a Gauss sum, and Cohen's division whose
+/* Polynomial equalities at loop heads: a Gauss sum, and Cohen's division whose
    inner loop keeps b == a*y and whose outer loop keeps x == q*y + r. */
 int main(void) {
   int n = polyfocus_nondet_int();
@@ -8,7 +8,7 @@ int main(void) {
     i = i + 1;
     s = s + i;
   }
-  polyfocus_assert(2 * s == i * i + i);            // holds; proved by: all
+  polyfocus_assert(2 * s == i * i + i);            // holds, proved
 
   int x = polyfocus_nondet_int();
   int y = polyfocus_nondet_int();
@@ -17,13 +17,13 @@ int main(void) {
   while (r >= y) {
     int a = 1, b = y;
     while (r >= 2 * b) {
-      polyfocus_assert(b == a * y);                // holds; proved by: all
+      polyfocus_assert(b == a * y);                // holds, proved
       a = 2 * a;
       b = 2 * b;
     }
     r = r - b;
     q = q + a;
   }
-  polyfocus_assert(x == q * y + r);                // holds; proved by: all
+  polyfocus_assert(x == q * y + r);                // holds, proved
   return 0;
 }

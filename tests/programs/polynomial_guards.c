@@ -1,6 +1,6 @@
 #include "polyfocus.h"
-/* Polynomial equalities that hold only on the paths whose guards say so (issue 17,
-   analysis/polyeq/path.rs): a halving that is exact because the branch tested the
+/* Polynomial equalities that hold only on the paths whose guards say so
+   (analysis/polyeq/path.rs): a halving that is exact because the branch tested the
    remainder, a reset guarded by an equality, Bezout coefficients whose final assertion needs
    the exit guard a == b, and a product whose last factor is zero because the exit guard and
    the loop's bounds imply y == 0. */
@@ -18,7 +18,7 @@ int main(void) {
       y = y - 1;
     }
   }
-  polyfocus_assert(z == a * b);                     // holds; proved by: classic-poly, focus-poly
+  polyfocus_assert(z == a * b);                     // holds, proved in classic-poly focus-poly
 
   int n = polyfocus_nondet_int();
   int d = polyfocus_nondet_int();
@@ -33,7 +33,7 @@ int main(void) {
     }
     m = m - 1;
   }
-  polyfocus_assert(q * d + r == n);                 // holds; proved by: classic-poly, focus-poly
+  polyfocus_assert(q * d + r == n);                 // holds, proved in classic-poly focus-poly
 
   int u = polyfocus_nondet_int();
   int v = polyfocus_nondet_int();
@@ -50,6 +50,6 @@ int main(void) {
       sr = sr - pr;
     }
   }
-  polyfocus_assert(h == u * p + v * pr);            // holds; proved by: classic-poly, focus-poly
+  polyfocus_assert(h == u * p + v * pr);            // holds, proved in classic-poly focus-poly
   return 0;
 }

@@ -1,6 +1,6 @@
 #include "polyfocus.h"
 /* Polynomial equalities that need more than the span of the loop head's equalities
-   (issue 17). The geometric sum maps x*z - x - y + 1 to z*(x*z - x - y + 1): in the ideal
+  . The geometric sum maps x*z - x - y + 1 to z*(x*z - x - y + 1): in the ideal
    of the equality, not in its span. The sum of fifth powers needs a degree-6 template over
    (k, y, s, c); the engine's y == c takes c out of it, which leaves room for degree 6. The
    unsigned geometric sum wraps (z = 3 after 21 rounds: y = 3^22 mod 2^32 is below x), and
@@ -15,7 +15,7 @@ int main(void) {
     x = x * z + 1;
     y = y * z;
   }
-  polyfocus_assert(x * z - x - y + 1 == 0);         // holds; proved by: classic-poly, focus-poly
+  polyfocus_assert(x * z - x - y + 1 == 0);         // holds, proved in classic-poly focus-poly
 
   int n = polyfocus_nondet_int();
   polyfocus_assume(n <= 30);
@@ -25,7 +25,7 @@ int main(void) {
     i = i + 1;
     s = s + i * i * i * i * i;
   }
-  polyfocus_assert(12 * s == 2 * i * i * i * i * i * i + 6 * i * i * i * i * i + 5 * i * i * i * i - i * i); // holds; proved by: classic-poly, focus-poly
+  polyfocus_assert(12 * s == 2 * i * i * i * i * i * i + 6 * i * i * i * i * i + 5 * i * i * i * i - i * i); // holds, proved in classic-poly focus-poly
 
   unsigned int uz = (unsigned int)polyfocus_nondet_int();
   unsigned int ux = 1u, uy = uz;

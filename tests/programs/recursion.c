@@ -1,5 +1,5 @@
 #include "polyfocus.h"
-/* Recursive functions stay calls: their results come from certified contracts (issue 15).
+/* Recursive functions stay calls: their results come from certified contracts.
    The sum and the towers of Hanoi have summaries (`r >= 0`, `r >= n`) that hold under the
    calling context main gives; the unsigned sum and the doubling wrap, so the naive
    summaries (`r >= n`, `r >= 1`) are false and must not be certified. */
@@ -32,12 +32,12 @@ int main(void) {
   if (n < 0 || n > 1000)
     return 0;
   int s = sum(n);
-  polyfocus_assert(s >= 0);                        // holds; proved by: all
-  polyfocus_assert(s >= n);                        // holds; proved by: classic-poly, focus-poly
+  polyfocus_assert(s >= 0);                        // holds, proved
+  polyfocus_assert(s >= n);                        // holds, proved in classic-poly focus-poly
   int h = polyfocus_nondet_int();
   if (h < 1 || h > 31)
     return 0;
-  polyfocus_assert(hanoi(h) >= h);                 // holds; proved by: classic-poly, focus-poly
+  polyfocus_assert(hanoi(h) >= h);                 // holds, proved in classic-poly focus-poly
   unsigned u = (unsigned)polyfocus_nondet_int();
   if (u > 100000u)
     return 0;

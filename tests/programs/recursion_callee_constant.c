@@ -1,5 +1,5 @@
 #include "polyfocus.h"
-/* A recursive callee stays a call (issue 15), and its contract cannot tell which input
+/* A recursive callee stays a call, and its contract cannot tell which input
    makes it return -1: the only one is 5001, one above a constant that the callee alone
    compares with. The counterexample search's native runs try the constants of the
    callees that stay calls (each +-1), not only the entry's; bounded model checking's
@@ -23,7 +23,7 @@ int main(void) {
   if (x < 0 || x > 9000)
     return 0;
   int r = rank(x);
-  polyfocus_assert(r >= -1); // holds; proved by: all
+  polyfocus_assert(r >= -1); // holds, proved
   polyfocus_assert(r >= 0);  // fails
   return 0;
 }

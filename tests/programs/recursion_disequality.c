@@ -1,5 +1,5 @@
 #include "polyfocus.h"
-/* A calling context that needs a disequality (issue 15): Euclid's subtraction calls
+/* A calling context that needs a disequality: Euclid's subtraction calls
    `gcd(a, b - a)` only after `a == b` and `a > b` failed, so `b - a >= 1` there, and the
    context `a >= 1, b >= 1` is inductive; under it the summary `r >= 1` holds. The
    classic engine keeps the disequality of the edge before (`a != b` then `a <= b` is
@@ -20,7 +20,7 @@ int main(void) {
   if (a <= 0 || b <= 0)
     return 0;
   int g = gcd(a, b);
-  polyfocus_assert(g >= 1);                        // holds; proved by: classic-poly, focus-poly
+  polyfocus_assert(g >= 1);                        // holds, proved in classic-poly focus-poly
   polyfocus_assert(g == 1);                        // fails
   return 0;
 }

@@ -1,5 +1,5 @@
 #include "polyfocus.h"
-/* Region bounds of a recursive function (issue 15): `n >= 10 -> fib(n) >= 55` is certified
+/* Region bounds of a recursive function: `n >= 10 -> fib(n) >= 55` is certified
    once the bounds its samples near a threshold suggest (`fib(n) <= fib(29)` for `n >= 9`),
    which the function breaks further in its region, are left out before the rounds. */
 int fib(int n) {
@@ -15,7 +15,7 @@ int main(void) {
   if (x > 40)
     return 0;
   int r = fib(x);
-  polyfocus_assert(x < 10 || r >= 55); // holds; proved by: focus-poly
+  polyfocus_assert(x < 10 || r >= 55); // holds, proved in focus-poly
   polyfocus_assert(x < 10 || r >= 56); // fails
   return 0;
 }

@@ -1,5 +1,5 @@
 #include "polyfocus.h"
-/* Tabulated contracts of recursive functions (issue 15): the towers of Hanoi need
+/* Tabulated contracts of recursive functions: the towers of Hanoi need
    `n == k -> r == 2^k - 1` for every k of the calling context [1, 12] (each value evaluated,
    then certified). The doubling wraps natively (`pow2(32) == 0`, checked by the test), so
    its tabulated values must be the wrapped ones and `pow2(n) > 0` must not be proved. */
@@ -20,8 +20,8 @@ int main(void) {
   if (h < 1 || h > 12)
     return 0;
   int r = hanoi(h);
-  polyfocus_assert(r <= 4095);                     // holds; proved by: all
-  polyfocus_assert(h != 5 || r == 31);             // holds; proved by: focus-interval, focus-poly
+  polyfocus_assert(r <= 4095);                     // holds, proved
+  polyfocus_assert(h != 5 || r == 31);             // holds, proved in focus-interval focus-poly
   unsigned n = (unsigned)polyfocus_nondet_int();
   if (n > 40u)
     return 0;

@@ -7,7 +7,7 @@ int main(void) {
   case 2: r = 20; break;
   default: r = 0;
   }
-  polyfocus_assert(r >= 0 && r <= 20);  // holds; proved by: all
-  polyfocus_assert(r != 20 || k == 2);  // holds; proved by: focus-poly, focus-interval
+  polyfocus_assert(r >= 0 && r <= 20);  // holds, proved
+  polyfocus_assert(r != 20 || k == 2);  // holds, proved in focus-poly focus-interval
   return 0;
 }

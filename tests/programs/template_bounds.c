@@ -1,4 +1,4 @@
-/* Bounds of linear templates coupled with a parity (issue 17, analysis::template_bounds):
+/* Bounds of linear templates coupled with a parity (analysis::template_bounds):
    `0 <= 2n - i <= 1` is inductive over the integers only because `2n - i` and `i` have the
    same parity; the polyhedra widen it away, the congruence lattices see no affine relation,
    and the solver, reading `i % 2` exactly, keeps it. Shapes of loop-new/half and hola
@@ -13,7 +13,7 @@ int main(void) {
   for (int i = 0; i < 2 * k; i++)
     if (i % 2 == 0)
       n++;
-  polyfocus_assert(n == k);      // holds; proved by: focus-poly
+  polyfocus_assert(n == k);      // holds, proved in focus-poly
 
   int m = polyfocus_nondet_int();
   polyfocus_assume(m >= 0 && m <= 1000);
@@ -25,7 +25,7 @@ int main(void) {
       y++;
   }
   if (j % 2 == 0)
-    polyfocus_assert(x == 2 * y);  // holds; proved by: focus-poly
+    polyfocus_assert(x == 2 * y);  // holds, proved in focus-poly
   polyfocus_assert(x == 2 * y);    // fails
 
   int a = 0, b = 0;
@@ -33,7 +33,7 @@ int main(void) {
     a++;
     if (t % 4 == 0)
       b++;
-    polyfocus_assert(4 * b <= a + 3);  // holds; proved by: focus-poly
+    polyfocus_assert(4 * b <= a + 3);  // holds, proved in focus-poly
     polyfocus_assert(4 * b <= a + 2);  // fails
   }
   return 0;

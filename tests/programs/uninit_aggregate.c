@@ -1,4 +1,4 @@
-/* Uninitialized array elements and struct fields hold any value (issue 12, class 5). */
+/* Uninitialized array elements and struct fields hold any value. */
 extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
 struct pair { int x, y; };
@@ -19,7 +19,7 @@ int main(void) {
   if (n.in[1].s[2] != 7) reach_error();        // fails
   if (big[3] != 4) reach_error();              // fails
   a[0] = 1;
-  if (a[0] != 1) reach_error();                // holds; proved by: all
+  if (a[0] != 1) reach_error();                // holds, proved
   for (int i = 0; i < 3; i++) callee(i == 0);
   return 0;
 }

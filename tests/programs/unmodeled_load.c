@@ -5,6 +5,6 @@ int main(void) {
   polyfocus_assume(i >= 0 && i < 8);
   table[i] = i;
   int x = cursor[polyfocus_nondet_int() & 7];
-  polyfocus_assert(x <= 7);  // holds: every entry is at most 7, but the pointer is read from memory, which the model does not describe
+  polyfocus_assert(x <= 7);  // holds (every entry is at most 7, but the pointer is read from memory, which the model does not describe)
   return 0;
 }

@@ -5,6 +5,6 @@ int main(void) {
   polyfocus_assert(y > x);       // fails
   unsigned char c = 255;
   c = c + 1;
-  polyfocus_assert(c == 0);      // holds; proved by: all
+  polyfocus_assert(c == 0);      // holds, proved
   return 0;
 }

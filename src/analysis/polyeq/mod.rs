@@ -1,4 +1,4 @@
-//! Polynomial equality invariants at loop heads (issue 17), by linear algebra over the
+//! Polynomial equality invariants at loop heads, by linear algebra over the
 //! polynomial maps of the paths between cut points, and their use to prove assertions.
 //!
 //! **The invariants.** Each loop head `T` gets a vector space `V_T` of polynomials over its

@@ -1,5 +1,5 @@
-//! What one path between cut points tells the polynomial walk beyond its assignments
-//! (issue 17): the guards it takes and the exact divisions they allow.
+//! What one path between cut points tells the polynomial walk beyond its assignments:
+//! the guards it takes and the exact divisions they allow.
 //!
 //! A path map (`super::PathMap`) is an identity over every state of its source that takes
 //! the path. Its guards restrict those states, and three kinds are used:

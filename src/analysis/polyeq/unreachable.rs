@@ -1,4 +1,4 @@
-//! Error sites shown unreachable from the polynomial equalities (issue 17).
+//! Error sites shown unreachable from the polynomial equalities.
 //!
 //! From a cut point `S` whose region reaches the error site, every path to it must be
 //! *refuted*: it takes a branch `a != b` whose `a - b` is in the truncated ideal of what

@@ -1,4 +1,5 @@
-//! Predicates combined with numeric domains (issue 7; Gurfinkel & Chaki, seed 000).
+//! Predicates combined with numeric domains (Gurfinkel & Chaki, "Combining predicate and
+//! numeric abstraction for software model checking", FMCAD'08).
 //!
 //! Boolean dimensions of the [`crate::domain::Space`] (program `i1` values, marked
 //! [`crate::domain::DimKind::Bool`] by the lowering) are tracked as BDD variables instead of

@@ -1,4 +1,4 @@
-//! The partitioned predicate–numeric domain (NEX of Gurfinkel & Chaki, seed 000 §5.2):
+//! The partitioned predicate–numeric domain (NEX of Gurfinkel & Chaki, FMCAD'08):
 //! a set of pairs `(p, n)` with `p` a BDD over the boolean dimensions and `n` a numeric
 //! state, with pairwise disjoint `p`s; `γ = ⋁ᵢ (pᵢ ∧ γ(nᵢ))`.
 //!

@@ -1,4 +1,4 @@
-//! The NEXPOINT product (seed 000 §5.1): one BDD over the boolean dimensions and one
+//! The NEXPOINT product (Gurfinkel & Chaki, FMCAD'08): one BDD over the boolean dimensions and one
 //! numeric state, `γ = γ(p) ∧ γ(n)`.
 //!
 //! It is the partitioned domain restricted to one part: every operation that splits the

@@ -1,4 +1,4 @@
-//! [`Step::CareSet`]: extrapolation with a care set (seed 002, `analysis::careset`) for the
+//! [`Step::CareSet`]: extrapolation with a care set (`analysis::careset`) for the
 //! assertions the engine left imprecise, before predicate refinement: rounds that grow care
 //! sets backwards from the open error sites along abstract error paths, then re-run path
 //! focusing over the engine's domain with widening replaced by extrapolation with those
@@ -6,35 +6,33 @@
 //! bound widening keeps, never what a state means, so a proof rests on the run's
 //! invariants alone (certified like every engine's in `tests/inductive.rs`).
 
-use super::{settled, Facts, Found, Progress, Step};
+use super::stages::Step;
+use super::{imprecise_error_sites, settled, stage_end, Allowance, Inputs, State};
 use crate::analysis::careset::{self, CareSets};
-use crate::analysis::focus::{analyze_with_care_sets, BlockLevel, CutFacts};
+use crate::analysis::focus::{analyze_with_care_sets, BlockLevel};
 use crate::analysis::refine::SlotAssignment;
-use crate::analysis::{Deadline, Outcome};
-use crate::check::{BudgetKind, StageEnd, StageRun};
+use crate::analysis::Outcome;
+use crate::check::{StageEnd, StageRun};
 use crate::domain::NumericDomain;
 use crate::driver::engine::{loop_invariants_of, Run};
-use crate::driver::AnalysisConfig;
 use std::time::Instant;
 
-/// Runs the care-set rounds within the stage's share of the function's budget (counted
-/// from `started`) and `ends`; settles what a complete run proves. When a round proves
-/// something, its invariants become the function's (`found`); otherwise `found` is kept,
-/// so that predicate refinement starts where it did without care sets.
+/// Runs the care-set rounds within the allowance; settles what a complete run proves. When
+/// a round proves something, its invariants become the function's (`found`); otherwise
+/// `found` is kept, so that predicate refinement starts where it did without care sets.
 pub(super) fn care_set_stage<D: NumericDomain>(
-    facts: &Facts<'_>,
-    config: &AnalysisConfig,
-    cut_facts: &CutFacts,
-    started: Instant,
-    ends: Instant,
-    found: &mut Found,
-    progress: &mut Progress,
+    inputs: &Inputs<'_>,
+    state: &mut State,
+    allowance: &Allowance,
 ) {
+    let (facts, config, cut_facts) = (inputs.facts, inputs.config, inputs.cut_facts);
+    let Some(found) = state.found.as_mut() else {
+        return;
+    };
+    let progress = &mut state.progress;
     let params = &config.params.care_set;
     let graph = facts.ctx.graph();
-    let until = (started + config.timeout.mul_f64(params.share)).min(ends);
-    let deadline =
-        Deadline::after(until.saturating_duration_since(Instant::now())).with_memory(facts.memory);
+    let deadline = allowance.deadline(facts.memory);
     if deadline.expired() {
         return;
     }
@@ -46,7 +44,7 @@ pub(super) fn care_set_stage<D: NumericDomain>(
     let mut n_proved = 0usize;
     let mut detail = None;
     while rounds < params.max_rounds {
-        let (_, errors) = super::imprecise_error_sites(facts, &progress.table);
+        let (_, errors) = imprecise_error_sites(facts, &progress.table);
         if errors.is_empty() {
             break;
         }
@@ -75,11 +73,7 @@ pub(super) fn care_set_stage<D: NumericDomain>(
             &deadline,
         );
         if run.outcome != Outcome::Complete {
-            end = match deadline.blame(run.outcome) {
-                Outcome::Timeout => StageEnd::Timeout,
-                Outcome::Memory => StageEnd::Budget(BudgetKind::Memory),
-                _ => StageEnd::Budget(BudgetKind::Analysis),
-            };
+            end = stage_end(deadline.blame(run.outcome));
             detail = Some(format!("round {rounds} did not reach a fixpoint"));
             break;
         }

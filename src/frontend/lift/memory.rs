@@ -1,4 +1,4 @@
-//! The memory operations the lifter emits (issue 15): bases, addresses, loads, stores and
+//! The memory operations the lifter emits: bases, addresses, loads, stores and
 //! clobbers, which the memory pass (`crate::memory`) turns into scalar values.
 //!
 //! - Bases: each `alloca` (`Local`), each global the function refers to (`Global`), and the

@@ -3,8 +3,8 @@
 //! C's short-circuit `a && b` is a phi of booleans: `[false, from a's test]`,
 //! `[b, from b's test]`. An `assume` of that phi constrains no number by itself: an engine
 //! that applies the assume at the join sees a boolean and forgets which comparison it
-//! copied, so `polyfocus_assume(n >= 0 && n <= 500)` kept only the first conjunct at loop
-//! heads (issue 13). This pass states the assumption on each incoming edge, where the phi's
+//! copied, so `polyfocus_assume(n >= 0 && n <= 500)` would keep only the first conjunct at
+//! loop heads. This pass states the assumption on each incoming edge, where the phi's
 //! value is the operand the edge moves into it: a constant `false` ends the edge, an
 //! operand becomes an `assume` of it on the edge.
 //!

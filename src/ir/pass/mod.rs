@@ -7,11 +7,11 @@
 //! when verification is on (debug builds, tests, `-Z verify-ir`), and names the
 //! pass that broke an invariant.
 //!
-//! Where the coming features enter (see ARCHITECTURE.md, "IR passes"): runtime checks as an
-//! instrumentation pass that adds branches to error sites of a new check kind; the memory
-//! model as a pass that turns cells into scalar values and havocs. Both leave the five
-//! encodings of the IR (lowering, solver formula, bounded search, replay, readings) as
-//! they are.
+//! This module knows the passes over scalar IR and how to run a list of passes; the list a
+//! lifted function goes through, which begins with the lowering of memory (a pass defined
+//! outside `ir`, [`Pass::lowers_memory`]), is assembled above both (`frontend::passes`).
+//! Instrumentation that creates checks (runtime checks) runs after the passes
+//! ([`Pipeline::instrument`]).
 
 mod assume_phi;
 mod entry;
@@ -38,6 +38,12 @@ pub trait Pass {
     /// Rewrites the function. Must keep it well formed ([`verify`]) and keep every execution
     /// that reaches an error site.
     fn run(&self, func: Function) -> Function;
+
+    /// Whether the output has no memory operation and no base ([`verify_scalar`] checks it
+    /// after this pass and every later one).
+    fn lowers_memory(&self) -> bool {
+        false
+    }
 }
 
 /// Whether the [`Pipeline`] verifies the IR between passes.
@@ -98,20 +104,6 @@ pub struct Pipeline {
 }
 
 impl Pipeline {
-    /// The passes every lifted function goes through, in order: memory first, so that
-    /// every later pass and every engine reads scalar IR.
-    pub fn standard(verification: Verification) -> Pipeline {
-        Pipeline::new(
-            vec![
-                Box::new(crate::memory::MemoryToValues),
-                Box::new(RemainderIdentity),
-                Box::new(AssumeThroughPhis),
-                Box::new(EntryNotAnErrorSite),
-            ],
-            verification,
-        )
-    }
-
     /// The given passes, in order.
     pub fn new(passes: Vec<Box<dyn Pass>>, verification: Verification) -> Pipeline {
         Pipeline {
@@ -131,11 +123,13 @@ impl Pipeline {
     /// Runs every pass in order; with verification on, fails at the first pass whose output
     /// does not verify.
     pub fn run(&self, func: Function) -> Result<Function, PassError> {
-        self.check("input", &func)?;
+        self.check("input", &func, false)?;
         let mut func = func;
+        let mut scalar = false;
         for pass in &self.passes {
             func = pass.run(func);
-            self.check(pass.name(), &func)?;
+            scalar |= pass.lowers_memory();
+            self.check(pass.name(), &func, scalar)?;
         }
         Ok(func)
     }
@@ -150,18 +144,17 @@ impl Pipeline {
         first_check: u32,
     ) -> Result<Instrumented, PassError> {
         let res = checks.run(func, first_check);
-        self.check(checks.name(), &res.function)?;
+        let scalar = self.passes.iter().any(|p| p.lowers_memory());
+        self.check(checks.name(), &res.function, scalar)?;
         Ok(res)
     }
 
-    fn check(&self, stage: &'static str, func: &Function) -> Result<(), PassError> {
+    /// Verifies the output of `stage`; `scalar` when a pass before lowered memory.
+    fn check(&self, stage: &'static str, func: &Function, scalar: bool) -> Result<(), PassError> {
         if self.verification == Verification::Off {
             return Ok(());
         }
-        // Memory operations exist only before the memory pass.
-        let errors = if stage == "input" {
-            verify(func)
-        } else if self.passes.iter().any(|p| p.name() == "memory-to-values") {
+        let errors = if scalar {
             verify_scalar(func)
         } else {
             verify(func)
@@ -238,9 +231,12 @@ mod tests {
     fn an_ill_formed_input_is_blamed_on_the_input() {
         let mut f = one_block();
         f.entry = BlockId(3);
-        let err = Pipeline::standard(Verification::AfterEachPass)
-            .run(f)
-            .unwrap_err();
+        let err = Pipeline::new(
+            vec![Box::new(AssumeThroughPhis)],
+            Verification::AfterEachPass,
+        )
+        .run(f)
+        .unwrap_err();
         assert_eq!(err.stage, "input");
     }
 

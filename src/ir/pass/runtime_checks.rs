@@ -1,4 +1,4 @@
-//! Runtime-error checks (issue 16): before each operation that may misbehave, a branch to an
+//! Runtime-error checks: before each operation that may misbehave, a branch to an
 //! error site of its own kind.
 //!
 //! For each selected [`CheckClass`], every operation of that kind gets, just before it, a
@@ -174,7 +174,7 @@ pub fn reach_at_entry(func: &mut Function, check: CheckId, loc: Option<SourceLoc
     b.insts.push(Inst::Havoc {
         dest: choice,
         reason: HavocReason::Unsupported {
-            what: "a signed overflow clang folded into a constant".to_string(),
+            what: "a signed overflow the compiler folded into a constant".to_string(),
         },
     });
     b.locs.push(loc.clone());

@@ -1,4 +1,4 @@
-// issue 13, point 2: the README's idiom, a short-circuit `&&` in one assumption.
+// The usual idiom: a short-circuit `&&` in one assumption.
 #include "polyfocus.h"
 int main(void) {
   int n = polyfocus_nondet_int();
@@ -6,7 +6,7 @@ int main(void) {
   int hits = 0;
   for (int i = 0; i < n; i++)
     hits++;
-  polyfocus_assert(n <= 500); // proved
-  polyfocus_assert(hits == n); // proved
+  polyfocus_assert(n <= 500); // holds, proved
+  polyfocus_assert(hits == n); // holds, proved
   return 0;
 }

@@ -8,9 +8,9 @@ int main(void) {
   int hits = 0;
   for (int i = 0; i < n; i++)
     hits += 2;
-  polyfocus_assert(n <= 500); // proved
-  polyfocus_assert(m >= 3); // proved
-  polyfocus_assert(m <= 90); // proved
-  polyfocus_assert(hits <= 1000); // proved
+  polyfocus_assert(n <= 500); // holds, proved
+  polyfocus_assert(m >= 3); // holds, proved
+  polyfocus_assert(m <= 90); // holds, proved
+  polyfocus_assert(hits <= 1000); // holds, proved
   return 0;
 }

@@ -6,7 +6,7 @@ int main(void) {
   int hits = 0;
   for (int i = 0; i < n; i++)
     hits++;
-  polyfocus_assert(n <= 500); // proved
-  polyfocus_assert(hits >= 0); // proved
+  polyfocus_assert(n <= 500); // holds, proved
+  polyfocus_assert(hits >= 0); // holds, proved
   return 0;
 }

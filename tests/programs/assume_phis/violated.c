@@ -7,7 +7,7 @@ int main(void) {
   int hits = 0;
   for (int i = 0; i < n; i++)
     hits++;
-  polyfocus_assert(n <= 500); // fails
+  polyfocus_assert(n <= 500); // fails, violated in default
   polyfocus_assert(n < 0 || hits == n); // holds (the classic engine does not prove it)
   return 0;
 }

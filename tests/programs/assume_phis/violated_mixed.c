@@ -11,6 +11,6 @@ int main(void) {
     hits++;
   polyfocus_assert(n <= 500); // fails
   polyfocus_assert(m < 3); // fails
-  polyfocus_assert(n >= 0); // proved
+  polyfocus_assert(n >= 0); // holds, proved
   return 0;
 }

@@ -1,6 +1,6 @@
-/* Runtime checks of signed overflow (issue 16): each annotated line's overflow checks
- * must all be proved (`holds`) or one of them refuted with a replayed counterexample
- * (`fails`). The selector `s` keeps the operations on separate paths. */
+/* Runtime checks of signed overflow: each annotated line's overflow checks are all proved
+ * (`holds, proved`) or one of them is refuted with a replayed counterexample (`fails,
+ * violated`). The selector `s` keeps the operations on separate paths. */
 #include <limits.h>
 extern int __VERIFIER_nondet_int(void);
 extern long long __VERIFIER_nondet_longlong(void);
@@ -10,20 +10,20 @@ int main(void) {
   int x = __VERIFIER_nondet_int();
   long long y = __VERIFIER_nondet_longlong();
   if (s == 0 && x >= 0 && x < 1000)
-    return x * 1000 + 7; // overflow: holds
+    return x * 1000 + 7; // overflow: holds, proved
   if (s == 1 && x == INT_MAX - 1)
-    return x + 1; // overflow: holds
+    return x + 1; // overflow: holds, proved
   if (s == 2 && x == INT_MAX)
-    return x + 1; // overflow: fails
+    return x + 1; // overflow: fails, violated
   if (s == 3)
-    return x - 1; // overflow: fails
+    return x - 1; // overflow: fails, violated
   if (s == 4 && x > 100000)
-    return x * x; // overflow: fails
+    return x * x; // overflow: fails, violated
   if (s == 5)
-    return (int)(y * 3 / 4); // overflow: fails
+    return (int)(y * 3 / 4); // overflow: fails, violated
   if (s == 6 && x > INT_MIN)
-    return -x; // overflow: holds
+    return -x; // overflow: holds, proved
   if (s == 7 && x < 0)
-    return x + INT_MAX; // overflow: holds
+    return x + INT_MAX; // overflow: holds, proved
   return 0;
 }

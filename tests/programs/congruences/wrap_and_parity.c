@@ -1,8 +1,6 @@
-// Relational congruences (issue 17): relations modulo 2, 4 and 2^32 between values that
-// the polyhedra lose, next to near misses that wrap-around or a different parity breaks.
-// `// proved`: holds natively on every input of the grid and is proved, and stays unknown
-// with `-Z relational-congruences=off`; `// fails`: fails natively on some input and must
-// never be proved.
+// Relational congruences: relations modulo 2, 4 and 2^32 between values that the polyhedra
+// lose, next to near misses that wrap-around or a different parity breaks. The runs of the
+// annotations are tests/congruences.rs's: `on` and `off` (`-Z relational-congruences`).
 #include "polyfocus.h"
 
 // Each function reads two inputs (w, n) and is an entry of its own for the analysis
@@ -22,7 +20,7 @@ void parity_couples(void) {
       x++;
     w += 2;
   }
-  polyfocus_assert(x == y); // proved
+  polyfocus_assert(x == y); // holds, proved in on, unknown in off
 }
 
 // The same loop from an even z: the first test fails, x falls behind.
@@ -54,7 +52,7 @@ void equal_modulo_two_to_the_32(void) {
     y++;
     z++;
   }
-  polyfocus_assert(y == z); // proved
+  polyfocus_assert(y == z); // holds, proved in on, unknown in off
 }
 
 // A 64-bit copy does not wrap with the 32-bit counter (w = 0xffffffff, one step).
@@ -81,7 +79,7 @@ void doubled_counter(void) {
     s += 2;
     x++;
   }
-  polyfocus_assert(s == x * 2); // proved
+  polyfocus_assert(s == x * 2); // holds, proved in on, unknown in off
 }
 
 // An 8-bit counter wraps at 256, the 32-bit sum does not.
@@ -106,7 +104,7 @@ void stride_four_survives_wrap(void) {
   unsigned u = w - w % 4;
   for (int i = 0; i < n; i++)
     u += 4;
-  polyfocus_assert(u % 4 == 0); // proved
+  polyfocus_assert(u % 4 == 0); // holds, proved in on, unknown in off
 }
 
 // A multiple of 3 does not: 4294967295 + 3 wraps to 2.

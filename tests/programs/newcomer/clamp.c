@@ -18,8 +18,8 @@ int main(void) {
   polyfocus_assume(lo <= hi);
   polyfocus_assume(hi < 1000000);
   int r = clamp(x, lo, hi);
-  polyfocus_assert(lo <= r && r <= hi);   // holds; proved by: focus-poly
+  polyfocus_assert(lo <= r && r <= hi);   // holds, proved
   int s = clamp_off_by_one(x, lo, hi);
-  polyfocus_assert(s <= hi);              // fails
+  polyfocus_assert(s <= hi);              // fails, violated
   return 0;
 }

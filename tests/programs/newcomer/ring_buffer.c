@@ -14,9 +14,9 @@ int main(void) {
       head = (head + 1) % CAP;
       count--;
     }
-    polyfocus_assert(count <= CAP);   // holds; proved by: focus-poly
-    polyfocus_assert(tail < CAP);     // holds; proved by: focus-poly
+    polyfocus_assert(count <= CAP);   // holds, proved
+    polyfocus_assert(tail < CAP);     // holds, proved
   }
-  polyfocus_assert(head < CAP);       // holds; proved by: focus-poly
+  polyfocus_assert(head < CAP);       // holds, proved
   return 0;
 }

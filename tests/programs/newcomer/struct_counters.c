@@ -12,8 +12,8 @@ int main(void) {
   for (i = 0; i < n; i++) {
     if (polyfocus_nondet_int()) st.hits++; else st.misses++;
   }
-  polyfocus_assert(st.hits + st.misses == i);   // holds; proved by: focus-poly
-  polyfocus_assert(st.hits <= 500);             // holds; proved by: focus-poly
-  polyfocus_assert(st.misses < 5);              // fails
+  polyfocus_assert(st.hits + st.misses == i);   // holds, proved
+  polyfocus_assert(st.hits <= 500);             // holds, proved
+  polyfocus_assert(st.misses < 5);              // fails, violated
   return 0;
 }

@@ -9,8 +9,8 @@ int main(void) {
     sum += 2;
     if (i % 2 == 0) evens++;
   }
-  polyfocus_assert(sum == 2 * n);        // holds; proved by: focus-poly
-  polyfocus_assert(evens <= n);          // holds; proved by: focus-poly
-  polyfocus_assert(sum < 2000);          // fails
+  polyfocus_assert(sum == 2 * n);        // holds, proved
+  polyfocus_assert(evens <= n);          // holds, proved
+  polyfocus_assert(sum < 2000);          // fails, violated
   return 0;
 }

@@ -1,6 +1,6 @@
 /* A buffer zeroed in a loop. The ranges of filled elements (memory/segments.rs) describe it,
-   but path focusing does not reach its fixpoint with the ranges' selects within the budget
-   (issue 15: the selects' cost), so the reason must name the budget or the timeout. */
+   but the selects of the ranges are costly and path focusing does not reach its fixpoint
+   within the budget, so the reason must name the budget or the timeout. */
 #include "polyfocus.h"
 
 int main(void) {
@@ -10,6 +10,6 @@ int main(void) {
   int k = polyfocus_nondet_int();
   polyfocus_assume(k >= 0 && k < 64);
   sink = buf[k];
-  polyfocus_assert(buf[k] == 0);     // unknown because: budget|timeout
+  polyfocus_assert(buf[k] == 0);     // holds, unknown because budget|timeout
   return sink;
 }

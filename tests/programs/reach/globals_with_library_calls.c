@@ -9,6 +9,6 @@ int main(void) {
     g = g + 2;
     printf("%d\n", (int)strlen(buf));
   }
-  if (g != 6) reach_error(); // holds
+  if (g != 6) reach_error(); // holds, proved
   return 0;
 }

@@ -1,5 +1,5 @@
 /* Two pointer parameters of a library entry may point to the same object: a store through
-   one may change what the other reads (issue 15). */
+   one may change what the other reads. */
 // entry: both
 extern void reach_error(void);
 int both(int *p, int *q) {

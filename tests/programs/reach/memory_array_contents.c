@@ -1,4 +1,4 @@
-/* Content segments (issue 15, the shape of array-fpi/indp5): every element holds a
+/* Content segments (the shape of array-fpi/indp5): every element holds a
    polynomial of its index, found by the memory pass from the stored values. The first loop
    stores (k + 1)^2; the second stores a[i] - i * i, read as (k + 1)^2 - k^2 = 2k + 1 where
    the element it loads is in the first segment; the third leaves the constant 1, so the
@@ -17,6 +17,6 @@ int main(void) {
   for (long long i = 0; i < n; i++) a[i] = a[i] - 2 * i;
   long long sum = 0;
   for (long long i = 0; i < n; i++) sum = sum + a[i];
-  if (sum != n) reach_error(); // holds
+  if (sum != n) reach_error(); // holds, proved
   return 0;
 }

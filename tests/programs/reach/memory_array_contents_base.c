@@ -1,4 +1,4 @@
-/* Near miss of memory_array_contents.c (issue 15): the first element is stored apart with
+/* Near miss of memory_array_contents.c: the first element is stored apart with
    a wrong value (2, where (0 + 1)^2 = 1), so it is outside the first content segment and
    holds 2 at the end: the sum is n + 1. */
 extern void reach_error(void);
@@ -14,6 +14,6 @@ int main(void) {
   for (long long i = 0; i < n; i++) a[i] = a[i] - 2 * i;
   long long sum = 0;
   for (long long i = 0; i < n; i++) sum = sum + a[i];
-  if (sum != n) reach_error(); // violated
+  if (sum != n) reach_error(); // fails, violated
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Near miss of memory_array_contents.c (issue 15): the second loop subtracts (i - 1)^2
+/* Near miss of memory_array_contents.c: the second loop subtracts (i - 1)^2
    instead of i^2, so the elements hold 4k after it and the sum is not n (n = 5 natively:
    the sum is 2n(n - 1) + n - n(n - 1) = 25). */
 extern void reach_error(void);
@@ -13,6 +13,6 @@ int main(void) {
   for (long long i = 0; i < n; i++) a[i] = a[i] - 2 * i;
   long long sum = 0;
   for (long long i = 0; i < n; i++) sum = sum + a[i];
-  if (sum != n) reach_error(); // violated
+  if (sum != n) reach_error(); // fails, violated
   return 0;
 }

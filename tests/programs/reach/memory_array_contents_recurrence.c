@@ -1,4 +1,4 @@
-/* Content segments from recurrences (issue 15, the shape of array-fpi/ifeqn1): a[0] = 2 and
+/* Content segments from recurrences (the shape of array-fpi/ifeqn1): a[0] = 2 and
    a[i] = a[i - 1] + 2 fit 2k + 2 through their first values, and the store checks it as an
    identity (2(k - 1) + 2 + 2 = 2k + 2) given that the element it loads is in the segment;
    then b[i] = b[i - 1] + a[i - 1] fits k^2 + k + 1. The assertion compares the element with
@@ -21,6 +21,6 @@ int main(void) {
     else b[i] = b[i - 1] + a[i - 1];
   }
   for (long long i = 0; i < n; i++)
-    if (b[i] != i * i + i + 1) reach_error(); // holds
+    if (b[i] != i * i + i + 1) reach_error(); // holds, proved
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Near miss of memory_array_contents_recurrence.c (issue 15): the base is b[0] = 2, so every
+/* Near miss of memory_array_contents_recurrence.c: the base is b[0] = 2, so every
    element is one more than i * i + i + 1 and the first comparison fails. */
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);
@@ -17,6 +17,6 @@ int main(void) {
     else b[i] = b[i - 1] + a[i - 1];
   }
   for (long long i = 0; i < n; i++)
-    if (b[i] != i * i + i + 1) reach_error(); // violated
+    if (b[i] != i * i + i + 1) reach_error(); // fails, violated
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Near miss of memory_array_contents_recurrence.c (issue 15): a[i] = a[i - 1] + 3 from
+/* Near miss of memory_array_contents_recurrence.c: a[i] = a[i - 1] + 3 from
    a[0] = 2 holds 3k + 2, so b holds (3k^2 + k + 2) / 2, which is i * i + i + 1 only at
    0 and 1 (n = 5 natively: b[2] = 8, not 7). */
 extern void reach_error(void);
@@ -18,6 +18,6 @@ int main(void) {
     else b[i] = b[i - 1] + a[i - 1];
   }
   for (long long i = 0; i < n; i++)
-    if (b[i] != i * i + i + 1) reach_error(); // violated
+    if (b[i] != i * i + i + 1) reach_error(); // fails, violated
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Copies between arrays (issue 15, copy segments and memoized loads): a loop that copies
+/* Copies between arrays (copy segments and memoized loads): a loop that copies
    a[i] into b[i] leaves a range of b whose elements equal a's at the same index, so a
    later b[k] inside it reads what a[k] reads; a chain of copies reads through both.
    Without them every "holds" below is unknown (two loads of summaries are two unrelated
@@ -14,10 +14,10 @@ int main(void) {
   for (int i = 0; i < n; i++) c[i] = b[i];
   int k = __VERIFIER_nondet_int();
   if (k < 0 || k >= n) return 0;
-  if (a[k] != b[k]) reach_error(); // holds
-  if (c[k] != a[k]) reach_error(); // holds
+  if (a[k] != b[k]) reach_error(); // holds, proved
+  if (c[k] != a[k]) reach_error(); // holds, proved
   /* Near miss: the source changes after the copy. */
   a[k] = a[k] ^ 1;
-  if (a[k] != c[k]) reach_error(); // violated
+  if (a[k] != c[k]) reach_error(); // fails, violated
   return 0;
 }

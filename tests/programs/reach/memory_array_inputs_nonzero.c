@@ -1,4 +1,4 @@
-/* Inputs stored only when they are not 0 (issue 15, array-tiling/pnr3.c): each element is
+/* Inputs stored only when they are not 0 (array-tiling/pnr3.c): each element is
    an input when it is not 0, else 10, so `a[i] != 0` holds everywhere. A constant segment
    cannot say it (the inputs are not constants): `x != k` is a predicate segment when a
    value that is not a constant is stored. Natively every nondet input is 1: n = 6. */
@@ -20,6 +20,6 @@ int main(void) {
     if (v != 0) a[2 * i - 1] = v; else a[2 * i - 1] = 10;
   }
   for (int i = 0; i < n; i++)
-    __VERIFIER_assert(a[i] != 0); // holds
+    __VERIFIER_assert(a[i] != 0); // holds, proved
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Near miss of memory_array_inputs_nonzero.c (issue 15): the second tile stores the input
+/* Near miss of memory_array_inputs_nonzero.c: the second tile stores the input
    less one, which is 0 for the input 1 (natively every nondet input is 1), so the
    assertion fails. */
 extern void reach_error(void);

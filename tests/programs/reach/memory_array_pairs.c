@@ -1,4 +1,4 @@
-/* Pairs of arrays (issue 15): the assertion reads one element of each of two arrays at one
+/* Pairs of arrays: the assertion reads one element of each of two arrays at one
    index, and the loops write both at each index they touch (`a[i] = k; b[i] = k * k;`), a
    store pair that keeps the property; the first store alone breaks it for a moment. A pair
    segment of `pairs.rs`. Natively every nondet input is 1: n = 10, every index is
@@ -25,6 +25,6 @@ int main(void) {
     }
   }
   for (int i = 0; i < n; i++)
-    __VERIFIER_assert(a[i] == b[i] || b[i] == a[i] * a[i]); // holds
+    __VERIFIER_assert(a[i] == b[i] || b[i] == a[i] * a[i]); // holds, proved
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Pairs of arrays through pointer parameters (issue 15): `fill` keeps b[i] == a[i] + 1 when
+/* Pairs of arrays through pointer parameters: `fill` keeps b[i] == a[i] + 1 when
    `a` and `b` are two arrays, but its caller may pass the same array twice, and then the
    second store overwrites the first (natively: a == b, so b[0] == a[0] and the assertion
    fails). A store through one parameter empties the segments of the other's object, and

@@ -1,4 +1,4 @@
-/* Near miss of memory_array_pairs.c (issue 15): the second loop writes only `a[i]`, so the
+/* Near miss of memory_array_pairs.c: the second loop writes only `a[i]`, so the
    pair at i = 0 is (1, 0) natively and the assertion fails. */
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);
@@ -22,6 +22,6 @@ int main(void) {
     }
   }
   for (int i = 0; i < n; i++)
-    __VERIFIER_assert(a[i] == b[i] || b[i] == a[i] * a[i]); // violated
+    __VERIFIER_assert(a[i] == b[i] || b[i] == a[i] * a[i]); // fails, violated
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Properties of array elements over the program's own index (issue 15, predicate
+/* Properties of array elements over the program's own index (predicate
    segments): where an access's offset is `ext(j) << k`, the property is instantiated over
    `j` itself, and a definition of the block with the same expression (`i * i` computed by
    the program) is reused, so the store of `a[i] = i * i` is known to satisfy `a[i] == i * i`
@@ -15,11 +15,11 @@ int main(void) {
   int *a = malloc(sizeof(int) * (unsigned long)n);
   for (int i = 0; i < n; i++) a[i] = i * i;
   for (int i = 0; i < n; i++)
-    if (a[i] != i * i) reach_error(); // holds
+    if (a[i] != i * i) reach_error(); // holds, proved
   long long *b = malloc(sizeof(long long) * (unsigned long)n);
   for (long long k = 0; k < n; k++) b[(int)k] = k * k + 1;
   for (long long k = 0; k < n; k++)
-    if (b[(int)k] != k * k + 1) reach_error(); // holds
+    if (b[(int)k] != k * k + 1) reach_error(); // holds, proved
   /* Near miss: one element is overwritten with another value. */
   int m = __VERIFIER_nondet_int() + 1;
   if (m < 0 || m >= n) return 0;
@@ -27,6 +27,6 @@ int main(void) {
   for (int i = 0; i < n; i++) c[i] = i * i;
   c[m] = m * m + 1;
   for (int i = 0; i < n; i++)
-    if (c[i] != i * i) reach_error(); // violated
+    if (c[i] != i * i) reach_error(); // fails, violated
   return 0;
 }

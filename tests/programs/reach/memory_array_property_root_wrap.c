@@ -1,4 +1,4 @@
-/* Near miss of the index roots of predicate segments (issue 15): the address takes the
+/* Near miss of the index roots of predicate segments: the address takes the
    index `(int)k` of a `long long k` that does not fit in an `int` (k = 2^32 + j stores
    element j), so the element holds 3 * (2^32 + j), not 3 * j: the property `b[(int)k] ==
    3 * k` read through the root `k` must not be taken as kept by these stores. Natively

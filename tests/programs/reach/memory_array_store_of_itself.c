@@ -1,4 +1,4 @@
-/* A store of the value an element holds (issue 15): `a[i - 1] = a[i - 1]` changes no byte of
+/* A store of the value an element holds: `a[i - 1] = a[i - 1]` changes no byte of
    memory, so the range filled so far keeps its property (`ssa.rs` drops the store). Natively
    n = 10 and every element is its index. The near miss writes the element one past it. */
 extern void reach_error(void);
@@ -16,12 +16,12 @@ int main(void) {
     if (i > 0) a[i - 1] = a[i - 1];
   }
   for (int i = 0; i < n; i++)
-    __VERIFIER_assert(a[i] >= i); // holds
+    __VERIFIER_assert(a[i] >= i); // holds, proved
   for (int i = 0; i < n; i++) {
     b[i] = i;
     if (i > 0) b[i - 1] = b[i];
   }
   for (int i = 0; i < n; i++)
-    __VERIFIER_assert(b[i] >= i); // holds
+    __VERIFIER_assert(b[i] >= i); // holds, proved
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Near miss of memory_array_store_of_itself.c (issue 15): `a[i - 1] = a[i - 1] - 1` is no store
+/* Near miss of memory_array_store_of_itself.c: `a[i - 1] = a[i - 1] - 1` is no store
    of the element's own value; natively a[0] == -1 and the assertion fails. */
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);
@@ -14,6 +14,6 @@ int main(void) {
     if (i > 0) a[i - 1] = a[i - 1] - 1;
   }
   for (int i = 0; i < n; i++)
-    __VERIFIER_assert(a[i] >= i); // violated
+    __VERIFIER_assert(a[i] >= i); // fails, violated
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Tiles of an array (issue 15): a loop fills `a[2i-2]` and `a[2i-1]` for i = 1 .. n/2,
+/* Tiles of an array: a loop fills `a[2i-2]` and `a[2i-1]` for i = 1 .. n/2,
    each with a constant that satisfies the assertion's condition or with 0, and `n % 2 == 0`
    makes the tiles cover the whole array. The condition is a short-circuit `||` over one
    element (two loads at -O0), a predicate segment; `n == 2 * (n / 2)` is the remainder
@@ -19,6 +19,6 @@ int main(void) {
     if (1 >= m) a[2 * i - 1] = 1; else a[2 * i - 1] = 0;
   }
   for (int i = 0; i < n; i++)
-    __VERIFIER_assert(a[i] >= m || a[i] == 0); // holds
+    __VERIFIER_assert(a[i] >= m || a[i] == 0); // holds, proved
   return 0;
 }

@@ -1,4 +1,4 @@
-/* Near miss of memory_array_tiles.c (issue 15): the second tile's value is stored whether or not it
+/* Near miss of memory_array_tiles.c: the second tile's value is stored whether or not it
    satisfies the condition (1 < m = 2 natively), so the assertion fails. */
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);
@@ -16,6 +16,6 @@ int main(void) {
     a[2 * i - 1] = 1;
   }
   for (int i = 0; i < n; i++)
-    __VERIFIER_assert(a[i] >= m || a[i] == 0); // violated
+    __VERIFIER_assert(a[i] >= m || a[i] == 0); // fails, violated
   return 0;
 }

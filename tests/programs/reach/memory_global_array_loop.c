@@ -1,4 +1,4 @@
-/* A global array written in a loop at a variable index: one summary cell (issue 15). A load
+/* A global array written in a loop at a variable index: one summary cell. A load
    of it reads any element: a choice among the constants some element may hold (the
    initializer's zero, the table's 5, 6, 7), or anything once a non-constant is stored
    (`g[i] = i`), so the first assertion is not annotated: it holds, but the summary cannot
@@ -15,8 +15,8 @@ int main(void) {
   if (k < 0 || k >= 10) return 0;
   if (g[k] < 0 || g[k] > 9) reach_error();
   int local[3] = {1, 2, 3};
-  if (local[k % 3] > 3) reach_error(); // holds
-  if (table[k % 3] < 5) reach_error(); // holds
+  if (local[k % 3] > 3) reach_error(); // holds, proved
+  if (table[k % 3] < 5) reach_error(); // holds, proved
   if (g[k] != k) reach_error(); // fails
   return 0;
 }

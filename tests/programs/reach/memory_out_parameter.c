@@ -1,5 +1,5 @@
 /* Out-parameters of a callee that stay in memory (the array is indexed at a variable
-   offset), and a local whose address escapes, written back after the call (issue 15). */
+   offset), and a local whose address escapes, written back after the call. */
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);
 extern void observe(const int *p);
@@ -18,7 +18,7 @@ int main(void) {
   int seen = 1;
   observe(&seen);
   seen = 2;
-  if (seen != 2) reach_error(); // holds
+  if (seen != 2) reach_error(); // holds, proved
   if (a[k] == 7) reach_error(); // fails
   return 0;
 }

@@ -7,7 +7,7 @@ int main(void) {
   int k = __VERIFIER_nondet_int() - 1; /* 0 in the native run */
   if (k < 0 || k > 2) return 0;
   long long a[3] = {7, 1, 0};
-  if (a[k] > 7) reach_error(); // holds
+  if (a[k] > 7) reach_error(); // holds, proved
   if (a[2] != 0) return 0;
   if (a[1] != 1) return 0;
   if (a[k] == 7) reach_error(); // fails

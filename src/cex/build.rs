@@ -1,0 +1,976 @@
+//! The native build of a replay: the original program compiled with clang and linked with
+//! `runtime/replay.c`, in a temporary directory.
+//!
+//! Every input is compiled with the analysis' flags and data model (at `-O0`, with UBSan's
+//! checks of signed overflow, division by zero, oversized shifts and array bounds, not
+//! recoverable, but without the sanitizer runtime: `runtime/replay.c` defines the handlers).
+//! The program's own definitions of the runtime's error functions are weakened with
+//! `objcopy` (SV-COMP tasks define `reach_error` themselves).
+//!
+//! What the program does not define is generated from the program's own declarations (the
+//! `declare` lines and external globals of its textual IR), in a unit of its own that
+//! includes no header, so that nothing generated can clash with a prototype of the program
+//! or of the C library: nondet functions outside the runtime's list, and every function or
+//! global the link finds undefined (another library's API: a Python extension's
+//! `PyErr_SetString`). A stub of a function returning an integer serves an input (so its
+//! results are inputs of the trace); one returning a pointer returns null, a floating-point
+//! one zero; an undefined global is a zeroed block.
+//!
+//! When the entry is not `main`, the driver that calls it is compiled inside the entry's own
+//! translation unit (a unit that includes the input, then the driver): it sees the program's
+//! prototype, so a `static` or `static inline` entry is callable and every argument is
+//! converted as C converts it. The driver serves the integer arguments first, then the
+//! floating-point ones, then fills the buffers of pointer parameters.
+//!
+//! Failures are reported in the user's terms ([`BuildError`]): the tools run inside are not
+//! named.
+
+use super::replay::{NativeProgram, RUNTIME_STRONG, RUNTIME_WEAK};
+use crate::frontend::{clang_program, DataModel, FrontendConfig};
+use crate::interrupt::ScratchDir;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What the build must know about the analyzed function.
+#[derive(Clone, Debug)]
+pub struct BuildSpec {
+    /// The analyzed entry function.
+    pub entry: String,
+    /// Nondet functions the program calls, with the width of their result.
+    pub nondet: BTreeMap<String, u32>,
+    /// Functions whose results the lifted program treats as unknown, with their width.
+    pub unknown_calls: BTreeMap<String, u32>,
+    /// Values for the random policy's dictionary (constants of the program).
+    pub dictionary: Vec<i128>,
+}
+
+/// Why no native program could be built, in the user's terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// The function's budget ended first.
+    OutOfTime,
+    /// An input does not compile (the compiler's first error, about the program's source).
+    Compile(String),
+    /// The program does not link (the symbols missing).
+    Link(String),
+    /// The entry cannot be called by a generated driver (a parameter passed by value as an
+    /// aggregate, a vector, an integer wider than 64 bits), or is not found.
+    Entry(String),
+    /// A file or a directory could not be written or read.
+    Io(String),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::OutOfTime => write!(
+                f,
+                "the counterexample could not be replayed within the function's budget"
+            ),
+            BuildError::Compile(e) => write!(f, "the program does not compile natively: {e}"),
+            BuildError::Link(e) => write!(f, "the program does not link natively: {e}"),
+            BuildError::Entry(e) | BuildError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// How the driver passes one parameter of an entry that is not `main`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryParam {
+    /// An integer of this width, served as the input `<arg i>` (the lifted function's
+    /// parameters are exactly these, in order).
+    Int(u32),
+    /// A `float` (32) or `double` (64), served as the input `<float i>` after every integer
+    /// argument: the value of the signed integer served, converted as C converts it (the
+    /// lifted program has no floating-point values, so the runs choose them).
+    Float(u32),
+    /// A pointer, to a fresh buffer of [`BUFFER_BYTES`] bytes between inaccessible guard
+    /// regions, whose contents are served as [`BUFFER_WORDS`] inputs `<mem i>` of 64 bits
+    /// (after every other argument). Distinct parameters never alias: a calling context the
+    /// entry admits, which is all a counterexample needs.
+    Buffer,
+}
+
+/// The size of the buffer a replay passes for each pointer parameter of an entry. A run
+/// that reads or writes past it stops on the guard (a signal: never a counterexample), so
+/// an entry that needs more only loses counterexamples.
+pub const BUFFER_BYTES: usize = 4096;
+/// The inputs that fill one buffer (64-bit words).
+pub const BUFFER_WORDS: usize = BUFFER_BYTES / 8;
+/// The prefix of the name of the inputs that fill the buffers of pointer parameters.
+pub const BUFFER_INPUT_PREFIX: &str = "<mem ";
+/// The prefix of the name of the inputs of floating-point parameters.
+pub const FLOAT_INPUT_PREFIX: &str = "<float ";
+
+/// The entry as its translation unit defines it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryUnit {
+    /// The index of the input that defines it.
+    pub input: usize,
+    /// Its name in that unit (the module's name without the suffix LLVM adds when two
+    /// units define `static` functions of one name).
+    pub name: String,
+    /// Its parameters as the driver passes them.
+    pub params: Vec<EntryParam>,
+}
+
+/// The undefined symbols a stub can stand for, from the program's declarations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Declared {
+    /// A function returning nothing (or a type a stub cannot return).
+    Void,
+    /// A function returning an integer of this width.
+    Int(u32),
+    /// A function returning a pointer.
+    Pointer,
+    /// A function returning `float` (32) or `double` (64).
+    Float(u32),
+    /// A global variable.
+    Data,
+}
+
+fn c_type(width: u32) -> &'static str {
+    match width {
+        1 => "_Bool",
+        2..=8 => "unsigned char",
+        9..=16 => "unsigned short",
+        17..=32 => "unsigned int",
+        _ => "unsigned long long",
+    }
+}
+
+/// The declaration of the runtime's input function, for generated units that include no
+/// header.
+pub const NEXT_DECLARATION: &str =
+    "extern unsigned long long polyfocus_replay_next(const char *, unsigned);\n";
+
+/// A C stub for a function that serves an input of `width` bits.
+pub fn stub_text(name: &str, width: u32) -> String {
+    format!(
+        "{ty} {name}() {{ return ({ty})polyfocus_replay_next(\"{name}\", {width}); }}\n",
+        ty = c_type(width)
+    )
+}
+
+/// The stub of an undefined symbol, and the width of the input it serves (0: none).
+/// `lifted` is the width of the result as the lifted program reads it, when it does.
+fn undefined_stub(name: &str, declared: Option<Declared>, lifted: Option<u32>) -> (String, u32) {
+    match (declared, lifted) {
+        (Some(Declared::Data), _) => (
+            format!("unsigned char {name}[1 << 16] __attribute__((aligned(64)));\n"),
+            0,
+        ),
+        (Some(Declared::Int(w)), lifted) => {
+            let served = lifted.unwrap_or(w);
+            (
+                format!(
+                    "{ty} {name}() {{ return ({ty})polyfocus_replay_next(\"{name}\", {served}); }}\n",
+                    ty = c_type(w)
+                ),
+                served,
+            )
+        }
+        (Some(Declared::Pointer), _) => (format!("void *{name}() {{ return 0; }}\n"), 0),
+        (Some(Declared::Float(32)), _) => (format!("float {name}() {{ return 0; }}\n"), 0),
+        (Some(Declared::Float(_)), _) => (format!("double {name}() {{ return 0; }}\n"), 0),
+        (Some(Declared::Void), _) => (format!("void {name}() {{}}\n"), 0),
+        (None, Some(w)) => (stub_text(name, w), w),
+        // Not declared by any input (a reference from a pre-built object): any behaviour
+        // will do, it returns zero.
+        (None, None) => (format!("long long {name}() {{ return 0; }}\n"), 0),
+    }
+}
+
+/// The driver: `polyfocus_call_entry` calls `entry` with arguments from the input stream.
+/// It is compiled after the program's own text (see [`entry_unit_text`]), so `entry` has
+/// the program's prototype; `declare` adds one of its own for an input that is not C.
+pub fn driver_text(entry: &str, params: &[EntryParam], declare: bool) -> String {
+    let mut out = String::new();
+    out.push_str(NEXT_DECLARATION);
+    out.push_str("extern void *polyfocus_entry_buffer(const char *);\n");
+    if declare {
+        let decl: Vec<&str> = params
+            .iter()
+            .map(|p| match p {
+                EntryParam::Int(w) => c_type(*w),
+                EntryParam::Float(32) => "float",
+                EntryParam::Float(_) => "double",
+                EntryParam::Buffer => "void *",
+            })
+            .collect();
+        let decl = if decl.is_empty() {
+            "void".to_string()
+        } else {
+            decl.join(", ")
+        };
+        out.push_str(&format!("extern void {entry}({decl});\n"));
+    }
+    out.push_str("void polyfocus_call_entry(void) {\n");
+    for (i, p) in params.iter().enumerate() {
+        if let EntryParam::Int(w) = p {
+            out.push_str(&format!(
+                "    {ty} a{i} = ({ty})polyfocus_replay_next(\"<arg {i}>\", {w});\n",
+                ty = c_type(*w)
+            ));
+        }
+    }
+    for (i, p) in params.iter().enumerate() {
+        if let EntryParam::Float(w) = p {
+            out.push_str(&format!(
+                "    {ty} a{i} = ({ty})(long long)polyfocus_replay_next(\"{FLOAT_INPUT_PREFIX}{i}>\", 64);\n",
+                ty = if *w == 32 { "float" } else { "double" }
+            ));
+        }
+    }
+    for (i, p) in params.iter().enumerate() {
+        if *p == EntryParam::Buffer {
+            out.push_str(&format!(
+                "    void *a{i} = polyfocus_entry_buffer(\"{BUFFER_INPUT_PREFIX}{i}>\");\n"
+            ));
+        }
+    }
+    let args: Vec<String> = (0..params.len()).map(|i| format!("a{i}")).collect();
+    out.push_str(&format!("    {entry}({});\n}}\n", args.join(", ")));
+    out
+}
+
+/// The translation unit of the entry with its driver: the input's own text, then the
+/// driver (so the driver sees the entry's prototype and may call a `static` function).
+pub fn entry_unit_text(input: &Path, entry: &EntryUnit) -> String {
+    let path = input.display().to_string();
+    let quoted = path.replace('\\', "\\\\").replace('"', "\\\"");
+    format!(
+        "#include \"{quoted}\"\n\n/* The driver: calls the entry with arguments from the inputs. */\n{}",
+        driver_text(&entry.name, &entry.params, false)
+    )
+}
+
+/// The `main` of a program whose entry is not `main`: the program's own `main` is renamed.
+pub const DRIVER_MAIN: &str =
+    "extern void polyfocus_call_entry(void);\nint main(void) { polyfocus_call_entry(); return 0; }\n";
+
+/// The name the program's own `main` gets when a driver calls another entry.
+pub const RENAMED_MAIN: &str = "__polyfocus_user_main";
+
+/// Whether an input is C source, which the driver's unit can include.
+pub fn is_c_source(input: &Path) -> bool {
+    input
+        .extension()
+        .is_some_and(|x| x == "c" || x == "i" || x == "h")
+}
+
+/// The absolute path of an input (the driver's unit, in a temporary directory, includes it).
+fn absolute(input: &Path) -> PathBuf {
+    std::path::absolute(input).unwrap_or_else(|_| input.to_path_buf())
+}
+
+/// The objcopy program: `$POLYFOCUS_OBJCOPY`, else `objcopy` (binutils) when it runs, else
+/// `llvm-objcopy-19`.
+pub fn objcopy_program() -> String {
+    if let Ok(p) = std::env::var("POLYFOCUS_OBJCOPY") {
+        return p;
+    }
+    let works = Command::new("objcopy")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if works {
+        "objcopy".into()
+    } else {
+        "llvm-objcopy-19".into()
+    }
+}
+
+/// Why a tool run failed.
+enum ToolError {
+    /// The deadline came first.
+    OutOfTime,
+    /// It ran and failed: its standard error, whole.
+    Failed(String),
+    /// It could not be run.
+    Io(String),
+}
+
+/// Runs a tool to completion, or kills it at `deadline`: the native build runs within the
+/// analyzed function's budget, and compiling a whole library (one clang run per
+/// translation unit, for every entry function) takes longer than a budget of seconds.
+/// Paths in the inputs and flags are relative to the current directory; outputs go to
+/// absolute paths in the temporary directory. Its standard error goes to a file in `tmp`,
+/// so that a chatty compiler cannot block on a full pipe while it is waited for.
+fn run_tool(
+    program: &str,
+    args: &[String],
+    tmp: &Path,
+    deadline: Instant,
+) -> Result<(), ToolError> {
+    if Instant::now() >= deadline {
+        return Err(ToolError::OutOfTime);
+    }
+    let log_path = tmp.join(format!("tool-{}.stderr", std::process::id()));
+    let log = std::fs::File::create(&log_path)
+        .map_err(|e| ToolError::Io(format!("creating {}: {e}", log_path.display())))?;
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log);
+    // No `pre_exec` hook (such as `die_with_parent`): it would make the standard library
+    // `fork` this process instead of using `posix_spawn`. The tool is in polyfocus's own
+    // process group, so an interrupt or a harness's kill of the group ends it; after a
+    // `SIGKILL` of polyfocus alone it runs to its own end (a compile or a link).
+    let mut child = super::replay::spawn_alone(&mut command)
+        .map_err(|e| ToolError::Io(format!("running {program}: {e}")))?;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(ToolError::OutOfTime);
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(ToolError::Io(format!("waiting for {program}: {e}"))),
+        }
+    };
+    if status.success() {
+        Ok(())
+    } else {
+        Err(ToolError::Failed(
+            std::fs::read_to_string(&log_path).unwrap_or_default(),
+        ))
+    }
+}
+
+/// The first error a compiler printed, without the compiler's name and the temporary
+/// directory's path.
+fn first_error(stderr: &str, dir: &Path) -> String {
+    let dir = format!("{}/", dir.display());
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("error:"))
+        .or_else(|| stderr.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or("no message");
+    let line = line.replace(&dir, "");
+    let line = match line.split_once(": error: ") {
+        Some((tool, rest)) if !tool.contains(':') && !tool.contains('.') => {
+            format!("error: {rest}")
+        }
+        _ => line,
+    };
+    let mut line = line.trim().to_string();
+    if line.len() > 300 {
+        let mut cut = 300;
+        while !line.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        line.truncate(cut);
+        line.push_str("...");
+    }
+    line
+}
+
+/// What clang made of an input with some flags, kept for the rest of the run: a library has
+/// hundreds of entries, and each one's search would otherwise compile every translation unit
+/// again (twice: once for the entry's signature, once for the object), which dominates the
+/// run on real code. Inputs do not change during a run; only successes are kept.
+#[derive(Default)]
+struct CompileCache {
+    /// The declarations of the textual IR (see [`declarations`]), per input and flags.
+    declarations: std::collections::HashMap<(PathBuf, Vec<String>), Arc<String>>,
+    /// The object file's bytes, per unit text or input, and flags.
+    objects: std::collections::HashMap<(String, Vec<String>), Arc<Vec<u8>>>,
+}
+
+fn compile_cache() -> std::sync::MutexGuard<'static, CompileCache> {
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<CompileCache>> = std::sync::OnceLock::new();
+    CACHE
+        .get_or_init(Default::default)
+        .lock()
+        // A panic while holding it leaves the maps as they were: entries are inserted whole.
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// The `define`, `declare` and external global lines of `input` compiled to textual IR.
+fn declarations(
+    config: &FrontendConfig,
+    input: &Path,
+    dir: &Path,
+    deadline: Instant,
+) -> Result<Arc<String>, BuildError> {
+    let mut flags = compile_flags(config);
+    flags.extend([
+        "-S".to_string(),
+        "-emit-llvm".to_string(),
+        "-fno-sanitize=all".to_string(),
+    ]);
+    let key = (input.to_path_buf(), flags);
+    if let Some(text) = compile_cache().declarations.get(&key) {
+        return Ok(text.clone());
+    }
+    let ll = dir.join(format!("declarations-{}.ll", std::process::id()));
+    let mut args = key.1.clone();
+    args.extend([
+        input.display().to_string(),
+        "-o".to_string(),
+        ll.display().to_string(),
+    ]);
+    run_tool(&clang_program(), &args, dir, deadline).map_err(|e| tool_error(e, dir, false))?;
+    let text = std::fs::read_to_string(&ll)
+        .map_err(|e| BuildError::Io(format!("reading {}: {e}", ll.display())))?;
+    let kept: String = text
+        .lines()
+        .filter(|l| {
+            l.starts_with("define ")
+                || l.starts_with("declare ")
+                || (l.starts_with('@') && l.contains(" = external "))
+        })
+        .flat_map(|l| [l, "\n"])
+        .collect();
+    let kept = Arc::new(kept);
+    compile_cache().declarations.insert(key, kept.clone());
+    Ok(kept)
+}
+
+fn tool_error(e: ToolError, dir: &Path, link: bool) -> BuildError {
+    match e {
+        ToolError::OutOfTime => BuildError::OutOfTime,
+        ToolError::Io(e) => BuildError::Io(e),
+        ToolError::Failed(stderr) if link => BuildError::Link(first_error(&stderr, dir)),
+        ToolError::Failed(stderr) => BuildError::Compile(first_error(&stderr, dir)),
+    }
+}
+
+/// Writes to `obj` the object file of `source` (a path, or the text of a generated unit
+/// written to `unit`) compiled with `flags`.
+fn compile_object(
+    source: &Path,
+    text: Option<&str>,
+    flags: Vec<String>,
+    obj: &Path,
+    dir: &Path,
+    deadline: Instant,
+) -> Result<(), BuildError> {
+    let identity = match text {
+        Some(t) => t.to_string(),
+        None => source.display().to_string(),
+    };
+    let key = (identity, flags);
+    let cached = compile_cache().objects.get(&key).cloned();
+    if let Some(bytes) = cached {
+        return std::fs::write(obj, bytes.as_slice())
+            .map_err(|e| BuildError::Io(format!("writing {}: {e}", obj.display())));
+    }
+    if let Some(text) = text {
+        std::fs::write(source, text)
+            .map_err(|e| BuildError::Io(format!("writing {}: {e}", source.display())))?;
+    }
+    let mut args = key.1.clone();
+    args.extend([
+        source.display().to_string(),
+        "-o".to_string(),
+        obj.display().to_string(),
+    ]);
+    run_tool(&clang_program(), &args, dir, deadline).map_err(|e| tool_error(e, dir, false))?;
+    let bytes = std::fs::read(obj)
+        .map_err(|e| BuildError::Io(format!("reading {}: {e}", obj.display())))?;
+    compile_cache().objects.insert(key, Arc::new(bytes));
+    Ok(())
+}
+
+/// The entry as its unit defines it, found in the textual IR of the inputs (in a fresh
+/// temporary directory).
+pub fn entry_signature(
+    config: &FrontendConfig,
+    entry: &str,
+    deadline: Instant,
+) -> Result<EntryUnit, BuildError> {
+    let dir = ScratchDir::new("polyfocus-signature-")
+        .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
+    find_entry(config, entry, dir.path(), deadline)
+}
+
+/// One parameter of an LLVM `define` line (`i32 noundef %a`, `ptr noundef %p`) as a driver
+/// passes it; `Err` for what it cannot pass: vectors, aggregates passed by value (`byval`,
+/// or a hidden result pointer `sret`, whose C signature differs from the IR's).
+fn entry_param(entry: &str, param: &str) -> Result<EntryParam, BuildError> {
+    let mut words = param.split_whitespace();
+    let ty = words.next().unwrap_or("");
+    if let Some(w) = ty.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
+        if w <= 64 {
+            return Ok(EntryParam::Int(w));
+        }
+    }
+    match ty {
+        "float" => return Ok(EntryParam::Float(32)),
+        "double" => return Ok(EntryParam::Float(64)),
+        _ => {}
+    }
+    let by_value = ["byval", "sret", "inalloca", "preallocated", "byref"];
+    if ty == "ptr" && !words.any(|a| by_value.iter().any(|b| a.starts_with(b))) {
+        return Ok(EntryParam::Buffer);
+    }
+    let what = if ty == "ptr" {
+        "a structure passed by value".to_string()
+    } else {
+        format!("type {ty}")
+    };
+    Err(BuildError::Entry(format!(
+        "entry `{entry}` has a parameter of {what}, which a native replay cannot pass"
+    )))
+}
+
+/// The parameters of a `define` line from just after the function's `(`: split at the
+/// commas outside parentheses (attributes such as `byval(%struct.S)` or
+/// `dereferenceable(8)` have their own), up to the list's `)`; `None` when it does not end.
+fn parameter_list(rest: &str) -> Option<Vec<String>> {
+    let mut params = Vec::new();
+    let mut depth = 0usize;
+    let mut current = String::new();
+    for c in rest.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => {
+                if !current.trim().is_empty() {
+                    params.push(current.trim().to_string());
+                }
+                return Some(params);
+            }
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                params.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    None
+}
+
+/// `name` without the `.N` suffix LLVM's linker gives a `static` function whose name another
+/// unit also defines.
+fn unit_name(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((base, n)) if !base.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
+    }
+}
+
+/// The unit and parameters of `entry`, from the `define` lines of the inputs: the module's
+/// name first, then its name in its unit.
+fn find_entry(
+    config: &FrontendConfig,
+    entry: &str,
+    dir: &Path,
+    deadline: Instant,
+) -> Result<EntryUnit, BuildError> {
+    let mut texts = Vec::new();
+    for input in &config.inputs {
+        match declarations(config, input, dir, deadline) {
+            Ok(t) => texts.push(Some(t)),
+            Err(BuildError::OutOfTime) => return Err(BuildError::OutOfTime),
+            Err(_) => texts.push(None),
+        }
+    }
+    for name in [entry, unit_name(entry)] {
+        let needle = format!("@{name}(");
+        for (i, text) in texts.iter().enumerate() {
+            let Some(text) = text else { continue };
+            for line in text.lines().filter(|l| l.starts_with("define ")) {
+                let Some(pos) = line.find(&needle) else {
+                    continue;
+                };
+                let Some(params) = parameter_list(&line[pos + needle.len()..]) else {
+                    continue;
+                };
+                let params = params
+                    .iter()
+                    .map(|p| entry_param(entry, p))
+                    .collect::<Result<Vec<_>, _>>()?;
+                return Ok(EntryUnit {
+                    input: i,
+                    name: name.to_string(),
+                    params,
+                });
+            }
+        }
+    }
+    Err(BuildError::Entry(format!(
+        "entry `{entry}` not found in the compiled inputs"
+    )))
+}
+
+/// What the program declares and does not define, by name, from the textual IR of all its
+/// inputs.
+fn declared_symbols(texts: &[Arc<String>]) -> BTreeMap<String, Declared> {
+    let mut res = BTreeMap::new();
+    for text in texts {
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("declare ") {
+                let Some(at) = rest.find(" @") else { continue };
+                let Some(open) = rest[at + 2..].find('(') else {
+                    continue;
+                };
+                let name = rest[at + 2..at + 2 + open].trim_matches('"').to_string();
+                let ret = rest[..at].split_whitespace().last().unwrap_or("");
+                let declared = match ret {
+                    "ptr" => Declared::Pointer,
+                    "float" => Declared::Float(32),
+                    "double" => Declared::Float(64),
+                    t => match t.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
+                        Some(w) if w <= 64 => Declared::Int(w),
+                        _ => Declared::Void,
+                    },
+                };
+                res.insert(name, declared);
+            } else if let Some(rest) = line.strip_prefix('@') {
+                if let Some((name, _)) = rest.split_once(" = external ") {
+                    res.insert(name.trim_matches('"').to_string(), Declared::Data);
+                }
+            }
+        }
+    }
+    res
+}
+
+/// The flags of every compile of the program: the analysis' own, at `-O0`, with debug
+/// information (the error hook's stack is read back as source lines). DWARF 4: binutils'
+/// `addr2line` of Debian 12 reads the file table of DWARF 5 off by one, and gives the
+/// driver's unit for lines of the input it includes.
+fn compile_flags(config: &FrontendConfig) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "-c",
+        "-O0",
+        "-gdwarf-4",
+        "-w",
+        "-Wno-error=implicit-function-declaration",
+        "-Wno-error=implicit-int",
+        "-Wno-error=int-conversion",
+        "-Wno-error=incompatible-function-pointer-types",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    // The program the analysis read: no optimizer deletes a call to an empty error function.
+    args.extend(crate::frontend::unoptimized_user_flags(config));
+    args
+}
+
+/// The undefined behaviours the native build checks (UBSan's names).
+pub const SANITIZE: &str =
+    "-fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent,bounds";
+
+/// The names in a linker's "undefined reference to `name'" messages.
+fn undefined_references(stderr: &str) -> Vec<String> {
+    let mut res = Vec::new();
+    for line in stderr.lines() {
+        let Some(pos) = line.find("undefined reference to `") else {
+            // lld: "undefined symbol: name"
+            if let Some(pos) = line.find("undefined symbol: ") {
+                let name = line[pos + 18..].trim().to_string();
+                if !name.is_empty() && !res.contains(&name) {
+                    res.push(name);
+                }
+            }
+            continue;
+        };
+        let rest = &line[pos + 24..];
+        if let Some(end) = rest.find('\'') {
+            let name = rest[..end].to_string();
+            if !res.contains(&name) {
+                res.push(name);
+            }
+        }
+    }
+    res
+}
+
+/// At most this many links: each failed one names every undefined symbol, so the second
+/// normally succeeds.
+const LINK_ATTEMPTS: usize = 4;
+
+impl NativeProgram {
+    /// Compiles and links the program of `config` for replays of `spec.entry`.
+    pub fn build(
+        config: &FrontendConfig,
+        spec: &BuildSpec,
+        deadline: Instant,
+    ) -> Result<NativeProgram, BuildError> {
+        let dir = ScratchDir::new("polyfocus-replay-")
+            .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
+        let clang = clang_program();
+        let mut weaken: Vec<String> = RUNTIME_STRONG.iter().map(|s| s.to_string()).collect();
+        // Stubs for nondet functions the runtime does not define.
+        let mut stubs = String::new();
+        for (name, width) in &spec.nondet {
+            if !RUNTIME_STRONG.contains(&name.as_str()) && !RUNTIME_WEAK.contains(&name.as_str()) {
+                stubs.push_str(&stub_text(name, *width));
+                weaken.push(name.clone());
+            }
+        }
+        let entry = if spec.entry != "main" {
+            Some(find_entry(config, &spec.entry, dir.path(), deadline)?)
+        } else {
+            None
+        };
+        let mut objects = Vec::new();
+        let mut driver = None;
+        for (i, input) in config.inputs.iter().enumerate() {
+            let obj = dir.path().join(format!("input{i}.o"));
+            let mut args = compile_flags(config);
+            if is_c_source(input) {
+                args.push(SANITIZE.into());
+                // Not trapping: the handlers of `runtime/replay.c` name the operation.
+                args.push("-fno-sanitize-recover=all".into());
+            }
+            match &entry {
+                Some(e) if e.input == i && is_c_source(input) => {
+                    let text = entry_unit_text(&absolute(input), e);
+                    let unit = dir.path().join(format!("input{i}_entry.c"));
+                    compile_object(&unit, Some(&text), args, &obj, dir.path(), deadline)?;
+                    driver = Some(text);
+                }
+                _ => compile_object(input, None, args, &obj, dir.path(), deadline)?,
+            }
+            let mut oc: Vec<String> = weaken
+                .iter()
+                .map(|s| format!("--weaken-symbol={s}"))
+                .collect();
+            if entry.is_some() {
+                oc.push(format!("--redefine-sym=main={RENAMED_MAIN}"));
+            }
+            oc.push(obj.display().to_string());
+            run_tool(&objcopy_program(), &oc, dir.path(), deadline)
+                .map_err(|e| tool_error(e, dir.path(), false))?;
+            objects.push(obj);
+        }
+        if let Some(e) = &entry {
+            if driver.is_none() {
+                // The entry's input is not C: a driver of its own, with the IR's signature.
+                let text = driver_text(&e.name, &e.params, true);
+                stubs.push_str(&text);
+                driver = Some(text);
+            }
+            stubs.push_str(DRIVER_MAIN);
+        }
+        let buffers = entry
+            .iter()
+            .flat_map(|e| &e.params)
+            .filter(|p| **p == EntryParam::Buffer)
+            .count();
+        let floats = entry
+            .iter()
+            .flat_map(|e| &e.params)
+            .filter(|p| matches!(p, EntryParam::Float(_)))
+            .count();
+        // The runtime, compiled once per build without the program's sanitizers.
+        let rt_c = dir.path().join("polyfocus_replay.c");
+        let rt_o = dir.path().join("polyfocus_replay.o");
+        let mut rt_args = vec!["-c".to_string(), "-O1".to_string(), "-w".to_string()];
+        if config.data_model == DataModel::Ilp32 {
+            rt_args.push("-m32".into());
+        }
+        let runtime = super::replay::runtime_source().map_err(BuildError::Io)?;
+        compile_object(
+            &rt_c,
+            Some(&runtime),
+            rt_args.clone(),
+            &rt_o,
+            dir.path(),
+            deadline,
+        )?;
+        let mut stubbed = BTreeMap::new();
+        let mut declared: Option<BTreeMap<String, Declared>> = None;
+        let binary = dir.path().join("replay");
+        let stubs_c = dir.path().join("polyfocus_stubs.c");
+        let stubs_o = dir.path().join("polyfocus_stubs.o");
+        let mut link_error = BuildError::Link("no attempt".into());
+        // Link; on undefined references, add stubs made from the program's declarations
+        // and link again.
+        for _attempt in 0..LINK_ATTEMPTS {
+            let text = format!("{NEXT_DECLARATION}\n{stubs}");
+            compile_object(
+                &stubs_c,
+                Some(&text),
+                rt_args.clone(),
+                &stubs_o,
+                dir.path(),
+                deadline,
+            )?;
+            let mut args = Vec::new();
+            if config.data_model == DataModel::Ilp32 {
+                args.push("-m32".to_string());
+            }
+            args.extend(objects.iter().map(|o| o.display().to_string()));
+            args.push(rt_o.display().to_string());
+            args.push(stubs_o.display().to_string());
+            // Not position-independent, so that the error hook's return addresses are the
+            // addresses in the file (see `error_lines`).
+            args.extend([
+                "-no-pie".to_string(),
+                "-lm".to_string(),
+                "-o".to_string(),
+                binary.display().to_string(),
+            ]);
+            let stderr = match run_tool(&clang, &args, dir.path(), deadline) {
+                Ok(()) => {
+                    return Ok(NativeProgram {
+                        dir,
+                        binary,
+                        stubbed,
+                        data_model: config.data_model,
+                        driver,
+                        buffers,
+                        floats,
+                        stubs,
+                    })
+                }
+                Err(ToolError::Failed(stderr)) => stderr,
+                Err(e) => return Err(tool_error(e, dir.path(), true)),
+            };
+            let missing: Vec<String> = undefined_references(&stderr)
+                .into_iter()
+                .filter(|n| !stubbed.contains_key(n))
+                .collect();
+            if missing.is_empty() {
+                link_error = BuildError::Link(first_error(&stderr, dir.path()));
+                break;
+            }
+            if declared.is_none() {
+                let mut texts = Vec::new();
+                for input in &config.inputs {
+                    if let Ok(t) = declarations(config, input, dir.path(), deadline) {
+                        texts.push(t);
+                    }
+                }
+                declared = Some(declared_symbols(&texts));
+            }
+            let declared = declared.as_ref().expect("declarations read above");
+            for name in missing {
+                let (text, width) = undefined_stub(
+                    &name,
+                    declared.get(&name).copied(),
+                    spec.unknown_calls.get(&name).copied(),
+                );
+                stubs.push_str(&text);
+                stubbed.insert(name, width);
+            }
+        }
+        Err(link_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_undefined_references() {
+        let e =
+            "/usr/bin/ld: x.o: in function `f':\nx.c:(.text+0x1): undefined reference to `toto'\n";
+        assert_eq!(undefined_references(e), vec!["toto".to_string()]);
+    }
+
+    #[test]
+    fn entry_parameters_as_a_driver_passes_them() {
+        assert_eq!(entry_param("f", "i32 noundef %x"), Ok(EntryParam::Int(32)));
+        assert_eq!(entry_param("f", "i1 zeroext %b"), Ok(EntryParam::Int(1)));
+        assert_eq!(entry_param("f", "ptr noundef %p"), Ok(EntryParam::Buffer));
+        assert_eq!(entry_param("f", "ptr %0"), Ok(EntryParam::Buffer));
+        assert_eq!(
+            entry_param("f", "double noundef %d"),
+            Ok(EntryParam::Float(64))
+        );
+        assert_eq!(
+            entry_param("f", "float noundef %0"),
+            Ok(EntryParam::Float(32))
+        );
+        // Aggregates passed by value: the C signature is not the IR's.
+        assert!(entry_param("f", "ptr noundef byval(%struct.S) align 8 %s").is_err());
+        assert!(entry_param("f", "ptr noalias writable sret(%struct.S) align 4 %r").is_err());
+        assert!(entry_param("f", "i128 %w").is_err());
+    }
+
+    #[test]
+    fn parameter_lists_with_parenthesized_attributes() {
+        let line = "ptr noundef nonnull align 4 dereferenceable(8) %p, i32 noundef %n) #0 {";
+        assert_eq!(
+            parameter_list(line),
+            Some(vec![
+                "ptr noundef nonnull align 4 dereferenceable(8) %p".to_string(),
+                "i32 noundef %n".to_string()
+            ])
+        );
+        assert_eq!(parameter_list(") #0 {"), Some(vec![]));
+        assert_eq!(parameter_list("i32 %a"), None);
+    }
+
+    #[test]
+    fn the_driver_serves_integers_then_floats_then_buffers() {
+        let params = [
+            EntryParam::Buffer,
+            EntryParam::Float(64),
+            EntryParam::Int(32),
+        ];
+        let text = driver_text("f", &params, false);
+        let int_at = text.find("\"<arg 2>\"").expect("integer argument served");
+        let float_at = text.find("\"<float 1>\"").expect("double argument served");
+        let buf_at = text
+            .find("polyfocus_entry_buffer(\"<mem 0>\")")
+            .expect("buffer filled");
+        assert!(int_at < float_at && float_at < buf_at, "{text}");
+        assert!(text.contains("f(a0, a1, a2);"), "{text}");
+        assert!(!text.contains("extern void f("), "{text}");
+    }
+
+    #[test]
+    fn static_names_lose_the_linker_suffix() {
+        assert_eq!(unit_name("html_render.2684"), "html_render");
+        assert_eq!(unit_name("f"), "f");
+        assert_eq!(unit_name("a.b"), "a.b");
+    }
+
+    #[test]
+    fn stubs_follow_the_declarations() {
+        let text = Arc::new(
+            "declare i32 @PyErr_SetString(ptr noundef, ptr noundef) #1\n\
+             declare ptr @PyLong_FromLong(i64 noundef)\n\
+             declare double @get_ratio()\n\
+             @PyExc_ValueError = external global ptr, align 8\n"
+                .to_string(),
+        );
+        let declared = declared_symbols(&[text]);
+        assert_eq!(declared.get("PyErr_SetString"), Some(&Declared::Int(32)));
+        assert_eq!(declared.get("PyLong_FromLong"), Some(&Declared::Pointer));
+        assert_eq!(declared.get("get_ratio"), Some(&Declared::Float(64)));
+        assert_eq!(declared.get("PyExc_ValueError"), Some(&Declared::Data));
+        let (stub, width) = undefined_stub("PyErr_SetString", Some(Declared::Int(32)), None);
+        assert_eq!(width, 32);
+        assert!(stub.contains("polyfocus_replay_next(\"PyErr_SetString\", 32)"));
+        assert_eq!(
+            undefined_stub("PyLong_FromLong", Some(Declared::Pointer), Some(64)).1,
+            0
+        );
+    }
+
+    #[test]
+    fn compiler_errors_without_the_tool_name_or_the_directory() {
+        let dir = Path::new("/tmp/polyfocus-replay-x");
+        let stderr = "/tmp/polyfocus-replay-x/input0_entry.c:3:1: error: bad thing\nclang-19: error: linker command failed\n";
+        assert_eq!(
+            first_error(stderr, dir),
+            "input0_entry.c:3:1: error: bad thing"
+        );
+        assert_eq!(
+            first_error("clang-19: error: no such file or directory: 'x.c'\n", dir),
+            "error: no such file or directory: 'x.c'"
+        );
+    }
+}

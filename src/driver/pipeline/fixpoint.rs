@@ -1,0 +1,151 @@
+//! The fixpoint stages: the interval stage (pass 1) and the chosen engine (pass 2). Each
+//! proves the assertions whose error site gets no invariant, and its invariants become what
+//! the later stages start from.
+
+use super::stages::Step;
+use super::{open_for, run_end, settled, stage_end, Allowance, Found, Inputs, State};
+use crate::analysis::focus::{CutFacts, SolverSpent};
+use crate::analysis::refine::SlotAssignment;
+use crate::analysis::Outcome;
+use crate::check::StageRun;
+use crate::domain::{IntervalDomain, NumericDomain};
+use crate::driver::engine::{loop_invariants_of, run_engine, Run};
+use crate::driver::Engine;
+use crate::ir::BlockId;
+use std::time::Instant;
+
+/// [`Step::Interval`]: the classic engine over intervals, within its allowance (a budget of
+/// work; time is only a safety net); proves the assertions whose error site gets no
+/// invariant. Its invariants become the function's when it reached a fixpoint (otherwise it
+/// settles nothing and gives no facts, and the assertions stay open for the engine).
+///
+/// Its proofs rest on what `-Z engine=classic -Z domain=interval` proofs rest on: the same
+/// lowering and the same certification in the test suite (`tests/inductive.rs` certifies
+/// every engine's invariants); they are final in the table like the engine's.
+pub(super) fn interval_stage(inputs: &Inputs<'_>, state: &mut State, allowance: &Allowance) {
+    let facts = inputs.facts;
+    let progress = &mut state.progress;
+    let started = Instant::now();
+    let deadline = allowance.deadline(facts.memory);
+    let mut run: Run<IntervalDomain> = run_engine(
+        &facts.lowering,
+        Engine::Classic,
+        &SlotAssignment::default(),
+        &CutFacts::none(),
+        &deadline,
+    );
+    run.outcome = deadline.blame(run.outcome);
+    let elapsed = started.elapsed();
+    for t in &mut progress.times {
+        t.analysis += elapsed;
+    }
+    let mut n_proved = 0usize;
+    if run.outcome == Outcome::Complete {
+        for (i, b) in facts.error_blocks.iter().enumerate() {
+            if progress.table.open_reason(i).is_some() && run.invariants.at(*b).is_none() {
+                settled(progress.table.prove(i));
+                n_proved += 1;
+            }
+        }
+    }
+    progress.stages.push(StageRun {
+        stage: Step::Interval.reported(),
+        elapsed,
+        end: stage_end(run.outcome),
+        detail: Some(format!(
+            "{n_proved} of {} assertions proved, {} steps",
+            facts.error_blocks.len(),
+            deadline.spent()
+        )),
+    });
+    state.end = run_end(run.outcome);
+    state.found = (run.outcome == Outcome::Complete).then(|| Found {
+        outcome: run.outcome,
+        loop_invariants: loop_invariants_of(&facts.lowering, &run),
+        at_cut_points: run.at_cut_points,
+    });
+}
+
+/// [`Step::Engine`]: the engine over `D`, with the interval stage's facts (less what
+/// domain types leave untracked); proves the assertions whose error site gets no
+/// invariant, or, when it stops before a fixpoint, leaves every assertion open for that.
+/// Its invariants become the function's.
+pub(super) fn engine_stage<D: NumericDomain>(
+    inputs: &Inputs<'_>,
+    state: &mut State,
+    allowance: &Allowance,
+) {
+    let facts = inputs.facts;
+    // Domain types: the engine tracks only the relational packs of what is still open;
+    // refinement keeps every value.
+    let open: Vec<BlockId> = (0..facts.error_blocks.len())
+        .filter(|i| state.progress.table.open_reason(*i).is_some())
+        .map(|i| facts.error_blocks[i])
+        .collect();
+    let (engine_facts, domain_types) = crate::driver::domain_types::engine_facts(
+        facts.ctx,
+        inputs.config,
+        inputs.cut_facts,
+        &open,
+    );
+    state.domain_types = domain_types;
+    let progress = &mut state.progress;
+    let engine_started = Instant::now();
+    // Counted from the function's start, before the facts were computed.
+    let deadline = allowance.deadline(facts.memory);
+    let mut first: Run<D> = run_engine(
+        &facts.lowering,
+        inputs.config.engine,
+        &SlotAssignment::default(),
+        &engine_facts,
+        &deadline,
+    );
+    first.outcome = deadline.blame(first.outcome);
+    let elapsed = engine_started.elapsed();
+    progress.stages.push(StageRun {
+        stage: Step::Engine.reported(),
+        elapsed,
+        end: stage_end(first.outcome),
+        detail: solver_detail(&first.spent),
+    });
+    for (i, t) in progress.times.iter_mut().enumerate() {
+        if progress.table.open_reason(i).is_some() {
+            t.analysis += elapsed;
+        }
+    }
+    match first.outcome {
+        Outcome::Complete => {
+            for (i, b) in facts.error_blocks.iter().enumerate() {
+                // Only what the interval stage left open: the table refuses to settle a
+                // verdict twice (and a debug build fails its assertion).
+                if progress.table.open_reason(i).is_some() && first.invariants.at(*b).is_none() {
+                    settled(progress.table.prove(i));
+                }
+            }
+        }
+        stopped => progress.table.stop_open(open_for(stopped)),
+    }
+    state.end = run_end(first.outcome);
+    state.found = Some(Found {
+        outcome: first.outcome,
+        loop_invariants: loop_invariants_of(&facts.lowering, &first),
+        at_cut_points: first.at_cut_points,
+    });
+}
+
+/// What path focusing asked of the solver, for the report (`None` for the classic
+/// engine, which asks nothing).
+fn solver_detail(spent: &SolverSpent) -> Option<String> {
+    (spent.queries > 0).then(|| {
+        format!(
+            "{} solver queries, {} work{}",
+            spent.queries,
+            spent.work,
+            if spent.exhausted {
+                " (its budget of solver work is spent)"
+            } else {
+                ""
+            }
+        )
+    })
+}

@@ -1,0 +1,131 @@
+//! What the front end is asked to do: the inputs, the target's data model, the entries and
+//! the checks, and the sizes that bound its work.
+
+use std::path::PathBuf;
+
+use crate::ir;
+
+/// The target's integer data model: the size of `long` and pointers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DataModel {
+    /// 32-bit `int`, `long` and pointers (`-m32`, i386).
+    Ilp32,
+    /// 32-bit `int`, 64-bit `long` and pointers (x86-64).
+    Lp64,
+}
+
+/// The default of [`FrontendConfig::inline_caller_limit`]: lz4's largest functions grew by
+/// inlining to 152 000 instructions, and LLVM's SROA spent a minute of CPU on the module.
+pub const INLINE_CALLER_LIMIT: usize = 10_000;
+
+/// The default of [`FrontendConfig::lift_limit`].
+pub const LIFT_LIMIT: usize = 50_000;
+
+/// The default of [`FrontendConfig::inline_limit`].
+pub const INLINE_LIMIT: usize = 2000;
+
+/// Which functions start an execution.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum EntrySelection {
+    /// `main` when defined, otherwise every externally visible defined function.
+    Default,
+    /// Exactly this function (an error when it is not defined).
+    Named(String),
+    /// These functions (library entry points; an error when one is not defined).
+    List(Vec<String>),
+}
+
+impl EntrySelection {
+    /// From the names given on the command line: none means the default.
+    pub fn from_names(names: &[String]) -> EntrySelection {
+        match names {
+            [] => EntrySelection::Default,
+            [one] => EntrySelection::Named(one.clone()),
+            many => EntrySelection::List(many.to_vec()),
+        }
+    }
+
+    /// The names asked for (empty for the default).
+    pub fn names(&self) -> Vec<&str> {
+        match self {
+            EntrySelection::Default => vec![],
+            EntrySelection::Named(n) => vec![n.as_str()],
+            EntrySelection::List(ns) => ns.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// Everything the front end needs to know; built once by the CLI.
+#[derive(Clone, Debug)]
+pub struct FrontendConfig {
+    /// `.c`, `.i`, `.bc` or `.ll` files, linked together.
+    pub inputs: Vec<PathBuf>,
+    /// Extra flags passed to clang for C inputs (`-I`, `-D`, `-include`, ...).
+    pub cflags: Vec<String>,
+    /// Target data model.
+    pub data_model: DataModel,
+    /// The entry functions.
+    pub entry: EntrySelection,
+    /// Functions larger than this many instructions are not inlined.
+    pub inline_limit: usize,
+    /// A caller grows by inlining to at most this many instructions (the front end's
+    /// budget: LLVM's passes take time and memory that grow faster than a function).
+    pub inline_caller_limit: usize,
+    /// Functions larger than this many instructions after inlining are not optimized nor
+    /// lifted: their checks are reported unknown, for the front end's budget.
+    pub lift_limit: usize,
+    /// What is checked (`--checks`): assertions, runtime errors (added after lifting by
+    /// `ir::pass::RuntimeChecks`). Without `assert`, assertion sites end the path (an error
+    /// function ends the program) and are not reported.
+    pub checks: ir::CheckSelection,
+    /// Switches for measuring and debugging the loading.
+    pub options: FrontendOptions,
+}
+
+/// Switches of the loading for measuring and debugging (`-Z` options of the command
+/// line); none makes a result unsound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrontendOptions {
+    /// Whether memory operations are lowered by the memory model; off, every function is
+    /// `memory::erase`d before the passes (every load arbitrary): a measuring aid that
+    /// gives what the analysis proves without the model, on the same binary and budgets.
+    pub memory_model: bool,
+    /// Whether `ir::verify` runs after every IR pass in a release build too (debug builds
+    /// always verify).
+    pub verify_ir: bool,
+    /// Print the time of each stage of the front end on standard error.
+    pub timing: bool,
+    /// Print the outcome of the bit-precise runs over floats of each function (the driver
+    /// runs them when it loads the program).
+    pub debug_floats: bool,
+    /// What the contract search of recursive functions prints on standard error (the
+    /// driver searches them when it loads the program).
+    pub debug_contracts: ContractTrace,
+    /// Write the module before LLVM's optimization pipeline to this bitcode file (to
+    /// study the pipeline's cost outside polyfocus, `opt-19 -time-passes`).
+    pub dump_before_pipeline: Option<PathBuf>,
+}
+
+impl FrontendOptions {
+    /// The defaults: the memory model on, nothing printed or written.
+    pub const DEFAULT: FrontendOptions = FrontendOptions {
+        memory_model: true,
+        verify_ir: false,
+        timing: false,
+        debug_floats: false,
+        debug_contracts: ContractTrace::Off,
+        dump_before_pipeline: None,
+    };
+}
+
+/// What the contract search prints on standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContractTrace {
+    /// Nothing.
+    Off,
+    /// Each round: its obligations, what was proved, the work spent, and each function's
+    /// stages.
+    Rounds,
+    /// Each round as with `Rounds`, and the module the round analyzed.
+    Modules,
+}

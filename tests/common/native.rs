@@ -1,0 +1,88 @@
+//! Native runs of test programs with clang-19: the ground truth their annotations and the
+//! analysis's verdicts are checked against.
+
+use super::annotations::annotated;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Builds the C `source` natively with clang-19 and `flags` and runs it: its standard output,
+/// trimmed.
+#[track_caller]
+pub fn native_stdout(source: &str, flags: &[&str]) -> String {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let src = dir.path().join("native.c");
+    std::fs::write(&src, source).expect("writing the native program");
+    let exe = dir.path().join("native");
+    let status = Command::new("clang-19")
+        .args(flags)
+        .arg("-w")
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("clang-19 runs");
+    assert!(status.success(), "native build");
+    let out = Command::new(&exe)
+        .output()
+        .expect("the native program runs");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Builds `program` natively against `header` (standing in for `polyfocus.h`: it reads the
+/// inputs from `POLYFOCUS_INPUTS` and prints the line of each failed assertion) and runs it
+/// once per element of `inputs`: the lines of the assertions that failed in some run. Every
+/// run must exit 0.
+#[track_caller]
+pub fn failing_assertions(program: &Path, header: &str, inputs: &[String]) -> BTreeSet<u32> {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    std::fs::write(dir.path().join("polyfocus.h"), header).expect("writing the header");
+    let exe = dir.path().join("a.out");
+    let status = Command::new("clang-19")
+        .args(["-O0", "-w", "-I"])
+        .arg(dir.path())
+        .arg(program)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("clang-19 runs");
+    assert!(status.success(), "native build of {}", program.display());
+    let mut failing = BTreeSet::new();
+    for input in inputs {
+        let out = Command::new(&exe)
+            .env("POLYFOCUS_INPUTS", input)
+            .output()
+            .expect("the native program runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{} on {input}",
+            program.display()
+        );
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            failing.insert(line.trim().parse::<u32>().expect("a line number"));
+        }
+    }
+    failing
+}
+
+/// Every pair `A B` of an element of `first` and one of `second`: the inputs of runs of
+/// [`failing_assertions`].
+pub fn input_pairs(first: &[i64], second: &[i64]) -> Vec<String> {
+    first
+        .iter()
+        .flat_map(|a| second.iter().map(move |b| format!("{a} {b}")))
+        .collect()
+}
+
+/// Fails the test unless, for each of `programs` run on `inputs` as [`failing_assertions`]
+/// does, the assertions annotated `fails` are those some run fails.
+#[track_caller]
+pub fn assert_facts_hold(programs: &[PathBuf], header: &str, inputs: &[String]) {
+    let mut wrong = Vec::new();
+    for path in programs {
+        let failing = failing_assertions(path, header, inputs);
+        wrong.extend(annotated(path).native_disagreements(&failing));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
