@@ -6,13 +6,14 @@
 //! those it freed, are the function's heap. The counters are thread-local cells: counting
 //! costs one add per allocation, no lock and no atomic.
 //!
-//! What is not counted: memory that C and C++ libraries allocate themselves (the solver, LLVM);
-//! the solver's queries have their own time limits, and the front end runs before any budget.
+//! What is not counted: memory that C and C++ libraries allocate themselves (the solver,
+//! LLVM); solver queries have their own time limits, and the front end runs before any
+//! budget.
 //! Memory freed on another thread than the one that allocated it makes that thread's count
 //! drift down; a budget only ever compares two readings on the same thread during one
 //! function, where that does not happen.
 //!
-//! Budgets of solver work ([`SolverWork`]): the solver's resource count (`rlimit`) over a run of
+//! Budgets of solver work ([`SolverWork`]): the solver's resource count over a run of
 //! queries, which unlike time does not depend on the machine or its load.
 //!
 //! **Architecture Invariant:** a budget only stops an analysis. A stopped analysis has no
@@ -155,7 +156,7 @@ impl HeapMeter {
     }
 }
 
-/// A budget of solver work over a run of queries, in the solver's resource count (`rlimit`: a
+/// A budget of solver work over a run of queries, in the solver's resource count (a
 /// count of the solver's own steps, the same on any machine and under any load): at most
 /// `total` over the run and `per_query` for one query (0: no limit). The caller asks
 /// [`SolverWork::next_query`] for the limit of each query, sets it on its solver, and

@@ -6,10 +6,13 @@
 //! module may read it. A parameter changes how much is tried, never what a result means:
 //! no value here can make an analysis unsound (a smaller budget only gives more `unknown`).
 //!
-//! [`Params::DEFAULT`] holds today's values. The driver reads its own (the stage shares)
-//! from [`crate::driver::AnalysisConfig::params`]; the engines, refinement, certification
-//! and the counterexample search still read [`Params::DEFAULT`] through their module
-//! constants, until a per-function context carries the parameters to them.
+//! [`Params::DEFAULT`] holds the defaults. A run's parameters are built once by the command
+//! line (`-Z` options, `polyfocus check -Z help`) into
+//! [`crate::driver::AnalysisConfig::params`]; the driver reads its stage shares there and
+//! hands them to every stage of a function through the function's context
+//! (`context::FunctionContext::params`): the engines, lowering, refinement, care sets,
+//! certification, the solver formulas and the counterexample search read that one copy.
+//! No module keeps a constant copy of a parameter.
 
 use std::time::Duration;
 
@@ -22,6 +25,8 @@ pub struct Params {
     pub classic: ClassicParams,
     /// Lowering of the lifted IR to domain operations.
     pub lower: LowerParams,
+    /// Polynomial equalities at loop heads (`analysis/polyeq`).
+    pub polyeq: PolyEqParams,
     /// Predicate discovery for refinement.
     pub refine: RefineParams,
     /// Certification of invariants.
@@ -34,16 +39,22 @@ pub struct Params {
     pub run: RunParams,
     /// Domain types (`context/domain_types.rs`): which values path focusing tracks.
     pub domain_types: DomainTypeParams,
-    /// Issue 17's precision techniques, each behind a switch.
+    /// Precision techniques, each behind a switch.
     pub precision: PrecisionParams,
-    /// Extrapolation with a care set (`analysis/careset.rs`, seed 002).
+    /// Extrapolation with a care set (`analysis/careset.rs`).
     pub care_set: CareSetParams,
+    /// The contract search of recursive functions.
+    pub contracts: ContractParams,
+    /// What the stages print for a person studying a run.
+    pub trace: TraceParams,
+    /// Faults injected on purpose, for tests.
+    pub faults: FaultParams,
 }
 
-/// Issue 17's precision techniques, each behind a switch (`check --disequality-splitting`,
-/// `--bitwise-bounds`, `--loop-entry-predicates`, `--relational-congruences`, `--phase-splitting`,
-/// `--partwise-paths`), for the on/off table. Each one only
-/// adds sound constraints or splits states, so a switch changes precision and time only.
+/// Precision techniques, each behind a switch (`-Z disequality-splitting`,
+/// `bitwise-bounds`, `loop-entry-predicates`, `relational-congruences`, `phase-splitting`,
+/// `partwise-paths`), for the on/off table. Each one only adds sound constraints or splits
+/// states, so a switch changes precision and time only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PrecisionParams {
     /// Abstract acceleration splits a self-loop's start states at each disequality
@@ -60,9 +71,7 @@ pub struct PrecisionParams {
     /// Relational congruences at cut points (affine lattices `a·x ≡ c mod m` of the live
     /// values, found by the solver next to the engine's invariants) prove what the engine
     /// left open (`analysis/relational_congruence.rs`), then bounds of linear templates
-    /// found the same way (`analysis/template_bounds.rs`). On by default since the fix of
-    /// the formula's misreading that made it prove two generated programs wrongly (csmith
-    /// seeds 42012 and 42092, `tests/programs/known_wrong`).
+    /// found the same way (`analysis/template_bounds.rs`).
     pub relational_congruences: bool,
     /// Refinement starts with the phase predicates: at a loop head, the guards of the
     /// branches of the loop's body over values the head knows (`x < 50` in
@@ -74,9 +83,14 @@ pub struct PrecisionParams {
     /// disequality, the wrap-around window of an addition, a change of reading) is decided
     /// per part, not on the hull of the parts (`analysis/transformer.rs`).
     pub partwise_paths: bool,
+    /// Disequalities split on per path by disequality splitting, at most: `2^k` sweeps
+    /// instead of one.
+    pub max_disequalities: usize,
+    /// Phase predicates at one loop head, at most (each doubles the head's parts).
+    pub max_phase_predicates: usize,
 }
 
-/// Extrapolation with a care set (`check --care-set on|off`, `analysis/careset.rs`): rounds
+/// Extrapolation with a care set (`-Z care-set=on|off`, `analysis/careset.rs`): rounds
 /// in which care sets grown backwards from the open error sites guide the engine's
 /// widening. The operator always returns an upper bound, so the switch changes precision
 /// and time only.
@@ -98,7 +112,7 @@ pub struct CareSetParams {
     pub share: f64,
 }
 
-/// Domain types (`check --domain-types on|off`): path focusing over polyhedra tracks at cut
+/// Domain types (`-Z domain-types=on|off`): path focusing over polyhedra tracks at cut
 /// points only the values of the relational packs the open assertions depend on; the
 /// interval stage's facts bound the others. Forgetting a dimension is always sound, so the
 /// switch changes precision and time only.
@@ -108,7 +122,7 @@ pub struct DomainTypeParams {
     pub enabled: bool,
 }
 
-/// The budget of a whole run (`check --run-budget`, issue 14), from its start: compiling and
+/// The budget of a whole run (`check --run-budget`), from its start: compiling and
 /// loading the programs spend it too (the front end itself is bounded by sizes, see
 /// `frontend::FrontendConfig::lift_limit`); the analysis runs in two passes. First the
 /// interval stage of every function, to its fixpoint: its limit is a budget of work
@@ -122,9 +136,9 @@ pub struct DomainTypeParams {
 /// programs left.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunParams {
-    /// The default budget of a run, for loading and analyzing all its programs: with the interval stage first, a function left open by it is where the
-    /// time goes, and on real projects hundreds are (issue 14: a whole project under 5
-    /// minutes by default).
+    /// The default budget of a run, for loading and analyzing all its programs: with the
+    /// interval stage first, a function left open by it is where the time goes, and on real
+    /// projects hundreds are (a whole project under 5 minutes by default).
     pub run_budget: Duration,
     /// The least budget of a function while the run has time left (never more than is
     /// left: once the run's budget is spent, a function gets no analysis), and the most a
@@ -134,10 +148,15 @@ pub struct RunParams {
     /// budget (`--memory-per-function`) is at most its share of what the process does not
     /// hold yet, less `solver_reserve` (the heap budget counts only Rust allocations).
     pub process_memory: usize,
-    /// What Z3 and LLVM may allocate outside the heap count, kept out of the workers' share.
+    /// What the solver and LLVM may allocate outside the heap count, kept out of the
+    /// workers' share.
     pub solver_reserve: usize,
     /// The least heap budget of a function, whatever the process holds.
     pub min_function_heap: usize,
+    /// The heap the functions analyzed at once share when `--memory-per-function` is not
+    /// given (each gets this divided by `--jobs`): a run on 2 workers stays under 2 GB
+    /// with room for what the solver and LLVM allocate outside the count.
+    pub shared_heap: usize,
 }
 
 /// Path focusing (`analysis/focus.rs`).
@@ -155,10 +174,10 @@ pub struct FocusParams {
     /// Constants used as widening thresholds, at most.
     pub max_threshold_constants: usize,
     /// The budget of work of one run of path focusing (the engine, each round of care
-    /// sets and of refinement), in z3's resource count (`rlimit`: the solver's own steps,
-    /// the same on any machine and under any load), summed over its queries; 0: none. A
-    /// run that spends it stops like one whose query gave up: no invariants, so never a
-    /// proof (issue 14). Its queries are the engine's time: on diamond_2-2.c the solver
+    /// sets and of refinement), in the solver's resource count (its own steps, the same on
+    /// any machine and under any load), summed over its queries; 0: none. A run that
+    /// spends it stops like one whose query gave up: no invariants, so never a proof. Its
+    /// queries are the engine's time: on diamond_2-2.c the solver
     /// finds path after path that adds nothing (the formula leaves `y % 2` free where the
     /// transformer keeps it), each query costing seconds, until the deadline, 48 s of the
     /// default 60. On `../shared/bench` the runs of the tasks proved or refuted spend at
@@ -168,6 +187,12 @@ pub struct FocusParams {
     pub solver_work: u64,
     /// The most work of one query (and at most what is left of `solver_work`); 0: none.
     pub query_work: u64,
+    /// Units of exact encoding of shifts, divisions, products by constants and bitwise
+    /// operations in one region formula of path focusing; past them such operations are
+    /// free values of their range (`smt::RegionFormula`): hash and byte-swapping code
+    /// chains hundreds of them, which exact, the solver neither answers nor abandons
+    /// promptly. Certification always encodes them exactly.
+    pub exact_operations: u32,
 }
 
 /// The classic engine (`analysis/classic.rs`).
@@ -175,6 +200,16 @@ pub struct FocusParams {
 pub struct ClassicParams {
     /// Joins at a loop head before widening starts.
     pub widening_delay: u32,
+}
+
+/// Polynomial equalities (`analysis/polyeq`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PolyEqParams {
+    /// The largest degree tried.
+    pub max_degree: u32,
+    /// The largest template, in monomials: past it the degree at that loop head goes down
+    /// (to 2 at least; past that, no template there).
+    pub max_monomials: usize,
 }
 
 /// Lowering (`analysis/lower.rs`).
@@ -215,7 +250,7 @@ pub struct CexParams {
     /// the whole search (a run that shows something new does not reset it), after which the
     /// native search stops: each costs up to a second, and on a program whose runs do not
     /// end on invented inputs (a loop on a nondet condition) they would otherwise take
-    /// most of the time to an `unknown` (issue 14).
+    /// most of the time to an `unknown`.
     pub native_stale_killed_runs: usize,
     /// Bounded model checking goes at most this many times deeper (in back edges) than the
     /// largest constant of the program, and at least `min_bmc_depth`: beyond, the
@@ -235,10 +270,10 @@ pub struct CexParams {
     /// of the default 60). The false task overflow_1-2.c needs about 3 s of CPU for its
     /// run, so 5 s lost it on a loaded machine.
     pub single_run_cap: Duration,
-    /// Bounded model checking's budget of work in one search, in z3's resource count
-    /// (`rlimit`, the same on any machine and under any load): deeper unrollings are
-    /// asked only while it lasts, so that a search on a true task ends by itself instead of
-    /// at its deadline (issue 14). Time limits stay, as a safety net.
+    /// Bounded model checking's budget of work in one search, in the solver's resource
+    /// count (the same on any machine and under any load): deeper unrollings are asked only
+    /// while it lasts, so that a search on a true task ends by itself instead of at its
+    /// deadline. Time limits stay, as a safety net.
     pub bmc_work: u64,
     /// The most work of one query of bounded model checking (and at most what is left of
     /// `bmc_work`): the queries that find a counterexample on `../shared/bench` take at
@@ -255,28 +290,27 @@ pub struct CexParams {
 pub struct StageParams {
     /// The interval stage's budget of work (the classic engine over intervals, run before
     /// the chosen engine, in the run's first pass), in steps (`analysis::Deadline::spend`):
-    /// its limit, so that what it proves is the same under any load (issue 14). It takes
+    /// its limit, so that what it proves is the same under any load. It takes
     /// milliseconds on most functions; one where it cannot finish gets no facts from it.
     /// Time limits it only as a safety net (`--timeout`, the run's end); the later stages
     /// get `--timeout` less what it used.
     pub interval_work: u64,
-    /// Whether the interval stage runs first, as the run's first pass (`check
-    /// --interval-pass off` leaves it out: the chosen engine alone, as before issue 14, for
-    /// the on/off table).
+    /// Whether the interval stage runs first, as the run's first pass (`-Z
+    /// interval-pass=off` leaves it out: the chosen engine alone, for the on/off table).
     pub interval_pass: bool,
     /// Analyses re-run with more predicates, at most.
     pub max_refinement_rounds: usize,
     /// Rounds in a row that add predicates but settle no assertion, after which
     /// refinement stops: it no longer makes progress. On `../shared/bench` every proof
     /// refinement gives comes in its first round, and each fruitless round costs about a
-    /// second of the time to an `unknown` (issue 14).
+    /// second of the time to an `unknown`.
     pub max_fruitless_rounds: usize,
     /// The budget the shares of the stages between the engine and the full counterexample
     /// search (polynomial equalities, congruences, care sets, refinement) are counted in:
     /// the function's budget, at most this. On `../shared/bench` every proof they give
     /// comes within the shares of 10 s; with the shares of the default 60 s a true task
-    /// they cannot prove spent up to six times longer in them before the same `unknown`
-    /// (issue 14). The engine and the full search still have the whole budget.
+    /// they cannot prove spent up to six times longer in them before the same `unknown`.
+    /// The engine and the full search still have the whole budget.
     pub share_reference: Duration,
     /// Share of a function's budget the engine may use when a counterexample search
     /// follows (all of it without one).
@@ -319,12 +353,11 @@ pub struct StageParams {
     /// The budget the relational congruences' share is counted in: the function's budget,
     /// at most this. With the default 60 s their template bounds spent 12 s of trip_count.c's
     /// time to an `unknown`; counted in `share_reference` (2 s) they lost heapsort.i's
-    /// proof under load (2.4 s at load 16). Still wall-clock: a budget of solver work for
-    /// the stage is left to do.
+    /// proof under load (2.4 s at load 16). It is wall-clock.
     pub relational_share_reference: Duration,
     /// The engine's budget of work in steps (`analysis::Deadline::spend`; 0: none, time
-    /// alone limits it). The contract search of recursive functions (`cli::check`) sets it
-    /// so that what its rounds prove does not depend on the machine's load (issue 15).
+    /// alone limits it). The contract search of recursive functions (`driver::contracts`) sets it
+    /// so that what its rounds prove does not depend on the machine's load.
     pub engine_work: u64,
     /// Whether the stages that ask the solver under a wall-clock cap (polynomial
     /// equalities, congruences) run. The contract search turns them off: a query cut by
@@ -332,8 +365,51 @@ pub struct StageParams {
     pub solver_stages: bool,
 }
 
+/// The contract search of recursive functions (`driver::contracts`): Houdini rounds,
+/// each the driver's analysis of the functions lifted in certify mode. Bounded by work, not
+/// time, so that the contracts, hence the verdicts, do not depend on the machine's load.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContractParams {
+    /// The budget of work of each function's interval stage and engine in one round (steps
+    /// of `analysis::Deadline::spend`).
+    pub round_work: u64,
+    /// The budget of work of the whole search (both searches together, the second gets
+    /// what the first left), per second of `--timeout`: a function of the configuration,
+    /// not of the load. At `--timeout 10`, 60M steps. Measured on `../shared/bench2`'s
+    /// recursive tasks (with region bounds checked by evaluation before they become
+    /// candidates): Ackermann03/04 certify in 27.5M steps, McCarthy91-1/2 in 8M and 7M,
+    /// Fibonacci01-1/04/05 in 16M, 15M and 32M, Fibonacci03 in 40M (its last round started
+    /// with 5.5M left: at 4M per second it was proved with nothing to spare; the 50% above
+    /// that is its margin).
+    pub search_work_per_second: f64,
+    /// The longest time of a function in one round, a safety net (at least 1 s, and at
+    /// most `--timeout`).
+    pub round_timeout: Duration,
+}
+
+/// What the stages print on standard error for a person studying a run (`-Z debug-...`).
+/// No result depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceParams {
+    /// Path focusing prints its queries, the paths found and the states they give.
+    pub focus: bool,
+    /// The counterexample search prints its steps with the time left.
+    pub counterexamples: bool,
+}
+
+/// Faults injected on purpose, to test that no verdict depends on them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FaultParams {
+    /// Every this-many-th solver check of a function's analysis (its solver formulas and
+    /// bounded model checking) answers `unknown` without asking the solver (0: none): under load any query may run out of time, and an `unknown` is
+    /// never evidence, so no verdict may depend on which one did (`tests/solver_unknown.rs`).
+    /// The count runs over the checks of one function's analysis, in order, so the checks
+    /// that answer `unknown` are the same on every run.
+    pub solver_unknown_every: u64,
+}
+
 impl Params {
-    /// Today's values.
+    /// The defaults.
     pub const DEFAULT: Params = Params {
         focus: FocusParams {
             max_queries: 4000,
@@ -343,9 +419,14 @@ impl Params {
             max_threshold_constants: 48,
             solver_work: 800_000,
             query_work: 200_000,
+            exact_operations: 4,
         },
         classic: ClassicParams { widening_delay: 2 },
         lower: LowerParams { guard_depth: 8 },
+        polyeq: PolyEqParams {
+            max_degree: 6,
+            max_monomials: 130,
+        },
         refine: RefineParams {
             max_depth: 3,
             paths_per_step: 4,
@@ -394,6 +475,7 @@ impl Params {
             process_memory: 1800 << 20,
             solver_reserve: 256 << 20,
             min_function_heap: 64 << 20,
+            shared_heap: 1500 << 20,
         },
         domain_types: DomainTypeParams { enabled: true },
         precision: PrecisionParams {
@@ -403,6 +485,8 @@ impl Params {
             relational_congruences: true,
             phase_splitting: true,
             partwise_paths: true,
+            max_disequalities: 2,
+            max_phase_predicates: 3,
         },
         care_set: CareSetParams {
             enabled: true,
@@ -411,6 +495,18 @@ impl Params {
             max_per_cut_point: 12,
             max_rounds: 3,
             share: 0.3,
+        },
+        contracts: ContractParams {
+            round_work: 1 << 22,
+            search_work_per_second: 6_000_000.0,
+            round_timeout: Duration::from_secs(10),
+        },
+        trace: TraceParams {
+            focus: false,
+            counterexamples: false,
+        },
+        faults: FaultParams {
+            solver_unknown_every: 0,
         },
     };
 }

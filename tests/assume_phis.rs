@@ -72,7 +72,8 @@ fn both_engines_keep_every_conjunct() {
         let program = annotated(&path);
         program.assert_runs_known(&["classic", "focus", "default"]);
         for engine in ["classic", "focus"] {
-            let report = common::check_json(&path, &["--engine", engine, "--no-counterexamples"]);
+            let engine_arg = format!("engine={engine}");
+            let report = common::check_json(&path, &["-Z", &engine_arg, "--no-counterexamples"]);
             wrong.extend(program.disagreements(&report, engine));
         }
     }

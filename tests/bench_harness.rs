@@ -257,7 +257,7 @@ fn configurations_reach_the_analyzer_and_compare_shows_changes() {
     let out = fx.bench(
         &[
             "--config",
-            "ci=--engine classic --domain interval --cflags -DX=1",
+            "ci=-Z engine=classic -Z domain=interval --cflags -DX=1",
             "--timeout",
             "7",
             "--json",
@@ -280,7 +280,7 @@ fn configurations_reach_the_analyzer_and_compare_shows_changes() {
         format!("--cflags=-include {}/p.h -DX=1", bench.display()),
         "--timeout 7".into(),
         "--format json".into(),
-        "--engine classic --domain interval".into(),
+        "-Z engine=classic -Z domain=interval".into(),
     ] {
         assert!(detail.contains(&needle), "{needle} missing from {detail}");
     }
@@ -290,7 +290,7 @@ fn configurations_reach_the_analyzer_and_compare_shows_changes() {
     let out = fx.bench(
         &[
             "--config",
-            "ci=--engine classic --domain interval --cflags -DX=1",
+            "ci=-Z engine=classic -Z domain=interval --cflags -DX=1",
             "--compare",
             old.to_str().unwrap(),
             "--plot",
@@ -340,6 +340,8 @@ fn task_lists_and_usage_errors() {
     assert!(text(&out.stderr).contains("error: task s/missing.c is not in the manifest"));
     for bad in [
         vec!["--config", "noequals"],
+        vec!["--config", "z=-Z no-such-option=1"],
+        vec!["--config", "f=--no-such-flag"],
         vec!["--jobs", "0"],
         vec!["--filter", "nothing-matches"],
     ] {

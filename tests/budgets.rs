@@ -112,7 +112,7 @@ fn long_function(name: &str, n: usize) -> String {
 }
 
 /// The front end's budget is a size, so it does not depend on the machine: a
-/// function larger than `--lift-limit` instructions is neither optimized nor lifted, and
+/// function larger than `-Z lift-limit` instructions is neither optimized nor lifted, and
 /// every one of its assertions is reported unknown for that budget, with a warning that
 /// gives its size; its function is listed as ended by that budget. A small function beside
 /// it is analyzed as usual (its assertion proved).
@@ -126,7 +126,7 @@ fn a_function_over_the_lift_limit_is_reported_with_the_front_ends_budget() {
         long_function("huge", 200)
     );
     std::fs::write(&path, source).expect("writing the program");
-    let report = check_json(&path, &["--lift-limit", "1000", "-j", "1"]);
+    let report = check_json(&path, &["-Z", "lift-limit=1000", "-j", "1"]);
     let checks = report["checks"].as_array().expect("checks");
     let huge: Vec<&Value> = checks.iter().filter(|c| c["function"] == "huge").collect();
     assert_eq!(
@@ -160,7 +160,7 @@ fn a_function_over_the_lift_limit_is_reported_with_the_front_ends_budget() {
         .iter()
         .any(|w| {
             let w = w.as_str().unwrap_or("");
-            w.contains("huge") && w.contains("--lift-limit 1000")
+            w.contains("huge") && w.contains("-Z lift-limit=1000")
         });
     assert!(warned, "a warning gives the size and the limit: {report}");
     // Within the default limit the same function is lifted and its assertions proved.
@@ -174,7 +174,7 @@ fn a_function_over_the_lift_limit_is_reported_with_the_front_ends_budget() {
     assert_eq!(proved, 200, "{report}");
 }
 
-/// Inlining stops where a caller would grow past `--inline-caller-limit`: the calls that do
+/// Inlining stops where a caller would grow past `-Z inline-caller-limit`: the calls that do
 /// not fit stay calls, and their callee is analyzed as a function of its own (its
 /// assertion, which holds for every argument, proved there), so that no assertion is lost.
 /// Without the limit, every call is inlined and the callee is not listed.
@@ -203,7 +203,7 @@ fn inlining_stops_at_the_caller_limit_and_the_callee_is_analyzed_on_its_own() {
     let report = check_json(&path, &["-j", "1"]);
     assert!(!listed(&report), "every call inlined: {report}");
     assert_eq!(contexts(&report), 40, "{report}");
-    let report = check_json(&path, &["--inline-caller-limit", "100", "-j", "1"]);
+    let report = check_json(&path, &["-Z", "inline-caller-limit=100", "-j", "1"]);
     assert!(
         listed(&report),
         "the callee is an entry of its own: {report}"
@@ -247,7 +247,7 @@ fn the_interval_pass_stops_at_its_budget_of_work_the_same_way_every_time() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let path = dir.path().join("count.c");
     std::fs::write(&path, COUNTING_LOOP).expect("writing the program");
-    let small = ["--interval-work", "40", "-j", "1"];
+    let small = ["-Z", "interval-work=40", "-j", "1"];
     let first = check_json(&path, &small);
     let second = check_json(&path, &small);
     let (end, detail) = interval_stage(&first);
@@ -281,20 +281,27 @@ fn what_the_interval_pass_proves_no_later_stage_loses() {
     std::fs::write(&path, COUNTING_LOOP).expect("writing the program");
     let classic = check_json(
         &path,
-        &["--engine", "classic", "--domain", "interval", "-j", "1"],
+        &["-Z", "engine=classic", "-Z", "domain=interval", "-j", "1"],
     );
     assert_eq!(classic["checks"][0]["verdict"], "proved");
     let hurried = check_json(&path, &["--timeout", "0.05", "-j", "1"]);
     assert_eq!(hurried["checks"][0]["verdict"], "proved", "{}", hurried);
 }
 
-/// The rounds of the contract search of `program`, as `POLYFOCUS_DEBUG_CONTRACTS`
+/// The rounds of the contract search of `program`, as `-Z debug-contracts`
 /// prints them: obligations, proved, steps of work and steps left, without the time.
 fn contract_rounds(program: &std::path::Path) -> Vec<String> {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfocus"))
-        .args(["check", "--format", "json", "-j", "1"])
+        .args([
+            "check",
+            "--format",
+            "json",
+            "-j",
+            "1",
+            "-Z",
+            "debug-contracts=rounds",
+        ])
         .arg(program)
-        .env("POLYFOCUS_DEBUG_CONTRACTS", "1")
         .output()
         .expect("polyfocus runs");
     String::from_utf8_lossy(&out.stderr)
@@ -367,8 +374,9 @@ fn bounded_model_checking_stops_at_its_budget_of_work_the_same_way_every_time() 
     let inputs = |_: &HavocReason| true;
     let targets = func.checks();
     let far = Instant::now() + Duration::from_secs(600);
+    let no_faults = || std::sync::Arc::new(polyfocus::context::InjectedUnknowns::every(0));
     for _ in 0..2 {
-        let mut bmc = Bmc::new(&func, &rpo, &inputs, &targets, None);
+        let mut bmc = Bmc::new(&func, &rpo, &inputs, &targets, None, no_faults());
         bmc.set_work_limit(1);
         let answer = bmc.search(8, 600_000, far, far);
         assert!(
@@ -376,7 +384,7 @@ fn bounded_model_checking_stops_at_its_budget_of_work_the_same_way_every_time() 
             "a budget of one step: {answer:?}"
         );
     }
-    let mut bmc = Bmc::new(&func, &rpo, &inputs, &targets, None);
+    let mut bmc = Bmc::new(&func, &rpo, &inputs, &targets, None, no_faults());
     let answer = bmc.search(8, 600_000, far, far);
     assert!(
         !matches!(answer, BmcResult::Unknown(_)),

@@ -3,7 +3,7 @@
 //! inputs, with an assertion that reports its line, and the facts of the annotations
 //! (`tests/common/annotations.rs`) must be what the native runs show (wrap-around, a
 //! different parity or C's negative remainders break the near relations). Then polyfocus
-//! must agree with the annotations in the runs `on` and `off` (`--relational-congruences`
+//! must agree with the annotations in the runs `on` and `off` (`-Z relational-congruences`
 //! on and off): an assertion the relations prove is unknown without them.
 
 mod common;
@@ -82,10 +82,10 @@ fn relations_prove_what_they_must_and_nothing_else() {
         let entry = entries(&path);
         let common_args = ["--entry", &entry, "--timeout", "30", "--no-counterexamples"];
         let mut on_args = common_args.to_vec();
-        on_args.extend_from_slice(&["--relational-congruences", "on"]);
+        on_args.extend_from_slice(&["-Z", "relational-congruences=on"]);
         let on = common::check_json(&path, &on_args);
         let mut off_args = common_args.to_vec();
-        off_args.extend_from_slice(&["--relational-congruences", "off"]);
+        off_args.extend_from_slice(&["-Z", "relational-congruences=off"]);
         let off = common::check_json(&path, &off_args);
         wrong.extend(program.disagreements(&on, "on"));
         wrong.extend(program.disagreements(&off, "off"));
@@ -111,8 +111,8 @@ fn relational_congruences_do_not_prove_the_known_wrong_cases() {
         let report = common::check_json(
             &path,
             &[
-                "--relational-congruences",
-                "on",
+                "-Z",
+                "relational-congruences=on",
                 "--no-counterexamples",
                 "--timeout",
                 "4",
@@ -137,8 +137,8 @@ fn a_narrow_unsigned_global_read_in_a_loop_is_read_unsigned() {
     let report = common::check_json(
         &path,
         &[
-            "--relational-congruences",
-            "on",
+            "-Z",
+            "relational-congruences=on",
             "--no-counterexamples",
             "--timeout",
             "10",

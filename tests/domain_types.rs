@@ -122,7 +122,7 @@ fn only_the_packs_the_assertion_depends_on_are_tracked() {
 #[test]
 fn a_relational_pack_keeps_its_proof_and_the_report_counts_the_classes() {
     let program = common::program("relational.c");
-    let on = common::check_json(&program, &["--domain-types", "on", "--timeout", "20"]);
+    let on = common::check_json(&program, &["-Z", "domain-types=on", "--timeout", "20"]);
     for check in on["checks"].as_array().expect("checks") {
         assert_eq!(check["verdict"], "proved", "{check}");
     }
@@ -145,7 +145,7 @@ fn a_relational_pack_keeps_its_proof_and_the_report_counts_the_classes() {
     let total = count("boolean") + count("equality") + count("interval") + count("relational");
     assert!(total >= count("relevant"), "{types}");
 
-    let off = common::check_json(&program, &["--domain-types", "off", "--timeout", "20"]);
+    let off = common::check_json(&program, &["-Z", "domain-types=off", "--timeout", "20"]);
     for check in off["checks"].as_array().expect("checks") {
         assert_eq!(check["verdict"], "proved", "{check}");
     }

@@ -14,10 +14,11 @@ fn config(inputs: Vec<PathBuf>) -> FrontendConfig {
         cflags: vec![],
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
-        inline_limit: 2000,
+        inline_limit: polyfocus::frontend::INLINE_LIMIT,
         inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
         lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
+        options: polyfocus::frontend::FrontendOptions::DEFAULT,
     }
 }
 
@@ -720,10 +721,11 @@ fn check_task(bench: &Path, cols: &[String]) -> (Vec<String>, Vec<String>) {
             DataModel::Lp64
         },
         entry: EntrySelection::Named(entry.to_string()),
-        inline_limit: 2000,
+        inline_limit: polyfocus::frontend::INLINE_LIMIT,
         inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
         lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
+        options: polyfocus::frontend::FrontendOptions::DEFAULT,
     };
     let mut failures = Vec::new();
     let mut warnings = std::collections::BTreeSet::new();

@@ -496,7 +496,7 @@ fn comparisons_agree_with_native_execution() {
         ("focus-poly", &[]),
         (
             "classic-interval",
-            &["--engine", "classic", "--domain", "interval"],
+            &["-Z", "engine=classic", "-Z", "domain=interval"],
         ),
     ];
     let mut wrong = Vec::new();

@@ -62,7 +62,7 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
                 .iter()
                 .find(|f| f.name == inv.function)
                 .expect("analyzed function exists");
-            let ctx = FunctionContext::new(func);
+            let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
             if let Certificate::NotInductive(why) = certify(&ctx, inv) {
                 failures.push(format!("{label} [{name}]: {why}"));
             }
@@ -146,10 +146,11 @@ fn certification_refutes_a_misread_formula() {
         cflags: vec![],
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
-        inline_limit: 2000,
+        inline_limit: polyfocus::frontend::INLINE_LIMIT,
         inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
         lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
+        options: polyfocus::frontend::FrontendOptions::DEFAULT,
     };
     let module = load(&fe).expect("the program compiles");
     let config = configs().remove(1).1;
@@ -160,7 +161,7 @@ fn certification_refutes_a_misread_formula() {
         .find(|i| i.function == "main")
         .expect("main's invariants");
     let func = module.functions.iter().find(|f| f.name == "main").unwrap();
-    let ctx = FunctionContext::new(func);
+    let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
     // Paths that leave a value out of its reading's range at a target, from every cut
     // point's invariant: none in the formula as it is, some in the misread one.
     let misread_paths = |ctx: &FunctionContext<'_>| {
@@ -211,10 +212,11 @@ fn template_bounds_are_inductive() {
         cflags: vec![],
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
-        inline_limit: 2000,
+        inline_limit: polyfocus::frontend::INLINE_LIMIT,
         inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
         lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
+        options: polyfocus::frontend::FrontendOptions::DEFAULT,
     };
     let before = BOUNDS.load(std::sync::atomic::Ordering::SeqCst);
     let failures = certify_program(&path.display().to_string(), &fe);
@@ -249,10 +251,11 @@ fn relational_congruences_of_the_congruence_programs_are_inductive() {
             cflags: vec![],
             data_model: DataModel::Lp64,
             entry: EntrySelection::List(names),
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         let before = RELATIONS.load(std::sync::atomic::Ordering::SeqCst);
         let failures = certify_program(&path.display().to_string(), &fe);
@@ -287,10 +290,11 @@ fn invariants_of_test_programs_are_inductive() {
             cflags: vec![],
             data_model: DataModel::Lp64,
             entry: EntrySelection::Default,
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         failures.extend(certify_program(&path.display().to_string(), &fe));
     }
@@ -342,10 +346,11 @@ fn benchmark_invariants_are_inductive(test: &str, step: usize) {
                         BenchModel::Lp64 => DataModel::Lp64,
                     },
                     entry: EntrySelection::Named(task.entry.clone()),
-                    inline_limit: 2000,
+                    inline_limit: polyfocus::frontend::INLINE_LIMIT,
                     inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
                     lift_limit: polyfocus::frontend::LIFT_LIMIT,
                     checks: polyfocus::ir::CheckSelection::ASSERT,
+                    options: polyfocus::frontend::FrontendOptions::DEFAULT,
                 };
                 let started = std::time::Instant::now();
                 let found = certify_program(&task.name, &fe);
@@ -373,7 +378,7 @@ fn benchmark_invariants_are_inductive(test: &str, step: usize) {
 /// arithmetic decides the queries, it must certify them outright.
 #[test]
 fn polynomial_equalities_are_inductive() {
-    use polyfocus::analysis::polyeq::{certify as certify_eqs, discover, Consecution, MAX_DEGREE};
+    use polyfocus::analysis::polyeq::{certify as certify_eqs, discover, Consecution};
     use polyfocus::analysis::Deadline;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let bench2 = common::shared_bench_or_skip(
@@ -422,16 +427,17 @@ fn polynomial_equalities_are_inductive() {
             cflags: vec![],
             data_model: DataModel::Ilp32,
             entry: EntrySelection::Default,
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         let module = load(&fe).expect("program loads");
         for func in &module.functions {
-            let ctx = FunctionContext::new(func);
+            let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
             let top = vec![Some(vec![vec![]]); ctx.graph().cut_points.len()];
-            for degree in 2..=MAX_DEGREE {
+            for degree in 2..=polyfocus::params::Params::DEFAULT.polyeq.max_degree {
                 let deadline = Deadline::after(Duration::from_secs(20));
                 let Some(eqs) = discover(&ctx, degree, &top, &deadline) else {
                     continue;
@@ -471,10 +477,11 @@ fn precision_techniques_give_certified_invariants_on_their_bench_tasks() {
             ],
             data_model: DataModel::Lp64,
             entry: EntrySelection::Named("main".into()),
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         let module = load(&fe).expect("task loads");
         let config = AnalysisConfig {
@@ -504,7 +511,7 @@ fn precision_techniques_give_certified_invariants_on_their_bench_tasks() {
                 .iter()
                 .find(|f| f.name == inv.function)
                 .expect("analyzed function exists");
-            let ctx = FunctionContext::new(func);
+            let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
             let cert = certify(&ctx, inv);
             assert!(
                 matches!(cert, Certificate::Inductive),
@@ -530,10 +537,11 @@ fn care_set_invariants_are_inductive() {
         cflags: vec![],
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
-        inline_limit: 2000,
+        inline_limit: polyfocus::frontend::INLINE_LIMIT,
         inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
         lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
+        options: polyfocus::frontend::FrontendOptions::DEFAULT,
     };
     let module = load(&fe).expect("program loads");
     let config = AnalysisConfig {
@@ -573,7 +581,7 @@ fn care_set_invariants_are_inductive() {
             .iter()
             .find(|f| f.name == inv.function)
             .expect("analyzed function exists");
-        let ctx = FunctionContext::new(func);
+        let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
         match certify(&ctx, inv) {
             Certificate::Inductive => {}
             other => panic!("care-set invariants of {}: {other:?}", inv.function),
@@ -608,10 +616,11 @@ fn phase_invariants_are_inductive() {
             cflags: vec![],
             data_model,
             entry: EntrySelection::Named("main".into()),
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         let module = load(&fe).expect("program loads");
         let config = AnalysisConfig {
@@ -640,7 +649,7 @@ fn phase_invariants_are_inductive() {
                 .iter()
                 .find(|f| f.name == inv.function)
                 .expect("analyzed function exists");
-            let ctx = FunctionContext::new(func);
+            let ctx = FunctionContext::new(func, &polyfocus::params::Params::DEFAULT);
             match certify(&ctx, inv) {
                 Certificate::Inductive => {}
                 other => panic!("{}: {}: {other:?}", path.display(), inv.function),

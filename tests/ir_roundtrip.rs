@@ -23,10 +23,11 @@ fn every_lifted_function_round_trips() {
             cflags: vec![],
             data_model: DataModel::Lp64,
             entry: EntrySelection::Default,
-            inline_limit: 2000,
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
             inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
             lift_limit: polyfocus::frontend::LIFT_LIMIT,
             checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
         // Programs written to be rejected (and those needing a second unit) are skipped;
         // the count below makes sure most are not.

@@ -30,10 +30,11 @@ fn load(input: PathBuf) -> polyfocus::ir::Module {
         cflags: vec![],
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
-        inline_limit: 2000,
+        inline_limit: polyfocus::frontend::INLINE_LIMIT,
         inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
         lift_limit: polyfocus::frontend::LIFT_LIMIT,
         checks: polyfocus::ir::CheckSelection::ASSERT,
+        options: polyfocus::frontend::FrontendOptions::DEFAULT,
     })
     .expect("loads")
 }

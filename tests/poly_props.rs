@@ -666,7 +666,7 @@ fn forget_across_several_blocks() {
 
 // ---------- recorded operations (workload (c)) ----------
 
-/// `check --record-polyhedra` writes a trace that parses, whose operands are the canonical
+/// `check -Z record-polyhedra=FILE` writes a trace that parses, whose operands are the canonical
 /// polyhedra of the analysis (reading one back gives the same constraints), and that covers
 /// the operations a loop needs.
 #[test]
@@ -677,8 +677,8 @@ fn an_analysis_records_its_polyhedra_operations() {
     let program =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/relational.c");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfocus"))
-        .args(["check", "--jobs", "1", "--record-polyhedra"])
-        .arg(&trace)
+        .args(["check", "--jobs", "1", "-Z"])
+        .arg(format!("record-polyhedra={}", trace.display()))
         .arg(&program)
         .output()
         .expect("polyfocus runs");

@@ -72,10 +72,11 @@ int main(void) {
 #[test]
 fn fig_1a() {
     for domain in ["poly", "poly-pred"] {
-        let (vs, t) = verdicts(FIG_1A, &["--domain", domain]);
+        let domain_arg = format!("domain={domain}");
+        let (vs, t) = verdicts(FIG_1A, &["-Z", &domain_arg]);
         println!("fig1a focus {domain}: {vs:?} {t:.2}s");
         assert!(all_proved(&vs), "{domain}: {vs:?}");
-        let (vs, t) = verdicts(FIG_1A, &["--domain", domain, "--engine", "classic"]);
+        let (vs, t) = verdicts(FIG_1A, &["-Z", &domain_arg, "-Z", "engine=classic"]);
         println!("fig1a classic {domain}: {vs:?} {t:.2}s");
         assert!(vs.iter().all(|v| v != "violated"), "{domain}: {vs:?}");
     }
@@ -104,13 +105,13 @@ int main(void) {
 fn flag_correlated_with_loop() {
     // Polyhedra alone may prove it too when the boolean is live at the loop head (a
     // relational hull over the 0/1 dimension); printed, not asserted.
-    let (vs, _) = verdicts(FLAG_LOOP, &["--domain", "poly"]);
+    let (vs, _) = verdicts(FLAG_LOOP, &["-Z", "domain=poly"]);
     println!("flag loop poly alone: {vs:?}");
     for args in [
-        &["--domain", "poly-pred"][..],
-        &["--predicates", "on"][..],
-        &["--domain", "poly-pred", "--engine", "classic"][..],
-        &["--domain", "interval-pred"][..],
+        &["-Z", "domain=poly-pred"][..],
+        &["-Z", "predicates=on"][..],
+        &["-Z", "domain=poly-pred", "-Z", "engine=classic"][..],
+        &["-Z", "domain=interval-pred"][..],
     ] {
         let (vs, t) = verdicts(FLAG_LOOP, args);
         println!("flag loop {args:?}: {vs:?} {t:.2}s");
@@ -118,10 +119,13 @@ fn flag_correlated_with_loop() {
     }
     let (vs, _) = verdicts(
         FLAG_LOOP,
-        &["--domain", "poly-pred", "--pred-domain", "product"],
+        &["-Z", "domain=poly-pred", "-Z", "pred-domain=product"],
     );
     assert!(vs.iter().all(|v| v != "violated"), "product: {vs:?}");
-    let (vs, _) = verdicts(FLAG_LOOP, &["--domain", "poly-pred", "--predicates", "off"]);
+    let (vs, _) = verdicts(
+        FLAG_LOOP,
+        &["-Z", "domain=poly-pred", "-Z", "predicates=off"],
+    );
     assert!(vs.iter().all(|v| v != "violated"), "predicates off: {vs:?}");
 }
 
@@ -165,7 +169,7 @@ fn loop_counter_family() {
         let src = loop_counter(c);
         let mut line = format!("loop-counter C={c}:");
         for domain in ["poly", "poly-pred"] {
-            let (vs, t) = verdicts(&src, &["--domain", domain]);
+            let (vs, t) = verdicts(&src, &["-Z", &format!("domain={domain}")]);
             line += &format!(" {domain} {:?} {t:.2}s;", vs);
             if domain == "poly-pred" {
                 assert!(all_proved(&vs), "C={c}: {vs:?}");
@@ -181,15 +185,15 @@ fn case_split_family() {
         let src = case_split(c);
         let mut line = format!("case-split C={c}:");
         for (name, args) in [
-            ("poly", &["--domain", "poly"][..]),
-            ("poly-pred", &["--domain", "poly-pred"][..]),
+            ("poly", &["-Z", "domain=poly"][..]),
+            ("poly-pred", &["-Z", "domain=poly-pred"][..]),
             (
                 "classic poly",
-                &["--domain", "poly", "--engine", "classic"][..],
+                &["-Z", "domain=poly", "-Z", "engine=classic"][..],
             ),
             (
                 "classic poly-pred",
-                &["--domain", "poly-pred", "--engine", "classic"][..],
+                &["-Z", "domain=poly-pred", "-Z", "engine=classic"][..],
             ),
         ] {
             let (vs, t) = verdicts(&src, args);
@@ -241,7 +245,7 @@ int main(void) {
 
 #[test]
 fn refinement_localizes_predicates_at_the_loop_head() {
-    let off = report(DISJUNCTIVE_LOOP, &["--refine", "off"]);
+    let off = report(DISJUNCTIVE_LOOP, &["-Z", "refine=off"]);
     assert_eq!(off["checks"][0]["verdict"], "unknown", "{off}");
     assert_eq!(off["refinement"].as_array().unwrap().len(), 0);
     let on = report(DISJUNCTIVE_LOOP, &[]);

@@ -391,8 +391,8 @@ fn a_function_over_its_memory_budget_reports_the_budget_not_a_proof() {
             &[
                 "check",
                 "lib.c",
-                "--engine",
-                engine,
+                "-Z",
+                &format!("engine={engine}"),
                 "--memory-per-function",
                 // 1 KB: any analysis needs more (0 is refused as meaningless).
                 "0.001",

@@ -192,7 +192,11 @@ fn a_library_with_static_inline_functions_in_a_header_replays() {
     // The `static` function itself, not inlined: the driver is compiled in its unit. Its
     // `size_t` argument is shown unsigned.
     let dir = tempfile::tempdir().unwrap();
-    let text = check_text(&program("minihash.c"), &["--inline-limit", "1"], dir.path());
+    let text = check_text(
+        &program("minihash.c"),
+        &["-Z", "inline-limit=1"],
+        dir.path(),
+    );
     assert!(text.contains(": violated [mh_tail]"), "{text}");
     assert!(!text.contains("rem=-"), "{text}");
     assert_no_plumbing(&text);

@@ -46,6 +46,74 @@ fn budgets_that_would_overflow_or_mean_nothing_are_refused() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// `check --help` lists the user's flags only (at most 25 options); the internal options
+/// are `-Z NAME=VALUE`, listed with their defaults by `-Z help` (exit 0), and an unknown
+/// name, a bad value, an option that does not apply, or `-j 0` is refused (exit 3).
+#[test]
+fn internal_options_are_listed_apart_and_checked() {
+    let help = polyfocus().args(["check", "--help"]).output().unwrap();
+    assert_eq!(help.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let options = help
+        .lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.starts_with("--")
+                || (l.starts_with('-') && l.chars().nth(1).is_some_and(|c| c.is_ascii_alphabetic()))
+        })
+        .count();
+    assert!((15..=25).contains(&options), "{options} options:\n{help}");
+    assert!(
+        !help.contains("--engine") && !help.contains("--care-set"),
+        "{help}"
+    );
+    assert!(help.contains("-Z help"), "{help}");
+
+    let listed = polyfocus().args(["check", "-Z", "help"]).output().unwrap();
+    assert_eq!(listed.status.code(), Some(0));
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    for option in [
+        "engine=focus|classic",
+        "care-set=on|off",
+        "interval-work=N",
+        "memory-model=on|off",
+    ] {
+        assert!(listed.contains(option), "{option} in {listed}");
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let program = write_program(dir.path(), "ok.c", "int main(void){ return 0; }\n");
+    for (command, bad) in [
+        ("check", vec!["-Z", "no-such-option=1"]),
+        ("check", vec!["-Z", "care-set=maybe"]),
+        ("check", vec!["-Z", "interval-work=-5"]),
+        ("check", vec!["-j", "0"]),
+        ("ir", vec!["-Z", "engine=classic"]),
+    ] {
+        let out = polyfocus()
+            .arg(command)
+            .arg(&program)
+            .args(&bad)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{bad:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{bad:?}: {stderr}");
+    }
+    let out = polyfocus()
+        .args(["check", "-Z", "engine=classic", "-Z", "domain=interval"])
+        .arg(&program)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("classic + interval"));
+}
+
 /// The processes whose executable lies under `dir`.
 fn processes_under(dir: &Path) -> Vec<u32> {
     let mut res = Vec::new();

@@ -200,7 +200,7 @@ fn a_recursive_callee_is_refuted_from_main() {
 /// loaded machine, it ran past its share of the budget and left the search no time.
 #[test]
 fn array_subscripts() {
-    check_program("bounds.c", &["--refine", "off"]);
+    check_program("bounds.c", &["-Z", "refine=off"]);
 }
 
 /// The ground truth of `bounds.c`: built natively with `-fsanitize=array-bounds` and a

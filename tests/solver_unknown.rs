@@ -3,10 +3,10 @@
 //! focusing took an `unknown` for "no more paths", kept the join of the paths it had seen,
 //! and proved `bitwise_bounds.c:16` (which fails) whenever the machine was busy enough.
 //!
-//! Here `POLYFOCUS_INJECT_SOLVER_UNKNOWN=N` makes every N-th solver check answer `unknown`,
-//! deterministically, and every assertion of `tests/programs` annotated `fails` must
-//! still not be proved, by path focusing over polyhedra (the default, with every stage
-//! after it) and over intervals.
+//! Here `-Z inject-solver-unknown=N` makes every N-th solver check of a function's analysis
+//! answer `unknown`, deterministically, and every assertion of `tests/programs` annotated
+//! `fails` must still not be proved, by path focusing over polyhedra (the default, with
+//! every stage after it) and over intervals.
 
 mod common;
 
@@ -49,8 +49,9 @@ fn no_proof_of_a_failing_assertion(args: &[&str]) {
             let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
                 .args(["check", "--format", "json", "--timeout", "30"])
                 .args(args)
+                .arg("-Z")
+                .arg(format!("inject-solver-unknown={period}"))
                 .arg(program)
-                .env(polyfocus::smt::INJECT_UNKNOWN_ENV, period.to_string())
                 .output()
                 .expect("polyfocus runs");
             let code = out.status.code().unwrap_or(-1);
@@ -85,5 +86,5 @@ fn default_configuration() {
 
 #[test]
 fn focus_over_intervals() {
-    no_proof_of_a_failing_assertion(&["--engine", "focus", "--domain", "interval"]);
+    no_proof_of_a_failing_assertion(&["-Z", "engine=focus", "-Z", "domain=interval"]);
 }

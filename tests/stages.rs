@@ -15,25 +15,24 @@ fn the_check(report: &Value, line: u32) -> &Value {
     check_at_line(report, line).unwrap_or_else(|| panic!("no check at line {line} in {report}"))
 }
 
+/// The classic engine over intervals without the relational stage, which proves line 8 of
+/// `relational.c` with a template bound (`i - n`): the assertion stays open.
+const CLASSIC_INTERVAL_ALONE: [&str; 6] = [
+    "-Z",
+    "engine=classic",
+    "-Z",
+    "domain=interval",
+    "-Z",
+    "relational-congruences=off",
+];
+
 /// With the default budget, an assertion that stays unknown ends because the counterexample
 /// search stopped learning (no execution takes more than 1000 iterations, native runs show
 /// nothing new), not because the 60 s budget ran out; the report says how each stage ended
 /// and how long each spent on each assertion.
 #[test]
 fn unknown_ends_when_the_search_stops_learning() {
-    // Relational congruences (on by default) prove line 8 here with a template bound
-    // (`i - n`); off, so that the assertion stays open for the search.
-    let report = check(
-        "relational.c",
-        &[
-            "--engine",
-            "classic",
-            "--domain",
-            "interval",
-            "--relational-congruences",
-            "off",
-        ],
-    );
+    let report = check("relational.c", &CLASSIC_INTERVAL_ALONE);
     let func = &report["functions"][0];
     assert_eq!(func["end"], "finished", "{func}");
     let stages = func["stages"].as_array().expect("stages of the function");
@@ -97,18 +96,7 @@ fn unmodeled_load_is_the_reason_whatever_the_budget() {
 /// site through, with that invariant.
 #[test]
 fn imprecise_reason_names_the_loop_and_its_invariant() {
-    // Off: the relational stage proves line 8 with a template bound.
-    let report = check(
-        "relational.c",
-        &[
-            "--engine",
-            "classic",
-            "--domain",
-            "interval",
-            "--relational-congruences",
-            "off",
-        ],
-    );
+    let report = check("relational.c", &CLASSIC_INTERVAL_ALONE);
     let reason = the_check(&report, 8)["reason"]
         .as_str()
         .expect("reason")

@@ -17,7 +17,9 @@ const CONFIGS: [(&str, &str, &str); 4] = [
 ];
 
 fn run(program: &Path, engine: &str, domain: &str, extra: &[&str]) -> Value {
-    let mut args = vec!["--engine", engine, "--domain", domain, "--timeout", "30"];
+    let engine = format!("engine={engine}");
+    let domain = format!("domain={domain}");
+    let mut args = vec!["-Z", &engine, "-Z", &domain, "--timeout", "30"];
     args.extend_from_slice(extra);
     common::check_json(program, &args)
 }
@@ -115,12 +117,12 @@ fn remainder_identity_after_a_divisibility_test() {
     check_program_with(
         "remainder_identity.c",
         &[
-            "--refine",
-            "off",
-            "--care-set",
-            "off",
-            "--relational-congruences",
-            "off",
+            "-Z",
+            "refine=off",
+            "-Z",
+            "care-set=off",
+            "-Z",
+            "relational-congruences=off",
         ],
     );
 }
@@ -397,9 +399,10 @@ fn needs_technique(name: &str, switch: &str, lines: &[u32]) {
     let path = common::program(name);
     // The relational stage (on by default) proves some of these assertions too (template
     // bounds keep `c <= 40`): off as well, so that the technique is tested alone.
-    let mut args = vec![switch, "off", "--no-counterexamples"];
-    if switch != "--relational-congruences" {
-        args.extend(["--relational-congruences", "off"]);
+    let off = format!("{switch}=off");
+    let mut args = vec!["-Z", &off, "--no-counterexamples"];
+    if switch != "relational-congruences" {
+        args.extend(["-Z", "relational-congruences=off"]);
     }
     let report = run(&path, "focus", "poly", &args);
     for line in lines {
@@ -407,7 +410,7 @@ fn needs_technique(name: &str, switch: &str, lines: &[u32]) {
         assert_eq!(
             found["verdict"].as_str(),
             Some("unknown"),
-            "{name}:{line} with {switch} off: {found}"
+            "{name}:{line} with -Z {switch}=off: {found}"
         );
     }
 }
@@ -417,7 +420,7 @@ fn needs_technique(name: &str, switch: &str, lines: &[u32]) {
 #[test]
 fn disequality_splitting() {
     check_program("disequality_split.c");
-    needs_technique("disequality_split.c", "--disequality-splitting", &[16, 25]);
+    needs_technique("disequality_split.c", "disequality-splitting", &[16, 25]);
 }
 
 /// Refinement keeps the states of a loop entered apart from those of the loop never entered
@@ -425,7 +428,7 @@ fn disequality_splitting() {
 #[test]
 fn loop_entry_predicates() {
     check_program("loop_entry.c");
-    needs_technique("loop_entry.c", "--loop-entry-predicates", &[13]);
+    needs_technique("loop_entry.c", "loop-entry-predicates", &[13]);
 }
 
 /// Refinement starts with the guards of the loop's body read at the head, so each phase
@@ -434,7 +437,7 @@ fn loop_entry_predicates() {
 #[test]
 fn phase_splitting() {
     check_program("phases.c");
-    needs_technique("phases.c", "--phase-splitting", &[18, 36]);
+    needs_technique("phases.c", "phase-splitting", &[18, 36]);
     let report = run(&common::program("phases.c"), "focus", "poly", &[]);
     let found = common::check_at_line(&report, 50).expect("a verdict on the line");
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
@@ -445,7 +448,7 @@ fn phase_splitting() {
 #[test]
 fn partwise_paths() {
     check_program("phases_partwise.c");
-    needs_technique("phases_partwise.c", "--partwise-paths", &[18]);
+    needs_technique("phases_partwise.c", "partwise-paths", &[18]);
     let report = run(&common::program("phases_partwise.c"), "focus", "poly", &[]);
     let found = common::check_at_line(&report, 20).expect("a verdict on the line");
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
@@ -456,11 +459,11 @@ fn partwise_paths() {
 #[test]
 fn bitwise_bounds() {
     check_program("bitwise_bounds.c");
-    needs_technique("bitwise_bounds.c", "--bitwise-bounds", &[15, 17, 18]);
+    needs_technique("bitwise_bounds.c", "bitwise-bounds", &[15, 17, 18]);
 }
 
 /// Extrapolation with a care set keeps the bound widening loses. Both
-/// assertions are proved by the care-set stage, and stay unknown with `--care-set off`.
+/// assertions are proved by the care-set stage, and stay unknown with `-Z care-set=off`.
 #[test]
 fn care_set_extrapolation() {
     check_program_with("care_set.c", &["--no-counterexamples"]);
@@ -468,7 +471,7 @@ fn care_set_extrapolation() {
     let args = ["--timeout", "30", "--no-counterexamples"];
     let on = common::check_json(&path, &args);
     let mut off_args = args.to_vec();
-    off_args.extend_from_slice(&["--care-set", "off"]);
+    off_args.extend_from_slice(&["-Z", "care-set=off"]);
     let off = common::check_json(&path, &off_args);
     for line in [20, 37] {
         let verdict = |r: &Value| {
@@ -518,7 +521,7 @@ fn template_bounds() {
     check_program_with("template_bounds.c", &["--no-counterexamples"]);
     needs_technique(
         "template_bounds.c",
-        "--relational-congruences",
+        "relational-congruences",
         &TEMPLATE_BOUNDS_LINES,
     );
 }

@@ -1,7 +1,7 @@
 //! Workload (c): the polyhedra the analyzer meets on the benchmark programs.
 //!
 //! The analyzer binary this bench was built with records a sample of its polyhedra
-//! operations (`polyfocus check --record-polyhedra FILE`, format in
+//! operations (`polyfocus check -Z record-polyhedra=FILE`, format in
 //! `polyfocus::domain::poly::record`) on tasks of `MANIFEST.tsv`, each with the entry, data
 //! model and flags of its row, into a temporary folder. Every distinct recorded operation is
 //! then replayed with ours and (with the `ppl` feature) with PPL, and the results compared
@@ -228,7 +228,7 @@ fn record_all(settings: &Settings, tasks: &[Task], dir: &Path) -> (Vec<Vec<Recor
 fn record_one(harness: &Harness, task: &Task, trace: &Path) -> Result<Vec<Recorded>, String> {
     // One analysis thread: the sample is then deterministic.
     let flags = format!(
-        "--record-polyhedra '{}' --jobs 1 --no-counterexamples",
+        "-Z record-polyhedra='{}' --jobs 1 --no-counterexamples",
         trace.display()
     );
     let config = Config::parse(&format!("record={flags}")).map_err(|e| format!("{e:#}"))?;

@@ -21,15 +21,16 @@
 //! `Q'`, and it equals `P ∇ Q` when the care set blocks nothing. When `Q` already meets `C`
 //! (the join, not extrapolation, brought the bad states in) the operator is plain widening.
 //!
-//! Extrapolation need not terminate; after [`MAX_EXTRAPOLATIONS`] care-set steps at one cut
-//! point the engine widens as usual there (the paper's remedy), so every run still ends.
+//! Extrapolation need not terminate; after `CareSetParams::max_extrapolations` care-set
+//! steps at one cut point the engine widens as usual there (the paper's remedy), so every
+//! run still ends.
 //!
 //! **Care sets** ([`discover`]): backwards from each open error site, the solver names
 //! focus paths `π` from the invariant at a predecessor cut point `c` into the current bad
 //! set `B_t` (at first: the whole error site); `B_c = wp(π, B_t) ⊓ X_c`, computed exactly in
 //! a relational domain (as predicate refinement does), is added to `C_c` when `c` is a loop
-//! head, and the search steps back from `c` with `B_c`, up to [`MAX_DEPTH`] paths from the
-//! error site. Every state added can reach the error along an abstract path (the paper's
+//! head, and the search steps back from `c` with `B_c`, up to `CareSetParams::max_depth`
+//! paths from the error site. Every state added can reach the error along an abstract path (the paper's
 //! `C ⊆ pre*(¬ψ)`, up to the transformers' over-approximation). Unlike the paper, the walk
 //! follows the reduced graph rather than the recorded forward iterates, and each round
 //! re-runs the engine from the entry rather than from the iterate before the step that
@@ -42,13 +43,6 @@ use super::Deadline;
 use crate::domain::{ConsKind, Entailment, LinCons, NumericDomain, Space};
 use crate::graph::{CutKind, CutPointId};
 use std::cell::RefCell;
-
-/// Care-set extrapolations at one cut point in one run before it widens as usual.
-pub const MAX_EXTRAPOLATIONS: usize = crate::params::Params::DEFAULT.care_set.max_extrapolations;
-/// Paths stepped back from an error site, at most.
-pub const MAX_DEPTH: usize = crate::params::Params::DEFAULT.care_set.max_depth;
-/// Polyhedra kept in the care set of one cut point.
-const MAX_PER_CUT_POINT: usize = crate::params::Params::DEFAULT.care_set.max_per_cut_point;
 
 /// The care set of each cut point: a union of polyhedra (each a conjunction over the value
 /// dimensions live there), in the order of the reduced graph.
@@ -81,12 +75,12 @@ impl CareSets {
     }
 
     /// Adds the polyhedron `bad` to the care set of `cp`; false when it is already there or
-    /// the care set is full.
-    pub fn add(&mut self, cp: CutPointId, bad: Vec<LinCons>) -> bool {
+    /// the care set is full (`max_per_cut_point` polyhedra).
+    pub fn add(&mut self, cp: CutPointId, bad: Vec<LinCons>, max_per_cut_point: usize) -> bool {
         let Some(here) = self.at.get_mut(cp.index()) else {
             return false;
         };
-        if here.len() >= MAX_PER_CUT_POINT || here.contains(&bad) {
+        if here.len() >= max_per_cut_point || here.contains(&bad) {
             return false;
         }
         here.push(bad);
@@ -99,14 +93,18 @@ impl CareSets {
 pub(crate) struct Extrapolator {
     care: CareSets,
     steps: RefCell<Vec<usize>>,
+    /// Care-set steps at one cut point before it widens as usual.
+    max_steps: usize,
 }
 
 impl Extrapolator {
-    /// Care sets for one run; `n` cut points.
-    pub(crate) fn new(care: CareSets, n: usize) -> Extrapolator {
+    /// Care sets for one run; `n` cut points, each taking at most `max_steps` care-set
+    /// steps.
+    pub(crate) fn new(care: CareSets, n: usize, max_steps: usize) -> Extrapolator {
         Extrapolator {
             care,
             steps: RefCell::new(vec![0; n]),
+            max_steps,
         }
     }
 
@@ -154,7 +152,7 @@ impl Extrapolator {
             let Some(n) = steps.get_mut(cp.index()) else {
                 return up_to;
             };
-            if *n >= MAX_EXTRAPOLATIONS {
+            if *n >= self.max_steps {
                 return up_to;
             }
             *n += 1;
@@ -258,11 +256,12 @@ pub fn discover<W: NumericDomain>(
     deadline: &Deadline,
 ) -> Discovery {
     let graph = lowering.context().graph();
+    let max_per_cut_point = lowering.params().care_set.max_per_cut_point;
     walk_back::<W>(
         lowering,
         at_cut_points,
         errors,
-        MAX_DEPTH,
+        lowering.params().care_set.max_depth,
         deadline,
         |step| {
             // B_c = pre ⊓ X_c, one polyhedron per disjunct of the invariant; each is both a
@@ -277,7 +276,7 @@ pub fn discover<W: NumericDomain>(
                 }
                 let b = halves(b.to_cons());
                 if graph.cut_point(step.from).kind == CutKind::LoopHead
-                    && care.add(step.from, b.clone())
+                    && care.add(step.from, b.clone(), max_per_cut_point)
                 {
                     added += 1;
                 }
@@ -373,6 +372,7 @@ mod tests {
                 at: vec![care.clone()],
             },
             1,
+            16,
         );
         let res = ex.extrapolate(&s, CutPointId(0), &p, &q, widened.clone());
         assert!(q.is_leq(&res) && res.is_leq(&widened) && disjoint(&res, &care));
@@ -403,11 +403,11 @@ mod tests {
         );
         let widened = p.clone().widen(&q);
         let far = vec![vec![le(&[(1, 1)], -5)]];
-        let ex = Extrapolator::new(CareSets { at: vec![far] }, 1);
+        let ex = Extrapolator::new(CareSets { at: vec![far] }, 1, 16);
         let res = ex.extrapolate(&s, CutPointId(0), &p, &q, widened.clone());
         assert!(res.is_leq(&widened) && widened.is_leq(&res));
         let inside = vec![vec![le(&[(1, 0)], 1), le(&[(-1, 0)], -1)]];
-        let ex = Extrapolator::new(CareSets { at: vec![inside] }, 1);
+        let ex = Extrapolator::new(CareSets { at: vec![inside] }, 1, 16);
         let res = ex.extrapolate(&s, CutPointId(0), &p, &q, widened.clone());
         assert!(res.is_leq(&widened) && widened.is_leq(&res));
     }

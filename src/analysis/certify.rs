@@ -22,9 +22,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-/// Time for one certification query; past it the answer is "undecided".
-const QUERY_TIMEOUT: Duration = crate::params::Params::DEFAULT.certify.query_timeout;
-
 /// The invariants of one function at its cut points (`None`: unreachable), as disjunctions
 /// of constraint systems over value dimensions (one disjunct for convex domains).
 #[derive(Clone, Debug)]
@@ -100,6 +97,8 @@ pub fn certify(ctx: &FunctionContext<'_>, invariants: &CutInvariants) -> Certifi
     if graph.cut_points.len() != invariants.at_cut_point.len() {
         return Certificate::NotInductive(Refutation::Mismatch);
     }
+    // Past this time a query's answer is "undecided".
+    let query_timeout = ctx.params().certify.query_timeout;
     let mut undecided = None;
     for p in graph.ids() {
         let Some(from) = &invariants.at_cut_point[p.index()] else {
@@ -111,7 +110,7 @@ pub fn certify(ctx: &FunctionContext<'_>, invariants: &CutInvariants) -> Certifi
             .iter()
             .map(|q| (*q, invariants.at_cut_point[q.index()].clone()))
             .collect();
-        match formula.query_disjunctive(from, &outside, &[], QUERY_TIMEOUT) {
+        match formula.query_disjunctive(from, &outside, &[], query_timeout) {
             QueryResult::Unsat => {}
             QueryResult::Unknown(why) => undecided = Some((p, why)),
             QueryResult::Path(path) => {
@@ -123,7 +122,7 @@ pub fn certify(ctx: &FunctionContext<'_>, invariants: &CutInvariants) -> Certifi
         }
         // The query above reads the targets through the same formula as the engine; the
         // readings' ranges, from the types alone, check that formula independently.
-        match formula.query_misread(from, QUERY_TIMEOUT) {
+        match formula.query_misread(from, query_timeout) {
             QueryResult::Unsat => {}
             QueryResult::Unknown(why) => undecided = Some((p, why)),
             QueryResult::Path(path) => {

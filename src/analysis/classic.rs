@@ -9,9 +9,6 @@ use crate::domain::{NumericDomain, Var};
 use crate::ir::{BlockId, CmpPred, Expr, Operand, Terminator, ValueId};
 use std::collections::BTreeSet;
 
-/// Joins at a loop head before widening starts.
-const WIDENING_DELAY: u32 = crate::params::Params::DEFAULT.classic.widening_delay;
-
 /// Runs the classic analysis of a function; the result holds the state at each block entry.
 pub fn analyze<D: NumericDomain>(
     lowering: &Lowering<'_>,
@@ -31,6 +28,7 @@ pub fn analyze<D: NumericDomain>(
     worklist.insert(rpo_index[func.entry.index()]);
     let mut outcome = Outcome::Complete;
     let dim = lowering.space().dim() as u64;
+    let widening_delay = lowering.params().classic.widening_delay;
     let dead = dead_at_entries(lowering);
 
     while let Some(i) = worklist.pop_first() {
@@ -53,7 +51,7 @@ pub fn analyze<D: NumericDomain>(
                     }
                     if graph.is_loop_head(succ) {
                         visits[idx] += 1;
-                        if visits[idx] > WIDENING_DELAY {
+                        if visits[idx] > widening_delay {
                             old.clone().widen(&old.clone().join(&out))
                         } else {
                             old.clone().join(&out)

@@ -272,7 +272,7 @@ mod tests {
     #[test]
     fn certification_accepts_parity_and_refutes_a_stride_of_three_under_wrap() {
         let (func, c) = classes(&pf("even.pf"));
-        let ctx = FunctionContext::new(&func);
+        let ctx = FunctionContext::new(&func, &crate::params::Params::DEFAULT);
         let cert = certify(&ctx, &top_invariants(&ctx), &c, Duration::from_secs(10));
         assert_eq!(cert, Certificate::Inductive);
 
@@ -283,7 +283,7 @@ mod tests {
             "the analysis keeps no class of 3 under wrap"
         );
         c.per_value[0] = Congruence::class(Int::from(0), Int::from(3));
-        let ctx = FunctionContext::new(&func);
+        let ctx = FunctionContext::new(&func, &crate::params::Params::DEFAULT);
         let cert = certify(&ctx, &top_invariants(&ctx), &c, Duration::from_secs(10));
         assert!(matches!(cert, Certificate::NotInductive(_)), "{cert:?}");
     }

@@ -14,7 +14,8 @@
 //! cannot pass from `f ≤ -1` to `f ≥ 1` without an iteration starting at `f = 0`, where
 //! the path's guard fails. So `τ*` is covered by the sweeps of the two sides, each under
 //! the convex guard `G ⊓ f ≤ -1` or `G ⊓ f ≥ 1`, joined: [`sides`] gives those conjunctions
-//! (every combination of the sides of at most [`MAX_DISEQUALITIES`] disequalities).
+//! (every combination of the sides of at most `PrecisionParams::max_disequalities`
+//! disequalities).
 //! With resets (`x' = c`), the sweep starts after one iteration, when the reset values are
 //! fixed: they move by 0 from there, which is what `δ` counts for them.
 
@@ -24,9 +25,6 @@ use crate::domain::{ConsKind, Int, LinCons, LinExpr, NumericDomain, Var};
 use crate::ir::{BinOp, CmpPred, Expr, Operand, Terminator, ValueId};
 use crate::smt::FocusPath;
 use num_traits::{One, Signed, Zero};
-
-/// Disequalities split on per path, at most: `2^k` sweeps instead of one.
-pub const MAX_DISEQUALITIES: usize = 2;
 
 /// How deep branch conditions are decomposed through `&&`, `||` and negations.
 const CONDITION_DEPTH: usize = 4;
@@ -42,8 +40,9 @@ pub fn sides<D: NumericDomain>(
     deltas: &[(Var, Int)],
 ) -> Vec<Vec<LinCons>> {
     let mut splits: Vec<LinExpr> = Vec::new();
+    let max_splits = lowering.precision().max_disequalities;
     for f in on_start::<D>(lowering, path, live) {
-        if splits.len() >= MAX_DISEQUALITIES {
+        if splits.len() >= max_splits {
             break;
         }
         if !moves_by_at_most_one(lowering, &f, live, deltas) {

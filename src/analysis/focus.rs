@@ -30,18 +30,6 @@ use crate::smt::{FocusPath, Products, QueryResult, RegionFormula};
 use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Solver queries per function before giving up.
-const MAX_QUERIES: usize = crate::params::Params::DEFAULT.focus.max_queries;
-/// Time for one solver query; a harder query answers unknown (the analysis then stops
-/// with a budget verdict rather than hang).
-const MAX_QUERY_TIME: std::time::Duration = crate::params::Params::DEFAULT.focus.max_query_time;
-/// Plain joins in `loopiter` before widening.
-const LOOPITER_DELAY: usize = crate::params::Params::DEFAULT.focus.loopiter_delay;
-/// Narrowing steps in `loopiter` and on the reduced multigraph.
-const NARROWING_STEPS: usize = crate::params::Params::DEFAULT.focus.narrowing_steps;
-/// Constants used as widening thresholds, at most.
-const MAX_THRESHOLD_CONSTANTS: usize = crate::params::Params::DEFAULT.focus.max_threshold_constants;
-
 /// Runs path focusing on a function; the result holds the state at each block entry.
 pub fn analyze<D: NumericDomain>(
     lowering: &Lowering<'_>,
@@ -212,7 +200,11 @@ pub fn analyze_with_care_sets<D: NumericDomain>(
 ) -> FocusRun<D> {
     let graph = lowering.context().graph();
     let mut engine = Focus::new(lowering, preds, facts.clone());
-    engine.extrapolator = Extrapolator::new(care.clone(), graph.cut_points.len());
+    engine.extrapolator = Extrapolator::new(
+        care.clone(),
+        graph.cut_points.len(),
+        lowering.params().care_set.max_extrapolations,
+    );
     let outcome = engine.ascend(deadline);
     if outcome != Outcome::Complete {
         return FocusRun {
@@ -329,7 +321,11 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 lowering.focus_params().query_work,
             ),
             facts,
-            extrapolator: Extrapolator::new(CareSets::none(n), n),
+            extrapolator: Extrapolator::new(
+                CareSets::none(n),
+                n,
+                lowering.params().care_set.max_extrapolations,
+            ),
         }
     }
 
@@ -352,7 +348,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 if deadline.expired() {
                     return Outcome::Timeout;
                 }
-                if self.queries >= MAX_QUERIES {
+                if self.queries >= self.lowering.focus_params().max_queries {
                     return Outcome::Budget;
                 }
                 self.queries += 1;
@@ -361,7 +357,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 };
                 let t0 = std::time::Instant::now();
                 let answer = self.query(p1, &x1, &blocked, false, deadline);
-                if debug_focus() {
+                if self.lowering.params().trace.focus {
                     eprintln!(
                         "focus q{} p{} blocked {} query {:?} -> {}",
                         self.queries,
@@ -391,7 +387,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 } else {
                     self.post(&path, x1.clone())
                 };
-                if debug_focus() {
+                if self.lowering.params().trace.focus {
                     eprintln!(
                         "  image {:?} ({} disjuncts)",
                         t0.elapsed(),
@@ -469,7 +465,9 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         into_invariants: bool,
         deadline: &Deadline,
     ) -> QueryResult {
-        let budget = deadline.remaining().min(MAX_QUERY_TIME);
+        let budget = deadline
+            .remaining()
+            .min(self.lowering.focus_params().max_query_time);
         let lowering = self.lowering;
         let graph = self.graph;
         // Disjunctive domains (predicates) give their states exactly as a union of
@@ -503,7 +501,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         let t0 = std::time::Instant::now();
         let answer = formula.query_disjunctive(&from, &outside, blocked, budget);
         let spent = formula.work_count().saturating_sub(before);
-        if debug_focus() {
+        if self.lowering.params().trace.focus {
             eprintln!("  solver {:?}, {spent} work", t0.elapsed());
         }
         self.work.charge(spent);
@@ -677,13 +675,13 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             if next.is_leq(&z) {
                 break;
             }
-            z = if i >= LOOPITER_DELAY {
+            z = if i >= self.lowering.focus_params().loopiter_delay {
                 self.widen(path.target, z, &next)
             } else {
                 next
             };
         }
-        for _ in 0..NARROWING_STEPS {
+        for _ in 0..self.lowering.focus_params().narrowing_steps {
             if deadline.expired() {
                 break;
             }
@@ -701,7 +699,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
     /// recomputed as the join of the images of every feasible path into it; the result
     /// replaces the old invariant when it is smaller and still inductive.
     fn narrow(&mut self, deadline: &Deadline) {
-        for _ in 0..NARROWING_STEPS {
+        for _ in 0..self.lowering.focus_params().narrowing_steps {
             let n = self.inv.len();
             let mut acc: Vec<Option<D>> = vec![None; n];
             let entry = self
@@ -718,7 +716,9 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 };
                 let mut seen: Vec<FocusPath> = Vec::new();
                 loop {
-                    if deadline.expired() || self.queries >= MAX_QUERIES {
+                    if deadline.expired()
+                        || self.queries >= self.lowering.focus_params().max_queries
+                    {
                         return;
                     }
                     self.queries += 1;
@@ -832,10 +832,6 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
     }
 }
 
-fn debug_focus() -> bool {
-    std::env::var_os("POLYFOCUS_DEBUG_FOCUS").is_some()
-}
-
 /// Widening thresholds: `x ≤ c` and `x ≥ c` for each live integer value `x` and each
 /// constant `c` (and `c ± 1`) compared against in the function.
 fn thresholds(lowering: &Lowering<'_>) -> Vec<LinCons> {
@@ -863,7 +859,7 @@ fn thresholds(lowering: &Lowering<'_>) -> Vec<LinCons> {
     constants.insert(Int::from(0));
     let constants: Vec<Int> = constants
         .into_iter()
-        .take(MAX_THRESHOLD_CONSTANTS)
+        .take(lowering.focus_params().max_threshold_constants)
         .collect();
     let mut vars: BTreeSet<ValueId> = BTreeSet::new();
     for l in live_in {

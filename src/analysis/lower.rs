@@ -26,12 +26,9 @@ use crate::ir::{
     ArithFlags, BinOp, CastOp, CmpPred, Const, Edge, Expr, Function, Inst, Interp, Operand, Ty,
     ValueId,
 };
-use crate::params::{FocusParams, PrecisionParams};
+use crate::params::{FocusParams, Params, PrecisionParams};
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
-
-/// How deep guards are decomposed through boolean definitions.
-const GUARD_DEPTH: usize = crate::params::Params::DEFAULT.lower.guard_depth;
 
 /// The transformers of one function.
 pub struct Lowering<'f> {
@@ -41,12 +38,6 @@ pub struct Lowering<'f> {
     space: Space,
     /// The definition of each value assigned by an expression.
     defs: Vec<Option<&'f Expr>>,
-    /// The precision switches (the bounds of bitwise operations here, the others read by
-    /// the engines through [`Lowering::precision`]).
-    precision: PrecisionParams,
-    /// Path focusing's limits that the driver sets per configuration (its budget of
-    /// solver work), read by the engine through [`Lowering::focus_params`].
-    focus: FocusParams,
 }
 
 impl<'f> Lowering<'f> {
@@ -103,29 +94,22 @@ impl<'f> Lowering<'f> {
             layout,
             space: Space::with_kinds(names, kinds),
             defs,
-            precision: crate::params::Params::DEFAULT.precision,
-            focus: crate::params::Params::DEFAULT.focus,
         }
     }
 
-    /// The same transformers with the precision techniques switched as in `precision`.
-    pub fn with_precision(self, precision: PrecisionParams) -> Lowering<'f> {
-        Lowering { precision, ..self }
-    }
-
-    /// The same transformers, with path focusing limited as in `focus`.
-    pub fn with_focus(self, focus: FocusParams) -> Lowering<'f> {
-        Lowering { focus, ..self }
+    /// The parameters of the function's stages (its context's).
+    pub fn params(&self) -> &'f Params {
+        self.ctx.params()
     }
 
     /// Path focusing's limits.
     pub fn focus_params(&self) -> FocusParams {
-        self.focus
+        self.params().focus
     }
 
     /// Which precision techniques are on.
     pub fn precision(&self) -> PrecisionParams {
-        self.precision
+        self.params().precision
     }
 
     /// The expression a value is assigned, when it is assigned one.
@@ -272,7 +256,13 @@ impl<'f> Lowering<'f> {
 
     /// Restricts the state to the executions where `cond` evaluates to `truth`.
     pub fn apply_guard<D: NumericDomain>(&self, d: &mut D, cond: &Operand, truth: bool) {
-        self.guard_rec(d, cond, truth, GUARD_DEPTH, &BTreeMap::new());
+        self.guard_rec(
+            d,
+            cond,
+            truth,
+            self.params().lower.guard_depth,
+            &BTreeMap::new(),
+        );
     }
 
     /// Like [`Lowering::apply_guard`], on a known path: `copies` maps boolean phi
@@ -285,7 +275,7 @@ impl<'f> Lowering<'f> {
         truth: bool,
         copies: &BTreeMap<ValueId, Operand>,
     ) {
-        self.guard_rec(d, cond, truth, GUARD_DEPTH, copies);
+        self.guard_rec(d, cond, truth, self.params().lower.guard_depth, copies);
     }
 
     /// Restricts the state to `on == value` (a switch case).
@@ -889,7 +879,7 @@ impl<'f> Lowering<'f> {
                         }
                         d.meet_cons(&cons);
                     }
-                    Some(c) if self.precision.bitwise_bounds => {
+                    Some(c) if self.precision().bitwise_bounds => {
                         // A mask with the sign bit (`x & -8`): within `!c` below `x`.
                         let want = self.interp(dest);
                         let n = self.reading(d, other, want);
@@ -908,7 +898,7 @@ impl<'f> Lowering<'f> {
                 // read unsigned; a signed reading of the same bits is not convex in `x`.
                 let mask = rhs_const.or(lhs_const);
                 let other = if rhs_const.is_some() { lhs } else { rhs };
-                if let Some(c) = mask.filter(|_| self.precision.bitwise_bounds) {
+                if let Some(c) = mask.filter(|_| self.precision().bitwise_bounds) {
                     // `x | c` between `x` and `x + c` in either reading, and
                     // the sign bit's consequences when read signed.
                     let want = self.interp(dest);

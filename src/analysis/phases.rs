@@ -31,9 +31,8 @@ use crate::graph::{CutKind, CutPointId};
 use crate::ir::{BinOp, BlockId, CmpPred, Expr, Operand, Terminator, ValueId};
 use std::collections::BTreeSet;
 
-/// Phase predicates at one loop head, at most (each doubles the head's parts).
-const MAX_PER_HEAD: usize = 3;
-/// Additions of constants followed back from a compared value, at most.
+/// Additions of constants followed back from a compared value, at most (a fixed limit:
+/// longer chains of constant additions are rare in loop guards).
 const MAX_CHAIN: usize = 8;
 
 /// Adds the phase predicates of each loop head to `preds`, where the invariants
@@ -49,11 +48,13 @@ pub fn seed<W: NumericDomain>(
 }
 
 /// The phase predicates of each loop head, in canonical form ([`canonical_atoms`]), at
-/// most [`MAX_PER_HEAD`] per head, in the order of the region's blocks.
+/// most `PrecisionParams::max_phase_predicates` per head, in the order of the region's
+/// blocks.
 pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
     let ctx = lowering.context();
     let graph = ctx.graph();
     let func = lowering.func();
+    let max_per_head = lowering.precision().max_phase_predicates;
     let mut res = Vec::new();
     for cp in graph.ids() {
         let head = graph.cut_point(cp);
@@ -88,7 +89,7 @@ pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
             for b in region {
                 // The head's own branch is the loop's exit guard: its sides are "in the
                 // loop" and "left it", not phases.
-                if *b == head.block || here.len() >= MAX_PER_HEAD {
+                if *b == head.block || here.len() >= max_per_head {
                     continue;
                 }
                 let Terminator::Branch {
@@ -106,7 +107,7 @@ pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
                     continue;
                 }
                 for atom in guard_at_head(lowering, live, *pred, lhs, rhs) {
-                    if here.len() < MAX_PER_HEAD
+                    if here.len() < max_per_head
                         && !here.contains(&atom)
                         && !here.contains(&atom.negate())
                     {

@@ -11,7 +11,8 @@
 //! entails nor refutes become predicates *at `c` only*: the engine then keeps one numeric
 //! state per valuation of `c`'s predicates, so the states that can reach the error are
 //! separated from those that cannot. When `c` gets nothing new, the search steps back one
-//! more path, with `Q := wp(π, Q)`, up to [`MAX_DEPTH`] paths from the error site.
+//! more path, with `Q := wp(π, Q)`, up to `RefineParams::max_depth` paths from the error
+//! site.
 //!
 //! Predicates are sound to add anywhere: they only split states. Refinement can therefore
 //! never cause a wrong proof; it can only fail to help, which ends the loop.
@@ -26,25 +27,18 @@ use super::Deadline;
 use crate::domain::{ConsKind, Entailment, Int, LinCons, LinExpr, NumericDomain, Var};
 use crate::graph::CutPointId;
 use crate::ir::ValueId;
+use crate::params::RefineParams;
 use crate::smt::{FocusPath, Products, QueryResult, RegionFormula};
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
 use std::collections::BTreeMap;
-use std::time::Duration;
-
-/// Paths stepped back from an error site, at most.
-pub const MAX_DEPTH: usize = crate::params::Params::DEFAULT.refine.max_depth;
-/// Paths enumerated per (cut point, target) pair.
-const PATHS_PER_STEP: usize = crate::params::Params::DEFAULT.refine.paths_per_step;
-/// Predicates kept at one cut point.
-const MAX_PER_CUT_POINT: usize = crate::params::Params::DEFAULT.refine.max_per_cut_point;
-/// Time for one solver query of the discovery.
-const QUERY_TIME: Duration = crate::params::Params::DEFAULT.refine.query_time;
 
 /// Predicates localized at cut points, in the order of the reduced graph.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LocalPredicates {
     at: Vec<Vec<LinCons>>,
+    /// Predicates kept at one cut point, at most.
+    max_per_cut_point: usize,
 }
 
 /// Predicates placed in slots: what the engine consumes.
@@ -59,10 +53,12 @@ pub struct SlotAssignment {
 }
 
 impl LocalPredicates {
-    /// No predicate at any of `n` cut points.
-    pub fn none(n: usize) -> LocalPredicates {
+    /// No predicate at any of `n` cut points, each of which will keep at most
+    /// `max_per_cut_point`.
+    pub fn none(n: usize, max_per_cut_point: usize) -> LocalPredicates {
         LocalPredicates {
             at: vec![Vec::new(); n],
+            max_per_cut_point,
         }
     }
 
@@ -80,7 +76,7 @@ impl LocalPredicates {
     /// point is full.
     fn add(&mut self, cp: CutPointId, pred: LinCons) -> bool {
         let here = &mut self.at[cp.index()];
-        if here.len() >= MAX_PER_CUT_POINT || here.contains(&pred) {
+        if here.len() >= self.max_per_cut_point || here.contains(&pred) {
             return false;
         }
         here.push(pred);
@@ -200,7 +196,7 @@ pub fn discover<W: NumericDomain>(
         lowering,
         at_cut_points,
         errors,
-        MAX_DEPTH,
+        lowering.params().refine.max_depth,
         deadline,
         |step| {
             let states = states_at.entry(step.from).or_insert_with(|| {
@@ -264,9 +260,9 @@ pub(crate) struct StepOutcome {
 
 /// The backward walk from the open error sites shared by predicate discovery and the care
 /// sets: from each site, up to `max_depth` focus paths back, at each depth up to
-/// [`PATHS_PER_STEP`] abstract paths into each goal (the first goal: the whole site), each
-/// handed to `visit` with its precondition. Returns what the visits added and the number
-/// of paths examined.
+/// `RefineParams::paths_per_step` abstract paths into each goal (the first goal: the whole
+/// site), each handed to `visit` with its precondition. Returns what the visits added and
+/// the number of paths examined.
 pub(crate) fn walk_back<W: NumericDomain>(
     lowering: &Lowering<'_>,
     at_cut_points: &[Option<Vec<Vec<LinCons>>>],
@@ -277,6 +273,7 @@ pub(crate) fn walk_back<W: NumericDomain>(
 ) -> Discovery {
     let ctx = lowering.context();
     let graph = ctx.graph();
+    let params = &ctx.params().refine;
     let mut found = Discovery::default();
     let mut predecessors: Vec<Vec<CutPointId>> = vec![Vec::new(); graph.cut_points.len()];
     for c in graph.ids() {
@@ -307,7 +304,7 @@ pub(crate) fn walk_back<W: NumericDomain>(
                         .iter()
                         .copied()
                         .collect();
-                    for path in paths_into(formula, inv, *t, q, deadline) {
+                    for path in paths_into(formula, inv, *t, q, params, deadline) {
                         found.paths += 1;
                         let pre: W = precondition(lowering, &path, q, &live);
                         if pre.is_bottom() {
@@ -330,7 +327,7 @@ pub(crate) fn walk_back<W: NumericDomain>(
             }
             next.sort_by_key(|(c, _)| *c);
             next.dedup();
-            next.truncate(PATHS_PER_STEP * 2);
+            next.truncate(params.paths_per_step * 2);
             frontier = next;
             if frontier.is_empty() {
                 break;
@@ -381,13 +378,14 @@ pub(crate) fn splits<W: NumericDomain>(states: &[W], pred: &LinCons) -> bool {
     some(pred) && some(&pred.negate())
 }
 
-/// Up to [`PATHS_PER_STEP`] focus paths from a state of `from` to `target`, ending in the
-/// conjunction `q`.
+/// Up to `params.paths_per_step` focus paths from a state of `from` to `target`, ending in
+/// the conjunction `q`, each query at most `params.query_time`.
 pub(crate) fn paths_into(
     formula: &mut RegionFormula,
     from: &[Vec<LinCons>],
     target: CutPointId,
     q: &[LinCons],
+    params: &RefineParams,
     deadline: &Deadline,
 ) -> Vec<FocusPath> {
     // "Outside every disjunct" of the negated atoms is inside all of `q`.
@@ -420,8 +418,8 @@ pub(crate) fn paths_into(
     let outside: BTreeMap<CutPointId, Option<Vec<Vec<LinCons>>>> =
         [(target, outside_of_not_q)].into_iter().collect();
     let mut paths: Vec<FocusPath> = Vec::new();
-    while paths.len() < PATHS_PER_STEP && !deadline.expired() {
-        let budget = deadline.remaining().min(QUERY_TIME);
+    while paths.len() < params.paths_per_step && !deadline.expired() {
+        let budget = deadline.remaining().min(params.query_time);
         match formula.query_disjunctive(from, &outside, &paths, budget) {
             QueryResult::Path(p) => paths.push(p),
             _ => break,
@@ -482,7 +480,7 @@ mod tests {
         let p = ge(&[(1, 0)], 0);
         let q = ge(&[(1, 1)], -3);
         let r = ge(&[(1, 2)], 5);
-        let mut preds = LocalPredicates::none(3);
+        let mut preds = LocalPredicates::none(3, 6);
         assert!(preds.add(CutPointId(0), p.clone()));
         assert!(!preds.add(CutPointId(0), p.clone()));
         preds.add(CutPointId(1), p.clone());

@@ -34,6 +34,8 @@ use std::time::Duration;
 pub use super::ascent::Limits;
 
 /// The values a cut point's templates range over, at most (the first live ones by id).
+/// This and the three limits below are fixed limits of the stage: its templates grow
+/// quadratically with the values, and each bound found costs solver queries.
 const MAX_VALUES: usize = 8;
 /// Templates per cut point, at most.
 const MAX_TEMPLATES: usize = 96;

@@ -234,7 +234,7 @@ mod tests {
     #[test]
     fn the_relation_of_a_loop_body_moves_the_value_and_keeps_the_start_in_the_copy() {
         let func = counting_loop();
-        let ctx = FunctionContext::new(&func);
+        let ctx = FunctionContext::new(&func, &crate::params::Params::DEFAULT);
         let lowering = Lowering::new(&ctx);
         let layout = lowering.layout();
         let head = ctx.graph().cut_of_block(BlockId(1)).expect("a loop head");

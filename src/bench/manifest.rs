@@ -325,8 +325,8 @@ mod tests {
     #[test]
     fn splits_words_with_quotes() {
         assert_eq!(
-            split_words(r#"--engine classic --cflags "-DX=1 -O0" 'a b'c"#).unwrap(),
-            vec!["--engine", "classic", "--cflags", "-DX=1 -O0", "a bc"]
+            split_words(r#"-Z engine=classic --cflags "-DX=1 -O0" 'a b'c"#).unwrap(),
+            vec!["-Z", "engine=classic", "--cflags", "-DX=1 -O0", "a bc"]
         );
         assert_eq!(split_words("  ").unwrap(), Vec::<String>::new());
         assert_eq!(split_words("''").unwrap(), vec![""]);

@@ -22,7 +22,7 @@
 //!
 //! ```text
 //! cargo run --release -- bench ../shared/bench --jobs 2 --timeout 20 \
-//!     --config classic-interval="--engine classic --domain interval" --config focus-poly="" \
+//!     --config classic-interval="-Z engine=classic -Z domain=interval" --config focus-poly="" \
 //!     --json bench.json --plot bench.svg
 //! ```
 
@@ -340,7 +340,7 @@ mod tests {
 
     #[test]
     fn builds_check_arguments() {
-        let config = Config::parse("c=--engine classic --cflags -DX --timeout 5").unwrap();
+        let config = Config::parse("c=-Z engine=classic --cflags -DX --timeout 5").unwrap();
         let args = harness().check_args(&task(), &config);
         assert_eq!(
             args,
@@ -354,8 +354,8 @@ mod tests {
                 "--cflags=-include /b/p.h -DX -msse2 -mfpmath=sse",
                 "--format",
                 "json",
-                "--engine",
-                "classic",
+                "-Z",
+                "engine=classic",
                 "--timeout",
                 "5"
             ]
@@ -386,7 +386,7 @@ mod tests {
     fn parses_configs() {
         assert!(Config::parse("novalue").is_err());
         assert!(Config::parse("=x").is_err());
-        let c = Config::parse("ci=--domain interval").unwrap();
-        assert_eq!(c.words(), ["--domain", "interval"]);
+        let c = Config::parse("ci=-Z domain=interval").unwrap();
+        assert_eq!(c.words(), ["-Z", "domain=interval"]);
     }
 }

@@ -14,6 +14,7 @@ const LEFT: f64 = 70.0;
 const RIGHT: f64 = 230.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 55.0;
+/// The smallest time on the plot's logarithmic axis, in seconds.
 const MIN_TIME: f64 = 0.01;
 const COLORS: [&str; 10] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",

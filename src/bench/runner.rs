@@ -57,6 +57,7 @@ pub struct ChildOutcome {
     pub stderr: String,
 }
 
+/// The most of a run's output kept, in bytes: a guard against a run that prints without end.
 const MAX_CAPTURE: u64 = 16 << 20;
 
 /// Runs `program args...` under `limits` and waits for it.

@@ -23,7 +23,8 @@
 //! site it reaches and to give the trace ([`trace`]). [`harness`] writes the standalone
 //! replay program, [`witness`] the SV-COMP witness.
 //!
-//! `POLYFOCUS_CEX_DEBUG=1` in the environment prints the search's steps on stderr.
+//! `-Z debug-counterexamples` (`params::TraceParams::counterexamples`) prints the search's
+//! steps on stderr.
 
 pub mod build;
 pub mod exec;
@@ -201,6 +202,9 @@ fn find_within(
     let mut search = Search {
         func,
         graph: ctx.graph(),
+        params: ctx.params().cex,
+        trace: ctx.params().trace.counterexamples,
+        injected: ctx.injected_unknowns(),
         targets,
         config,
         program: &program,
@@ -430,7 +434,9 @@ mod from_entry {
     }
 }
 
-/// At most this many constants in the dictionary of native runs.
+/// At most this many constants in the dictionary of native runs: a fixed limit, so that a
+/// program with thousands of constants still gets each of them tried early (they are
+/// sampled evenly).
 const MAX_DICTIONARY: usize = 300;
 
 /// The constants of a function's comparisons, arithmetic and switches, each with its
@@ -566,6 +572,12 @@ struct Candidate {
 struct Search<'a> {
     func: &'a ir::Function,
     graph: &'a ReducedGraph,
+    /// The search's limits.
+    params: crate::params::CexParams,
+    /// Whether the search prints its steps.
+    trace: bool,
+    /// The function's count of solver checks that answer `unknown` on purpose.
+    injected: std::sync::Arc<crate::context::InjectedUnknowns>,
     targets: &'a [CheckId],
     config: &'a CexConfig,
     program: &'a NativeProgram,
@@ -598,32 +610,6 @@ enum NativeSite {
     NoFrames,
 }
 
-/// Native runs in a row that show no new behaviour (exit status and magnitude of the number
-/// of inputs served) after which the native search stops: it no longer learns anything.
-const NATIVE_STALE_RUNS: usize = crate::params::Params::DEFAULT.cex.native_stale_runs;
-/// Native runs killed at their time limit without new behaviour, over the whole search,
-/// after which the native search stops (see `CexParams::native_stale_killed_runs`).
-const NATIVE_STALE_KILLED_RUNS: usize = crate::params::Params::DEFAULT.cex.native_stale_killed_runs;
-/// Bounded model checking goes at most this many times deeper (in back edges) than the
-/// largest constant of the program, and at least [`MIN_BMC_DEPTH`]: beyond, the unrolling
-/// only adds iteration counts that no constant of the program tells apart.
-const BMC_DEPTH_PER_CONSTANT: usize = crate::params::Params::DEFAULT.cex.bmc_depth_per_constant;
-/// The least depth limit of bounded model checking.
-const MIN_BMC_DEPTH: usize = crate::params::Params::DEFAULT.cex.min_bmc_depth;
-/// The greatest depth limit of bounded model checking.
-const MAX_BMC_DEPTH: usize = crate::params::Params::DEFAULT.cex.max_bmc_depth;
-
-/// The longest solver query and the longest batch of native runs: a bounded model
-/// checking query the solver does not answer in this time is where it stops helping (a
-/// deeper one is only harder), whatever the function's budget.
-const MAX_SLICE: Duration = crate::params::Params::DEFAULT.cex.max_slice;
-/// See [`crate::params::CexParams::single_run_cap`].
-const SINGLE_RUN_CAP: Duration = crate::params::Params::DEFAULT.cex.single_run_cap;
-/// See [`crate::params::CexParams::bmc_work`].
-const BMC_WORK: u64 = crate::params::Params::DEFAULT.cex.bmc_work;
-/// See [`crate::params::CexParams::bmc_query_work`].
-const BMC_QUERY_WORK: u64 = crate::params::Params::DEFAULT.cex.bmc_query_work;
-
 /// Whether the entry's arguments come from the input stream (a generated driver `main`).
 fn args_are_inputs(func: &ir::Function) -> bool {
     func.name != "main"
@@ -653,7 +639,7 @@ impl Search<'_> {
     }
 
     fn debug(&self, what: &str) {
-        if std::env::var_os("POLYFOCUS_CEX_DEBUG").is_some() {
+        if self.trace {
             let now = Instant::now();
             let left = if now <= self.deadline {
                 (self.deadline - now).as_secs_f64()
@@ -693,15 +679,15 @@ impl Search<'_> {
         // First native run: all inputs zero, no argument (for a program without inputs, its
         // only execution; it may run long, and when `argc` is its only input, it is the
         // usual run: half of the time).
-        // At most `SINGLE_RUN_CAP`: a program without inputs that has not reached
+        // At most `CexParams::single_run_cap`: a program without inputs that has not reached
         // the error site by then (deep-nested.c, 2^32 iterations) took the whole default
         // budget, 50 s, to an `unknown`.
         let first_timeout = if has_served_inputs {
             Duration::from_millis(1000)
         } else if has_inputs {
-            (self.remaining() / 2).min(SINGLE_RUN_CAP)
+            (self.remaining() / 2).min(self.params.single_run_cap)
         } else {
-            self.remaining().min(SINGLE_RUN_CAP)
+            self.remaining().min(self.params.single_run_cap)
         };
         let first = match self.native_try(&Policy::Const(0), first_timeout.min(self.remaining())) {
             Ok(found) => return found,
@@ -732,7 +718,9 @@ impl Search<'_> {
             &is_input,
             self.targets,
             reads_argc(self.func).then_some((1, i64::from(replay::MAX_ARGC))),
+            std::sync::Arc::clone(&self.injected),
         );
+        let params = self.params;
         let mut bound = 1usize;
         let mut bmc_done = false;
         let mut bmc_note = String::new();
@@ -742,9 +730,14 @@ impl Search<'_> {
             .map(|c| c.unsigned_abs())
             .max()
             .unwrap_or(0)
-            .min(MAX_BMC_DEPTH as u128) as usize;
-        let max_bound =
-            (BMC_DEPTH_PER_CONSTANT * largest_constant).clamp(MIN_BMC_DEPTH, MAX_BMC_DEPTH);
+            .min(params.max_bmc_depth as u128) as usize;
+        let max_bound = params
+            .bmc_depth_per_constant
+            .saturating_mul(largest_constant)
+            .clamp(
+                params.min_bmc_depth,
+                params.max_bmc_depth.max(params.min_bmc_depth),
+            );
         // Native runs stop when they no longer show new behaviours; without inputs, the
         // first run said it all.
         let mut behaviours: BTreeSet<(String, usize)> = BTreeSet::new();
@@ -763,14 +756,14 @@ impl Search<'_> {
         // native runs with the program's constants go first (McCarthy's `f91(102)`, one
         // above the constant its caller compares with, is found by the run with input 102).
         let native_first = self.has_approximations() && !native_done;
-        // Bounded model checking's budget of work (the solver's resource count): it ends the
-        // unrolling at the same point on any machine, so that a search on a true task ends
-        // by itself.
-        let mut work_left = BMC_WORK;
+        // Bounded model checking's budget of work (the solver's resource count): it ends
+        // the unrolling at the same point on any machine, so that a search on a true task
+        // ends by itself.
+        let mut work_left = params.bmc_work;
         while Instant::now() < self.deadline {
             // Growing time slices, alternating between the solver and native runs.
             let slice = (Duration::from_millis(400) * (1u32 << round.min(6)))
-                .min(MAX_SLICE)
+                .min(params.max_slice)
                 .min(self.remaining() / 2)
                 .max(Duration::from_millis(200));
             if !bmc_done && !(native_first && round == 0) {
@@ -792,7 +785,7 @@ impl Search<'_> {
                 self.debug(&format!("bmc bound {bound}"));
                 crate::progress::stage(|| format!("counterexample search depth {bound}"));
                 let work_before = bmc.work_spent();
-                let query_work = work_left.min(BMC_QUERY_WORK);
+                let query_work = work_left.min(params.bmc_query_work);
                 bmc.set_work_limit(u32::try_from(query_work).unwrap_or(u32::MAX));
                 let answer = bmc.search(bound, ms, build_deadline, self.deadline);
                 last_query = query_start.elapsed();
@@ -875,7 +868,8 @@ impl Search<'_> {
                             bmc_done = true;
                             bmc_note = format!(
                                 "bounded model checking up to {bound} loop iterations, \
-                                 {BMC_DEPTH_PER_CONSTANT} times the largest constant of the program"
+                                 {} times the largest constant of the program",
+                                params.bmc_depth_per_constant
                             );
                         } else if d >= bound {
                             bound *= 2;
@@ -893,17 +887,18 @@ impl Search<'_> {
                 if !bmc_done && work_left == 0 {
                     bmc_done = true;
                     bmc_note = format!(
-                        "bounded model checking spent its budget of work ({BMC_WORK} solver \
-                         steps) at bound {bound}"
+                        "bounded model checking spent its budget of work ({} solver \
+                         steps) at bound {bound}",
+                        params.bmc_work
                     );
                 }
             }
             // A batch of native runs, about as long as the BMC step; the first batch of a
             // search whose native runs go first runs the fixed policies (the program's
-            // constants), for at most `MAX_SLICE`.
+            // constants), for at most `CexParams::max_slice`.
             let first_batch = native_first && round == 0;
             let batch = if first_batch {
-                self.remaining().min(MAX_SLICE)
+                self.remaining().min(params.max_slice)
             } else {
                 slice.min(self.remaining())
             };
@@ -949,7 +944,7 @@ impl Search<'_> {
                             // A run killed at its limit costs up to 1 s, and one more
                             // such run rarely shows anything new: they are counted over
                             // the whole search, not reset by a run that shows something.
-                            stale_runs += NATIVE_STALE_RUNS / 4;
+                            stale_runs += params.native_stale_runs / 4;
                             stale_killed_runs += 1;
                         } else if !deliberate {
                             stale_runs += 1;
@@ -957,10 +952,10 @@ impl Search<'_> {
                     }
                 }
                 // The first batch of a search whose native runs go first runs its fixed
-                // policies to the end (it is bounded by `MAX_SLICE`).
+                // policies to the end (it is bounded by `CexParams::max_slice`).
                 if !first_batch
-                    && (stale_runs >= NATIVE_STALE_RUNS
-                        || stale_killed_runs >= NATIVE_STALE_KILLED_RUNS)
+                    && (stale_runs >= params.native_stale_runs
+                        || stale_killed_runs >= params.native_stale_killed_runs)
                 {
                     native_done = true;
                     self.debug("native runs show no new behaviour");

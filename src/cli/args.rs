@@ -1,5 +1,6 @@
 //! Arguments shared by several subcommands, and their conversion to typed configurations.
 
+use super::tuning::{parse_setting, Scope, Setting, Tuning};
 use crate::frontend::{DataModel, EntrySelection, FrontendConfig};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
@@ -27,7 +28,7 @@ pub struct InputArgs {
     pub each_unit: bool,
     /// Function where execution starts (default: main, or every external function);
     /// repeat it, or separate names with commas, for several library entry points.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
     pub entry: Vec<String>,
     /// Target data model.
     #[arg(long, value_enum)]
@@ -36,7 +37,7 @@ pub struct InputArgs {
     #[arg(long = "m32")]
     pub m32: bool,
     /// Extra clang flags for C inputs, as one string (split on whitespace).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     pub cflags: Option<String>,
     /// Include directory for C inputs.
     #[arg(short = 'I', value_name = "DIR")]
@@ -44,18 +45,6 @@ pub struct InputArgs {
     /// Macro definition for C inputs.
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
-    /// Callees larger than this many instructions are not inlined.
-    #[arg(long, default_value_t = 2000)]
-    pub inline_limit: usize,
-    /// A caller grows by inlining to at most this many instructions; a call that would take
-    /// it past stays a call (its callee is analyzed on its own). Bounds the front end's time
-    /// and memory.
-    #[arg(long, value_name = "N", default_value_t = crate::frontend::INLINE_CALLER_LIMIT)]
-    pub inline_caller_limit: usize,
-    /// Functions larger than this many instructions after inlining are neither optimized nor
-    /// lifted: their assertions are reported unknown (budget: front end).
-    #[arg(long, value_name = "N", default_value_t = crate::frontend::LIFT_LIMIT)]
-    pub lift_limit: usize,
     /// What to check, comma-separated: assert (assertions and error calls), overflow
     /// (signed overflow of +, -, * in unoptimized code, and of / and % by -1), div
     /// (division or remainder by zero), shift (shift amount not less than the width), bounds
@@ -82,8 +71,9 @@ pub enum DataModelArg {
 }
 
 impl InputArgs {
-    /// The front-end configuration these arguments describe.
-    pub fn frontend_config(&self) -> Result<FrontendConfig> {
+    /// The front-end configuration these arguments describe, with the front end's `-Z`
+    /// options of `tuning`.
+    pub fn frontend_config(&self, tuning: &Tuning) -> Result<FrontendConfig> {
         let data_model = match (self.m32, self.data_model) {
             (true, Some(DataModelArg::Lp64)) => bail!("-m32 contradicts --data-model LP64"),
             (true, _) | (false, Some(DataModelArg::Ilp32)) => DataModel::Ilp32,
@@ -103,100 +93,25 @@ impl InputArgs {
             cflags,
             data_model,
             entry: EntrySelection::from_names(&self.entry),
-            inline_limit: self.inline_limit,
-            inline_caller_limit: self.inline_caller_limit,
-            lift_limit: self.lift_limit,
+            inline_limit: tuning.inline_limit,
+            inline_caller_limit: tuning.inline_caller_limit,
+            lift_limit: tuning.lift_limit,
             checks: self.checks,
+            options: tuning.frontend.clone(),
         })
     }
 }
 
-/// How to analyze.
+/// The budgets of the analysis.
 #[derive(Args, Debug, Clone)]
 pub struct AnalysisArgs {
-    /// Fixpoint engine.
-    #[arg(long, value_enum, default_value_t = EngineArg::Focus)]
-    pub engine: EngineArg,
-    /// Numeric abstract domain.
-    #[arg(long, value_enum, default_value_t = DomainArg::Poly)]
-    pub domain: DomainArg,
-    /// Track the program's booleans as predicates in BDDs, combined with the numeric
-    /// domain; `--domain poly-pred` implies `on`.
-    #[arg(long, value_enum)]
-    pub predicates: Option<OnOff>,
-    /// How predicates combine with the numeric domain: one numeric state per predicate
-    /// valuation (`partitioned`, NEX) or one BDD times one numeric state (`product`,
-    /// NEXPOINT).
-    #[arg(long, value_enum, default_value_t = PredDomainArg::Partitioned)]
-    pub pred_domain: PredDomainArg,
-    /// Predicate refinement for assertions path focusing leaves unknown: predicates from
-    /// weakest preconditions along abstract error paths, localized to the cut points that
-    /// need them, then the analysis re-run with them.
-    #[arg(long, value_enum, default_value_t = OnOff::On)]
-    pub refine: OnOff,
-    /// Domain types: path focusing over polyhedra tracks at cut points only the values
-    /// related to another value (relational packs) that the open assertions depend on; the
-    /// interval stage's invariants bound the others. `off` tracks every value.
-    #[arg(long, value_enum, default_value_t = if crate::params::Params::DEFAULT.domain_types.enabled { OnOff::On } else { OnOff::Off })]
-    pub domain_types: OnOff,
-    /// Disequality splitting (issue 17): abstract acceleration of a self-loop sweeps each
-    /// side of a disequality `a != b` of the path (`a - b <= -1`, `a - b >= 1`) apart, when
-    /// `a - b` moves by at most 1 per iteration.
-    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.disequality_splitting))]
-    pub disequality_splitting: OnOff,
-    /// Bounds of bitwise operations with a constant (issue 17): `x | c` and `x & c` bounded
-    /// by `x` and `c` in the signed reading too, not only the unsigned one.
-    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.bitwise_bounds))]
-    pub bitwise_bounds: OnOff,
-    /// Loop-entry predicates (issue 17): refinement starts with, at each loop head, whether
-    /// the loop's exit guard held when the loop was entered (entered or not).
-    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.loop_entry_predicates))]
-    pub loop_entry_predicates: OnOff,
-    /// Relational congruences (issue 17): for assertions the engine leaves open, affine
-    /// lattices of the values live at each cut point (`x = y`, `z` odd, `y - z ≡ 0 mod 2^32`
-    /// across wrap-around), found by the solver next to the engine's invariants. Off by
-    /// default: it proves two generated programs wrongly (a known bug, being fixed)
-    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.relational_congruences))]
-    pub relational_congruences: OnOff,
-    /// Phase splitting (issue 17): refinement starts with, at each loop head, the guards of
-    /// the branches of the loop's body read at the head (`x < 50`), so that each phase of
-    /// the loop keeps its own state and is accelerated from it.
-    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.phase_splitting))]
-    pub phase_splitting: OnOff,
-    /// Part-wise paths (issue 17): with predicates, a path is applied to each part of the
-    /// state on its own, so that disequalities, wrap-around and readings are decided per
-    /// part rather than on the hull of the parts.
-    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.precision.partwise_paths))]
-    pub partwise_paths: OnOff,
-    /// Extrapolation with a care set (seed 002): for assertions path focusing leaves unknown,
-    /// care sets grown backwards along abstract error paths guide widening in a re-run, so
-    /// that it keeps the constraints that separate the reachable states from the error
-    /// (before predicate refinement, which needs `--refine on`)
-    #[arg(long, value_enum, default_value_t = if crate::params::Params::DEFAULT.care_set.enabled { OnOff::On } else { OnOff::Off })]
-    pub care_set: OnOff,
-    /// The interval pass (issue 14): the classic engine over intervals runs first on every
-    /// function, to its fixpoint within a budget of work; its proofs are final and its
-    /// invariants seed the chosen engine, which runs only on what it left open (`off`: the
-    /// chosen engine alone)
-    #[arg(long, value_enum, default_value_t = on_off(crate::params::Params::DEFAULT.stages.interval_pass))]
-    pub interval_pass: OnOff,
-    /// The interval pass's budget of work per function, in steps (a step is about one
-    /// dimension of one state copied or joined): it stops there, at the same step on any
-    /// machine and under any load
-    #[arg(long, value_name = "STEPS", default_value_t = crate::params::Params::DEFAULT.stages.interval_work)]
-    pub interval_work: u64,
-    /// Path focusing's budget of solver work per run (the engine, each round of care sets
-    /// and of refinement), in z3's resource count (0: none): it stops there, at the same
-    /// point on any machine and under any load, and its assertions stay unknown
-    #[arg(long, value_name = "UNITS", default_value_t = crate::params::Params::DEFAULT.focus.solver_work)]
-    pub focus_work: u64,
     /// Time budget per analyzed function, in seconds (a positive number, at most a year).
-    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,
-    /// Time budget of the whole run, loading included, in seconds (0: none): each function with an
-    /// assertion gets at most its share of what is left when it starts (the time left
-    /// times the number of jobs, divided by the functions not started yet), at least one
-    /// second, at most --timeout; with --each-unit, each program gets an equal share of
+    /// Time budget of the whole run, loading included, in seconds (0: none): each function
+    /// with an assertion gets at most its share of what is left when it starts (the time
+    /// left times the number of jobs, divided by the functions not started yet), at least
+    /// one second, at most --timeout; with --each-unit, each program gets an equal share of
     /// what is left.
     #[arg(long, value_name = "SECONDS", default_value_t = crate::params::Params::DEFAULT.run.run_budget.as_secs_f64(), value_parser = parse_seconds_or_zero)]
     pub run_budget: f64,
@@ -206,74 +121,36 @@ pub struct AnalysisArgs {
     pub memory_per_function: Option<f64>,
 }
 
-/// Fixpoint engines.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EngineArg {
-    /// Path focusing over the reduced multigraph (SMT-guided).
-    Focus,
-    /// Classic worklist iteration with widening at cut points and one narrowing pass.
-    Classic,
+/// The internal options: `-Z NAME=VALUE`, listed by `-Z help` ([`super::tuning`]).
+#[derive(Args, Debug, Clone, Default)]
+pub struct TuningArgs {
+    /// Internal option for measuring and debugging, NAME=VALUE (repeatable; -Z help lists
+    /// them).
+    #[arg(short = 'Z', value_name = "NAME=VALUE", hide = true, value_parser = parse_setting)]
+    pub settings: Vec<Setting>,
 }
 
-/// Numeric domains.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DomainArg {
-    /// Convex polyhedra.
-    Poly,
-    /// Intervals.
-    Interval,
-    /// Polyhedra with the program's booleans as predicates (see --pred-domain).
-    PolyPred,
-    /// Intervals with the program's booleans as predicates (see --pred-domain).
-    IntervalPred,
-}
+impl TuningArgs {
+    /// The options of a command of `scope`, resolved over the defaults.
+    pub fn resolve(&self, scope: Scope) -> Result<Tuning> {
+        Tuning::from_settings(&self.settings, scope).map_err(anyhow::Error::msg)
+    }
 
-/// The switch of a default.
-fn on_off(on: bool) -> OnOff {
-    if on {
-        OnOff::On
-    } else {
-        OnOff::Off
+    /// The options as arguments of another `polyfocus` command (`-Z NAME=VALUE` each).
+    pub fn as_args(&self) -> Vec<String> {
+        self.settings
+            .iter()
+            .flat_map(|s| ["-Z".to_string(), s.as_arg()])
+            .collect()
     }
 }
 
-/// A switch.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnOff {
-    /// Enabled.
-    On,
-    /// Disabled.
-    Off,
-}
-
-/// How predicates combine with the numeric domain.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PredDomainArg {
-    /// One numeric state per set of predicate valuations (NEX).
-    Partitioned,
-    /// One BDD and one numeric state (NEXPOINT).
-    Product,
-}
-
-impl AnalysisArgs {
-    /// The domain the `--domain`, `--predicates` and `--pred-domain` flags select.
-    pub fn domain_kind(&self) -> crate::driver::DomainKind {
-        use crate::driver::DomainKind as K;
-        let base_poly = matches!(self.domain, DomainArg::Poly | DomainArg::PolyPred);
-        let preds = match self.predicates {
-            Some(OnOff::On) => true,
-            Some(OnOff::Off) => false,
-            None => matches!(self.domain, DomainArg::PolyPred | DomainArg::IntervalPred),
-        };
-        let product = self.pred_domain == PredDomainArg::Product;
-        match (base_poly, preds, product) {
-            (true, false, _) => K::Poly,
-            (false, false, _) => K::Interval,
-            (true, true, false) => K::PolyPred,
-            (true, true, true) => K::PolyPredProduct,
-            (false, true, false) => K::IntervalPred,
-            (false, true, true) => K::IntervalPredProduct,
-        }
+/// The number of functions analyzed at once: at least 1.
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("0 jobs cannot analyze anything: give at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{text}` is not a number of jobs")),
     }
 }
 
@@ -337,6 +214,8 @@ mod tests {
             assert!(parse_seconds(bad).is_err(), "{bad} accepted");
         }
         assert!(parse_megabytes("nan").is_err());
+        assert!(parse_jobs("0").is_err());
+        assert_eq!(parse_jobs("2"), Ok(2));
         assert!(parse_megabytes("-5").is_err());
         assert_eq!(parse_megabytes("750"), Ok(750.0));
     }

@@ -20,12 +20,12 @@ pub struct BenchArgs {
     /// Folder with a MANIFEST.tsv (and optionally peers/*.tsv).
     pub dir: PathBuf,
     /// A configuration: a name and the extra flags of `polyfocus check`, e.g.
-    /// `classic-interval="--engine classic --domain interval"`; repeatable.
+    /// `classic-interval="-Z engine=classic -Z domain=interval"`; repeatable.
     /// Default: one configuration `default=""`.
     #[arg(long = "config", value_name = "NAME=FLAGS", allow_hyphen_values = true)]
     pub configs: Vec<String>,
-    /// Parallel runs (default: the number of cores).
-    #[arg(long, short = 'j')]
+    /// Parallel runs, at least 1 (default: the number of cores).
+    #[arg(long, short = 'j', value_parser = super::args::parse_jobs)]
     pub jobs: Option<usize>,
     /// Time budget per run in seconds, passed to the analyzer as --timeout; the run is
     /// killed one second later.
@@ -60,9 +60,6 @@ pub struct BenchArgs {
 
 /// Runs the harness; exit code 1 when some verdict is wrong, 0 otherwise.
 pub fn run(args: BenchArgs) -> Result<i32> {
-    if args.jobs == Some(0) {
-        bail!("--jobs must be at least 1");
-    }
     let bench_dir = std::fs::canonicalize(&args.dir)
         .with_context(|| format!("benchmark folder {}", args.dir.display()))?;
     let selection = args.tasks.as_deref().map(read_task_list).transpose()?;
@@ -77,6 +74,8 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     let mut configs = Vec::new();
     for text in &args.configs {
         let config = Config::parse(text)?;
+        super::check::validate_flags(config.words())
+            .with_context(|| format!("configuration {}", config.name))?;
         if configs.iter().any(|c: &Config| c.name == config.name) {
             bail!("configuration {} given twice", config.name);
         }

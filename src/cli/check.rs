@@ -1,8 +1,9 @@
 //! `polyfocus check`, `polyfocus ir` and `polyfocus invariants`.
 
-use super::args::{AnalysisArgs, EngineArg, InputArgs};
+use super::args::{AnalysisArgs, InputArgs, TuningArgs};
 use super::project::{self, OutputArgs};
-use super::EXIT_PROVED;
+use super::tuning::{Scope, Tuning};
+use super::{AFTER_HELP, EXIT_PROVED};
 use crate::driver::{self, AnalysisConfig, DomainKind, Engine, Purpose};
 use crate::graph::ReducedGraph;
 use crate::report::{self, ProgramReport, RunInfo};
@@ -13,6 +14,7 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `polyfocus check`.
 #[derive(Args, Debug)]
+#[command(after_help = AFTER_HELP)]
 pub struct CheckArgs {
     #[command(flatten)]
     input: InputArgs,
@@ -29,10 +31,8 @@ pub struct CheckArgs {
     /// Do not search counterexamples for the assertions the analysis leaves unknown.
     #[arg(long)]
     no_counterexamples: bool,
-    /// Record a sample of the polyhedra operations of the analysis to this file, for the
-    /// polyhedra benchmark (format in `domain::poly::record`).
-    #[arg(long, value_name = "FILE")]
-    record_polyhedra: Option<PathBuf>,
+    #[command(flatten)]
+    tuning: TuningArgs,
 }
 
 /// Arguments of `polyfocus ir`.
@@ -43,6 +43,8 @@ pub struct IrArgs {
     /// Write the reduced multigraph of each function as Graphviz to this file.
     #[arg(long)]
     dot: Option<PathBuf>,
+    #[command(flatten)]
+    tuning: TuningArgs,
 }
 
 /// Arguments of `polyfocus invariants`.
@@ -52,54 +54,26 @@ pub struct InvariantsArgs {
     input: InputArgs,
     #[command(flatten)]
     analysis: AnalysisArgs,
+    #[command(flatten)]
+    tuning: TuningArgs,
 }
 
-/// Heap, in MB, that the functions analyzed at once share by default: a run on 2 workers
-/// stays under 2 GB with room for what Z3 and LLVM allocate outside the count.
-const DEFAULT_MEMORY_MB: f64 = 1500.0;
-
-/// The analysis configuration of the flags, for `jobs` functions at once.
-pub(super) fn analysis_config(a: &AnalysisArgs, jobs: usize) -> AnalysisConfig {
-    let memory_mb = a
-        .memory_per_function
-        .unwrap_or(DEFAULT_MEMORY_MB / jobs.max(1) as f64);
+/// The analysis configuration of the budgets `a` and the `-Z` options `tuning`, for `jobs`
+/// functions at once.
+pub(super) fn analysis_config(a: &AnalysisArgs, tuning: &Tuning, jobs: usize) -> AnalysisConfig {
+    let params = tuning.params;
+    let memory = match a.memory_per_function {
+        Some(mb) => (mb * 1048576.0) as usize,
+        None => params.run.shared_heap / jobs.max(1),
+    };
     AnalysisConfig {
-        engine: match a.engine {
-            EngineArg::Focus => Engine::Focus,
-            EngineArg::Classic => Engine::Classic,
-        },
-        domain: a.domain_kind(),
+        engine: tuning.engine,
+        domain: tuning.domain_kind(),
         timeout: Duration::from_secs_f64(a.timeout),
-        memory_per_function: (memory_mb * 1048576.0) as usize,
+        memory_per_function: memory,
         jobs,
-        refine: a.refine == super::args::OnOff::On,
-        params: crate::params::Params {
-            domain_types: crate::params::DomainTypeParams {
-                enabled: a.domain_types == super::args::OnOff::On,
-            },
-            precision: crate::params::PrecisionParams {
-                disequality_splitting: a.disequality_splitting == super::args::OnOff::On,
-                bitwise_bounds: a.bitwise_bounds == super::args::OnOff::On,
-                loop_entry_predicates: a.loop_entry_predicates == super::args::OnOff::On,
-                relational_congruences: a.relational_congruences == super::args::OnOff::On,
-                phase_splitting: a.phase_splitting == super::args::OnOff::On,
-                partwise_paths: a.partwise_paths == super::args::OnOff::On,
-            },
-            stages: crate::params::StageParams {
-                interval_pass: a.interval_pass == super::args::OnOff::On,
-                interval_work: a.interval_work,
-                ..crate::params::Params::DEFAULT.stages
-            },
-            care_set: crate::params::CareSetParams {
-                enabled: a.care_set == super::args::OnOff::On,
-                ..crate::params::Params::DEFAULT.care_set
-            },
-            focus: crate::params::FocusParams {
-                solver_work: a.focus_work,
-                ..crate::params::Params::DEFAULT.focus
-            },
-            ..crate::params::Params::DEFAULT
-        },
+        refine: tuning.refine,
+        params,
         purpose: Purpose::Verdicts,
         // The run's budget, from now: compiling and loading the programs spend it too.
         ends: (a.run_budget > 0.0).then(|| Instant::now() + Duration::from_secs_f64(a.run_budget)),
@@ -122,20 +96,52 @@ pub(super) fn names(config: &AnalysisConfig) -> (&'static str, &'static str) {
     (engine, domain)
 }
 
+/// Checks that `words` are flags `polyfocus check` accepts (the input files may be
+/// missing), so that a configuration of the benchmark or soundness harness with a bad flag
+/// fails before any run.
+pub(super) fn validate_flags(words: &[String]) -> Result<()> {
+    #[derive(clap::Parser, Debug)]
+    #[command(name = "polyfocus check")]
+    struct Check {
+        #[command(flatten)]
+        args: CheckArgs,
+    }
+    let argv = std::iter::once("polyfocus check").chain(words.iter().map(String::as_str));
+    match <Check as clap::Parser>::try_parse_from(argv) {
+        Ok(check) => check.args.tuning.resolve(Scope::Analysis).map(|_| ()),
+        Err(e) if e.kind() == clap::error::ErrorKind::MissingRequiredArgument => Ok(()),
+        Err(e) => Err(anyhow::anyhow!(
+            "`{}`: {}",
+            words.join(" "),
+            e.render().to_string().trim_end()
+        )),
+    }
+}
+
 /// Runs `polyfocus check`.
 pub fn run_check(args: CheckArgs) -> Result<i32> {
-    let Some(path) = args.record_polyhedra.clone() else {
-        return check(args);
+    let tuning = args.tuning.resolve(Scope::Analysis)?;
+    recording_polyhedra(&tuning, || check(&args, &tuning))
+}
+
+/// Runs `run`, recording a sample of its polyhedra operations when `-Z record-polyhedra`
+/// names a file (format in `domain::poly::record`).
+pub(super) fn recording_polyhedra(
+    tuning: &Tuning,
+    run: impl FnOnce() -> Result<i32>,
+) -> Result<i32> {
+    let Some(path) = &tuning.record_polyhedra else {
+        return run();
     };
     let file =
-        std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
     crate::domain::poly::record::start(Box::new(std::io::BufWriter::new(file)));
-    let res = check(args);
+    let res = run();
     crate::domain::poly::record::finish().with_context(|| format!("writing {}", path.display()))?;
     res
 }
 
-fn check(args: CheckArgs) -> Result<i32> {
+fn check(args: &CheckArgs, tuning: &Tuning) -> Result<i32> {
     let start = Instant::now();
     // An unwritable output should fail now, not after minutes of analysis.
     for path in [&args.report.output, &args.harness, &args.witness]
@@ -144,8 +150,8 @@ fn check(args: CheckArgs) -> Result<i32> {
     {
         project::ensure_writable(path)?;
     }
-    let fe = args.input.frontend_config()?;
-    let config = analysis_config(&args.analysis, args.report.jobs());
+    let fe = args.input.frontend_config(tuning)?;
+    let config = analysis_config(&args.analysis, tuning, args.report.jobs());
     let (engine, domain) = names(&config);
     let info = |start: Instant| RunInfo {
         engine,
@@ -153,7 +159,7 @@ fn check(args: CheckArgs) -> Result<i32> {
         elapsed: start.elapsed(),
     };
     if let Some(build) = &args.input.project {
-        // A whole project from its compilation database (issue 8).
+        // A whole project from its compilation database.
         let bc_dir = tempfile::tempdir().context("creating a temporary directory")?;
         let (inputs, mut reports) =
             project::compdb_programs(build, &fe, bc_dir.path(), args.input.each_unit)?;
@@ -168,7 +174,7 @@ fn check(args: CheckArgs) -> Result<i32> {
         let cex = crate::cex::CexConfig::new(fe.clone());
         driver::analyze_with_counterexamples(&module, &config, &cex)
     };
-    write_counterexample_files(&args, &fe, &module, &analysis)?;
+    write_counterexample_files(args, &fe, &module, &analysis)?;
     let program = ProgramReport::new(String::new(), analysis, module.warnings);
     project::write_report(&[program], &args.report, &info(start))
 }
@@ -248,7 +254,8 @@ fn write_counterexample_files(
 
 /// Runs `polyfocus ir`.
 pub fn run_ir(args: IrArgs) -> Result<i32> {
-    let fe = args.input.frontend_config()?;
+    let tuning = args.tuning.resolve(Scope::FrontEnd)?;
+    let fe = args.input.frontend_config(&tuning)?;
     let module = driver::load(&fe)?;
     let mut dot = String::new();
     for func in &module.functions {
@@ -279,13 +286,16 @@ pub fn run_ir(args: IrArgs) -> Result<i32> {
 
 /// Runs `polyfocus invariants`.
 pub fn run_invariants(args: InvariantsArgs) -> Result<i32> {
-    let fe = args.input.frontend_config()?;
-    let module = driver::load(&fe)?;
-    let config = AnalysisConfig {
-        purpose: Purpose::Invariants,
-        ..analysis_config(&args.analysis, 1)
-    };
-    let analysis = driver::analyze(&module, &config);
-    print!("{}", report::invariants_text(&analysis));
-    Ok(EXIT_PROVED)
+    let tuning = args.tuning.resolve(Scope::Analysis)?;
+    recording_polyhedra(&tuning, || {
+        let fe = args.input.frontend_config(&tuning)?;
+        let module = driver::load(&fe)?;
+        let config = AnalysisConfig {
+            purpose: Purpose::Invariants,
+            ..analysis_config(&args.analysis, &tuning, 1)
+        };
+        let analysis = driver::analyze(&module, &config);
+        print!("{}", report::invariants_text(&analysis));
+        Ok(EXIT_PROVED)
+    })
 }

@@ -2,7 +2,26 @@
 //!
 //! **Architecture Invariant:** the only module that knows clap, paths on disk given by the
 //! user, and exit codes. It turns low-level arguments into typed configurations, runs the
-//! stages and prints reports.
+//! stages and prints reports. Every setting reaches the analysis as configuration
+//! (`frontend::FrontendConfig`, `driver::AnalysisConfig` and its `params::Params`); no
+//! module below reads the environment for a setting.
+//!
+//! Two layers of options: the user's flags (input, entry, data model, compiler flags,
+//! checks, budgets, jobs, output), and the internal `-Z NAME=VALUE` options
+//! ([`tuning`]: the switches of internal techniques, the tunables of `Params`, the aids for
+//! measuring and debugging), hidden from `--help` and listed by `-Z help`.
+//!
+//! Environment variables that remain, each a tool's location or a protocol between
+//! polyfocus and the processes it starts, not a setting of the analysis:
+//! - `POLYFOCUS_CLANG`: the C compiler (default `clang-19`); `POLYFOCUS_RUNTIME`: the
+//!   directory of `polyfocus.h` and the replay runtime (default: the crate's `runtime/`);
+//!   `POLYFOCUS_OBJCOPY`: the `objcopy` the native replay uses;
+//! - `POLYFOCUS_WRAP_DIR` and `POLYFOCUS_REAL_CC`: `polyfocus scan` starts the build with
+//!   them, and the binary started under a compiler's name with `POLYFOCUS_WRAP_DIR` set is
+//!   the compiler wrapper (it has no command line of its own to carry them);
+//! - `POLYFOCUS_REPLAY_INPUTS`, `_LOG`, `_DICT`, `_POLICY` and `_PARENT`: set by the
+//!   counterexample search for the natively compiled program it runs, read by
+//!   `runtime/replay.c`.
 //!
 //! Exit codes: 0 every assertion proved; 1 some assertion violated (confirmed
 //! counterexample); 2 some assertion unknown; 3 usage or input error.
@@ -16,8 +35,9 @@ mod project;
 mod scan;
 mod soundness;
 mod svcomp;
+pub mod tuning;
 
-pub use args::{AnalysisArgs, InputArgs};
+pub use args::{AnalysisArgs, InputArgs, TuningArgs};
 
 /// Every assertion proved (or no assertion).
 pub const EXIT_PROVED: i32 = 0;
@@ -31,8 +51,12 @@ pub const EXIT_ERROR: i32 = 3;
 const AFTER_HELP: &str = "Exit codes:
   0  every assertion proved (or no assertion)
   1  some assertion violated (confirmed counterexample)
-  2  some assertion unknown (and none violated); 0 with --fail-on false
-  3  usage or input error";
+  2  some assertion unknown, or a program of a project not loaded (and none violated);
+     0 with --fail-on false
+  3  usage or input error
+
+Internal options for measuring and debugging (check, scan, invariants, ir, svcomp):
+-Z NAME=VALUE, listed by `polyfocus check -Z help`.";
 
 /// polyfocus proves or refutes assertions in C programs from their LLVM bitcode.
 #[derive(Parser, Debug)]
@@ -52,7 +76,7 @@ enum Command {
     Invariants(check::InvariantsArgs),
     /// Run the benchmark harness over a MANIFEST.tsv.
     Bench(bench::BenchArgs),
-    /// Behave like an SV-COMP participant for unreach-call.
+    /// Behave like an SV-COMP participant for unreach-call and no-overflow.
     Svcomp(svcomp::SvcompArgs),
     /// Run a build command (`-- make ...`) through a compiler wrapper, then analyze each
     /// linked program.
@@ -64,9 +88,16 @@ enum Command {
 
 /// Parses the process arguments, runs the command and returns the exit code.
 pub fn run() -> i32 {
-    // Invoked as the compiler wrapper of `polyfocus scan` (issue 8).
+    // Invoked as the compiler wrapper of `polyfocus scan`.
     if let Some(code) = scan::wrapper_main() {
         return code;
+    }
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if tuning::asks_for_help(&args) {
+        print!("{}", tuning::help_text());
+        return 0;
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -1,4 +1,4 @@
-//! Runs over several programs (issue 8): compilation databases (`check -p`), grouping of
+//! Runs over several programs: compilation databases (`check -p`), grouping of
 //! bitcode into programs, the report formats of a run, and the exit code as a CI gate.
 
 use super::{EXIT_PROVED, EXIT_UNKNOWN, EXIT_VIOLATED};
@@ -42,7 +42,7 @@ pub struct OutputArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Write the report to this file instead of standard output.
-    #[arg(short = 'o', long)]
+    #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// The verdict that fails the run: `unknown` (default; exits 1 when violated, 2 when
     /// unknown) or `false` (exits 1 when violated, 0 otherwise).
@@ -51,8 +51,8 @@ pub struct OutputArgs {
     /// SARIF URIs are relative to this directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub source_root: Option<PathBuf>,
-    /// Functions analyzed in parallel (default: the number of cores).
-    #[arg(short = 'j', long, value_name = "N")]
+    /// Functions analyzed in parallel, at least 1 (default: the number of cores).
+    #[arg(short = 'j', long, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: Option<usize>,
 }
 
@@ -93,7 +93,7 @@ pub fn analyze_programs(
         // a program's share of the time left starts before it is loaded.
         let config = &base.for_program(programs.len() - i);
         let loaded = crate::driver::load_with_contracts(&p.frontend, config);
-        if std::env::var_os("POLYFOCUS_TIMING").is_some() {
+        if p.frontend.options.timing {
             eprintln!(
                 "polyfocus: loaded {} in {:.1} s",
                 p.name,
@@ -109,7 +109,7 @@ pub fn analyze_programs(
                 } else {
                     driver::analyze(&module, config)
                 };
-                if std::env::var_os("POLYFOCUS_TIMING").is_some() {
+                if p.frontend.options.timing {
                     eprintln!(
                         "polyfocus: analyzed {} at {:.1} s",
                         p.name,

@@ -18,10 +18,11 @@
 //! that scrub the environment, compiler launchers that resolve the compiler themselves
 //! (ccache with an absolute path), C++ (not analyzed).
 
-use super::args::AnalysisArgs;
-use super::check::{analysis_config, names};
+use super::args::{AnalysisArgs, TuningArgs};
+use super::check::{analysis_config, names, recording_polyhedra};
 use super::project::{self, OutputArgs, ProgramInput};
-use super::EXIT_ERROR;
+use super::tuning::{Scope, Tuning};
+use super::{AFTER_HELP, EXIT_ERROR};
 use crate::frontend::{self, DataModel, EntrySelection, FrontendConfig};
 use crate::report::RunInfo;
 use anyhow::{bail, Context, Result};
@@ -41,17 +42,15 @@ const WRAPPED: [&str; 5] = ["cc", "gcc", "clang", "c89", "c99"];
 
 /// Arguments of `polyfocus scan`.
 #[derive(Args, Debug)]
+#[command(after_help = AFTER_HELP)]
 pub struct ScanArgs {
     /// Where to put the wrapper, the bitcode and the build log (emptied first).
     #[arg(long = "out", value_name = "DIR", default_value = ".polyfocus")]
     out_dir: PathBuf,
     /// Function where execution starts (default: main, or every external function);
     /// repeat it, or separate names with commas, for several library entry points.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
     entry: Vec<String>,
-    /// Callees larger than this many instructions are not inlined.
-    #[arg(long, default_value_t = 2000)]
-    inline_limit: usize,
     /// What to check, comma-separated: assert, overflow, div, shift, bounds, all (see `check --help`).
     #[arg(long, value_name = "LIST", default_value = "assert", value_parser = super::args::parse_checks)]
     checks: crate::ir::CheckSelection,
@@ -65,6 +64,8 @@ pub struct ScanArgs {
     /// Do not search counterexamples for the assertions the analysis leaves unknown.
     #[arg(long)]
     no_counterexamples: bool,
+    #[command(flatten)]
+    tuning: TuningArgs,
     /// The build command, after `--`.
     #[arg(last = true, value_name = "BUILD COMMAND")]
     command: Vec<String>,
@@ -72,6 +73,11 @@ pub struct ScanArgs {
 
 /// Runs `polyfocus scan`.
 pub fn run(args: ScanArgs) -> Result<i32> {
+    let tuning = args.tuning.resolve(Scope::Analysis)?;
+    recording_polyhedra(&tuning, || scan(&args, &tuning))
+}
+
+fn scan(args: &ScanArgs, tuning: &Tuning) -> Result<i32> {
     let start = Instant::now();
     // An unwritable report should fail now, not after the build and the analysis.
     if let Some(path) = &args.report.output {
@@ -93,10 +99,11 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         cflags: vec![],
         data_model: DataModel::Lp64,
         entry: EntrySelection::from_names(&args.entry),
-        inline_limit: args.inline_limit,
-        inline_caller_limit: crate::frontend::INLINE_CALLER_LIMIT,
-        lift_limit: crate::frontend::LIFT_LIMIT,
+        inline_limit: tuning.inline_limit,
+        inline_caller_limit: tuning.inline_caller_limit,
+        lift_limit: tuning.lift_limit,
         checks: args.checks,
+        options: tuning.frontend.clone(),
     };
     let log = read_log(&out.join("log"))?;
     let groups = programs_of(&log, &cwd);
@@ -117,7 +124,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
             },
         })
         .collect();
-    let config = analysis_config(&args.analysis, args.report.jobs());
+    let config = analysis_config(&args.analysis, tuning, args.report.jobs());
     let mut reports = project::analyze_programs(&inputs, &config, !args.no_counterexamples);
     for (source, message) in &log.errors {
         reports.push(crate::report::ProgramReport::failed(
@@ -248,10 +255,11 @@ fn collect(dir: &Path, real: &Path, args: &[String]) -> Result<()> {
         cflags: vec![],
         data_model: DataModel::Lp64,
         entry: EntrySelection::Default,
-        inline_limit: 2000,
+        inline_limit: crate::frontend::INLINE_LIMIT,
         inline_caller_limit: crate::frontend::INLINE_CALLER_LIMIT,
         lift_limit: crate::frontend::LIFT_LIMIT,
         checks: crate::ir::CheckSelection::ASSERT,
+        options: crate::frontend::FrontendOptions::DEFAULT,
     };
     let mut record: Vec<String> = Vec::new();
     let mut linked_bitcode = Vec::new();

@@ -20,8 +20,8 @@ pub struct SoundnessArgs {
     /// Seed of the first program; program k has seed SEED + k.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Parallel programs (default: the number of cores).
-    #[arg(long, short = 'j')]
+    /// Parallel programs, at least 1 (default: the number of cores).
+    #[arg(long, short = 'j', value_parser = super::args::parse_jobs)]
     pub jobs: Option<usize>,
     /// The analyzer's `--timeout` per program, in seconds.
     #[arg(long, default_value_t = 2.0)]
@@ -60,21 +60,20 @@ pub fn run(args: SoundnessArgs) -> Result<i32> {
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
     }
-    if args.jobs == Some(0) {
-        bail!("--jobs must be at least 1");
-    }
     let binary = match args.analyzer {
         Some(path) => path,
         None => std::env::current_exe().context("locating the polyfocus executable")?,
     };
+    let extra: Vec<String> = args
+        .check_flags
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    super::check::validate_flags(&extra).context("--check-flags")?;
     let analyzer = AnalyzerSetup {
         binary,
         timeout: args.timeout,
-        extra: args
-            .check_flags
-            .split_whitespace()
-            .map(str::to_string)
-            .collect(),
+        extra,
         keep_all: args.keep_all,
     };
     let jobs = args

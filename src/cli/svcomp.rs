@@ -6,7 +6,8 @@
 //! line of stdout is `TRUE`, `FALSE` or `UNKNOWN`; for `UNKNOWN` the line before it says why
 //! (`reason: ...`). The exit status is 0 whenever a verdict was printed.
 
-use super::args::DataModelArg;
+use super::args::{DataModelArg, TuningArgs};
+use super::tuning::Scope;
 use crate::bench::classify::{interpret, Verdict};
 use crate::bench::manifest::DataModel;
 use crate::bench::runner::{run_limited, Limits};
@@ -35,12 +36,17 @@ pub struct SvcompArgs {
     /// Address-space limit in MiB (default: none).
     #[arg(long)]
     pub memory: Option<u64>,
+    /// Internal options, passed to the analyzer.
+    #[command(flatten)]
+    pub tuning: TuningArgs,
     /// The program (.c, .i) or its SV-COMP task-definition file (.yml).
     pub task: PathBuf,
 }
 
 /// Runs one task and prints the verdict last.
 pub fn run(args: SvcompArgs) -> Result<i32> {
+    // Checked here, so that a bad option is an error of this command line.
+    args.tuning.resolve(Scope::Analysis)?;
     let property_text = std::fs::read_to_string(&args.property)
         .with_context(|| format!("reading {}", args.property.display()))?;
     let (entry, checks) = match parse_property(&property_text) {
@@ -102,6 +108,7 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
             crate::frontend::SSE_FLOAT_FLAGS.join(" ")
         ));
     }
+    check_args.extend(args.tuning.as_args());
     // `parse_seconds` admits only positive finite budgets of at most a year.
     let wall = match args.timeout {
         Some(t) => {

@@ -5,12 +5,13 @@
 //! ([`crate::analysis::refine`]) and the counterexample search all read the same readings, reduced
 //! graph, liveness and [`Layout`]; building them once means they cannot disagree (the
 //! readings of the solver and of the transformers must be the same for path focusing to be
-//! sound) and are not rebuilt per region or per stage.
+//! sound) and are not rebuilt per region or per stage. It also carries the run's
+//! [`Params`], so that every stage reads the one configured copy of each tunable.
 //!
-//! **Architecture Invariant:** depends only on `ir`, `graph` and `domain` (for [`Var`] in the
-//! [`Layout`]), never on `smt` or `analysis`: it sits between `graph` and `smt` in the one-way
-//! flow, so the solver formula, the engines and the counterexample search read it without a
-//! cycle.
+//! **Architecture Invariant:** depends only on `ir`, `graph`, `domain` (for [`Var`] in the
+//! [`Layout`]) and the leaf `params`, never on `smt` or `analysis`: it sits between `graph`
+//! and `smt` in the one-way flow, so the solver formula, the engines and the counterexample
+//! search read it without a cycle.
 //!
 //! [`Var`]: crate::domain::Var
 
@@ -20,10 +21,14 @@ pub mod liveness;
 
 use crate::graph::ReducedGraph;
 use crate::ir::{choose_interpretations, BlockId, Function, Interp, ValueId};
+use crate::params::Params;
 pub use layout::{Dim, Layout};
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
-/// One function with its readings, reduced graph, live values and dimension layout.
+/// One function with its readings, reduced graph, live values, dimension layout and the
+/// parameters its stages run with.
 ///
 /// Built only by [`FunctionContext::new`]; the fields are private and never change, so
 /// every stage sees the facts of the function it was given.
@@ -33,18 +38,35 @@ pub struct FunctionContext<'f> {
     graph: ReducedGraph,
     live_in: Vec<BTreeSet<ValueId>>,
     layout: Layout,
+    params: Params,
+    injected_unknowns: Arc<InjectedUnknowns>,
 }
 
 impl<'f> FunctionContext<'f> {
-    /// Computes the facts of `func`.
-    pub fn new(func: &'f Function) -> FunctionContext<'f> {
+    /// Computes the facts of `func`, whose stages run with `params`.
+    pub fn new(func: &'f Function, params: &Params) -> FunctionContext<'f> {
         FunctionContext {
             func,
             readings: choose_interpretations(func),
             graph: ReducedGraph::new(func),
             live_in: liveness::live_in(func),
             layout: Layout::of(func),
+            params: *params,
+            injected_unknowns: Arc::new(InjectedUnknowns::every(
+                params.faults.solver_unknown_every,
+            )),
         }
+    }
+
+    /// The parameters of the function's stages.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The count of the function's solver checks that decides which answer `unknown` on
+    /// purpose ([`crate::params::FaultParams`]), shared by every formula of the function.
+    pub fn injected_unknowns(&self) -> Arc<InjectedUnknowns> {
+        Arc::clone(&self.injected_unknowns)
     }
 
     /// The function.
@@ -80,5 +102,32 @@ impl<'f> FunctionContext<'f> {
     /// The dimensions of the function's states, without predicate slots.
     pub fn layout(&self) -> Layout {
         self.layout
+    }
+}
+
+/// Solver `unknown`s injected on purpose ([`crate::params::FaultParams::solver_unknown_every`]):
+/// a count of one function's solver checks, of which every `every`-th answers `unknown`
+/// without asking the solver.
+#[derive(Debug)]
+pub struct InjectedUnknowns {
+    every: u64,
+    checks: AtomicU64,
+}
+
+impl InjectedUnknowns {
+    /// Every `every`-th check answers `unknown` (0: none).
+    pub fn every(every: u64) -> InjectedUnknowns {
+        InjectedUnknowns {
+            every,
+            checks: AtomicU64::new(0),
+        }
+    }
+
+    /// Counts one check; whether it must answer `unknown`.
+    pub fn next_is_unknown(&self) -> bool {
+        if self.every == 0 {
+            return false;
+        }
+        (self.checks.fetch_add(1, Ordering::Relaxed) + 1) % self.every == 0
     }
 }

@@ -261,7 +261,8 @@ fn hermite(mut rows: Vec<Vec<Int>>, n: usize) -> Vec<Vec<Int>> {
     out
 }
 
-/// The largest entry, in bits, that [`diagonalize`] carries on with.
+/// The largest entry, in bits, that [`diagonalize`] carries on with: a guard against the
+/// growth of coefficients in Smith diagonalization (past it, no constraint is kept).
 pub const MAX_BITS: u64 = 512;
 
 /// Diagonalizes `a` (rows × `n`) in place by integer row operations and column operations

@@ -27,7 +27,8 @@ use std::collections::BTreeMap;
 
 /// Disjuncts merged at most (pairs are tried, so the cost is quadratic).
 const MAX_MERGED_DISJUNCTS: usize = 24;
-/// Dimensions mentioned at most for the polyhedron steps (1 and 2).
+/// Dimensions mentioned at most for the polyhedron steps (1 and 2): a guard on the cost of
+/// the conversions these steps make.
 const MAX_MERGED_DIMS: usize = 24;
 
 /// A small budget per polyhedron operation: printing must cost little next to the analysis.

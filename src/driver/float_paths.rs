@@ -15,13 +15,14 @@ use crate::smt::float_paths::{self, Outcome};
 
 /// Runs each of `runs` on `module` (see the module docs), with a warning for each function
 /// where assertion sites were proved unreachable.
-pub fn prove_float_assertions(module: &mut ir::Module, runs: Vec<FloatRun>) {
+/// `debug` prints each run's outcome on standard error.
+pub fn prove_float_assertions(module: &mut ir::Module, runs: Vec<FloatRun>, debug: bool) {
     let mut warnings = Vec::new();
     for run in runs {
         let Some(function) = module.functions.get_mut(run.function) else {
             continue;
         };
-        let held = prove(function, &module.checks, run.program, run.evaluation);
+        let held = prove(function, &module.checks, run.program, run.evaluation, debug);
         if let Some((warning, held)) = held {
             module.held_at_own_precision.extend(held);
             warnings.push((run.warning_at, warning));
@@ -45,6 +46,7 @@ fn prove(
     checks: &[ir::Check],
     program: Result<ir::bitprecise::Program, String>,
     evaluation: FloatEvaluation,
+    debug: bool,
 ) -> Option<(ir::LiftWarning, Vec<ir::CheckId>)> {
     let is_assertion = |c: ir::CheckId| {
         checks.get(c.index()).is_some_and(|k| {
@@ -68,7 +70,7 @@ fn prove(
             .unwrap_or_else(|_| Outcome::GaveUp("panic".to_string())),
         Err(why) => Outcome::GaveUp(why.clone()),
     };
-    if std::env::var_os("POLYFOCUS_DEBUG_FLOATS").is_some() {
+    if debug {
         eprintln!("float paths of {}: {outcome:?}", function.name);
     }
     let (

@@ -14,7 +14,7 @@ use crate::ir;
 pub fn load(fe: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let llvm = Llvm::new();
     let program = Program::prepare(&llvm, fe)?;
-    Ok(finish(program, &Contracts::new()))
+    Ok(finish(program, &Contracts::new(), fe))
 }
 
 /// [`load`], with the certified contracts of the program's recursive functions assumed at
@@ -28,13 +28,13 @@ pub fn load_with_contracts(
     let safety_net = contracts::safety_net(config);
     let llvm = Llvm::new();
     let program = Program::prepare(&llvm, fe)?;
-    let contracts = contracts::search(&program, config, safety_net);
-    Ok(finish(program, &contracts))
+    let contracts = contracts::search(&program, config, safety_net, fe.options.debug_contracts);
+    Ok(finish(program, &contracts, fe))
 }
 
-fn finish(program: Program<'_>, contracts: &Contracts) -> ir::Module {
+fn finish(program: Program<'_>, contracts: &Contracts, fe: &FrontendConfig) -> ir::Module {
     let lifted = program.lift(contracts);
     let mut module = lifted.module;
-    prove_float_assertions(&mut module, lifted.float_runs);
+    prove_float_assertions(&mut module, lifted.float_runs, fe.options.debug_floats);
     module
 }

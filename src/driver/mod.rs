@@ -18,9 +18,9 @@
 //!   parallel by size: its stages read the callees' summaries, and what it infers (a
 //!   summary, a precondition for the callers' context, top-down) goes into the state the
 //!   stages pass on (`pipeline::State`), next to the invariants and side facts that state
-//!   carries today. The contract search of recursive functions (`frontend::contract`, run
-//!   while the program loads, `frontend::load_with_contracts`, with a prover `cli::check`
-//!   builds on this driver) is what such a stage replaces.
+//!   carries today. The contract search of recursive functions (`contracts`, run while
+//!   the program loads, `load_with_contracts`, with this driver's analysis as its prover)
+//!   is what such a stage replaces.
 //! - **A per-function work budget** is a share: `pipeline::stages::Share` already carries a
 //!   budget of work next to the wall-clock part (the interval stage's `interval_work`, the
 //!   engine's `engine_work`), resolved into an `Allowance` whose `Deadline` counts steps. A

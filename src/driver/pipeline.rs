@@ -121,15 +121,9 @@ struct Facts<'f> {
 }
 
 impl<'f> Facts<'f> {
-    fn new(
-        ctx: &'f FunctionContext<'f>,
-        config: &AnalysisConfig,
-        memory: MemoryBudget,
-    ) -> Facts<'f> {
+    fn new(ctx: &'f FunctionContext<'f>, memory: MemoryBudget) -> Facts<'f> {
         let func = ctx.func();
-        let lowering = Lowering::new(ctx)
-            .with_precision(config.params.precision)
-            .with_focus(config.params.focus);
+        let lowering = Lowering::new(ctx);
         let error_blocks = func
             .blocks
             .iter()
@@ -315,7 +309,7 @@ pub(super) fn left_open(left_out: &crate::ir::Unanalyzable) -> Open {
 }
 
 /// Whether the configuration runs the interval stage first (pass 1): every one but classic
-/// over intervals, which is that stage, unless `--interval-pass off`.
+/// over intervals, which is that stage, unless `-Z interval-pass=off`.
 pub(super) fn is_staged(config: &AnalysisConfig) -> bool {
     config.params.stages.interval_pass
         && !(config.engine == Engine::Classic && config.domain == DomainKind::Interval)
@@ -460,16 +454,12 @@ impl Pass<'_> {
     /// and runs `f` with the inputs of the pass, the interval stage's invariants as
     /// `cut_facts`.
     fn run<R>(&self, cut_facts: &CutFacts, f: impl FnOnce(&Inputs<'_>) -> R) -> R {
-        let ctx = FunctionContext::new(self.func);
+        let ctx = FunctionContext::new(self.func, &self.config.params);
         let config = AnalysisConfig {
             timeout: self.clock.budget,
             ..self.config.clone()
         };
-        let facts = Facts::new(
-            &ctx,
-            &config,
-            MemoryBudget::from_now(config.memory_per_function),
-        );
+        let facts = Facts::new(&ctx, MemoryBudget::from_now(config.memory_per_function));
         f(&Inputs {
             func: self.func,
             module: self.module,

@@ -35,6 +35,9 @@ pub const INLINE_CALLER_LIMIT: usize = 10_000;
 /// The default of [`FrontendConfig::lift_limit`].
 pub const LIFT_LIMIT: usize = 50_000;
 
+/// The default of [`FrontendConfig::inline_limit`].
+pub const INLINE_LIMIT: usize = 2000;
+
 /// Which functions start an execution.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum EntrySelection {
@@ -126,4 +129,54 @@ pub struct FrontendConfig {
     /// `ir::pass::RuntimeChecks`). Without `assert`, assertion sites end the path (an error
     /// function ends the program) and are not reported.
     pub checks: ir::CheckSelection,
+    /// Switches for measuring and debugging the loading.
+    pub options: FrontendOptions,
+}
+
+/// Switches of the loading for measuring and debugging (`-Z` options of the command
+/// line); none makes a result unsound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrontendOptions {
+    /// Whether memory operations are lowered by the memory model; off, every function is
+    /// `memory::erase`d before the passes (every load arbitrary): a measuring aid that
+    /// gives what the analysis proves without the model, on the same binary and budgets.
+    pub memory_model: bool,
+    /// Whether `ir::verify` runs after every IR pass in a release build too (debug builds
+    /// always verify).
+    pub verify_ir: bool,
+    /// Print the time of each stage of the front end on standard error.
+    pub timing: bool,
+    /// Print the outcome of the bit-precise runs over floats of each function (the driver
+    /// runs them when it loads the program).
+    pub debug_floats: bool,
+    /// What the contract search of recursive functions prints on standard error (the
+    /// driver searches them when it loads the program).
+    pub debug_contracts: ContractTrace,
+    /// Write the module before LLVM's optimization pipeline to this bitcode file (to
+    /// study the pipeline's cost outside polyfocus, `opt-19 -time-passes`).
+    pub dump_before_pipeline: Option<PathBuf>,
+}
+
+impl FrontendOptions {
+    /// The defaults: the memory model on, nothing printed or written.
+    pub const DEFAULT: FrontendOptions = FrontendOptions {
+        memory_model: true,
+        verify_ir: false,
+        timing: false,
+        debug_floats: false,
+        debug_contracts: ContractTrace::Off,
+        dump_before_pipeline: None,
+    };
+}
+
+/// What the contract search prints on standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContractTrace {
+    /// Nothing.
+    Off,
+    /// Each round: its obligations, what was proved, the work spent, and each function's
+    /// stages.
+    Rounds,
+    /// Each round as with `Rounds`, and the module the round analyzed.
+    Modules,
 }

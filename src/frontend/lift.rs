@@ -27,7 +27,8 @@ use crate::ir::{
     ValueInfo,
 };
 
-/// Widest integer the lifter models; wider values are arbitrary.
+/// Widest integer the lifter models; wider values are arbitrary (a representation limit:
+/// the IR's integers have 1 to 64 bits).
 const MAX_WIDTH: u32 = 64;
 
 /// What lifting one function produced.

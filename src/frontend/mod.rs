@@ -64,8 +64,8 @@ pub use compile::{
     clang_args, clang_program, runtime_dir, target_and_user_flags, unoptimized_user_flags,
 };
 pub use config::{
-    DataModel, EntrySelection, FloatEvaluation, FrontendConfig, INLINE_CALLER_LIMIT, LIFT_LIMIT,
-    SSE_FLOAT_FLAGS,
+    ContractTrace, DataModel, EntrySelection, FloatEvaluation, FrontendConfig, FrontendOptions,
+    INLINE_CALLER_LIMIT, INLINE_LIMIT, LIFT_LIMIT, SSE_FLOAT_FLAGS,
 };
 pub use conventions::{role, Role};
 pub use error::FrontendError;
@@ -170,7 +170,7 @@ impl<'a> Program<'a> {
     ) -> Result<Program<'a>, FrontendError> {
         let started = Instant::now();
         let (module, normalized, never_called, warnings, folded) = prepare(&llvm.context, config)?;
-        timing("prepared", started);
+        timing(&config.options, "prepared", started);
         let entries = select_entries(&module, &config.entry, config.checks)?;
         let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
         Ok(Program {
@@ -266,7 +266,7 @@ impl<'a> Program<'a> {
             }))
             .ok()?;
             let own: HashSet<ir::CheckId> = lifted.obligations.iter().map(|(c, _)| *c).collect();
-            let mut function = run_passes(lifted.function, &mut res.warnings);
+            let mut function = run_passes(lifted.function, &self.config.options, &mut res.warnings);
             if specialize.is_some() {
                 function.name = format!("{}#{copy}", function.name);
             }
@@ -305,7 +305,7 @@ impl<'a> Program<'a> {
     /// error site unreachable (e.g. `if (c < 0) if (c > 4) assert(0);`) and deleted it. Such
     /// a check holds; it is listed so that every assertion of the source gets a verdict.
     pub fn lift(self, contracts: &contract::Contracts) -> LiftedProgram {
-        timing("contracts", self.started);
+        timing(&self.config.options, "contracts", self.started);
         let escaped_error = self.escaped_error.as_deref();
         let (mut res, mut float_runs) = lift_entries(
             &self.entries,
@@ -314,7 +314,7 @@ impl<'a> Program<'a> {
             escaped_error,
             contracts,
         );
-        timing("lifted", self.started);
+        timing(&self.config.options, "lifted", self.started);
         add_never_called(
             &mut res,
             &self.module,
@@ -378,7 +378,7 @@ fn prepare<'ctx>(
 ) -> Result<Prepared<'ctx>, FrontendError> {
     let started = std::time::Instant::now();
     let (module, folded) = load::load_module(ctx, config)?;
-    timing("compiled, parsed and linked", started);
+    timing(&config.options, "compiled, parsed and linked", started);
     if let Err(e) = module.verify() {
         return Err(FrontendError::BadIr {
             path: config.inputs.last().cloned().unwrap_or_default(),
@@ -425,8 +425,13 @@ fn prepare<'ctx>(
         inline_caller: config.inline_caller_limit,
         lift: config.lift_limit,
     };
-    let normalized =
-        normalize::normalize(&module, root, limits, config.checks.has_runtime_checks())?;
+    let normalized = normalize::normalize(
+        &module,
+        root,
+        limits,
+        config.checks.has_runtime_checks(),
+        &config.options,
+    )?;
     Ok((module, normalized, never_called, warnings, folded))
 }
 
@@ -745,7 +750,7 @@ fn lift_entries(
                 None => vanished.push(site.clone()),
             }
         }
-        let mut function = run_passes(lifted.function, &mut res.warnings);
+        let mut function = run_passes(lifted.function, &config.options, &mut res.warnings);
         // The checks of the selected classes are listed, renumbered in order. The error site
         // of a class not selected ends the path: an error function reports and aborts, and
         // so does UBSan's handler when the bitcode was built with a sanitizer.
@@ -799,6 +804,7 @@ fn lift_entries(
                 function,
                 selection,
                 first,
+                config.options.verify_ir,
                 &mut res.warnings,
                 &mut res.checks,
             );
@@ -822,7 +828,7 @@ fn over_budget(
 ) -> lift::Lifted {
     let reason = format!(
         "{size} instructions after inlining, more than the front end's budget \
-         (--lift-limit {}): not optimized nor lifted, its checks are unknown{}",
+         (-Z lift-limit={}): not optimized nor lifted, its checks are unknown{}",
         config.lift_limit,
         if config.checks.has_runtime_checks() {
             " and its runtime checks are not listed"
@@ -852,11 +858,11 @@ fn instrument(
     func: ir::Function,
     selection: ir::CheckSelection,
     first: u32,
+    verify_ir: bool,
     warnings: &mut Vec<ir::LiftWarning>,
     checks: &mut Vec<ir::Check>,
 ) -> ir::Function {
-    let requested = std::env::var_os("POLYFOCUS_VERIFY_IR").is_some_and(|v| v != "0");
-    let pipeline = ir::pass::Pipeline::new(vec![], ir::pass::Verification::for_build(requested));
+    let pipeline = ir::pass::Pipeline::new(vec![], ir::pass::Verification::for_build(verify_ir));
     let pass = ir::pass::RuntimeChecks::new(selection);
     match pipeline.instrument(&pass, func.clone(), first) {
         Ok(done) => {
@@ -874,29 +880,22 @@ fn instrument(
     }
 }
 
-/// The environment variable that turns the memory model off (`off`): every load is then
-/// arbitrary, as the analysis without a memory model. A measuring aid (`scripts/real-code`),
-/// not an option.
-pub const MEMORY_MODEL_ENV: &str = "POLYFOCUS_MEMORY_MODEL";
-
-fn memory_model_off() -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *OFF.get_or_init(|| std::env::var_os(MEMORY_MODEL_ENV).is_some_and(|v| v == "off"))
-}
-
 /// Runs the standard IR passes (`ir::pass`) on a lifted function. A pass that breaks the IR
-/// (seen when verification is on: debug builds, tests, `POLYFOCUS_VERIFY_IR=1`) costs only
+/// (seen when verification is on: debug builds, tests, `-Z verify-ir`) costs only
 /// precision: the function is analyzed as lifted, with a warning naming the pass.
-fn run_passes(func: ir::Function, warnings: &mut Vec<ir::LiftWarning>) -> ir::Function {
-    let requested = std::env::var_os("POLYFOCUS_VERIFY_IR").is_some_and(|v| v != "0");
-    // The measurement of the memory model compares it with what the analysis does
-    // before it, every load arbitrary, on the same binary and under the same budgets.
-    let func = if memory_model_off() {
-        crate::memory::erase(func)
-    } else {
+fn run_passes(
+    func: ir::Function,
+    options: &FrontendOptions,
+    warnings: &mut Vec<ir::LiftWarning>,
+) -> ir::Function {
+    // Without the memory model every load is arbitrary: what the analysis proves without
+    // it, on the same binary and under the same budgets.
+    let func = if options.memory_model {
         func
+    } else {
+        crate::memory::erase(func)
     };
-    let pipeline = standard_pipeline(ir::pass::Verification::for_build(requested));
+    let pipeline = standard_pipeline(ir::pass::Verification::for_build(options.verify_ir));
     match pipeline.run(func.clone()) {
         Ok(func) => func,
         Err(e) => {

@@ -86,6 +86,7 @@ pub fn normalize(
     root: Option<Root<'_>>,
     limits: SizeLimits,
     keep_checked: bool,
+    options: &super::FrontendOptions,
 ) -> Result<Normalized, FrontendError> {
     let m = module.as_mut_ptr();
     let started = std::time::Instant::now();
@@ -107,7 +108,7 @@ pub fn normalize(
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
-    timing("inlined", started);
+    timing(options, "inlined", started);
     // Inline assembly may read and write globals by symbol name, which LLVM does not see
     // as uses: with any in the module, no global may become a local.
     if let Some(root) = root.filter(|r| r.starts_program && r.closed && !has_inline_asm(m)) {
@@ -142,15 +143,15 @@ pub fn normalize(
         unsafe { keep_checked_operations(m) };
     }
     // For studying the cost of the pipeline outside polyfocus (`opt-19 -time-passes`).
-    if let Some(path) = std::env::var_os("POLYFOCUS_DUMP_BEFORE_PIPELINE") {
-        module.write_bitcode_to_path(std::path::Path::new(&path));
+    if let Some(path) = &options.dump_before_pipeline {
+        module.write_bitcode_to_path(path);
     }
     module
         .run_passes(PIPELINE, &machine, PassBuilderOptions::create())
         .map_err(|e| FrontendError::Passes {
             message: e.to_string(),
         })?;
-    timing("optimized", started);
+    timing(options, "optimized", started);
     unsafe { LLVMSetIsNewDbgInfoFormat(m, 0) };
     Ok(Normalized { sites, too_large })
 }
@@ -439,7 +440,8 @@ unsafe fn lifetime_starts(alloca: LLVMValueRef) -> Vec<LLVMValueRef> {
 }
 
 /// An aggregate local with more scalar leaves than this stays in memory (loads arbitrary)
-/// rather than getting one arbitrary store per leaf.
+/// rather than getting one arbitrary store per leaf: a guard against growing a function by
+/// thousands of stores.
 const MAX_UNINIT_LEAVES: usize = 256;
 
 /// Collects the scalar leaves of `ty` (each with its GEP index path below `path`); false when

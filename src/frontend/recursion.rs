@@ -13,7 +13,8 @@ use super::raw;
 use super::reach;
 use crate::ir;
 
-/// Constants larger than this are not read (templates over them say nothing useful).
+/// Constants larger than this are not read (sizes and masks rather than bounds of a
+/// recursion: templates over them say nothing useful).
 const MAX_TEMPLATE_CONSTANT: i64 = 1 << 24;
 
 /// The recursive functions of a program and who must be lifted to certify their contracts.

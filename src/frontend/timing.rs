@@ -1,8 +1,10 @@
 //! The time the front end's stages take, printed on demand (a measuring aid).
 
-/// Prints the time since `started` at the end of a stage with `POLYFOCUS_TIMING`.
-pub fn timing(stage: &str, started: std::time::Instant) {
-    if std::env::var_os("POLYFOCUS_TIMING").is_some() {
+use super::FrontendOptions;
+
+/// Prints the time since `started` at the end of a stage when `options.timing` is on.
+pub fn timing(options: &FrontendOptions, stage: &str, started: std::time::Instant) {
+    if options.timing {
         eprintln!(
             "polyfocus: front end: {stage} at {:.1} s",
             started.elapsed().as_secs_f64()

@@ -23,7 +23,8 @@ use std::collections::HashMap;
 use super::memo::Numbering;
 use crate::ir::{ArithFlags, Expr, Function, Inst, Operand, Terminator, Ty, ValueId};
 
-/// The most entries a block's table passes on to the block it leads to (a clone per block).
+/// The most entries a block's table passes on to the block it leads to (a guard: the table
+/// is cloned per block).
 const MAX_AVAILABLE: usize = 1_024;
 
 /// The definitions available at the current point, and the branch conditions known there.

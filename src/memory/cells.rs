@@ -16,7 +16,8 @@ use crate::ir::{
     BaseId, BaseInfo, BaseKind, BinOp, CastOp, Expr, Function, Inst, MemOp, Operand, Ty, ValueId,
 };
 
-/// The largest modulus the congruence of an offset is tracked with.
+/// The largest modulus the congruence of an offset is tracked with (a representation
+/// limit: congruences are exact modulo 2^64 and kept in a `u64`).
 const MAX_MODULUS: u64 = 1 << 32;
 
 /// The most cells the pass gives one function times its blocks: past it, the bases with

@@ -77,7 +77,8 @@ use crate::ir::{
     ArithFlags, BinOp, CastOp, CmpPred, Const, Expr, Function, Inst, MemOp, Operand, Ty, ValueId,
 };
 
-/// The most contents of one summary cell.
+/// The most contents of one summary cell. This and the limits below are guards on the size
+/// of the lowered function and on the time of reading stored values.
 const MAX_PER_CELL: usize = 4;
 
 /// The most contents of one function.

@@ -47,7 +47,9 @@ use super::emit::{constant, Bounds, Emit, Sym, SymExpr, I64};
 use super::kind::{Load, Loads, SegmentKind, Store};
 use crate::ir::{BaseId, Function, Inst, MemOp, Operand, Terminator, Ty, ValueId};
 
-/// The most sources one cell gets copy segments for.
+/// The most sources one cell gets copy segments for. This and the limits below are guards
+/// on the size of the lowered function: each copy segment adds selects at every access
+/// of its cell.
 const MAX_SOURCES: usize = 2;
 
 /// The most copy segments of one function.

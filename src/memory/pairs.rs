@@ -40,7 +40,9 @@ use super::kind::{Fact, Load, Notes, SegmentKind, Store};
 use super::memo::{Memo, Numbering};
 use crate::ir::{Block, Expr, Function, Inst, MemOp, Operand, Ty, ValueId};
 
-/// The most pair properties of one function.
+/// The most pair properties of one function. This and the limits below are guards on
+/// the size of the lowered function: each property adds selects at every access of its
+/// cells.
 const MAX_PAIRS: usize = 2;
 
 /// The most loads of the two elements one condition reads.

@@ -8,7 +8,7 @@
 
 use crate::ir::Ty;
 
-/// The highest degree of a content polynomial.
+/// The highest degree of a content polynomial (a guard on the size of its terms).
 pub const MAX_DEGREE: usize = 4;
 
 /// A polynomial of one variable with coefficients modulo `2^bits`, lowest degree first,

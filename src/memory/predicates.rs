@@ -50,7 +50,8 @@ use super::kind::{Fact, Load, Notes, SegmentKind, Store};
 use super::memo::Numbering;
 use crate::ir::{ArithFlags, BinOp, CastOp, CmpPred, Const, Expr, Function, Operand, Ty, ValueId};
 
-/// The most properties of one function.
+/// The most properties of one function. This and the limits below are guards on the size
+/// of the lowered function: each property adds selects at every access of its cells.
 const MAX_PROPERTIES: usize = 8;
 
 /// The most loads of the element one property's condition reads.

@@ -30,7 +30,9 @@ use super::emit::{Bounds, Emit, Sym, SymExpr};
 use super::kind::{Load, Loads, SegmentKind, Store};
 use crate::ir::{BinOp, Const, Expr, Function, Inst, MemOp, Operand, Ty, ValueId};
 
-/// The most constants one summary cell gets a segment for.
+/// The most constants one summary cell gets a segment for. This and the limits below are
+/// guards on the size of the lowered function: each segment adds selects at every access
+/// of its cell.
 const MAX_PER_CELL: usize = 2;
 
 /// The most segments of one function.

@@ -30,7 +30,8 @@ pub enum Initial {
 }
 
 /// The most distinct constants a summary cell holds as a choice (from an initializer or a
-/// join); more give an arbitrary value.
+/// join); more give an arbitrary value (a guard on the size of the choice every read of the
+/// cell makes).
 const MAX_CHOICES: usize = 16;
 
 /// What each cell of `base` holds after `init base {leaves} zero_rest`.

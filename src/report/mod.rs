@@ -613,6 +613,7 @@ pub fn text(program: &Program, info: &RunInfo) -> String {
 /// The trace of a counterexample, indented under its assertion: arguments, inputs in
 /// request order, and the path at cut points with the values of source variables.
 pub fn counterexample_text(cex: &crate::check::Counterexample) -> String {
+    // Inputs listed, at most (for readability; the rest are counted).
     const MAX_INPUTS: usize = 50;
     let mut out = String::new();
     let at = |loc: &Option<crate::ir::SourceLoc>| {

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 pub const MAX_RESULTS: usize = 5000;
 /// The largest SARIF file GitHub code scanning accepts (bytes), with a margin.
 pub const MAX_BYTES: usize = 24 * 1024 * 1024;
-/// The most steps of a code flow.
+/// The most steps of a code flow (a longer counterexample is cut, for readability).
 const MAX_FLOW_STEPS: usize = 200;
 
 /// How to write SARIF.

@@ -21,11 +21,13 @@
 //! its native replay serves, and gets back bits in `ir` terms.
 
 use super::Unknown;
+use crate::context::InjectedUnknowns;
 use crate::ir::{
     BinOp, BlockId, CastOp, CheckId, Expr, Function, HavocReason, Inst, Operand, Terminator, Ty,
     ValueId,
 };
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use z3::ast::{Bool, BV};
 use z3::{SatResult, Solver};
@@ -91,16 +93,20 @@ pub struct Bmc<'a> {
     pending: Vec<Bool>,
     fresh: u64,
     exhausted: bool,
+    /// The function's count of solver checks that answer `unknown` on purpose.
+    injected: Arc<InjectedUnknowns>,
 }
 
 impl<'a> Bmc<'a> {
-    /// Prepares the unrolling of `func` towards the error sites of `targets`.
+    /// Prepares the unrolling of `func` towards the error sites of `targets`; `injected`
+    /// designates the checks that answer `unknown` on purpose (a test aid).
     pub fn new(
         func: &'a Function,
         rpo: &[BlockId],
         is_input: &'a dyn Fn(&HavocReason) -> bool,
         targets: &[CheckId],
         first_arg_range: Option<(i64, i64)>,
+        injected: Arc<InjectedUnknowns>,
     ) -> Bmc<'a> {
         let mut rpo_index = vec![usize::MAX; func.blocks.len()];
         for (i, b) in rpo.iter().enumerate() {
@@ -189,6 +195,7 @@ impl<'a> Bmc<'a> {
             pending: vec![],
             fresh: 0,
             exhausted: false,
+            injected,
         }
     }
 
@@ -251,6 +258,7 @@ impl<'a> Bmc<'a> {
             &self.solver,
             std::slice::from_ref(&assumption),
             hard_deadline,
+            &self.injected,
         );
         let res = match answer {
             SatResult::Sat => match self.solver.get_model() {
@@ -295,6 +303,7 @@ impl<'a> Bmc<'a> {
             &self.solver,
             std::slice::from_ref(&assumption),
             hard_deadline,
+            &self.injected,
         );
         self.solver.assert(&assumption.not());
         match answer {

@@ -24,7 +24,7 @@
 pub mod bmc;
 pub mod float_paths;
 
-use crate::context::{FunctionContext, Layout};
+use crate::context::{FunctionContext, InjectedUnknowns, Layout};
 use crate::domain::polynomial::Polynomial;
 use crate::domain::{ConsKind, Int as BigInt, LinCons, Var};
 use crate::graph::CutPointId;
@@ -36,6 +36,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use z3::ast::{Bool, Int};
 use z3::{SatResult, Solver};
 
@@ -97,30 +98,6 @@ fn bounds_formula(t: &Int, lo: &Option<BigInt>, hi: &Option<BigInt>) -> Bool {
     Bool::and(&cs)
 }
 
-/// The environment variable that makes every N-th solver check answer `unknown` without
-/// asking z3 (N = 1: every check). A test aid for the rule that an `unknown` is never
-/// evidence: under load any query may time out, and no verdict may depend on which one did
-/// (tests/solver_unknown.rs runs programs with known verdicts under it).
-pub const INJECT_UNKNOWN_ENV: &str = "POLYFOCUS_INJECT_SOLVER_UNKNOWN";
-
-/// Whether this check is one of the injected `unknown`s (see [`INJECT_UNKNOWN_ENV`]).
-fn injected_unknown() -> bool {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::OnceLock;
-    static EVERY: OnceLock<Option<u64>> = OnceLock::new();
-    static CHECKS: AtomicU64 = AtomicU64::new(0);
-    let every = EVERY.get_or_init(|| {
-        std::env::var(INJECT_UNKNOWN_ENV)
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .filter(|n| *n > 0)
-    });
-    match every {
-        None => false,
-        Some(n) => (CHECKS.fetch_add(1, Ordering::Relaxed) + 1) % n == 0,
-    }
-}
-
 /// How often an interrupt is repeated while a check past its deadline has not returned.
 const INTERRUPT_REPEAT: std::time::Duration = std::time::Duration::from_millis(50);
 
@@ -140,13 +117,15 @@ const INTERRUPT_REPEAT: std::time::Duration = std::time::Duration::from_millis(5
 /// deadline already reached when the check starts), and one that lands while it has
 /// cancellation suspended; a single interrupt then left the check running for ever (a
 /// relational-congruence query of lz4 ran 7 minutes past its deadline in `scripts/real-code`).
-/// A deadline already past gives `unknown` without asking.
+/// A deadline already past gives `unknown` without asking, and so does a check that
+/// `injected` designates (a test aid, [`crate::params::FaultParams`]).
 pub(crate) fn check_until(
     solver: &Solver,
     assumptions: &[Bool],
     deadline: std::time::Instant,
+    injected: &InjectedUnknowns,
 ) -> SatResult {
-    if injected_unknown() {
+    if injected.next_is_unknown() {
         return SatResult::Unknown;
     }
     let limit = deadline.saturating_duration_since(std::time::Instant::now());
@@ -316,7 +295,7 @@ pub struct RegionFormula {
     fresh: u32,
     /// Whether the solver has taken in the region's own assertions (see [`Self::load`]).
     loaded: bool,
-    /// What is left of [`MAX_EXACT_COST`].
+    /// What is left of `params::FocusParams::exact_operations`.
     exact_cost_left: u32,
     /// Values of the region that are extensions of a narrower value, with the range of
     /// their reading (that of the narrower type).
@@ -330,18 +309,20 @@ pub struct RegionFormula {
     /// is not free (about a third of the CPU time of small nested-loop tasks when it was
     /// set before every query), so it is set only when it changes.
     work_limit: u32,
+    /// The function's count of solver checks that answer `unknown` on purpose.
+    injected: Arc<InjectedUnknowns>,
 }
 
-/// How much exact encoding of bit-level operations a region may have, in units: one per
-/// shift, division or remainder by a constant, and per product by a constant (each adds
-/// integer variables besides the wrap-around), one per 8 bits of an `and`, `or`, `xor`
-/// (decomposed into three 0/1 integers per bit). Past it those results are free values
-/// of their range (an over-approximation, as for products of variables; path focusing
-/// only, [`Products::Free`]). Hash, checksum and byte-swapping code chains hundreds of
-/// such operations: exact, the solver neither answers within its timeout nor honours the
-/// timeout promptly, while gigabytes build up. A product that cannot wrap
-/// ([`RegionFormula::no_wrap`]) is exact without a unit.
-const MAX_EXACT_COST: u32 = 4;
+// How much exact encoding of bit-level operations a region may have
+// (`params::FocusParams::exact_operations`), in units: one per shift, division or
+// remainder by a constant, and per product by a constant (each adds integer variables
+// besides the wrap-around), one per 8 bits of an `and`, `or`, `xor` (decomposed into three
+// 0/1 integers per bit). Past it those results are free values of their range (an
+// over-approximation, as for products of variables; path focusing only, `Products::Free`).
+// Hash, checksum and byte-swapping code chains hundreds of such operations: exact, the
+// solver neither answers within its timeout nor honours the timeout promptly, while
+// gigabytes build up. A product that cannot wrap (`RegionFormula::no_wrap`) is exact
+// without a unit.
 
 #[derive(Clone, Copy, Debug)]
 enum EdgeTarget {
@@ -385,7 +366,7 @@ impl RegionFormula {
             loaded: false,
             // Certification checks invariants against the exact program: no budget there.
             exact_cost_left: match products {
-                Products::Free => MAX_EXACT_COST,
+                Products::Free => ctx.params().focus.exact_operations,
                 Products::Exact => u32::MAX,
             },
             ranges: func
@@ -396,6 +377,7 @@ impl RegionFormula {
                 .collect(),
             work_limit: 0,
             narrow: BTreeMap::new(),
+            injected: ctx.injected_unknowns(),
         };
         let region = graph.region(source).to_vec();
         let in_region = |b: BlockId| region.contains(&b);
@@ -678,7 +660,7 @@ impl RegionFormula {
         }
         let probe = Bool::fresh_const("load");
         self.solver.assert(&probe.not());
-        match check_until(&self.solver, &[probe], deadline) {
+        match check_until(&self.solver, &[probe], deadline, &self.injected) {
             SatResult::Unknown => Err(Unknown::Loading(self.solver.get_reason_unknown())),
             SatResult::Sat | SatResult::Unsat => {
                 self.loaded = true;
@@ -1314,7 +1296,7 @@ impl RegionFormula {
         };
         self.solver.assert(&Bool::and(&[reached, escape]));
         let terms: Vec<Int> = values.iter().map(|v| self.target_term(*v, cp)).collect();
-        let res = match check_until(&self.solver, &[], deadline) {
+        let res = match check_until(&self.solver, &[], deadline, &self.injected) {
             SatResult::Unsat => PointResult::Unsat,
             SatResult::Unknown => PointResult::Unknown(Unknown::Solver(
                 self.solver.get_reason_unknown().unwrap_or_default(),
@@ -1364,7 +1346,7 @@ impl RegionFormula {
         keys: &BTreeMap<CutPointId, Option<Vec<LinCons>>>,
         deadline: std::time::Instant,
     ) -> QueryResult {
-        let res = match check_until(&self.solver, &[], deadline) {
+        let res = match check_until(&self.solver, &[], deadline, &self.injected) {
             SatResult::Unsat => QueryResult::Unsat,
             SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
                 self.solver.get_reason_unknown().unwrap_or_default(),
@@ -1675,7 +1657,7 @@ mod tests {
     #[test]
     fn a_deadline_already_past_gives_unknown_without_asking() {
         let solver = hard_solver();
-        let answer = check_until(&solver, &[], Instant::now());
+        let answer = check_until(&solver, &[], Instant::now(), &InjectedUnknowns::every(0));
         assert_eq!(answer, SatResult::Unknown);
     }
 
@@ -1683,7 +1665,12 @@ mod tests {
     fn a_check_past_its_deadline_returns_unknown() {
         let solver = hard_solver();
         let start = Instant::now();
-        let answer = check_until(&solver, &[], start + Duration::from_millis(200));
+        let answer = check_until(
+            &solver,
+            &[],
+            start + Duration::from_millis(200),
+            &InjectedUnknowns::every(0),
+        );
         assert_eq!(answer, SatResult::Unknown);
         // Liveness, not speed: without the interrupts the check runs for ever.
         assert!(start.elapsed() < Duration::from_secs(60));

@@ -1,4 +1,4 @@
-//! The memory generator (issue 15): UB-free C programs whose values live in memory, for the
+//! The memory generator: UB-free C programs whose values live in memory, for the
 //! memory model (bases, cells, smashed arrays, segments, points-to, call effects) and the
 //! replay of counterexamples. A program declares global and local arrays (1-D and 2-D),
 //! heap buffers (`malloc`, `calloc`, `realloc`), arrays of structs and structs holding
@@ -22,7 +22,8 @@
 use super::rng::Rng;
 use super::{AssertStyle, CType, Line, Skeleton};
 
-/// Most input valuations of a program (every one is a native run under the sanitizers).
+/// Most input valuations of a program: a fixed limit on the native runs under the
+/// sanitizers one program of the harness costs.
 const MAX_VALUATIONS: i128 = 48;
 
 /// Element types of arrays.

@@ -1,4 +1,4 @@
-//! The differential soundness harness (issue 12): random UB-free C programs, the native
+//! The differential soundness harness: random UB-free C programs, the native
 //! execution as the oracle, and every verdict of `polyfocus check` compared with it.
 //!
 //! **Architecture Invariant:** like [`crate::bench`], the harness knows the analyzer only
@@ -220,10 +220,10 @@ pub enum AssertStyle {
     /// `if (!(c)) reach_error();` with `reach_error` declared only.
     ReachError,
     /// `if (!(c)) reach_error();` with an empty definition of `reach_error` (the optimizer
-    /// may delete its calls: issue 12, class 4).
+    /// may delete its calls).
     EmptyReachError,
     /// `if (!(c)) report_error();` through a global function pointer to `reach_error`
-    /// (issue 12, class 2).
+    /// (an error function called through a pointer).
     ErrorThroughPointer,
 }
 

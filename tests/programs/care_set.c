@@ -1,7 +1,7 @@
 // Extrapolation with a care set (Wang, Yang, Gupta & Ivancic).
 // In both loops the iterates approach the bound the assertion needs only slowly (k grows
 // like i*i/2, so the chord k <= c*i of the iterates turns a little at each step): widening
-// drops the chord, and the assertion is unknown with `--care-set off`. The care set,
+// drops the chord, and the assertion is unknown with `-Z care-set=off`. The care set,
 // grown backwards from the error site (the states at the loop head with i == n and
 // k > 1000*i), makes the engine keep k <= 1000*i instead.
 #include "polyfocus.h"

@@ -3,7 +3,7 @@
 //!
 //! **The invariants.** Each loop head `T` gets a vector space `V_T` of polynomials over its
 //! live integer values, of degree at most `d_T` (the largest degree whose template stays
-//! under [`MAX_MONOMIALS`] monomials). Every path `π` from a cut point `S` to `T` is a
+//! under `PolyEqParams::max_monomials` monomials). Every path `π` from a cut point `S` to `T` is a
 //! polynomial map `f_π` (its guards used only as [`path`] describes): the value of each live value of `T` at the end of
 //! `π`, as a polynomial in the values of `S` and in fresh unknowns for every result that is
 //! not an exact ring operation. The spaces are the greatest solution of
@@ -78,12 +78,8 @@ use path::{PathState, Remainder, Source};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// The largest template: past it the degree goes down (to 2 at least; past that, no
-/// template at that loop head).
-const MAX_MONOMIALS: usize = 130;
-/// The largest degree tried.
-const MAX_TEMPLATE_DEGREE: u32 = 6;
-/// The most paths enumerated over all regions of a function; past it, no invariants.
+/// The most paths enumerated over all regions of a function; past it, no invariants. This
+/// and the two limits below are guards against blow-up of the exact algebra.
 const MAX_PATHS: usize = 256;
 /// The most terms of a composed polynomial; past it, no invariants.
 const MAX_TERMS: usize = 20_000;
@@ -128,10 +124,8 @@ struct PathMap {
     subst: BTreeMap<Var, Polynomial>,
 }
 
-/// The largest degree [`discover`] tries.
-pub const MAX_DEGREE: u32 = MAX_TEMPLATE_DEGREE;
-
-/// Finds the polynomial equalities of degree at most `max_degree` at the loop heads of the
+/// Finds the polynomial equalities of degree at most `max_degree` (and at most
+/// `PolyEqParams::max_degree`) at the loop heads of the
 /// context's function; `None` when a cap (paths, terms, rounds) or the deadline is reached:
 /// no invariant rather than a partial one, since the descending iteration is sound only at
 /// its end.
@@ -140,7 +134,7 @@ pub const MAX_DEGREE: u32 = MAX_TEMPLATE_DEGREE;
 /// every execution. A variable it defines at a loop head by an equality `x = e` over the
 /// other template variables leaves that head's template and is replaced by `e` in the
 /// images of the paths from there: fewer variables allow a higher degree under
-/// [`MAX_MONOMIALS`] (ps6's `y = c` leaves room for degree 6) and make the linear algebra
+/// `PolyEqParams::max_monomials` (ps6's `y = c` leaves room for degree 6) and make the linear algebra
 /// cheaper.
 pub fn discover(
     ctx: &FunctionContext<'_>,
@@ -150,6 +144,7 @@ pub fn discover(
 ) -> Option<PolyEqualities> {
     let graph = ctx.graph();
     let layout = ctx.layout();
+    let params = ctx.params().polyeq;
     let n = graph.cut_points.len();
     let mut defined: Vec<Vec<(Var, Polynomial)>> = vec![Vec::new(); n];
     // Template variables per loop head: live integer values, not booleans.
@@ -185,9 +180,9 @@ pub fn discover(
         if vs.is_empty() {
             continue;
         }
-        let Some(degree) = (2..=max_degree.min(MAX_TEMPLATE_DEGREE))
+        let Some(degree) = (2..=max_degree.min(params.max_degree))
             .rev()
-            .find(|d| Monomial::count_up_to(vs.len(), *d) <= MAX_MONOMIALS)
+            .find(|d| Monomial::count_up_to(vs.len(), *d) <= params.max_monomials)
         else {
             continue;
         };
@@ -464,7 +459,8 @@ fn path_maps(
     Some(walker.out)
 }
 
-/// At most this many disjunctions (`a && b` taken false) split one path.
+/// At most this many disjunctions (`a && b` taken false) split one path (a guard: each
+/// doubles the path's images).
 const MAX_SPLITS: usize = 4;
 
 struct Walker<'a, 'f> {

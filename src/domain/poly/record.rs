@@ -43,7 +43,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-/// Operations with fewer constraints than this in every polyhedron operand are not kept.
+/// Operations with fewer constraints than this in every polyhedron operand are not kept
+/// (they say nothing about a polyhedra library).
 pub const MIN_CONSTRAINTS: usize = 2;
 
 /// At most this many operations of each kind are kept per run.

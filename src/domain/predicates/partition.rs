@@ -22,7 +22,8 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 /// Booleans enumerated per operation, at most; a constraint or expression over more is
-/// over-approximated (dropped, or its booleans read as the interval [0, 1]).
+/// over-approximated (dropped, or its booleans read as the interval [0, 1]): a guard, since
+/// the enumeration has `2^k` cubes.
 const MAX_CUBE_BOOLS: usize = 8;
 
 /// How many parts a state may have, and the domain's name.
@@ -38,6 +39,7 @@ pub trait PartPolicy: 'static {
 pub struct Nex;
 
 impl PartPolicy for Nex {
+    // A guard against blow-up: every operation is applied per part.
     const MAX_PARTS: usize = 32;
     const NAME: &'static str = "predicates-partitioned";
 }

@@ -15,6 +15,7 @@ use super::partition::{PartPolicy, Partitioned};
 pub struct NexPoint;
 
 impl PartPolicy for NexPoint {
+    // The domain's definition: one BDD times one numeric state.
     const MAX_PARTS: usize = 1;
     const NAME: &'static str = "predicates-product";
 }

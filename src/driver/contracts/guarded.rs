@@ -6,7 +6,9 @@
 use crate::frontend::contract::{Atom, Clause, Contract, Contracts, Slot};
 use crate::frontend::{Evaluator, Program, Recursion};
 
-/// At most this many values of a parameter are tabulated (`p == k → r == f(k)`).
+/// At most this many values of a parameter are tabulated (`p == k → r == f(k)`). This and
+/// the limits below bound the guarded candidates (each an obligation, some a specialized
+/// copy lifted every round), so that a round stays within its budget of work.
 const MAX_TABLE: i64 = 64;
 /// At most this many thresholds per parameter give region guards (`p >= t`, `p <= t`).
 const MAX_THRESHOLDS: usize = 12;

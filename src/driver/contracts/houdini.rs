@@ -6,9 +6,11 @@ use std::time::Instant;
 
 use super::{Prover, SearchBudget};
 use crate::frontend::contract::{CertifyModule, Contracts, Obligation};
+use crate::frontend::ContractTrace;
 use crate::ir::CheckId;
 
-/// Rounds of one search, at most.
+/// Rounds of one search, at most (each drops a candidate or ends the search; past it no
+/// contract is used, which is sound).
 const MAX_ROUNDS: usize = 16;
 
 /// The largest subset of `candidates` whose obligations are all proved together, or
@@ -20,7 +22,9 @@ pub(super) fn certify(
     lift_round: &mut dyn FnMut(&Contracts) -> Option<CertifyModule>,
     prover: Prover<'_>,
     budget: &mut SearchBudget,
+    trace: ContractTrace,
 ) -> Contracts {
+    let tracing = trace != ContractTrace::Off;
     for _ in 0..MAX_ROUNDS {
         candidates.retain(|_, c| !c.is_empty());
         if candidates.is_empty() || budget.work == 0 || Instant::now() >= budget.deadline {
@@ -32,8 +36,15 @@ pub(super) fn certify(
         };
         let (proved, spent) = prover(&round.module);
         budget.work = budget.work.saturating_sub(spent);
-        if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {
-            print_round(&candidates, &round, &proved, (spent, budget.work), started);
+        if tracing {
+            print_round(
+                &candidates,
+                &round,
+                &proved,
+                (spent, budget.work),
+                started,
+                trace,
+            );
         }
         let mut dropped_summary: HashMap<String, BTreeSet<usize>> = HashMap::new();
         let mut dropped_context: HashMap<String, BTreeSet<usize>> = HashMap::new();
@@ -64,7 +75,7 @@ pub(super) fn certify(
             return Contracts::new();
         }
         if dropped_summary.is_empty() && dropped_context.is_empty() {
-            if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {
+            if tracing {
                 eprintln!("contracts certified: {candidates:?}");
             }
             return candidates;
@@ -91,7 +102,7 @@ fn without<T>(items: Vec<T>, drop: &BTreeSet<usize>) -> Vec<T> {
         .collect()
 }
 
-/// What a round proved and left open (`POLYFOCUS_DEBUG_CONTRACTS`; `2` also prints the
+/// What a round proved and left open (`-Z debug-contracts`; `modules` also prints the
 /// round's functions).
 fn print_round(
     candidates: &Contracts,
@@ -99,6 +110,7 @@ fn print_round(
     proved: &BTreeSet<CheckId>,
     (spent, work_left): (u64, u64),
     started: Instant,
+    trace: ContractTrace,
 ) {
     eprintln!(
         "contracts: round with {} obligations, {} proved, {spent} steps ({work_left} left), {:?}",
@@ -129,7 +141,7 @@ fn print_round(
             eprintln!("  open {c}: {what}");
         }
     }
-    if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some_and(|v| v == "2") {
+    if trace == ContractTrace::Modules {
         for f in &round.module.functions {
             eprintln!("{f:#}");
         }

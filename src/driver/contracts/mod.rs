@@ -33,9 +33,10 @@
 //! search's contracts are used alone.
 //!
 //! **Bounded by work, not time.** Each round's analysis runs under budgets of work per
-//! function (interval stage and engine, [`ROUND_WORK`]) without the stages that ask the
-//! solver under a wall-clock cap, and the steps it spent are taken from a budget of the
-//! whole search ([`SEARCH_WORK_PER_SECOND`] per second of `--timeout`). The rounds, what
+//! function (interval stage and engine, `params::ContractParams::round_work`) without the
+//! stages that ask the solver under a wall-clock cap, and the steps it spent are taken from
+//! a budget of the whole search (`params::ContractParams::search_work_per_second` per
+//! second of `--timeout`). The rounds, what
 //! they prove, hence the contracts, are then the same under any load. A deadline remains
 //! as a safety net only: when it passes, the search gives no contract.
 //!
@@ -64,21 +65,8 @@ use std::time::{Duration, Instant};
 use super::{AnalysisConfig, DomainKind, Engine, Purpose};
 use crate::check::Verdict;
 use crate::frontend::contract::Contracts;
-use crate::frontend::{Program, Recursion};
+use crate::frontend::{ContractTrace, Program, Recursion};
 use crate::ir::{self, CheckId};
-
-/// The budget of work of each function's interval stage and engine in a round of the
-/// search (steps of `analysis::Deadline::spend`).
-const ROUND_WORK: u64 = 1 << 22;
-
-/// The budget of work of the whole search (both searches together, the second gets what
-/// the first left), per second of `--timeout`: a function of the configuration, not of the
-/// load. At `--timeout 10`, 60M steps. Measured on `../shared/bench2`'s recursive tasks
-/// (with region bounds checked by evaluation before they become candidates): Ackermann03/04
-/// certify in 27.5M steps, McCarthy91-1/2 in 8M and 7M, Fibonacci01-1/04/05 in 16M, 15M and
-/// 32M, Fibonacci03 in 40M (its last round started with 5.5M left: at 4M per second it was
-/// proved with nothing to spare; the 50% above that is its margin).
-const SEARCH_WORK_PER_SECOND: f64 = 6_000_000.0;
 
 /// What a search may spend: steps of work (what the prover reports), the real bound, and a
 /// point in time, a safety net only (a search stopped by it gives no contract, so it can
@@ -99,12 +87,19 @@ type Prover<'a> = &'a dyn Fn(&ir::Module) -> (BTreeSet<CheckId>, u64);
 /// The certified contracts of the recursive functions of `program` (see the module docs),
 /// searched under the budgets `config` gives: each round is the driver's analysis
 /// (without counterexample search) of the functions lifted in certify mode, under
-/// [`ROUND_WORK`] steps per function for its interval stage and as many for its engine,
-/// and the whole search gets [`SEARCH_WORK_PER_SECOND`] steps per second of `--timeout`.
-/// Time is a safety net only: `--timeout` per function of a round (at most 10 s), and for
-/// the whole search `--timeout` or a quarter of what is left of the run's budget.
-/// `safety_net` is [`safety_net`] taken before the program was loaded.
-pub fn search(program: &Program<'_>, config: &AnalysisConfig, safety_net: Duration) -> Contracts {
+/// `params::ContractParams::round_work` steps per function for its interval stage and as
+/// many for its engine, and the whole search gets
+/// `params::ContractParams::search_work_per_second` steps per second of `--timeout`. Time
+/// is a safety net only: `--timeout` per function of a round (at most
+/// `params::ContractParams::round_timeout`), and for the whole search `--timeout` or a
+/// quarter of what is left of the run's budget. `safety_net` is [`safety_net`] taken
+/// before the program was loaded; `trace` says what the search prints on standard error.
+pub fn search(
+    program: &Program<'_>,
+    config: &AnalysisConfig,
+    safety_net: Duration,
+    trace: ContractTrace,
+) -> Contracts {
     let Some(recursion) = program.recursion() else {
         return Contracts::new();
     };
@@ -113,7 +108,7 @@ pub fn search(program: &Program<'_>, config: &AnalysisConfig, safety_net: Durati
         let before = crate::analysis::work_spent();
         let report = super::analyze(module, &round);
         let spent = crate::analysis::work_spent().saturating_sub(before);
-        if std::env::var_os("POLYFOCUS_DEBUG_CONTRACTS").is_some() {
+        if trace != ContractTrace::Off {
             for f in &report.functions {
                 eprintln!(
                     "  {}: {:?} {:?} {:?}",
@@ -136,10 +131,11 @@ pub fn search(program: &Program<'_>, config: &AnalysisConfig, safety_net: Durati
         (proved, spent)
     };
     let budget = SearchBudget {
-        work: (SEARCH_WORK_PER_SECOND * config.timeout.as_secs_f64()) as u64,
+        work: (config.params.contracts.search_work_per_second * config.timeout.as_secs_f64())
+            as u64,
         deadline: Instant::now() + safety_net,
     };
-    search_in(program, &recursion, &prover, budget)
+    search_in(program, &recursion, &prover, budget, trace)
 }
 
 /// The time the search may take at most, a safety net: `--timeout`, or less, a quarter of
@@ -157,8 +153,8 @@ pub fn safety_net(config: &AnalysisConfig) -> Duration {
 /// answers the same under any load.
 fn round_config(config: &AnalysisConfig) -> AnalysisConfig {
     let mut params = config.params;
-    params.stages.interval_work = ROUND_WORK;
-    params.stages.engine_work = ROUND_WORK;
+    params.stages.interval_work = params.contracts.round_work;
+    params.stages.engine_work = params.contracts.round_work;
     // Without the stages whose solver queries have a wall-clock cap (polynomial
     // equalities, congruences and the relational stage in them): they would make a round
     // depend on the load.
@@ -167,9 +163,10 @@ fn round_config(config: &AnalysisConfig) -> AnalysisConfig {
     // candidates (recursion_tabulated.c lost its contract with it on).
     params.precision.relational_congruences = false;
     AnalysisConfig {
-        timeout: config
-            .timeout
-            .clamp(Duration::from_secs(1), Duration::from_secs(10)),
+        timeout: config.timeout.clamp(
+            Duration::from_secs(1),
+            params.contracts.round_timeout.max(Duration::from_secs(1)),
+        ),
         // The classic engine: path focusing pays per error site, and a round has one per
         // candidate atom and place.
         engine: Engine::Classic,
@@ -188,12 +185,19 @@ fn search_in(
     recursion: &Recursion,
     prover: Prover<'_>,
     budget: SearchBudget,
+    trace: ContractTrace,
 ) -> Contracts {
     let mut lift_round =
         |candidates: &Contracts| program.lift_for_certification(recursion, candidates);
     let mut first_budget = budget;
     let candidates = templates::candidates(recursion);
-    let certified = houdini::certify(candidates, &mut lift_round, prover, &mut first_budget);
+    let certified = houdini::certify(
+        candidates,
+        &mut lift_round,
+        prover,
+        &mut first_budget,
+        trace,
+    );
     // The second search: guarded clauses, with the ranges the first one certified. Its
     // result is certified on its own; the union of two certified sets is (module docs), so
     // the first search's clauses are kept whatever the second gives.
@@ -203,7 +207,7 @@ fn search_in(
     }
     // The second search gets what the first one left of the work.
     let mut second_budget = first_budget;
-    let mut res = houdini::certify(guarded, &mut lift_round, prover, &mut second_budget);
+    let mut res = houdini::certify(guarded, &mut lift_round, prover, &mut second_budget, trace);
     for (name, contract) in certified {
         let entry = res.entry(name).or_default();
         for atom in contract.context {

@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 use crate::frontend::contract::{Atom, Clause, Contract, Contracts, Slot};
 use crate::frontend::Recursion;
 
-/// Constants read from the program for the templates, at most this many.
+/// Constants read from the program for the templates, at most this many (a guard on the
+/// number of candidates, each an obligation of every round).
 const MAX_CONSTANTS: usize = 16;
 
 /// The ranges of `int` and of the sum or difference of two `int`s: where the values of a

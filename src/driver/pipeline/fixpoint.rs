@@ -19,7 +19,7 @@ use std::time::Instant;
 /// invariant. Its invariants become the function's when it reached a fixpoint (otherwise it
 /// settles nothing and gives no facts, and the assertions stay open for the engine).
 ///
-/// Its proofs rest on what `--engine classic --domain interval` proofs rest on: the same
+/// Its proofs rest on what `-Z engine=classic -Z domain=interval` proofs rest on: the same
 /// lowering and the same certification in the test suite (`tests/inductive.rs` certifies
 /// every engine's invariants); they are final in the table like the engine's.
 pub(super) fn interval_stage(inputs: &Inputs<'_>, state: &mut State, allowance: &Allowance) {

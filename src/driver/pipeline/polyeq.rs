@@ -130,7 +130,7 @@ fn polynomial_equalities(
             c
         };
         let mut exhausted = true;
-        for degree in 2..=polyeq::MAX_DEGREE {
+        for degree in 2..=facts.ctx.params().polyeq.max_degree {
             if open(&progress.table).is_empty() {
                 break;
             }

@@ -57,7 +57,10 @@ fn rounds<P: NumericDomain>(
         ..RefinementStats::default()
     };
     let refining = Instant::now();
-    let mut preds = LocalPredicates::none(graph.cut_points.len());
+    let mut preds = LocalPredicates::none(
+        graph.cut_points.len(),
+        config.params.refine.max_per_cut_point,
+    );
     let mut end = StageEnd::Finished;
     let max_rounds = params.max_refinement_rounds;
     let mut detail = format!("stopped after {max_rounds} rounds");
@@ -117,9 +120,7 @@ fn rounds<P: NumericDomain>(
         }
         stats.rounds += 1;
         let slots = preds.assign_slots();
-        let refined_lowering = Lowering::with_predicate_slots(facts.ctx, slots.slots)
-            .with_precision(config.params.precision)
-            .with_focus(config.params.focus);
+        let refined_lowering = Lowering::with_predicate_slots(facts.ctx, slots.slots);
         let run: Run<P> = run_engine(
             &refined_lowering,
             config.engine,

@@ -783,7 +783,8 @@ impl Lifter {
     }
 }
 
-/// The most leaves a constant is split into.
+/// The most leaves a constant is split into: a guard against blow-up (a larger constant
+/// initializer is not described, and what it initializes is read as arbitrary).
 const MAX_LEAVES: usize = 4096;
 
 /// The leaves of a constant that are not zero, with their offsets from `offset`: integers as

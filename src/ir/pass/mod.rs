@@ -4,7 +4,7 @@
 //! **Architecture Invariant:** a pass never removes an execution that can reach an error
 //! site (it may only end, earlier, executions that an assumption or undefined behaviour
 //! already ends later). The [`Pipeline`] runs [`verify`] on the input and after every pass
-//! when verification is on (debug builds, tests, `POLYFOCUS_VERIFY_IR=1`), and names the
+//! when verification is on (debug builds, tests, `-Z verify-ir`), and names the
 //! pass that broke an invariant.
 //!
 //! This module knows the passes over scalar IR and how to run a list of passes; the list a
@@ -57,7 +57,7 @@ pub enum Verification {
 
 impl Verification {
     /// On in debug builds; in release builds only when `requested` (the frontend passes
-    /// `POLYFOCUS_VERIFY_IR=1`).
+    /// `-Z verify-ir`).
     pub fn for_build(requested: bool) -> Verification {
         if cfg!(debug_assertions) || requested {
             Verification::AfterEachPass

@@ -38,7 +38,8 @@ impl Pass for RemainderIdentity {
     }
 }
 
-/// The most identities one function gets.
+/// The most identities one function gets: a guard on the function's growth (each adds
+/// values and an assumption that every later stage reads).
 const MAX_IDENTITIES: usize = 64;
 
 /// Where a division or remainder is defined: block, index in it, value.

@@ -10,9 +10,10 @@ use crate::report::{kind_label, search_note, verdict_word, warning_line};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// Counterexample steps shown beside one line, at most (the rest are counted).
+/// Counterexample steps shown beside one line, at most (the rest are counted, for
+/// readability).
 const MAX_STEPS_PER_LINE: usize = 4;
-/// Inputs listed under a violated check, at most.
+/// Inputs listed under a violated check, at most (for readability).
 const MAX_INPUTS: usize = 50;
 /// Unmarked lines shown before and after a marked one; longer stretches are folded.
 const CONTEXT_LINES: u32 = 3;

@@ -1,6 +1,6 @@
 // Relational congruences: relations modulo 2, 4 and 2^32 between values that the polyhedra
 // lose, next to near misses that wrap-around or a different parity breaks. The runs of the
-// annotations are tests/congruences.rs's: `on` and `off` (`--relational-congruences`).
+// annotations are tests/congruences.rs's: `on` and `off` (`-Z relational-congruences`).
 #include "polyfocus.h"
 
 // Each function reads two inputs (w, n) and is an entry of its own for the analysis
