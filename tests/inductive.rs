@@ -309,7 +309,10 @@ fn invariants_of_test_programs_are_inductive() {
 /// so that CI stays short; the whole set is the ignored test below.
 #[test]
 fn invariants_on_a_third_of_the_benchmark_set_are_inductive() {
-    benchmark_invariants_are_inductive("invariants_on_a_third_of_the_benchmark_set_are_inductive", 3);
+    benchmark_invariants_are_inductive(
+        "invariants_on_a_third_of_the_benchmark_set_are_inductive",
+        3,
+    );
 }
 
 /// Every task of the benchmark set: `cargo test --test inductive -- --ignored` (about five
