@@ -453,7 +453,13 @@ int main(int argc, char **argv) {{
         .lines()
         .find(|l| l.contains("./cex "))
         .expect("the harness says how to run the program");
-    let args = command.split("./cex ").nth(1).unwrap().split(';').next().unwrap();
+    let args = command
+        .split("./cex ")
+        .nth(1)
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap();
     assert_eq!(args.split_whitespace().count(), 2, "{harness}");
 }
 

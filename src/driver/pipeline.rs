@@ -46,8 +46,8 @@ use crate::analysis::{Deadline, FunctionContext, Outcome};
 use crate::budget::MemoryBudget;
 use crate::cex::CexConfig;
 use crate::check::{
-    BudgetKind, BudgetLimit, CheckResult, CheckRun, DomainTypeStats, LoopInvariant, RefinementStats, RunEnd,
-    StageEnd, StageRun,
+    BudgetKind, BudgetLimit, CheckResult, CheckRun, DomainTypeStats, LoopInvariant,
+    RefinementStats, RunEnd, StageEnd, StageRun,
 };
 use crate::ir::{BlockId, Function, Module, Terminator};
 use stages::{Clock, Step};

@@ -89,4 +89,3 @@ pub fn verdict_at(report: &Value, line: u32) -> String {
         .unwrap_or("")
         .to_string()
 }
-

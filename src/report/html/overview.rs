@@ -217,8 +217,7 @@ fn write_violations(out: &mut String, placed: &[Placed]) {
 /// check (places, invariants).
 fn reason_group(reason: &UnknownReason) -> String {
     match reason {
-        UnknownReason::Timeout => "timeout".to_string(),
-        UnknownReason::Budget(kind) => format!("budget: {kind}"),
+        UnknownReason::Stopped(stop) => stop.limit.class().to_string(),
         UnknownReason::Imprecise | UnknownReason::ImpreciseAt { .. } => {
             "imprecise: the invariant does not exclude the error site".to_string()
         }
