@@ -680,6 +680,17 @@ impl Lifter {
                 }
                 let lhs = self.operand(raw::operand(inst, 0), loc);
                 let rhs = self.operand(raw::operand(inst, 1), loc);
+                if let Some((amount, bits)) = ubsan::constant_base_test(inst) {
+                    if let (Some(amount), Some(ty)) = (self.operand(amount, loc), int_ty(amount)) {
+                        let expr = Expr::Cmp {
+                            pred: CmpPred::Uge,
+                            lhs: amount,
+                            rhs: Operand::Const(Const::new(ty, i128::from(bits))),
+                        };
+                        self.assign(piece, inst, expr, loc);
+                        return Flow::Continue;
+                    }
+                }
                 match (lhs, rhs) {
                     (Some(lhs), Some(rhs)) => {
                         let mut pred = raw::int_predicate(unsafe { LLVMGetICmpPredicate(inst) });

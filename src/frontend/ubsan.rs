@@ -38,7 +38,7 @@
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMOpcode;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
 use super::raw;
 use crate::ir::SourceLoc;
@@ -52,6 +52,29 @@ pub fn is_sanitizer_code(inst: LLVMValueRef) -> bool {
         let kind = LLVMGetMDKindID(KIND.as_ptr().cast(), KIND.len() as u32);
         !LLVMGetMetadata(inst, kind).is_null()
     }
+}
+
+/// When `cmp` is the shift-base test of a constant base `k` (`1 << n`), `lshr k, m == 0`
+/// with `m = w - 1 - n`: the amount `m` and the number of significant bits of `k` read
+/// unsigned, `s`. The test holds exactly when `m >= s` (`m < w` where it runs), a linear
+/// test the analysis can prove, where the shift of a constant by a variable is not.
+pub fn constant_base_test(cmp: LLVMValueRef) -> Option<(LLVMValueRef, u32)> {
+    let is = |inst: LLVMValueRef, op: LLVMOpcode| {
+        let instruction = unsafe { !LLVMIsAInstruction(inst).is_null() };
+        instruction && raw::opcode(inst) == op && is_sanitizer_code(inst)
+    };
+    if !is(cmp, LLVMOpcode::LLVMICmp)
+        || unsafe { LLVMGetICmpPredicate(cmp) } != LLVMIntPredicate::LLVMIntEQ
+        || raw::const_int_bits(raw::operand(cmp, 1)) != Some(0)
+    {
+        return None;
+    }
+    let lshr = raw::operand(cmp, 0);
+    if !is(lshr, LLVMOpcode::LLVMLShr) || raw::int_width(raw::type_of(lshr))? > 64 {
+        return None;
+    }
+    let k = raw::const_int_bits(raw::operand(lshr, 0))?;
+    Some((raw::operand(lshr, 1), 64 - k.leading_zeros()))
 }
 
 /// Whether `name` is UBSan's handler for an out-of-bounds array subscript.
