@@ -63,58 +63,29 @@ fn shift_bases() {
 /// does not, at its boundary.
 #[test]
 fn the_failing_shift_bases_really_misbehave() {
-    use std::os::unix::process::ExitStatusExt;
-    let dir = tempfile::tempdir().unwrap();
-    let harness = dir.path().join("inputs.c");
-    std::fs::write(
-        &harness,
+    assert_traps_natively(
+        "checks/shift_base.c",
+        "-fsanitize=shift-base",
         "#include <stdlib.h>\n#include <stdio.h>\n\
          static int k; static long long v[5];\n\
          static long long next(void) { if (!k) { char *e = getenv(\"IN\"); sscanf(e, \"%lld %lld %lld %lld %lld\", &v[0], &v[1], &v[2], &v[3], &v[4]); } return v[k++]; }\n\
          int __VERIFIER_nondet_int(void) { return (int)next(); }\n\
          unsigned int __VERIFIER_nondet_uint(void) { return (unsigned int)next(); }\n\
          unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char)next(); }\n",
-    )
-    .unwrap();
-    let exe = dir.path().join("prog");
-    let out = std::process::Command::new(polyfocus::frontend::clang_program())
-        .args(["-g", "-O0", "-w", "-fsanitize=shift-base"])
-        .args(["-fsanitize-trap=all"])
-        .arg(program("checks/shift_base.c"))
-        .arg(&harness)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("clang runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        &[
+            ("0 1000 0 0 0", false),
+            ("1 0 31 4294967295 0", false),
+            ("2 0 0 0 0", false),
+            ("3 -1 0 0 0", true),
+            ("4 1 0 0 0", true),
+            ("5 0 0 0 128", true),
+            ("6 -5 0 0 0", true),
+            ("7 0 30 0 0", false),
+            ("8 0 31 0 0", true),
+            ("9 1073741823 0 0 0", false),
+            ("10 1073741824 0 0 0", true),
+        ],
     );
-    for (input, traps) in [
-        ("0 1000 0 0 0", false),
-        ("1 0 31 4294967295 0", false),
-        ("2 0 0 0 0", false),
-        ("3 -1 0 0 0", true),
-        ("4 1 0 0 0", true),
-        ("5 0 0 0 128", true),
-        ("6 -5 0 0 0", true),
-        ("7 0 30 0 0", false),
-        ("8 0 31 0 0", true),
-        ("9 1073741823 0 0 0", false),
-        ("10 1073741824 0 0 0", true),
-    ] {
-        let run = std::process::Command::new(&exe)
-            .env("IN", input)
-            .output()
-            .unwrap();
-        assert_eq!(
-            run.status.signal() == Some(libc::SIGILL),
-            traps,
-            "input {input}: {:?}",
-            run.status
-        );
-    }
 }
 
 /// Library entries that take pointers get buffers in the replay, and an operation whose
@@ -173,25 +144,40 @@ fn a_selection_reports_only_its_kinds() {
 /// wrong). Each branch has one operation that can overflow.
 #[test]
 fn the_failing_lines_really_misbehave() {
-    use std::os::unix::process::ExitStatusExt;
-    let dir = tempfile::tempdir().unwrap();
-    let src = program("checks/overflow.c");
-    let harness = dir.path().join("inputs.c");
-    std::fs::write(
-        &harness,
+    assert_traps_natively(
+        "checks/overflow.c",
+        "-fsanitize=signed-integer-overflow",
         "#include <stdlib.h>\n#include <stdio.h>\n\
          static int k; static long long v[3];\n\
          static void load(void) { if (!k) { char *e = getenv(\"IN\"); sscanf(e, \"%lld %lld %lld\", &v[0], &v[1], &v[2]); } }\n\
          int __VERIFIER_nondet_int(void) { load(); return (int)v[k++]; }\n\
          long long __VERIFIER_nondet_longlong(void) { load(); return v[k++]; }\n",
-    )
-    .unwrap();
+        &[
+            ("1 2147483646 0", false),
+            ("2 2147483647 0", true),
+            ("3 -2147483648 0", true),
+            ("4 200000 0", true),
+            ("5 0 4611686018427387904", true),
+            ("6 -2147483647 0", false),
+            ("7 -1 0", false),
+        ],
+    );
+}
+
+/// Compiles `name` natively with the sanitizer flag `sanitize` in trap mode (no sanitizer
+/// runtime needed) and `harness` (the nondet functions, reading `$IN`), and asserts for each
+/// input whether the run traps.
+#[track_caller]
+fn assert_traps_natively(name: &str, sanitize: &str, harness: &str, cases: &[(&str, bool)]) {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let harness_path = dir.path().join("inputs.c");
+    std::fs::write(&harness_path, harness).unwrap();
     let exe = dir.path().join("prog");
     let out = std::process::Command::new(polyfocus::frontend::clang_program())
-        .args(["-g", "-O0", "-w", "-fsanitize=signed-integer-overflow"])
-        .args(["-fsanitize-trap=all"])
-        .arg(&src)
-        .arg(&harness)
+        .args(["-g", "-O0", "-w", sanitize, "-fsanitize-trap=all"])
+        .arg(program(name))
+        .arg(&harness_path)
         .arg("-o")
         .arg(&exe)
         .output()
@@ -201,22 +187,14 @@ fn the_failing_lines_really_misbehave() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for (input, traps) in [
-        ("1 2147483646 0", false),
-        ("2 2147483647 0", true),
-        ("3 -2147483648 0", true),
-        ("4 200000 0", true),
-        ("5 0 4611686018427387904", true),
-        ("6 -2147483647 0", false),
-        ("7 -1 0", false),
-    ] {
+    for (input, traps) in cases {
         let run = std::process::Command::new(&exe)
             .env("IN", input)
             .output()
             .unwrap();
         assert_eq!(
             run.status.signal() == Some(libc::SIGILL),
-            traps,
+            *traps,
             "input {input}: {:?}",
             run.status
         );
