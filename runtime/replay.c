@@ -389,7 +389,8 @@ void polyfocus_replay_error(const char *how) {
 }
 
 /* Runtime errors (polyfocus --checks overflow,div,shift). The program is compiled with
- * -fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent,bounds and
+ * -fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent,bounds (and
+ * shift-base under --checks shift: a failed base is reported as "shift-base") and
  * -fno-sanitize-recover=all but linked WITHOUT the sanitizer runtime: the definitions below
  * are the handlers clang calls. Each prints the kind and the source location clang recorded
  * for the operation ("POLYFOCUS-RUNTIME-ERROR overflow t.c:3:13") and exits with status 96,
@@ -461,8 +462,44 @@ void __ubsan_handle_divrem_overflow_abort(void *data, void *lhs, void *rhs) {
     const struct polyfocus_overflow_data *d = (const struct polyfocus_overflow_data *)data;
     polyfocus_runtime_error(polyfocus_value_is_zero(d->type, rhs) ? "div" : "overflow", data);
 }
+struct polyfocus_shift_data {
+    struct polyfocus_source_location loc;
+    const struct polyfocus_type_descriptor *lhs_type;
+    const struct polyfocus_type_descriptor *rhs_type;
+};
+
+/* Whether the shift amount `value` (of type `type`) is in range for a left operand of
+ * `width` bits: not negative and below the width. Otherwise the amount failed its test;
+ * when it is in range, the base did (clang tests the base only then). */
+static int polyfocus_amount_in_range(const struct polyfocus_type_descriptor *type, void *value,
+                                     unsigned width) {
+    unsigned bits = 1u << (type->info >> 1);
+    int is_signed = type->info & 1;
+    unsigned long long v;
+    if (bits <= 8 * sizeof(void *)) {
+        v = (unsigned long long)(size_t)value;
+        if (bits < 64)
+            v &= (1ULL << bits) - 1;
+    } else {
+        /* Wider than a pointer, passed by address (little-endian): in range only when every
+         * byte above the lowest is zero. */
+        const unsigned char *p = (const unsigned char *)value;
+        unsigned i;
+        for (i = 1; i < bits / 8; i++)
+            if (p[i])
+                return 0;
+        v = p[0];
+    }
+    if (is_signed && bits <= 64 && (v >> (bits - 1)) & 1)
+        return 0;
+    return v < width;
+}
+
 void __ubsan_handle_shift_out_of_bounds_abort(void *data, void *lhs, void *rhs) {
-    polyfocus_runtime_error("shift", data);
+    const struct polyfocus_shift_data *d = (const struct polyfocus_shift_data *)data;
+    unsigned width = 1u << (d->lhs_type->info >> 1);
+    int base = polyfocus_amount_in_range(d->rhs_type, rhs, width);
+    polyfocus_runtime_error(base ? "shift-base" : "shift", data);
 }
 void __ubsan_handle_out_of_bounds_abort(void *data, void *index) {
     polyfocus_runtime_error("bounds", data);

@@ -1,6 +1,7 @@
 //! Runtime-error checks on the programs of `tests/programs/checks`, through the binary:
 //! `--checks`, the instrumentation pass, the analysis, and the native replay that must stop
-//! at that very operation (the sanitizer handlers of `runtime/replay.c`).
+//! at that very operation (the sanitizer handlers of `runtime/replay.c`, which tell a
+//! shift's base from its amount).
 //!
 //! Each line carries an annotation per kind of check (`tests/common/annotations.rs`), which
 //! names no run: it speaks of every run of the program. Each program is also run natively
@@ -46,6 +47,45 @@ fn division_by_zero_and_min_by_minus_one() {
 #[test]
 fn shift_amounts() {
     check_program("shift.c", &[]);
+}
+
+/// The base of a signed left shift (UBSan's shift-base): a negative base, a one shifted into
+/// the sign bit and a promoted `unsigned char` are violated with a native replay that stops at
+/// UBSan's shift handler for the base; bounded bases, a constant base by a bounded amount and
+/// unsigned shifts are proved; an unbounded input base is violated, never proved.
+#[test]
+fn shift_bases() {
+    check_program("shift_base.c", &[]);
+}
+
+/// The ground truth of `shift_base.c`: compiled natively with UBSan's shift-base check in
+/// trap mode, each `fails` line traps for the input its branch needs and each `holds` line
+/// does not, at its boundary.
+#[test]
+fn the_failing_shift_bases_really_misbehave() {
+    assert_traps_natively(
+        "checks/shift_base.c",
+        "-fsanitize=shift-base",
+        "#include <stdlib.h>\n#include <stdio.h>\n\
+         static int k; static long long v[5];\n\
+         static long long next(void) { if (!k) { char *e = getenv(\"IN\"); sscanf(e, \"%lld %lld %lld %lld %lld\", &v[0], &v[1], &v[2], &v[3], &v[4]); } return v[k++]; }\n\
+         int __VERIFIER_nondet_int(void) { return (int)next(); }\n\
+         unsigned int __VERIFIER_nondet_uint(void) { return (unsigned int)next(); }\n\
+         unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char)next(); }\n",
+        &[
+            ("0 1000 0 0 0", false),
+            ("1 0 31 4294967295 0", false),
+            ("2 0 0 0 0", false),
+            ("3 -1 0 0 0", true),
+            ("4 1 0 0 0", true),
+            ("5 0 0 0 128", true),
+            ("6 -5 0 0 0", true),
+            ("7 0 30 0 0", false),
+            ("8 0 31 0 0", true),
+            ("9 1073741823 0 0 0", false),
+            ("10 1073741824 0 0 0", true),
+        ],
+    );
 }
 
 /// Library entries that take pointers get buffers in the replay, and an operation whose
@@ -104,25 +144,40 @@ fn a_selection_reports_only_its_kinds() {
 /// wrong). Each branch has one operation that can overflow.
 #[test]
 fn the_failing_lines_really_misbehave() {
-    use std::os::unix::process::ExitStatusExt;
-    let dir = tempfile::tempdir().unwrap();
-    let src = program("checks/overflow.c");
-    let harness = dir.path().join("inputs.c");
-    std::fs::write(
-        &harness,
+    assert_traps_natively(
+        "checks/overflow.c",
+        "-fsanitize=signed-integer-overflow",
         "#include <stdlib.h>\n#include <stdio.h>\n\
          static int k; static long long v[3];\n\
          static void load(void) { if (!k) { char *e = getenv(\"IN\"); sscanf(e, \"%lld %lld %lld\", &v[0], &v[1], &v[2]); } }\n\
          int __VERIFIER_nondet_int(void) { load(); return (int)v[k++]; }\n\
          long long __VERIFIER_nondet_longlong(void) { load(); return v[k++]; }\n",
-    )
-    .unwrap();
+        &[
+            ("1 2147483646 0", false),
+            ("2 2147483647 0", true),
+            ("3 -2147483648 0", true),
+            ("4 200000 0", true),
+            ("5 0 4611686018427387904", true),
+            ("6 -2147483647 0", false),
+            ("7 -1 0", false),
+        ],
+    );
+}
+
+/// Compiles `name` natively with the sanitizer flag `sanitize` in trap mode (no sanitizer
+/// runtime needed) and `harness` (the nondet functions, reading `$IN`), and asserts for each
+/// input whether the run traps.
+#[track_caller]
+fn assert_traps_natively(name: &str, sanitize: &str, harness: &str, cases: &[(&str, bool)]) {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let harness_path = dir.path().join("inputs.c");
+    std::fs::write(&harness_path, harness).unwrap();
     let exe = dir.path().join("prog");
     let out = std::process::Command::new(polyfocus::frontend::clang_program())
-        .args(["-g", "-O0", "-w", "-fsanitize=signed-integer-overflow"])
-        .args(["-fsanitize-trap=all"])
-        .arg(&src)
-        .arg(&harness)
+        .args(["-g", "-O0", "-w", sanitize, "-fsanitize-trap=all"])
+        .arg(program(name))
+        .arg(&harness_path)
         .arg("-o")
         .arg(&exe)
         .output()
@@ -132,22 +187,14 @@ fn the_failing_lines_really_misbehave() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for (input, traps) in [
-        ("1 2147483646 0", false),
-        ("2 2147483647 0", true),
-        ("3 -2147483648 0", true),
-        ("4 200000 0", true),
-        ("5 0 4611686018427387904", true),
-        ("6 -2147483647 0", false),
-        ("7 -1 0", false),
-    ] {
+    for (input, traps) in cases {
         let run = std::process::Command::new(&exe)
             .env("IN", input)
             .output()
             .unwrap();
         assert_eq!(
             run.status.signal() == Some(libc::SIGILL),
-            traps,
+            *traps,
             "input {input}: {:?}",
             run.status
         );

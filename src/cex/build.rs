@@ -2,8 +2,8 @@
 //! `runtime/replay.c`, in a temporary directory.
 //!
 //! Every input is compiled with the analysis' flags and data model (at `-O0`, with UBSan's
-//! checks of signed overflow, division by zero, oversized shifts and array bounds, not
-//! recoverable, but without the sanitizer runtime: `runtime/replay.c` defines the handlers).
+//! checks of signed overflow, division by zero, oversized shifts and array bounds, and with
+//! `--checks shift` the bases of signed left shifts, not recoverable, but without the sanitizer runtime: `runtime/replay.c` defines the handlers).
 //! The program's own definitions of the runtime's error functions are weakened with
 //! `objcopy` (SV-COMP tasks define `reach_error` themselves).
 //!
@@ -663,9 +663,19 @@ fn compile_flags(config: &FrontendConfig) -> Vec<String> {
     args
 }
 
-/// The undefined behaviours the native build checks (UBSan's names).
-pub const SANITIZE: &str =
-    "-fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent,bounds";
+/// The undefined behaviours the native build checks (UBSan's names): always these, and the
+/// base of a signed left shift when shifts are checked (`--checks shift`), so that a run
+/// does not stop there when only other checks are searched (the analysis reads such a shift
+/// as the machine's wrap-around then).
+pub fn sanitize_flag(checks: crate::ir::CheckSelection) -> String {
+    let mut flag =
+        "-fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent,bounds"
+            .to_string();
+    if checks.contains(crate::ir::CheckClass::Shift) {
+        flag.push_str(",shift-base");
+    }
+    flag
+}
 
 /// The names in a linker's "undefined reference to `name'" messages.
 fn undefined_references(stderr: &str) -> Vec<String> {
@@ -726,7 +736,7 @@ impl NativeProgram {
             let obj = dir.path().join(format!("input{i}.o"));
             let mut args = compile_flags(config);
             if is_c_source(input) {
-                args.push(SANITIZE.into());
+                args.push(sanitize_flag(config.checks));
                 // Not trapping: the handlers of `runtime/replay.c` name the operation.
                 args.push("-fno-sanitize-recover=all".into());
             }

@@ -5,8 +5,8 @@
 //! the replay ([`super::build`]).
 
 use super::build::{
-    driver_text, entry_signature, entry_unit_text, is_c_source, stub_text, DRIVER_MAIN,
-    RENAMED_MAIN, SANITIZE,
+    driver_text, entry_signature, entry_unit_text, is_c_source, sanitize_flag, stub_text,
+    DRIVER_MAIN, RENAMED_MAIN,
 };
 use super::replay::{runtime_source, CommandLine, ARGV_INPUT_PREFIX, RUNTIME_STRONG, RUNTIME_WEAK};
 use crate::check::Counterexample;
@@ -180,11 +180,12 @@ pub fn harness_text(
         " *\n * To watch it fail (exit status 97, \"POLYFOCUS-ERROR-REACHED\"; a runtime error: exit status\n * 96, \"POLYFOCUS-RUNTIME-ERROR kind file:line:column\"):"
     );
     let mut objects = Vec::new();
+    let sanitize = sanitize_flag(config.checks);
     for (i, src) in sources.iter().enumerate() {
         let obj = format!("prog{i}.o");
         let _ = writeln!(
             out,
-            " *   clang-19 -c -g -w{cflags} {SANITIZE} -fno-sanitize-recover=all {src} -o {obj}"
+            " *   clang-19 -c -g -w{cflags} {sanitize} -fno-sanitize-recover=all {src} -o {obj}"
         );
         let mut oc = String::from("objcopy");
         for w in &weaken {

@@ -219,7 +219,7 @@ fn find_within(
         module_checks: module
             .checks
             .iter()
-            .map(|c| (c.kind.class(), c.loc.clone()))
+            .map(|c| (c.kind.clone(), c.loc.clone()))
             .collect(),
     };
     search.run()
@@ -420,7 +420,7 @@ mod from_entry {
             .filter(|c| {
                 let check = module.check(*c);
                 check.loc.as_ref().is_some_and(|loc| {
-                    check.kind.class().name() == error.class
+                    check.kind.native_name() == error.class
                         && loc.line == error.line
                         && loc.column == error.column
                         && base(&loc.file) == base(&error.file)
@@ -593,8 +593,8 @@ struct Search<'a> {
     single_site: bool,
     /// A run reached an error site the interpreter could not identify.
     unattributed: bool,
-    /// The class and source location of every check of the module, by id.
-    module_checks: Vec<(ir::CheckClass, Option<ir::SourceLoc>)>,
+    /// The kind and source location of every check of the module, by id.
+    module_checks: Vec<(ir::CheckKind, Option<ir::SourceLoc>)>,
 }
 
 /// Where the native stack says a run that reached the error hook stopped.
@@ -655,9 +655,9 @@ impl Search<'_> {
     /// is only a candidate until [`Search::native_site`] names the site).
     fn reached(&self, status: &RunStatus) -> bool {
         let searched = |runtime: bool| {
-            self.targets
-                .iter()
-                .any(|c| (self.module_checks[c.index()].0 != ir::CheckClass::Assert) == runtime)
+            self.targets.iter().any(|c| {
+                (self.module_checks[c.index()].0.class() != ir::CheckClass::Assert) == runtime
+            })
         };
         match status {
             RunStatus::ErrorReached => searched(false),
@@ -1016,11 +1016,11 @@ impl Search<'_> {
         let matching: Vec<CheckId> = (0..self.module_checks.len())
             .map(|i| CheckId(i as u32))
             .filter(|c| {
-                let (class, loc) = &self.module_checks[c.index()];
+                let (kind, loc) = &self.module_checks[c.index()];
                 let Some(loc) = loc else {
                     return false;
                 };
-                if *class != ir::CheckClass::Assert {
+                if kind.class() != ir::CheckClass::Assert {
                     return false;
                 }
                 lines
@@ -1056,11 +1056,11 @@ impl Search<'_> {
         let matching: Vec<CheckId> = (0..self.module_checks.len())
             .map(|i| CheckId(i as u32))
             .filter(|c| {
-                let (class, loc) = &self.module_checks[c.index()];
+                let (kind, loc) = &self.module_checks[c.index()];
                 let Some(loc) = loc else {
                     return false;
                 };
-                class.name() == error.class
+                kind.native_name() == error.class
                     && loc.line == error.line
                     && (loc.column == error.column || loc.column == 0)
                     && base(&loc.file) == base(&error.file)

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 pub use super::build::{
     BuildError, BuildSpec, EntryParam, BUFFER_BYTES, BUFFER_INPUT_PREFIX, BUFFER_WORDS,
-    FLOAT_INPUT_PREFIX, SANITIZE,
+    FLOAT_INPUT_PREFIX,
 };
 
 /// Exit status of the runtime's error hook.
@@ -216,7 +216,8 @@ impl CommandLine {
 /// Where a run stopped on a runtime error, as the runtime's handler printed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuntimeError {
-    /// `overflow`, `div`, `shift` or `bounds` (the names of `--checks`).
+    /// `overflow`, `div`, `shift` or `bounds` (the names of `--checks`), or `shift-base`
+    /// (`ir::CheckKind::native_name`).
     pub class: String,
     /// The file as clang recorded it.
     pub file: String,

@@ -47,7 +47,9 @@ pub struct InputArgs {
     pub define: Vec<String>,
     /// What to check, comma-separated: assert (assertions and error calls), overflow
     /// (signed overflow of +, -, * in unoptimized code, and of / and % by -1), div
-    /// (division or remainder by zero), shift (shift amount not less than the width), bounds
+    /// (division or remainder by zero), shift (shift amount not less than the width, and a
+    /// signed << of a negative value or whose result does not fit, as UBSan's
+    /// -fsanitize=shift-base checks it), bounds
     /// (array subscript out of the bounds of an array of statically known size, as UBSan's
     /// -fsanitize=array-bounds checks it; accesses through pointers are not checked), all.
     #[arg(long, value_name = "LIST", default_value = "assert", value_parser = parse_checks)]

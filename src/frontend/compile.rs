@@ -48,6 +48,11 @@ pub fn clang_args(config: &FrontendConfig, source: &Path, output: &Path) -> Vec<
         // same condition and place as in the native replay, built with the same sanitizer.
         args.extend(BOUNDS_CHECKS.iter().map(|s| s.to_string()));
     }
+    if config.checks.contains(crate::ir::CheckClass::Shift) {
+        // Only clang knows which `<<` is signed: its shift-base tests become the checks of
+        // the base (`frontend::ubsan`); the amount is checked by the pass `runtime-checks`.
+        args.extend(SHIFT_BASE_CHECKS.iter().map(|s| s.to_string()));
+    }
     args.push(source.display().to_string());
     args.push("-o".into());
     args.push(output.display().to_string());
@@ -60,6 +65,10 @@ const BOUNDS_CHECKS: [&str; 2] = [
     "-fsanitize=array-bounds",
     "-fno-sanitize-recover=array-bounds",
 ];
+
+/// Flags of the analysis bitcode under `--checks shift`: clang's test of a signed left
+/// shift's base, not recoverable.
+const SHIFT_BASE_CHECKS: [&str; 2] = ["-fsanitize=shift-base", "-fno-sanitize-recover=shift-base"];
 
 /// Flags after the user's own: no LLVM pass runs on the bitcode the analysis reads.
 const UNOPTIMIZED: [&str; 3] = ["-O0", "-Xclang", "-disable-llvm-passes"];

@@ -177,8 +177,12 @@ pub fn error_site_of(inst: LLVMValueRef) -> Option<ErrorSite> {
     }
     let callee = raw::called_function(inst)?;
     let callee_name = raw::name(callee);
-    if ubsan::is_bounds_handler(&callee_name) {
-        return Some(bounds_check(inst, &debuginfo::location(inst)));
+    if ubsan::is_handler(&callee_name) {
+        return Some(sanitizer_check(
+            inst,
+            &callee_name,
+            &debuginfo::location(inst),
+        ));
     }
     let kind = match conventions::role(&callee_name, raw::is_defined(callee)) {
         Some(Role::Error) => CheckKind::ErrorCall {
@@ -193,12 +197,18 @@ pub fn error_site_of(inst: LLVMValueRef) -> Option<ErrorSite> {
     Some((kind, loc))
 }
 
-/// The check of a call of UBSan's out-of-bounds handler (see `ubsan.rs`): its array and the
-/// place UBSan reports, the call's own location `loc` when the static data is unreadable.
-fn bounds_check(call: LLVMValueRef, loc: &Option<SourceLoc>) -> ErrorSite {
-    let (array, at) = ubsan::bounds_site(call);
-    let kind = CheckKind::Bounds {
-        array: array.unwrap_or_else(|| "an array".to_string()),
+/// The check of a call of one of UBSan's handlers `name` (see `ubsan.rs`): the array or the
+/// shifted type, and the place UBSan reports, the call's own location `loc` when the static
+/// data is unreadable.
+fn sanitizer_check(call: LLVMValueRef, name: &str, loc: &Option<SourceLoc>) -> ErrorSite {
+    let (kind, at) = if ubsan::is_shift_handler(name) {
+        let (ty, at) = ubsan::shift_site(call);
+        let ty = ty.unwrap_or_else(|| "its type".to_string());
+        (CheckKind::ShiftBase { ty }, at)
+    } else {
+        let (array, at) = ubsan::bounds_site(call);
+        let array = array.unwrap_or_else(|| "an array".to_string());
+        (CheckKind::Bounds { array }, at)
     };
     (kind, at.or_else(|| loc.clone()))
 }
@@ -285,7 +295,7 @@ fn ends_block(inst: LLVMValueRef) -> bool {
     match raw::called_function(inst) {
         Some(callee) => {
             let name = raw::name(callee);
-            ubsan::is_bounds_handler(&name)
+            ubsan::is_handler(&name)
                 || matches!(
                     conventions::role(&name, raw::is_defined(callee)),
                     Some(Role::Error) | Some(Role::Stop)
@@ -649,6 +659,7 @@ impl Lifter {
                         flags.exact = LLVMGetExact(inst) != 0;
                     }
                 }
+                flags.nosanitize = ubsan::is_sanitizer_code(inst);
                 self.assign(
                     piece,
                     inst,
@@ -670,6 +681,17 @@ impl Lifter {
                 }
                 let lhs = self.operand(raw::operand(inst, 0), loc);
                 let rhs = self.operand(raw::operand(inst, 1), loc);
+                if let Some((amount, bits)) = ubsan::constant_base_test(inst) {
+                    if let (Some(amount), Some(ty)) = (self.operand(amount, loc), int_ty(amount)) {
+                        let expr = Expr::Cmp {
+                            pred: CmpPred::Uge,
+                            lhs: amount,
+                            rhs: Operand::Const(Const::new(ty, i128::from(bits))),
+                        };
+                        self.assign(piece, inst, expr, loc);
+                        return Flow::Continue;
+                    }
+                }
                 match (lhs, rhs) {
                     (Some(lhs), Some(rhs)) => {
                         let mut pred = raw::int_predicate(unsafe { LLVMGetICmpPredicate(inst) });
@@ -911,8 +933,8 @@ impl Lifter {
         };
         let name = raw::name(callee);
         let defined = raw::is_defined(callee);
-        if ubsan::is_bounds_handler(&name) {
-            let (kind, check_loc) = bounds_check(inst, loc);
+        if ubsan::is_handler(&name) {
+            let (kind, check_loc) = sanitizer_check(inst, &name, loc);
             let check = self.new_check(kind, check_loc.clone());
             self.pieces[piece].term = Some((Terminator::Error(check), check_loc));
             return Flow::Ended;

@@ -1,4 +1,5 @@
-//! Array-bounds checks as clang inserts them (`--checks bounds`).
+//! Checks as clang's UBSan inserts them: array bounds (`--checks bounds`) and shift bases
+//! (`--checks shift`).
 //!
 //! With `--checks bounds` the analysis bitcode is compiled with `-fsanitize=array-bounds`
 //! (`compile::clang_args`): before every subscript `a[i]` of an array whose size clang knows
@@ -19,6 +20,16 @@
 //! there is not one UBSan reports, so it is never confirmed (the check stays unknown);
 //! `&a[size]` alone (one past the end, which C allows) keeps clang's `<=`.
 //!
+//! Shift bases (`--checks shift`) alike: the bitcode is compiled with `-fsanitize=shift-base`,
+//! so before every `<<` whose (promoted) left operand is signed, clang tests, when the amount
+//! `b` is below the width `w`, that `a >> (w - 1 - b)` (logical) is zero: the base is not
+//! negative and no one bit reaches the sign bit (C11 6.5.7p4, which clang applies in every C
+//! mode; C++ before C++20 allows a one into the sign bit, and `-fwrapv` drops the test, in
+//! the analysis and the replay alike). LLVM's `shl` has no signedness, so only clang knows
+//! which shifts these are. The call of `__ubsan_handle_shift_out_of_bounds[_abort]` is the
+//! check's error site ([`shift_site`]); the amount has a check of its own (the pass
+//! `runtime-checks`), so clang's amount test is not asked for.
+//!
 //! Not checked: accesses through pointers (`p[i]`, `*(a + i)`, a parameter declared
 //! `int a[10]`, which is a pointer), and trailing array members of structs (flexible-array
 //! idiom): UBSan has no check there, so a violation could never be confirmed by a native
@@ -27,20 +38,79 @@
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMOpcode;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
 use super::raw;
 use crate::ir::SourceLoc;
+
+/// Whether `inst` belongs to a test a sanitizer inserted (metadata `!nosanitize`): the
+/// runtime checks leave it alone (the shift-base test's `lshr` by `w - 1 - b` runs only
+/// when `b < w`).
+pub fn is_sanitizer_code(inst: LLVMValueRef) -> bool {
+    const KIND: &str = "nosanitize";
+    unsafe {
+        let kind = LLVMGetMDKindID(KIND.as_ptr().cast(), KIND.len() as u32);
+        !LLVMGetMetadata(inst, kind).is_null()
+    }
+}
+
+/// When `cmp` is the shift-base test of a constant base `k` (`1 << n`), `lshr k, m == 0`
+/// with `m = w - 1 - n`: the amount `m` and the number of significant bits of `k` read
+/// unsigned, `s`. The test holds exactly when `m >= s` (`m < w` where it runs), a linear
+/// test the analysis can prove, where the shift of a constant by a variable is not.
+pub fn constant_base_test(cmp: LLVMValueRef) -> Option<(LLVMValueRef, u32)> {
+    let is = |inst: LLVMValueRef, op: LLVMOpcode| {
+        let instruction = unsafe { !LLVMIsAInstruction(inst).is_null() };
+        instruction && raw::opcode(inst) == op && is_sanitizer_code(inst)
+    };
+    if !is(cmp, LLVMOpcode::LLVMICmp)
+        || unsafe { LLVMGetICmpPredicate(cmp) } != LLVMIntPredicate::LLVMIntEQ
+        || raw::const_int_bits(raw::operand(cmp, 1)) != Some(0)
+    {
+        return None;
+    }
+    let lshr = raw::operand(cmp, 0);
+    if !is(lshr, LLVMOpcode::LLVMLShr) || raw::int_width(raw::type_of(lshr))? > 64 {
+        return None;
+    }
+    let k = raw::const_int_bits(raw::operand(lshr, 0))?;
+    Some((raw::operand(lshr, 1), 64 - k.leading_zeros()))
+}
 
 /// Whether `name` is UBSan's handler for an out-of-bounds array subscript.
 pub fn is_bounds_handler(name: &str) -> bool {
     name == "__ubsan_handle_out_of_bounds" || name == "__ubsan_handle_out_of_bounds_abort"
 }
 
+/// Whether `name` is UBSan's handler for a shift (the base's test, see the module
+/// documentation).
+pub fn is_shift_handler(name: &str) -> bool {
+    name == "__ubsan_handle_shift_out_of_bounds"
+        || name == "__ubsan_handle_shift_out_of_bounds_abort"
+}
+
+/// Whether `name` is the handler of one of the checks clang inserts for the analysis.
+pub fn is_handler(name: &str) -> bool {
+    is_bounds_handler(name) || is_shift_handler(name)
+}
+
+/// What a call of the shift handler reports: the left operand's type as clang names it
+/// (`int`) and the source location UBSan prints, from the call's static data
+/// `{ { ptr file, i32 line, i32 column }, ptr left type, ptr right type }`.
+pub fn shift_site(call: LLVMValueRef) -> (Option<String>, Option<SourceLoc>) {
+    static_data(call, 1)
+}
+
 /// What a call of the handler reports: the array's type as clang names it (`int[10]`) and
 /// the source location UBSan prints, both from the call's static data. `None` for a field
 /// that cannot be read (bitcode from another compiler).
 pub fn bounds_site(call: LLVMValueRef) -> (Option<String>, Option<SourceLoc>) {
+    static_data(call, 1)
+}
+
+/// The source location of a handler call's static data (its first field) and the name of
+/// the type its field `type_field` describes.
+fn static_data(call: LLVMValueRef, type_field: u32) -> (Option<String>, Option<SourceLoc>) {
     if raw::num_args(call) < 1 {
         return (None, None);
     }
@@ -61,12 +131,12 @@ pub fn bounds_site(call: LLVMValueRef) -> (Option<String>, Option<SourceLoc>) {
         })
     });
     // A type descriptor: { i16 kind, i16 info, [n x i8] "'int[10]'" }.
-    let array = constant_field(data, 1)
+    let ty = constant_field(data, type_field)
         .and_then(initializer)
         .and_then(|d| constant_field(d, 2))
         .and_then(c_string)
         .map(|name| name.trim_matches('\'').to_string());
-    (array, loc)
+    (ty, loc)
 }
 
 /// Whether the comparison `cmp` is clang's `index <= size` bounds test of a subscript whose

@@ -331,6 +331,9 @@ pub struct ArithFlags {
     pub nuw: bool,
     /// Exact division / shift (no remainder, no bits shifted out).
     pub exact: bool,
+    /// Part of a test a sanitizer inserted (LLVM's `!nosanitize`): not itself checked, since
+    /// the test keeps its operands in range where it runs.
+    pub nosanitize: bool,
 }
 
 /// The right-hand side of an assignment.
@@ -769,6 +772,16 @@ pub enum CheckKind {
         /// The operation.
         op: BinOp,
     },
+    /// A left shift of a signed value whose base is negative, or whose result `a * 2^b` is
+    /// not representable in its type (C11 6.5.7p4; in C, shifting a one into the sign bit is
+    /// undefined too): the check clang's `-fsanitize=shift-base` inserts before a signed
+    /// `<<` (its handler call is the error site, see `frontend::ubsan`), at the place UBSan
+    /// reports. It is tested only when the amount is in range (the amount has a check of
+    /// its own, [`CheckKind::Shift`]).
+    ShiftBase {
+        /// The left operand's type as clang names it (`int`), after promotion.
+        ty: String,
+    },
     /// An array subscript out of the bounds of an array of statically known size: the check
     /// clang's `-fsanitize=array-bounds` inserts before the subscript (its handler call is
     /// the error site, see `frontend::lift`), at the place UBSan reports. The index must be
@@ -789,7 +802,7 @@ impl CheckKind {
             | CheckKind::MayCallError { .. } => CheckClass::Assert,
             CheckKind::Overflow { .. } | CheckKind::FoldedOverflow => CheckClass::Overflow,
             CheckKind::DivByZero { .. } => CheckClass::Div,
-            CheckKind::Shift { .. } => CheckClass::Shift,
+            CheckKind::Shift { .. } | CheckKind::ShiftBase { .. } => CheckClass::Shift,
             CheckKind::Bounds { .. } => CheckClass::Bounds,
         }
     }
@@ -822,9 +835,22 @@ impl CheckKind {
                 "`{}` by an amount not less than the width",
                 symbol(op)
             )),
+            CheckKind::ShiftBase { ty } => Some(format!(
+                "`<<` of a negative value, or with a result not representable in `{ty}`"
+            )),
             CheckKind::Bounds { array } => {
                 Some(format!("array index out of the bounds of `{array}`"))
             }
+        }
+    }
+
+    /// The name the native replay's runtime prints when this check fails
+    /// (`POLYFOCUS-RUNTIME-ERROR name file:line:col`, `runtime/replay.c`): the class's name,
+    /// except `shift-base` for a shift's base, whose handler is the amount's too.
+    pub fn native_name(&self) -> &'static str {
+        match self {
+            CheckKind::ShiftBase { .. } => "shift-base",
+            other => other.class().name(),
         }
     }
 }
@@ -838,7 +864,8 @@ pub enum CheckClass {
     Overflow,
     /// Division by zero ([`CheckKind::DivByZero`]).
     Div,
-    /// Shift amounts out of range ([`CheckKind::Shift`]).
+    /// Shift amounts out of range ([`CheckKind::Shift`]) and left shifts of signed values
+    /// that are negative or overflow ([`CheckKind::ShiftBase`]).
     Shift,
     /// Array subscripts out of bounds ([`CheckKind::Bounds`]).
     Bounds,

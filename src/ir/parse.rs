@@ -383,6 +383,8 @@ impl FunctionParser {
                     flags.nuw = true;
                 } else if c.eat("exact ") {
                     flags.exact = true;
+                } else if c.eat("nosanitize ") {
+                    flags.nosanitize = true;
                 } else {
                     break;
                 }

@@ -78,6 +78,9 @@ impl fmt::Display for Expr {
                 if flags.exact {
                     write!(f, " exact")?;
                 }
+                if flags.nosanitize {
+                    write!(f, " nosanitize")?;
+                }
                 write!(f, " {lhs}, {rhs}")
             }
             Expr::Cmp { pred, lhs, rhs } => write!(f, "icmp {pred} {lhs}, {rhs}"),

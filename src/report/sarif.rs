@@ -4,7 +4,7 @@
 //! - Rules have stable ids: `PF000` assertion-proved (never reported as a result, listed
 //!   for completeness), `PF001` assertion-violated (`error`), `PF002` assertion-unknown
 //!   (`warning`); one rule per kind of runtime check (`--checks`): `PF010` signed
-//!   overflow, `PF011` division by zero, `PF012` shift amount out of range, `PF013` array
+//!   overflow, `PF011` division by zero, `PF012` shift amount or base out of range, `PF013` array
 //!   index out of bounds (a violation is an `error`, a check not proved a `warning`).
 //! - One result per check of the source (location and kind), its contexts merged.
 //! - Locations come from debug info (relative to the current directory, or absolute); a URI
@@ -92,8 +92,10 @@ const RULES: [(&str, &str, &str, &str); 7] = [
         "PF012",
         "shift-out-of-range",
         "Shift amount out of range",
-        "A shift amount may be negative or not less than the width (`--checks shift`): \
-         violated with a replayed counterexample (error), or not proved (warning).",
+        "A shift amount may be negative or not less than the width, or a signed left shift's \
+         base may be negative or its result not representable, as UBSan's \
+         `-fsanitize=shift-base` checks it (`--checks shift`): violated with a replayed \
+         counterexample (error), or not proved (warning).",
     ),
     (
         "PF013",
