@@ -1,12 +1,12 @@
 //! Our own generator of UB-free C programs: every integer width signed and unsigned,
 //! casts, bitwise operations and shifts, boolean conversions (`_Bool`, `!`, comparisons as
 //! integers, constants on either side), bounded loops, switch, calls (recursive ones and
-//! through function pointers), static and external globals, and the classes of issue 12:
-//! functions whose address escapes (tables, `atexit` handlers with assertions),
-//! uninitialized locals and arrays, `--cflags -O1/-O2`, error functions the optimizer may
-//! delete or that are called through a pointer, a program's own definition of
-//! `__VERIFIER_nondet_int`, `qsort` comparators, and `setjmp`/`longjmp`; and memory (issue
-//! 15): local arrays read and written at computed indices and filled in loops, structs and
+//! through function pointers), static and external globals, and the program shapes that
+//! once hid wrong verdicts: functions whose address escapes (tables, `atexit` handlers with
+//! assertions), uninitialized locals and arrays, `--cflags -O1/-O2`, error functions the
+//! optimizer may delete or that are called through a pointer, a program's own definition
+//! of `__VERIFIER_nondet_int`, `qsort` comparators, and `setjmp`/`longjmp`; and memory:
+//! local arrays read and written at computed indices and filled in loops, structs and
 //! their fields through a pointer, a pointer that may point to either of two variables
 //! (aliasing), out-parameters, and functions that write through their pointer arguments in
 //! a loop.
@@ -160,6 +160,8 @@ impl Gen {
             cflags: Vec::new(),
             oracle_cflags: Vec::new(),
             analysis_cflags,
+            analysis_checks: None,
+            record_memory_errors: false,
             classes: std::mem::take(&mut self.classes),
         }
     }
@@ -368,8 +370,7 @@ impl Gen {
         name
     }
 
-    /// A `qsort` comparator of `int`s, with probes (issue 12, class 2: code called only by
-    /// the C library).
+    /// A `qsort` comparator of `int`s, with probes (code called only by the C library).
     fn comparator(&mut self) -> String {
         self.classes.push("qsort-comparator");
         let name = self.fresh("cmp");
@@ -393,7 +394,7 @@ impl Gen {
     }
 
     /// A `void` function that may `longjmp` back to the `setjmp` at the start of `main`
-    /// (issue 12, class 3: a function that returns twice). Only globals are read after the
+    /// (a function that returns twice). Only globals are read after the
     /// jump, so no local's value is indeterminate.
     fn jumper(&mut self) -> String {
         self.classes.push("setjmp");
@@ -473,7 +474,7 @@ impl Gen {
         });
     }
 
-    /// Memory in `main` (issue 15): arrays, structs, pointers, aliasing, out-parameters.
+    /// Memory in `main`: arrays, structs, pointers, aliasing, out-parameters.
     /// Every object is initialized and every index is reduced below its array's length, so
     /// no access is undefined.
     fn memory(&mut self, scope: &mut Vec<Var>) {
@@ -1141,7 +1142,7 @@ mod tests {
     fn is_deterministic_and_varied() {
         assert_eq!(text(&generate(7)), text(&generate(7)));
         assert_ne!(text(&generate(7)), text(&generate(8)));
-        // Over a few seeds, every class of issue 12 shows up.
+        // Over a few seeds, every class of program shows up.
         let classes: Vec<&str> = (0..200).flat_map(|s| generate(s).classes).collect();
         for class in [
             "atexit",
