@@ -91,7 +91,11 @@ impl Range {
 
     /// C's `%` by a positive constant (the sign of the dividend).
     fn rem(self, k: i64) -> Range {
-        let lo = if self.lo < 0 { self.lo.max(-(k - 1)) } else { 0 };
+        let lo = if self.lo < 0 {
+            self.lo.max(-(k - 1))
+        } else {
+            0
+        };
         let hi = if self.hi > 0 { self.hi.min(k - 1) } else { 0 };
         Range::new(lo, hi)
     }
@@ -105,8 +109,8 @@ impl Range {
     fn pick(self, rng: &mut Rng) -> i64 {
         if rng.chance(50) {
             let mid = self.lo + (self.hi - self.lo) / 2;
-            rng.range(mid as i128 - 1, mid as i128 + 1).clamp(self.lo as i128, self.hi as i128)
-                as i64
+            rng.range(mid as i128 - 1, mid as i128 + 1)
+                .clamp(self.lo as i128, self.hi as i128) as i64
         } else {
             rng.range(self.lo as i128, self.hi as i128) as i64
         }
@@ -131,10 +135,9 @@ struct Function {
     params: Vec<Range>,
     /// The range of its result (`None`: `void`).
     result: Option<Range>,
-    /// With an out-parameter `int *out` after the `int`s: the range of what it stores.
+    /// With an out-parameter `int *out` after the `int`s: the range of what it stores
+    /// (with a result too, the result is 1 when it stored, 0 when it did not).
     out: Option<Range>,
-    /// It stores through `out` only when it returns 1 (and then always).
-    status: bool,
 }
 
 /// A global `int` and the range every store into it keeps to.
@@ -318,7 +321,6 @@ impl Gen {
             params,
             result: Some(result),
             out: None,
-            status: false,
         });
     }
 
@@ -348,7 +350,10 @@ impl Gen {
         } else {
             "out-parameter"
         });
-        self.open(format!("{linkage}{ret} {name}({})", decls.join(", ")), &name);
+        self.open(
+            format!("{linkage}{ret} {name}({})", decls.join(", ")),
+            &name,
+        );
         self.parameter_probe(&scope);
         let guard = self.condition(&scope);
         if status {
@@ -380,7 +385,6 @@ impl Gen {
             params,
             result: status.then(|| Range::new(0, 1)),
             out: Some(out),
-            status,
         });
     }
 
@@ -423,7 +427,6 @@ impl Gen {
                     params: vec![n, acc],
                     result: Some(inside),
                     out: None,
-                    status: false,
                 });
             }
             1 => {
@@ -438,7 +441,11 @@ impl Gen {
                 self.text(1, format!("if (n <= 0) return {base};"));
                 self.text(1, format!("int {r} = {name}(n - 1);"));
                 if self.rng.chance(60) {
-                    let v = if self.rng.chance(50) { r.clone() } else { "n".to_string() };
+                    let v = if self.rng.chance(50) {
+                        r.clone()
+                    } else {
+                        "n".to_string()
+                    };
                     self.probe(v);
                 }
                 self.text(1, format!("return {r} + {step_text};"));
@@ -448,7 +455,6 @@ impl Gen {
                     params: vec![n],
                     result: Some(result),
                     out: None,
-                    status: false,
                 });
             }
             _ => {
@@ -477,7 +483,6 @@ impl Gen {
                         params: vec![n],
                         result: Some(Range::new(0, 1)),
                         out: None,
-                        status: false,
                     });
                 }
             }
@@ -489,7 +494,10 @@ impl Gen {
         let k = self.rng.range(-3, 5) as i64;
         match self.rng.below(3) {
             0 => (k.to_string(), Range::point(k)),
-            1 => (format!("n * {}", k.abs().max(1)), Range::new(1, 6).scale(k.abs().max(1))),
+            1 => (
+                format!("n * {}", k.abs().max(1)),
+                Range::new(1, 6).scale(k.abs().max(1)),
+            ),
             _ => (format!("(n % 3 + {k})"), Range::new(k, k + 2)),
         }
     }
@@ -715,7 +723,10 @@ impl Gen {
                     self.text(indent, "}".to_string());
                 } else {
                     let r = self.fresh("r");
-                    self.text(indent, format!("int {r} = {}({});", f.name, args.join(", ")));
+                    self.text(
+                        indent,
+                        format!("int {r} = {}({});", f.name, args.join(", ")),
+                    );
                     scope.push(Var {
                         name: r,
                         range: result,
@@ -748,7 +759,10 @@ impl Gen {
                     self.classes.push("out-parameter-read-when-written");
                     self.text(indent, format!("int {o};"));
                 }
-                self.text(indent, format!("int {s} = {}({});", f.name, args.join(", ")));
+                self.text(
+                    indent,
+                    format!("int {s} = {}({});", f.name, args.join(", ")),
+                );
                 self.text(indent, format!("if ({s}) {{"));
                 self.probe(o.clone());
                 self.text(indent, "}".to_string());

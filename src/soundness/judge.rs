@@ -284,7 +284,11 @@ mod tests {
         // Line 10 failed while the precondition of check 0 held; line 11 only while that
         // of check 2 did not (a failure of another line does not count).
         let held = Held {
-            errors: [(0, 10, ASSERTION.to_string()), (2, 10, ASSERTION.to_string())].into(),
+            errors: [
+                (0, 10, ASSERTION.to_string()),
+                (2, 10, ASSERTION.to_string()),
+            ]
+            .into(),
             unjudged: BTreeSet::new(),
         };
         let j = judge(&report(&checks, false), &at, &failed, &held, true);

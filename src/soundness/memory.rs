@@ -481,7 +481,14 @@ impl Gen {
                 &format!("struct {tag} *s, {tz} v"),
                 &format!("struct {tag} *, {tz}"),
             );
-            self.define(&f, &header, format!("s->z = v; s->y[{}] = ({ty})((unsigned long long)s->x + 1ULL);", inner - 1));
+            self.define(
+                &f,
+                &header,
+                format!(
+                    "s->z = v; s->y[{}] = ({ty})((unsigned long long)s->x + 1ULL);",
+                    inner - 1
+                ),
+            );
             let k = self.index(n);
             self.line(format!("  {callee}(&{name}[{k}], {v});"));
         }
@@ -936,7 +943,11 @@ impl Gen {
                     &format!("{ty} *x, {ty} *y, {ty} v"),
                     &format!("{ty} *, {ty} *, {ty}"),
                 );
-                self.define(&f, &header, format!("*x = v; *y = ({ty})((unsigned long long)*x * 2ULL + 1ULL);"));
+                self.define(
+                    &f,
+                    &header,
+                    format!("*x = v; *y = ({ty})((unsigned long long)*x * 2ULL + 1ULL);"),
+                );
                 let (i, j) = (self.index(a.len), self.index(a.len));
                 let v = self.value(ty, 1);
                 self.line(format!(

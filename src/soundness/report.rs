@@ -119,7 +119,10 @@ fn parse_check(check: &Value) -> Result<Check> {
         other => bail!("unexpected verdict {other:?}"),
     };
     let precondition = check["precondition"].as_str().map(str::to_string);
-    if verdict == Verdict::HoldsIf && precondition.as_deref().map_or(true, |p| p.trim().is_empty())
+    if verdict == Verdict::HoldsIf
+        && precondition
+            .as_deref()
+            .map_or(true, |p| p.trim().is_empty())
     {
         bail!("a `holds if` check without a precondition: {check}");
     }

@@ -207,8 +207,7 @@ fn judge_report(
         Ok(plan) => plan,
         Err(e) => return Ok(Status::AnalyzerFailed(format!("{e:#}"))),
     };
-    let held = match precondition::observe(dir, skeleton, conditions, &preconditions, unjudged)?
-    {
+    let held = match precondition::observe(dir, skeleton, conditions, &preconditions, unjudged)? {
         Ok(held) => held,
         Err(rejection) => {
             let listed: Vec<String> = preconditions

@@ -89,10 +89,7 @@ impl Gen {
         let q = self.fresh("q");
         let cond = self.condition();
         let n = self.bound(a.len);
-        self.line(format!(
-            "  const {ty} *{q} = ({cond}) ? {} : NULL;",
-            a.name
-        ));
+        self.line(format!("  const {ty} *{q} = ({cond}) ? {} : NULL;", a.name));
         let r = self.fresh("r");
         self.line(format!("  long long {r} = {callee}({q}, (unsigned)({n}));"));
         self.probe(r, CType::I64);
@@ -211,7 +208,10 @@ impl Gen {
                 format!("{} + {}", target.name, self.rng.below(target.len))
             })
             .collect();
-        self.line(format!("  {ty} *{tab}[{n}] = {{ {} }};", entries.join(", ")));
+        self.line(format!(
+            "  {ty} *{tab}[{n}] = {{ {} }};",
+            entries.join(", ")
+        ));
         let i = self.index(n);
         let v = self.value(ty, 1);
         self.line(format!("  *{tab}[{i}] = {v};"));
@@ -231,11 +231,7 @@ impl Gen {
     /// the snippets' arrays, so nothing uses it after.
     fn release(&mut self) {
         self.classes.push("free-early");
-        let Some(k) = self
-            .arrays
-            .iter()
-            .position(|a| a.storage == Storage::Heap)
-        else {
+        let Some(k) = self.arrays.iter().position(|a| a.storage == Storage::Heap) else {
             return;
         };
         let a = self.arrays.remove(k);
