@@ -52,12 +52,25 @@ struct Run {
     stderr: String,
 }
 
-fn soundness(args: &[&str], analyzer: Option<(&Path, &str)>) -> Run {
+/// `--generator GENERATOR --count COUNT --seed SEED -j 2`, and `--timeout TIMEOUT` unless
+/// it is 0.
+fn slice(generator: &str, count: u32, seed: &str, timeout: u32) -> Vec<String> {
+    let mut args: Vec<String> = ["--generator", generator, "--seed", seed, "-j", "2"]
+        .map(str::to_string)
+        .to_vec();
+    args.extend(["--count".to_string(), count.to_string()]);
+    if timeout > 0 {
+        args.extend(["--timeout".to_string(), timeout.to_string()]);
+    }
+    args
+}
+
+fn soundness(args: &[String], analyzer: Option<(&Path, &str)>) -> Run {
     soundness_with(args, analyzer, None)
 }
 
 /// [`soundness`], the fake answering on checks of `memkind` when given.
-fn soundness_with(args: &[&str], analyzer: Option<(&Path, &str)>, memkind: Option<&str>) -> Run {
+fn soundness_with(args: &[String], analyzer: Option<(&Path, &str)>, memkind: Option<&str>) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("summary.json");
     let mut command = Command::new(BIN);
@@ -99,16 +112,7 @@ fn fake_analyzer(dir: &Path) -> std::path::PathBuf {
 fn catches_wrong_proofs_and_wrong_violations() {
     let dir = tempfile::tempdir().unwrap();
     let fake = fake_analyzer(dir.path());
-    let args = [
-        "--generator",
-        "own",
-        "--count",
-        "8",
-        "--seed",
-        "0",
-        "-j",
-        "2",
-    ];
+    let args = slice("own", 8, "0", 0);
     // Some assertions fail natively: proving all of them is wrong.
     let run = soundness(&args, Some((&fake, "proved")));
     assert_eq!(run.exit, 1, "{}", run.stderr);
@@ -132,21 +136,7 @@ fn catches_wrong_proofs_and_wrong_violations() {
 fn ci_slice_has_no_wrong_verdict() {
     let mut violated = 0;
     for (generator, seed) in [("own", "0"), ("csmith", "0")] {
-        let run = soundness(
-            &[
-                "--generator",
-                generator,
-                "--count",
-                "16",
-                "--seed",
-                seed,
-                "-j",
-                "2",
-                "--timeout",
-                "4",
-            ],
-            None,
-        );
+        let run = soundness(&slice(generator, 16, seed, 4), None);
         assert_eq!(run.exit, 0, "wrong verdicts:\n{}", run.stderr);
         assert_eq!(count(&run, generator, "wrong"), 0);
         assert_eq!(
@@ -170,21 +160,7 @@ fn ci_slice_has_no_wrong_verdict() {
 /// arrays, structs, pointers and heap buffers are all right on a fixed slice of seeds.
 #[test]
 fn memory_programs_are_ub_free_and_judged_right() {
-    let run = soundness(
-        &[
-            "--generator",
-            "memory",
-            "--count",
-            "5",
-            "--seed",
-            "0",
-            "-j",
-            "2",
-            "--timeout",
-            "2",
-        ],
-        None,
-    );
+    let run = soundness(&slice("memory", 5, "0", 2), None);
     assert_eq!(run.exit, 0, "wrong verdicts:\n{}", run.stderr);
     assert_eq!(count(&run, "memory", "wrong"), 0);
     assert_eq!(count(&run, "memory", "harness_errors"), 0, "{}", run.stderr);
@@ -202,16 +178,7 @@ fn memory_programs_are_ub_free_and_judged_right() {
 fn memory_programs_catch_wrong_proofs() {
     let dir = tempfile::tempdir().unwrap();
     let fake = fake_analyzer(dir.path());
-    let args = [
-        "--generator",
-        "memory",
-        "--count",
-        "6",
-        "--seed",
-        "0",
-        "-j",
-        "2",
-    ];
+    let args = slice("memory", 6, "0", 0);
     let run = soundness(&args, Some((&fake, "proved")));
     assert_eq!(run.exit, 1, "{}", run.stderr);
     assert!(count(&run, "memory", "wrong") > 0);
@@ -221,21 +188,7 @@ fn memory_programs_catch_wrong_proofs() {
 /// assertions inside helpers called from several sites are right on a fixed slice.
 #[test]
 fn calls_programs_are_ub_free_and_judged_right() {
-    let run = soundness(
-        &[
-            "--generator",
-            "calls",
-            "--count",
-            "6",
-            "--seed",
-            "0",
-            "-j",
-            "2",
-            "--timeout",
-            "2",
-        ],
-        None,
-    );
+    let run = soundness(&slice("calls", 6, "0", 2), None);
     assert_eq!(run.exit, 0, "wrong verdicts:\n{}", run.stderr);
     assert_eq!(count(&run, "calls", "wrong"), 0);
     assert_eq!(count(&run, "calls", "harness_errors"), 0, "{}", run.stderr);
@@ -250,16 +203,7 @@ fn calls_programs_are_ub_free_and_judged_right() {
 fn catches_wrong_preconditions() {
     let dir = tempfile::tempdir().unwrap();
     let fake = fake_analyzer(dir.path());
-    let args = [
-        "--generator",
-        "calls",
-        "--count",
-        "8",
-        "--seed",
-        "0",
-        "-j",
-        "2",
-    ];
+    let args = slice("calls", 8, "0", 0);
     let run = soundness(&args, Some((&fake, "holds-if-true")));
     assert_eq!(run.exit, 1, "{}", run.stderr);
     assert!(count(&run, "calls", "wrong") > 0);
@@ -281,16 +225,7 @@ fn catches_wrong_preconditions() {
 fn memory_errors_are_judged_by_the_address_sanitizer() {
     let dir = tempfile::tempdir().unwrap();
     let fake = fake_analyzer(dir.path());
-    let args = [
-        "--generator",
-        "memory-errors",
-        "--count",
-        "6",
-        "--seed",
-        "0",
-        "-j",
-        "2",
-    ];
+    let args = slice("memory-errors", 6, "0", 0);
     let generator = "memory-errors";
     // No memory check at all: the errors are not checked, nothing is wrong.
     let run = soundness(&args, Some((&fake, "unknown")));

@@ -186,19 +186,18 @@ pub fn judge(
             }
             _ => {}
         }
-        for &k in checks {
-            let check = &report.checks[k];
-            if check.verdict != Verdict::HoldsIf {
-                continue;
-            }
-            if held.unjudged.contains(&k) {
-                judgement.holds_if_unjudged += 1;
-            } else if !held.errors_of(k, line, |e| e == ASSERTION).is_empty() {
-                judgement.wrong.push(Wrong::HoldsIfButFails {
-                    line,
-                    precondition: check.precondition.clone().unwrap_or_default(),
-                });
-            }
+        let refuted = held.refuted(
+            report,
+            checks,
+            line,
+            |e| e == ASSERTION,
+            &mut judgement.holds_if_unjudged,
+        );
+        for (precondition, _) in refuted {
+            judgement.wrong.push(Wrong::HoldsIfButFails {
+                line,
+                precondition: precondition.to_string(),
+            });
         }
     }
     judgement.other_checks = report

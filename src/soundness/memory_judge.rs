@@ -118,21 +118,20 @@ pub fn judge(
             }
             _ => {}
         }
-        for &k in checks {
-            let check = &report.checks[k];
-            if check.verdict != Verdict::HoldsIf {
-                continue;
-            }
-            if held.unjudged.contains(&k) {
-                judgement.holds_if_unjudged += 1;
-            } else if let Some(error) = held.errors_of(k, line, of_kind).first() {
-                judgement.wrong.push(Wrong::MemoryHoldsIfButErrs {
-                    line,
-                    kind: kind.to_string(),
-                    precondition: check.precondition.clone().unwrap_or_default(),
-                    error: error.to_string(),
-                });
-            }
+        let refuted = held.refuted(
+            report,
+            checks,
+            line,
+            of_kind,
+            &mut judgement.holds_if_unjudged,
+        );
+        for (precondition, error) in refuted {
+            judgement.wrong.push(Wrong::MemoryHoldsIfButErrs {
+                line,
+                kind: kind.to_string(),
+                precondition: precondition.to_string(),
+                error: error.to_string(),
+            });
         }
     }
     // The errors no check of the line is about.

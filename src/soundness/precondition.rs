@@ -60,6 +60,33 @@ impl Held {
             .filter(|e| keep(e))
             .collect()
     }
+
+    /// The `holds if` checks among `checks` (indices in `report`, all at `line`) that an
+    /// execution refutes: an error `keep` accepts at `line` while the check's precondition
+    /// held. Each is given with its precondition and that error; the checks not judged
+    /// are counted in `unjudged`.
+    pub fn refuted<'a>(
+        &'a self,
+        report: &'a Report,
+        checks: &[usize],
+        line: u32,
+        keep: impl Fn(&str) -> bool,
+        unjudged: &mut usize,
+    ) -> Vec<(&'a str, &'a str)> {
+        let mut refuted = Vec::new();
+        for &k in checks {
+            let check = &report.checks[k];
+            if check.verdict != Verdict::HoldsIf {
+                continue;
+            }
+            if self.unjudged.contains(&k) {
+                *unjudged += 1;
+            } else if let Some(error) = self.errors_of(k, line, &keep).first() {
+                refuted.push((check.precondition.as_deref().unwrap_or_default(), *error));
+            }
+        }
+        refuted
+    }
 }
 
 /// The preconditions of the located `holds if` checks of `report` whose function's entry
