@@ -316,3 +316,20 @@ impl Generator {
         }
     }
 }
+
+/// Asserts that `generate` is deterministic (`seed` twice gives one program, `seed + 1`
+/// another) and that over 200 seeds every class of `classes` shows up.
+#[cfg(test)]
+fn assert_deterministic_and_varied(
+    generate: impl Fn(u64) -> Skeleton,
+    seed: u64,
+    classes: &[&str],
+) {
+    let text = |skeleton: &Skeleton| format!("{:?}", skeleton.lines);
+    assert_eq!(text(&generate(seed)), text(&generate(seed)));
+    assert_ne!(text(&generate(seed)), text(&generate(seed + 1)));
+    let seen: Vec<&str> = (0..200).flat_map(|s| generate(s).classes).collect();
+    for class in classes {
+        assert!(seen.contains(class), "no program of class {class}");
+    }
+}
