@@ -10,9 +10,11 @@
 //! with the line and the error; a check whose slot was set at a failure of its own line
 //! (of its own kind) is a wrong `holds if`.
 //!
-//! The harness knows a function's entry from the generator ([`Line::Open`]); a `holds if`
-//! on another function (csmith's, a function the report names differently) is counted as
-//! not judged.
+//! The harness knows a function's entry from the generator ([`Line::Open`]: every function
+//! of the calls generator, `main` and the functions of the memory generators); a `holds if`
+//! on another function (the own generator's, csmith's, a function the report names
+//! differently) is counted as not judged. (The own generator's `longjmp` would skip the
+//! cleanup that restores a slot: its entries stay unmarked until slots are reset there.)
 
 use super::oracle::{self, Rejection};
 use super::render::{self, Conditions, OracleMode};
