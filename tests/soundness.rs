@@ -1,7 +1,8 @@
 //! The differential soundness harness, through the real binary: a fixed slice of
 //! seeds against the analyzer (any wrong verdict fails the test), and fake analyzers that
-//! answer `proved`, `violated` or `unknown` on every assertion, so that the harness is seen
-//! to catch wrong verdicts (a harness that cannot fail would prove nothing).
+//! answer `proved`, `violated`, `unknown` or `holds if P` on every assertion, or one
+//! verdict on a memory check of every line, so that the harness is seen to catch wrong
+//! verdicts (a harness that cannot fail would prove nothing).
 //!
 //! Needs clang-19 and csmith (`scripts/setup`).
 
@@ -11,13 +12,36 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_polyfocus");
 
-/// A fake `polyfocus check` (`$2` is the program): one check per assertion line (the
-/// harness writes them unindented), each with the verdict `$VERDICT`.
+/// A fake `polyfocus check` (`$2` is the program). Without `$MEMKIND`: one check per
+/// assertion line (the harness writes them unindented), each with the verdict `$VERDICT`,
+/// or, for `$VERDICT` `holds-if-true`, `holds if 1` on the function around it, and for
+/// `holds-if-entry`, `holds if COND` on an assertion of COND that is the first line of
+/// its function (COND then speaks of the arguments at the entry: a right precondition)
+/// and `holds if 0` on the others (vacuous, right too). With `$MEMKIND`: one check of that
+/// kind on every line of the program, with the verdict `$VERDICT`, and no assertion check.
 const FAKE: &str = r#"#!/bin/sh
-awk -v verdict="$VERDICT" -v file="$2" '
-  BEGIN { printf "{\"checks\":[" ; n = 0 }
+awk -v verdict="$VERDICT" -v memkind="$MEMKIND" -v file="$2" '
+  function check(kind, v, extra) {
+    printf "%s{\"kind\":\"%s\",\"function\":\"%s\",\"location\":\"%s:%d:1\",\"verdict\":\"%s\"%s}", (n++ ? "," : ""), kind, fn, file, NR, v, extra
+  }
+  BEGIN { printf "{\"checks\":[" ; n = 0; fn = "main" }
+  /^[A-Za-z_].*\) \{$/ && match($0, /[A-Za-z_][A-Za-z0-9_]*\((int|void)/) {
+    fn = substr($0, RSTART, RLENGTH); sub(/\(.*/, "", fn); entry = NR
+    if (memkind == "") next
+  }
+  memkind != "" { check(memkind, verdict, ""); next }
   /^(if \(!\(|__VERIFIER_assert\(|assert\()/ {
-    printf "%s{\"location\":\"%s:%d:1\",\"verdict\":\"%s\"}", (n++ ? "," : ""), file, NR, verdict
+    if (verdict == "holds-if-true") { check("assert", "holds if", ",\"precondition\":\"1\""); next }
+    if (verdict == "holds-if-entry") {
+      cond = "0"
+      if (NR == entry + 1) {
+        cond = $0
+        if (sub(/^if \(!\(/, "", cond)) sub(/\)\) [a-z_]+\(\);$/, "", cond)
+        else { sub(/^[A-Za-z_]+\(/, "", cond); sub(/\);$/, "", cond) }
+      }
+      check("assert", "holds if", ",\"precondition\":\"" cond "\""); next
+    }
+    check("assert", verdict, "")
   }
   END { print "]}" }' "$2"
 "#;
@@ -28,7 +52,25 @@ struct Run {
     stderr: String,
 }
 
-fn soundness(args: &[&str], analyzer: Option<(&Path, &str)>) -> Run {
+/// `--generator GENERATOR --count COUNT --seed SEED -j 2`, and `--timeout TIMEOUT` unless
+/// it is 0.
+fn slice(generator: &str, count: u32, seed: &str, timeout: u32) -> Vec<String> {
+    let mut args: Vec<String> = ["--generator", generator, "--seed", seed, "-j", "2"]
+        .map(str::to_string)
+        .to_vec();
+    args.extend(["--count".to_string(), count.to_string()]);
+    if timeout > 0 {
+        args.extend(["--timeout".to_string(), timeout.to_string()]);
+    }
+    args
+}
+
+fn soundness(args: &[String], analyzer: Option<(&Path, &str)>) -> Run {
+    soundness_with(args, analyzer, None)
+}
+
+/// [`soundness`], the fake answering on checks of `memkind` when given.
+fn soundness_with(args: &[String], analyzer: Option<(&Path, &str)>, memkind: Option<&str>) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("summary.json");
     let mut command = Command::new(BIN);
@@ -36,6 +78,7 @@ fn soundness(args: &[&str], analyzer: Option<(&Path, &str)>) -> Run {
     if let Some((fake, verdict)) = analyzer {
         command.arg("--analyzer").arg(fake).env("VERDICT", verdict);
     }
+    command.env("MEMKIND", memkind.unwrap_or(""));
     let out = command.output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let summary = match std::fs::read_to_string(&json) {
@@ -69,16 +112,7 @@ fn fake_analyzer(dir: &Path) -> std::path::PathBuf {
 fn catches_wrong_proofs_and_wrong_violations() {
     let dir = tempfile::tempdir().unwrap();
     let fake = fake_analyzer(dir.path());
-    let args = [
-        "--generator",
-        "own",
-        "--count",
-        "8",
-        "--seed",
-        "0",
-        "-j",
-        "2",
-    ];
+    let args = slice("own", 8, "0", 0);
     // Some assertions fail natively: proving all of them is wrong.
     let run = soundness(&args, Some((&fake, "proved")));
     assert_eq!(run.exit, 1, "{}", run.stderr);
@@ -102,21 +136,7 @@ fn catches_wrong_proofs_and_wrong_violations() {
 fn ci_slice_has_no_wrong_verdict() {
     let mut violated = 0;
     for (generator, seed) in [("own", "0"), ("csmith", "0")] {
-        let run = soundness(
-            &[
-                "--generator",
-                generator,
-                "--count",
-                "16",
-                "--seed",
-                seed,
-                "-j",
-                "2",
-                "--timeout",
-                "4",
-            ],
-            None,
-        );
+        let run = soundness(&slice(generator, 16, seed, 4), None);
         assert_eq!(run.exit, 0, "wrong verdicts:\n{}", run.stderr);
         assert_eq!(count(&run, generator, "wrong"), 0);
         assert_eq!(
@@ -140,21 +160,7 @@ fn ci_slice_has_no_wrong_verdict() {
 /// arrays, structs, pointers and heap buffers are all right on a fixed slice of seeds.
 #[test]
 fn memory_programs_are_ub_free_and_judged_right() {
-    let run = soundness(
-        &[
-            "--generator",
-            "memory",
-            "--count",
-            "5",
-            "--seed",
-            "0",
-            "-j",
-            "2",
-            "--timeout",
-            "2",
-        ],
-        None,
-    );
+    let run = soundness(&slice("memory", 5, "0", 2), None);
     assert_eq!(run.exit, 0, "wrong verdicts:\n{}", run.stderr);
     assert_eq!(count(&run, "memory", "wrong"), 0);
     assert_eq!(count(&run, "memory", "harness_errors"), 0, "{}", run.stderr);
@@ -172,17 +178,89 @@ fn memory_programs_are_ub_free_and_judged_right() {
 fn memory_programs_catch_wrong_proofs() {
     let dir = tempfile::tempdir().unwrap();
     let fake = fake_analyzer(dir.path());
-    let args = [
-        "--generator",
-        "memory",
-        "--count",
-        "6",
-        "--seed",
-        "0",
-        "-j",
-        "2",
-    ];
+    let args = slice("memory", 6, "0", 0);
     let run = soundness(&args, Some((&fake, "proved")));
     assert_eq!(run.exit, 1, "{}", run.stderr);
     assert!(count(&run, "memory", "wrong") > 0);
+}
+
+/// The calls generator: its programs are UB-free, and the analyzer's verdicts on
+/// assertions inside helpers called from several sites are right on a fixed slice.
+#[test]
+fn calls_programs_are_ub_free_and_judged_right() {
+    let run = soundness(&slice("calls", 6, "0", 2), None);
+    assert_eq!(run.exit, 0, "wrong verdicts:\n{}", run.stderr);
+    assert_eq!(count(&run, "calls", "wrong"), 0);
+    assert_eq!(count(&run, "calls", "harness_errors"), 0, "{}", run.stderr);
+    assert_eq!(count(&run, "calls", "rejected"), 0, "{}", run.stderr);
+    assert!(count(&run, "calls", "assertions") >= 12, "{}", run.stderr);
+    assert!(count(&run, "calls", "proved") > 0, "{}", run.stderr);
+}
+
+/// `holds if P` is judged by evaluating `P` at the entry of its function natively: `holds
+/// if 1` on an assertion that fails is caught, a right precondition is not.
+#[test]
+fn catches_wrong_preconditions() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = fake_analyzer(dir.path());
+    let args = slice("calls", 8, "0", 0);
+    let run = soundness(&args, Some((&fake, "holds-if-true")));
+    assert_eq!(run.exit, 1, "{}", run.stderr);
+    assert!(count(&run, "calls", "wrong") > 0);
+    assert!(run
+        .stderr
+        .contains("holds if `1`, but an execution whose entry satisfies it fails it"));
+    let run = soundness(&args, Some((&fake, "holds-if-entry")));
+    assert_eq!(run.exit, 0, "{}", run.stderr);
+    assert_eq!(count(&run, "calls", "wrong"), 0);
+    assert_eq!(count(&run, "calls", "harness_errors"), 0, "{}", run.stderr);
+    assert_eq!(count(&run, "calls", "holds_if_unjudged"), 0);
+    assert!(count(&run, "calls", "holds_if") >= 8, "{}", run.stderr);
+}
+
+/// Programs with memory errors: the oracle records the address sanitizer's first error of
+/// each execution, and checks of memory kinds are judged against them; without such checks
+/// the errors are counted as not checked, and nothing is wrong.
+#[test]
+fn memory_errors_are_judged_by_the_address_sanitizer() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = fake_analyzer(dir.path());
+    let args = slice("memory-errors", 6, "0", 0);
+    let generator = "memory-errors";
+    // No memory check at all: the errors are not checked, nothing is wrong.
+    let run = soundness(&args, Some((&fake, "unknown")));
+    assert_eq!(run.exit, 0, "{}", run.stderr);
+    assert_eq!(count(&run, generator, "wrong"), 0);
+    assert_eq!(count(&run, generator, "rejected"), 0, "{}", run.stderr);
+    assert_eq!(
+        count(&run, generator, "harness_errors"),
+        0,
+        "{}",
+        run.stderr
+    );
+    assert!(
+        count(&run, generator, "memory_unchecked") > 0,
+        "{}",
+        run.stderr
+    );
+    assert_eq!(count(&run, generator, "memory_checks"), 0);
+    // `bounds` proved on every line: wrong where an access overruns its object.
+    let run = soundness_with(&args, Some((&fake, "proved")), Some("bounds"));
+    assert_eq!(run.exit, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("`bounds` proved, but an execution has a"),
+        "{}",
+        run.stderr
+    );
+    // `free` violated on every line: wrong where no free goes wrong.
+    let run = soundness_with(&args, Some((&fake, "violated")), Some("free"));
+    assert_eq!(run.exit, 1, "{}", run.stderr);
+    assert!(run
+        .stderr
+        .contains("`free` violated, but no execution has such a memory error there"));
+    // Unknown is never wrong.
+    let run = soundness_with(&args, Some((&fake, "unknown")), Some("null"));
+    assert_eq!(run.exit, 0, "{}", run.stderr);
+    assert!(count(&run, generator, "memory_checks") > 0);
 }

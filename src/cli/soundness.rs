@@ -1,6 +1,6 @@
 //! `polyfocus soundness`: the differential soundness harness ([`crate::soundness`]).
 
-use crate::soundness::judge::Verdict;
+use crate::soundness::report::Verdict;
 use crate::soundness::run::{run_many, AnalyzerSetup, ProgramResult, Status, Summary};
 use crate::soundness::Generator;
 use anyhow::{bail, Context, Result};
@@ -53,6 +53,12 @@ pub enum GeneratorArg {
     Csmith,
     /// Our generator of programs with arrays, structs, pointers and heap buffers.
     Memory,
+    /// The memory generator's programs with, sometimes, one memory error on some inputs,
+    /// judged by the address sanitizer.
+    MemoryErrors,
+    /// Our generator of programs of many functions (call sites with different argument
+    /// ranges, out-parameters, recursion).
+    Calls,
 }
 
 /// Runs the harness; exit code 1 when some verdict is wrong, 0 otherwise.
@@ -88,6 +94,8 @@ pub fn run(args: SoundnessArgs) -> Result<i32> {
             GeneratorArg::Own => Generator::Own,
             GeneratorArg::Csmith => Generator::Csmith,
             GeneratorArg::Memory => Generator::Memory,
+            GeneratorArg::MemoryErrors => Generator::MemoryErrors,
+            GeneratorArg::Calls => Generator::Calls,
         };
         let started = Instant::now();
         let mut summary = Summary::default();
@@ -191,6 +199,7 @@ fn summary_json(
                 "proved": n(Verdict::Proved),
                 "violated": n(Verdict::Violated),
                 "unknown": n(Verdict::Unknown),
+                "holds_if": n(Verdict::HoldsIf),
                 "wrong": wrong,
                 "missed": missed,
                 "time_s": r.elapsed.as_secs_f64(),
@@ -208,6 +217,12 @@ fn summary_json(
         "proved": summary.proved,
         "violated": summary.violated,
         "unknown": summary.unknown,
+        "holds_if": summary.holds_if,
+        "holds_if_unjudged": summary.holds_if_unjudged,
+        "memory_checks": summary.memory_checks,
+        "memory_proved": summary.memory_proved,
+        "memory_violated": summary.memory_violated,
+        "memory_unchecked": summary.memory_unchecked,
         "wrong": summary.wrong,
         "skipped": summary.skipped,
         "missed": summary.missed,

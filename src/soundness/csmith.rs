@@ -125,6 +125,8 @@ pub fn skeleton(text: &str, rng: &mut Rng) -> Result<Skeleton> {
         cflags: vec![format!("-I{INCLUDE_DIR}")],
         oracle_cflags: Vec::new(),
         analysis_cflags,
+        analysis_checks: None,
+        record_memory_errors: false,
         classes,
     })
 }

@@ -6,18 +6,24 @@
 //! (bounded by constants or by inputs), copies and reversals, pointer walks (`p++` up to
 //! `p < end`, down to the base, searches ending in a pointer difference), two pointers that
 //! may alias one array at computed offsets, writes through a pointer in a loop,
-//! `memcpy`/`memset`/`memmove`, struct copies, and calls (inlinable, `noinline`, external, or
+//! `memcpy`/`memset`/`memmove`, struct copies, calls (inlinable, `noinline`, external, or
 //! through a `volatile` function pointer) that write through their arguments, return a
-//! pointer to one of them, or write globals. Probes read cells after each snippet.
+//! pointer to one of them, or write globals, and the snippets of [`pointers`]: walks that
+//! compare pointers (`while (p < end)`, two ends meeting, a search giving a pointer or
+//! `NULL`), a callee that checks its pointer against `NULL`, structs holding a pointer
+//! (`s->buf[i]`), allocation in loops (kept in an array of pointers, or freed in the same
+//! iteration), tables of pointers stored and loaded, and `free` in the middle of `main`.
+//! Probes read cells after each snippet.
 //!
 //! Undefined behaviour is avoided by construction: every object is fully initialized
 //! before it is read (an uninitialized array is filled by a loop first), every index is a
 //! constant below the length or reduced with `%`, arithmetic is done in `unsigned long
 //! long` and converted back (implementation-defined, never undefined), `memcpy` never gets
 //! overlapping ranges, heap buffers are checked against NULL and never used after a
-//! `realloc` moved them. The oracle builds these programs with the address sanitizer too
+//! `realloc` moved them or a `free` ended them (a freed buffer leaves the snippets' arrays).
+//! The oracle builds these programs with the address sanitizer too
 //! ([`Skeleton::oracle_cflags`]), so a memory error rejects a program instead of letting it
-//! be judged.
+//! be judged; [`generate_with_errors`] writes one on purpose, and its oracle records it.
 
 use super::rng::Rng;
 use super::{AssertStyle, CType, Line, Skeleton};
@@ -36,20 +42,19 @@ const ELEMENTS: [CType; 6] = [
     CType::I64,
 ];
 
+mod errors;
+mod pointers;
+
 /// Generates the program of `seed`.
 pub fn generate(seed: u64) -> Skeleton {
-    let mut gen = Gen {
-        rng: Rng::new(seed ^ 0x6d65_6d6f),
-        top: Vec::new(),
-        body: Vec::new(),
-        next_id: 0,
-        classes: Vec::new(),
-        arrays: Vec::new(),
-        inputs: Vec::new(),
-        heap: Vec::new(),
-        constants: false,
-    };
-    gen.program()
+    Gen::new(seed, false).program()
+}
+
+/// Generates the program of `seed` with, most of the time, one memory error on a path
+/// that some inputs take (or none take): see [`errors`]. The oracle records the memory
+/// errors, and the analyzer checks everything (`--checks all`).
+pub fn generate_with_errors(seed: u64) -> Skeleton {
+    Gen::new(seed ^ 0x6572_726f, true).program()
 }
 
 /// A 1-D array the snippets may use: an expression that names it (or points to its
@@ -59,8 +64,30 @@ struct Array {
     name: String,
     ty: CType,
     len: usize,
-    /// A `malloc`/`calloc`'d buffer (a `realloc` may move and grow it).
-    heap: bool,
+    storage: Storage,
+}
+
+/// Where an array lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Storage {
+    /// A global array of its own.
+    Global,
+    /// A local array of its own.
+    Local,
+    /// A `malloc`/`calloc`'d buffer, named by a pointer variable or cell (a `realloc` may
+    /// move and grow it, a `free` end it).
+    Heap,
+    /// Part of a larger object (a struct's field, a matrix's row): an access past its end
+    /// stays inside the object, where the address sanitizer does not see it.
+    Part,
+}
+
+/// An input of `main`: an `int` or `unsigned int` in `lo..=hi`.
+#[derive(Clone, Debug)]
+struct Input {
+    name: String,
+    lo: i128,
+    hi: i128,
 }
 
 struct Gen {
@@ -73,15 +100,32 @@ struct Gen {
     classes: Vec<&'static str>,
     arrays: Vec<Array>,
     /// Inputs of `main` (`int` or `unsigned int`, small ranges).
-    inputs: Vec<String>,
+    inputs: Vec<Input>,
     /// Heap buffers to free at the end of `main`.
     heap: Vec<String>,
     /// Values are mostly constants: cells the analyzer can know exactly, so that it
     /// proves (and may wrongly prove) more.
     constants: bool,
+    /// Whether to write one memory error ([`errors`]).
+    with_error: bool,
 }
 
 impl Gen {
+    fn new(seed: u64, with_error: bool) -> Gen {
+        Gen {
+            rng: Rng::new(seed ^ 0x6d65_6d6f),
+            top: Vec::new(),
+            body: Vec::new(),
+            next_id: 0,
+            classes: Vec::new(),
+            arrays: Vec::new(),
+            inputs: Vec::new(),
+            heap: Vec::new(),
+            constants: false,
+            with_error,
+        }
+    }
+
     fn program(&mut self) -> Skeleton {
         let style = *self.rng.pick(&[
             AssertStyle::SvComp,
@@ -121,7 +165,16 @@ impl Gen {
         if self.rng.chance(25) {
             self.uninitialized_array();
         }
-        for _ in 0..3 + self.rng.below(5) {
+        let n_snippets = 3 + self.rng.below(5);
+        // Where the memory error goes, if any.
+        let error_at = (self.with_error && self.rng.chance(80)).then(|| self.rng.below(n_snippets));
+        if self.with_error && error_at.is_none() {
+            self.classes.push("no-memory-error");
+        }
+        for k in 0..n_snippets {
+            if error_at == Some(k) {
+                self.memory_error();
+            }
             self.snippet();
             for _ in 0..self.rng.below(3) {
                 self.probe_cell();
@@ -136,7 +189,10 @@ impl Gen {
         self.line("  return 0;".into());
         self.line("}".into());
         let mut lines = std::mem::take(&mut self.top);
-        lines.push(Line::Text("int main(void) {".into()));
+        lines.push(Line::Open {
+            text: "int main(void) {".into(),
+            function: "main".into(),
+        });
         lines.append(&mut self.body);
         self.classes.sort();
         self.classes.dedup();
@@ -150,6 +206,8 @@ impl Gen {
             cflags: Vec::new(),
             oracle_cflags: vec!["-fsanitize=address".to_string()],
             analysis_cflags,
+            analysis_checks: self.with_error.then_some("all"),
+            record_memory_errors: self.with_error,
             classes: std::mem::take(&mut self.classes),
         }
     }
@@ -163,6 +221,19 @@ impl Gen {
     fn top(&mut self, text: String) {
         self.top
             .extend(text.lines().map(|l| Line::Text(l.to_string())));
+    }
+
+    /// The function `function`: `header` (its last line is the definition's, ending with
+    /// the parameters) and its `body` on a line of its own.
+    fn define(&mut self, function: &str, header: &str, body: String) {
+        let (before, last) = header.rsplit_once('\n').unwrap_or(("", header));
+        self.top(before.to_string());
+        self.top.push(Line::Open {
+            text: format!("{last} {{"),
+            function: function.to_string(),
+        });
+        self.top(format!("  {body}"));
+        self.top("}".to_string());
     }
 
     fn line(&mut self, text: String) {
@@ -197,7 +268,7 @@ impl Gen {
     fn index(&mut self, len: usize) -> String {
         match self.rng.below(4) {
             0 | 1 if !self.inputs.is_empty() => {
-                let input = self.rng.pick(&self.inputs).clone();
+                let input = self.rng.pick(&self.inputs).name.clone();
                 format!("(unsigned)({input}) % {len}U")
             }
             2 if !self.arrays.is_empty() => {
@@ -214,7 +285,7 @@ impl Gen {
         let i = if self.rng.chance(60) || self.inputs.is_empty() {
             self.rng.below(a.len).to_string()
         } else {
-            let input = self.rng.pick(&self.inputs).clone();
+            let input = self.rng.pick(&self.inputs).name.clone();
             format!("(unsigned)({input}) % {}U", a.len)
         };
         (format!("{}[{i}]", a.name), a.ty)
@@ -228,7 +299,7 @@ impl Gen {
         match self.rng.below(if depth == 0 { 3 } else { 5 }) {
             0 => self.literal(ty),
             1 if !self.inputs.is_empty() => {
-                let input = self.rng.pick(&self.inputs).clone();
+                let input = self.rng.pick(&self.inputs).name.clone();
                 format!("({ty})({input})")
             }
             2 if !self.arrays.is_empty() => {
@@ -282,7 +353,7 @@ impl Gen {
                 name,
                 ty,
                 len,
-                heap: false,
+                storage: Storage::Global,
             });
         }
     }
@@ -308,7 +379,11 @@ impl Gen {
                 lo,
                 hi: lo + size - 1,
             });
-            self.inputs.push(name);
+            self.inputs.push(Input {
+                name,
+                lo,
+                hi: lo + size - 1,
+            });
         }
     }
 
@@ -323,7 +398,7 @@ impl Gen {
             name,
             ty,
             len,
-            heap: false,
+            storage: Storage::Local,
         });
     }
 
@@ -352,7 +427,7 @@ impl Gen {
             name,
             ty,
             len,
-            heap: true,
+            storage: Storage::Heap,
         });
     }
 
@@ -407,10 +482,14 @@ impl Gen {
                 &format!("struct {tag} *s, {tz} v"),
                 &format!("struct {tag} *, {tz}"),
             );
-            self.top(format!(
-                "{header} {{ s->z = v; s->y[{}] = ({ty})((unsigned long long)s->x + 1ULL); }}",
-                inner - 1
-            ));
+            self.define(
+                &f,
+                &header,
+                format!(
+                    "s->z = v; s->y[{}] = ({ty})((unsigned long long)s->x + 1ULL);",
+                    inner - 1
+                ),
+            );
             let k = self.index(n);
             self.line(format!("  {callee}(&{name}[{k}], {v});"));
         }
@@ -421,7 +500,7 @@ impl Gen {
                 name: format!("{name}[{i}].y"),
                 ty,
                 len: inner,
-                heap: false,
+                storage: Storage::Part,
             });
         }
         let x = format!("{name}[{}].x", self.rng.below(n));
@@ -461,7 +540,7 @@ impl Gen {
                 name: format!("{t}[{row}]"),
                 ty,
                 len: r,
-                heap: false,
+                storage: Storage::Part,
             });
         }
         let row = self.rng.below(r);
@@ -469,7 +548,7 @@ impl Gen {
             name: format!("{name}[{row}]"),
             ty,
             len: c,
-            heap: false,
+            storage: Storage::Part,
         });
     }
 
@@ -496,7 +575,7 @@ impl Gen {
             name,
             ty,
             len,
-            heap: false,
+            storage: Storage::Local,
         });
     }
 
@@ -519,7 +598,7 @@ impl Gen {
     fn bound(&mut self, len: usize) -> String {
         if !self.inputs.is_empty() && self.rng.chance(50) {
             self.classes.push("input-bound");
-            let input = self.rng.pick(&self.inputs).clone();
+            let input = self.rng.pick(&self.inputs).name.clone();
             format!("(int)((unsigned)({input}) % {}U)", len + 1)
         } else {
             len.to_string()
@@ -527,7 +606,8 @@ impl Gen {
     }
 
     fn snippet(&mut self) {
-        match self.rng.below(12) {
+        match self.rng.below(16) {
+            12..=15 => self.pointer_snippet(),
             0 | 1 => self.fill(),
             2 => self.copy(),
             3 => self.reverse(),
@@ -536,7 +616,7 @@ impl Gen {
             6 => self.window(),
             7 | 8 => self.call(),
             9 => self.library(),
-            10 if self.arrays.iter().any(|a| a.heap) => self.grow(),
+            10 if self.arrays.iter().any(|a| a.storage == Storage::Heap) => self.grow(),
             _ => self.conditional_copy(),
         }
     }
@@ -776,7 +856,7 @@ impl Gen {
         let k = self
             .arrays
             .iter()
-            .position(|a| a.heap)
+            .position(|a| a.storage == Storage::Heap)
             .expect("a heap array");
         let a = self.arrays[k].clone();
         let ty = a.ty;
@@ -850,9 +930,7 @@ impl Gen {
                     &format!("{ty} *p, unsigned n, {ty} v"),
                     &format!("{ty} *, unsigned, {ty}"),
                 );
-                self.top(format!(
-                    "{header} {{ for (unsigned i = 0; i < n; i++) p[i] = ({ty})((unsigned long long)v + i * 3ULL); }}"
-                ));
+                self.define(&f, &header, format!("for (unsigned i = 0; i < n; i++) p[i] = ({ty})((unsigned long long)v + i * 3ULL);"));
                 let n = self.bound(a.len);
                 let v = self.value(ty, 1);
                 self.line(format!("  {callee}({}, (unsigned)({n}), {v});", a.name));
@@ -866,9 +944,11 @@ impl Gen {
                     &format!("{ty} *x, {ty} *y, {ty} v"),
                     &format!("{ty} *, {ty} *, {ty}"),
                 );
-                self.top(format!(
-                    "{header} {{ *x = v; *y = ({ty})((unsigned long long)*x * 2ULL + 1ULL); }}"
-                ));
+                self.define(
+                    &f,
+                    &header,
+                    format!("*x = v; *y = ({ty})((unsigned long long)*x * 2ULL + 1ULL);"),
+                );
                 let (i, j) = (self.index(a.len), self.index(a.len));
                 let v = self.value(ty, 1);
                 self.line(format!(
@@ -885,9 +965,7 @@ impl Gen {
                     &format!("{ty} *dst, const {ty} *src, unsigned n"),
                     &format!("{ty} *, const {ty} *, unsigned"),
                 );
-                self.top(format!(
-                    "{header} {{ for (unsigned i = 0; i < n; i++) dst[i] = ({ty})((unsigned long long)dst[i] + (unsigned long long)src[i]); }}"
-                ));
+                self.define(&f, &header, format!("for (unsigned i = 0; i < n; i++) dst[i] = ({ty})((unsigned long long)dst[i] + (unsigned long long)src[i]);"));
                 let n = self.bound(a.len.min(b.len));
                 self.line(format!(
                     "  {callee}({}, {}, (unsigned)({n}));",
@@ -903,7 +981,7 @@ impl Gen {
                     &format!("{ty} *a, {ty} *b, int c"),
                     &format!("{ty} *, {ty} *, int"),
                 );
-                self.top(format!("{header} {{ return c ? a : b; }}"));
+                self.define(&f, &header, "return c ? a : b;".to_string());
                 let cond = self.condition();
                 let k = self.index(a.len.min(b.len));
                 let v = self.value(ty, 1);
@@ -927,9 +1005,7 @@ impl Gen {
                     &format!("unsigned k, {ty} v, {ty} *out"),
                     &format!("unsigned, {ty}, {ty} *"),
                 );
-                self.top(format!(
-                    "{header} {{ {g}[k % {len}U] = v; {cnt}++; *out = {g}[(k + 1U) % {len}U]; return (int)({cnt} & 7U); }}"
-                ));
+                self.define(&f, &header, format!("{g}[k % {len}U] = v; {cnt}++; *out = {g}[(k + 1U) % {len}U]; return (int)({cnt} & 7U);"));
                 let k = self.index(8);
                 let v = self.value(ty, 1);
                 let r = self.fresh("ret");
@@ -940,7 +1016,7 @@ impl Gen {
                     name: g,
                     ty,
                     len,
-                    heap: false,
+                    storage: Storage::Global,
                 });
             }
         }
@@ -970,46 +1046,71 @@ fn overlaps(a: &str, b: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn text(skeleton: &Skeleton) -> String {
-        format!("{:?}", skeleton.lines)
+    #[test]
+    fn is_deterministic_and_varied() {
+        crate::soundness::assert_deterministic_and_varied(
+            generate,
+            3,
+            &[
+                "global-array",
+                "local-array",
+                "malloc",
+                "calloc",
+                "realloc",
+                "struct-array",
+                "struct-copy",
+                "2d-array",
+                "written-before-read",
+                "fill-constant",
+                "constant-values",
+                "fill-down",
+                "fill-stride",
+                "copy-reversed",
+                "reverse-in-place",
+                "pointer-walk-up",
+                "pointer-search",
+                "two-pointers",
+                "pointer-to-either",
+                "pointer-loop-write",
+                "memcpy",
+                "memset",
+                "memmove",
+                "out-parameters",
+                "returns-pointer",
+                "writes-globals",
+                "call-noinline",
+                "call-through-pointer",
+                "pointers-meeting",
+                "pointer-while-less",
+                "pointer-or-null",
+                "null-check",
+                "struct-of-pointer",
+                "struct-on-heap",
+                "allocation-in-loop-kept",
+                "allocation-in-loop-freed",
+                "pointer-table",
+                "free-early",
+            ],
+        );
     }
 
     #[test]
-    fn is_deterministic_and_varied() {
-        assert_eq!(text(&generate(3)), text(&generate(3)));
-        assert_ne!(text(&generate(3)), text(&generate(4)));
-        let classes: Vec<&str> = (0..200).flat_map(|s| generate(s).classes).collect();
-        for class in [
-            "global-array",
-            "local-array",
-            "malloc",
-            "calloc",
-            "realloc",
-            "struct-array",
-            "struct-copy",
-            "2d-array",
-            "written-before-read",
-            "fill-constant",
-            "constant-values",
-            "fill-down",
-            "fill-stride",
-            "copy-reversed",
-            "reverse-in-place",
-            "pointer-walk-up",
-            "pointer-search",
-            "two-pointers",
-            "pointer-to-either",
-            "pointer-loop-write",
-            "memcpy",
-            "memset",
-            "memmove",
-            "out-parameters",
-            "returns-pointer",
-            "writes-globals",
-            "call-noinline",
-            "call-through-pointer",
-        ] {
-            assert!(classes.contains(&class), "no program of class {class}");
-        }
+    fn writes_every_kind_of_memory_error() {
+        crate::soundness::assert_deterministic_and_varied(
+            generate_with_errors,
+            3,
+            &[
+                "error-read-past-end",
+                "error-write-past-end",
+                "error-before-start",
+                "error-index-reaches-end",
+                "error-use-after-free",
+                "error-double-free",
+                "error-null-dereference",
+                "error-on-every-run",
+                "error-never-reached",
+                "no-memory-error",
+            ],
+        );
     }
 }

@@ -1,5 +1,5 @@
-//! The differential soundness harness: random UB-free C programs, the native
-//! execution as the oracle, and every verdict of `polyfocus check` compared with it.
+//! The differential soundness harness: random UB-free C programs, the native execution as
+//! the oracle, and every verdict of `polyfocus check` compared with it.
 //!
 //! **Architecture Invariant:** like [`crate::bench`], the harness knows the analyzer only
 //! through its command line and its JSON report, run as a child process; it never calls
@@ -10,7 +10,7 @@
 //! of a typed expression at a program point) and *inputs* (a nondet value of a small
 //! range). The pipeline of one program ([`run`]):
 //!
-//! 1. a generator ([`own`], [`memory`] or [`csmith`]) writes the skeleton;
+//! 1. a generator ([`own`], [`calls`], [`memory`] or [`csmith`]) writes the skeleton;
 //! 2. the oracle ([`oracle`]) compiles it natively with `-fsanitize=undefined` (trapping)
 //!    with each probe rendered as a report of its value, and runs it for *every* valuation
 //!    of the inputs (depth-first over the input sequence, one `fork` per valuation);
@@ -18,24 +18,35 @@
 //!    holds in every run, or (sometimes) one that fails in some run;
 //! 4. the oracle runs the assertion program for every valuation again and records which
 //!    assertions fail (an execution stops at its first failed assertion, as for the
-//!    analyzer, whose error sites end paths);
+//!    analyzer, whose error sites end paths) and, for a program with memory errors
+//!    ([`Skeleton::record_memory_errors`]), the first memory error of each execution as the
+//!    address sanitizer reports it (kind and line);
 //! 5. `polyfocus check --format json` analyzes the same program (as the user would write
 //!    it: `__VERIFIER_assert`, `assert`, `reach_error`, nondet functions and
-//!    `__VERIFIER_assume`), and [`judge`] compares each check, located by its line, with
-//!    the oracle: `proved` on an assertion that fails natively, `violated` on one that never
-//!    fails, or a natively failing assertion without any check while the analyzer answered,
-//!    is a wrong verdict.
+//!    `__VERIFIER_assume`), [`report`] reads its checks, and [`judge`] compares each
+//!    assertion check, located by its line, with the oracle: `proved` on an assertion that
+//!    fails natively, `violated` on one that never fails, or a natively failing assertion
+//!    without any check while the analyzer answered, is a wrong verdict; [`memory_judge`]
+//!    does the same for the checks of memory kinds (`bounds`, `null`, `free`) against the
+//!    memory errors;
+//! 6. a check answered `holds if P` ([`report::Verdict::HoldsIf`]) is judged by one more
+//!    native run ([`precondition`]) in which the entry of its function evaluates `P` on the
+//!    actual arguments: a failure while `P` held is a wrong verdict.
 //!
 //! Programs with undefined behaviour (a sanitizer trap), a native timeout or too many input
 //! valuations are rejected (counted, never judged). Everything is deterministic for a seed.
 
 pub mod assertions;
+pub mod calls;
 pub mod csmith;
 pub mod judge;
 pub mod memory;
+pub mod memory_judge;
 pub mod oracle;
 pub mod own;
+pub mod precondition;
 pub mod render;
+pub mod report;
 pub mod rng;
 pub mod run;
 
@@ -176,6 +187,15 @@ impl fmt::Display for CType {
 pub enum Line {
     /// The same text in every rendering.
     Text(String),
+    /// The first line of a function's definition, ending with `{`: the same text in every
+    /// rendering, where the native check of a `holds if` precondition of `function`
+    /// evaluates it on the arguments ([`precondition`]).
+    Open {
+        /// The header, `static int f(int x) {`.
+        text: String,
+        /// The function's name.
+        function: String,
+    },
     /// `TYPE NAME = <input in [lo, hi]>;` read with `nondet` (a `__VERIFIER_nondet_*`
     /// function of a type that holds the range) and restricted with `__VERIFIER_assume`
     /// unless the range is the whole type.
@@ -222,8 +242,7 @@ pub enum AssertStyle {
     /// `if (!(c)) reach_error();` with an empty definition of `reach_error` (the optimizer
     /// may delete its calls).
     EmptyReachError,
-    /// `if (!(c)) report_error();` through a global function pointer to `reach_error`
-    /// (an error function called through a pointer).
+    /// `if (!(c)) report_error();` through a global function pointer to `reach_error`.
     ErrorThroughPointer,
 }
 
@@ -243,6 +262,12 @@ pub struct Skeleton {
     pub oracle_cflags: Vec<String>,
     /// Extra flags for the analyzer only (`-O2` ...).
     pub analysis_cflags: Vec<String>,
+    /// The analyzer's `--checks`, when not its default (assertions only).
+    pub analysis_checks: Option<&'static str>,
+    /// Whether the program may have memory errors on purpose: the oracle then records the
+    /// first memory error of each execution (the address sanitizer's kind and line) instead
+    /// of rejecting the program, and checks of memory kinds are judged against them.
+    pub record_memory_errors: bool,
     /// The program classes it exercises (for the report).
     pub classes: Vec<&'static str>,
 }
@@ -272,6 +297,11 @@ pub enum Generator {
     Csmith,
     /// Our generator of programs that keep their data in memory ([`memory`]).
     Memory,
+    /// The memory generator's programs with, sometimes, one memory error on some inputs
+    /// ([`memory::generate_with_errors`]).
+    MemoryErrors,
+    /// Our generator of programs of many functions ([`calls`]).
+    Calls,
 }
 
 impl Generator {
@@ -281,6 +311,25 @@ impl Generator {
             Generator::Own => "own",
             Generator::Csmith => "csmith",
             Generator::Memory => "memory",
+            Generator::MemoryErrors => "memory-errors",
+            Generator::Calls => "calls",
         }
+    }
+}
+
+/// Asserts that `generate` is deterministic (`seed` twice gives one program, `seed + 1`
+/// another) and that over 200 seeds every class of `classes` shows up.
+#[cfg(test)]
+fn assert_deterministic_and_varied(
+    generate: impl Fn(u64) -> Skeleton,
+    seed: u64,
+    classes: &[&str],
+) {
+    let text = |skeleton: &Skeleton| format!("{:?}", skeleton.lines);
+    assert_eq!(text(&generate(seed)), text(&generate(seed)));
+    assert_ne!(text(&generate(seed)), text(&generate(seed + 1)));
+    let seen: Vec<&str> = (0..200).flat_map(|s| generate(s).classes).collect();
+    for class in classes {
+        assert!(seen.contains(class), "no program of class {class}");
     }
 }

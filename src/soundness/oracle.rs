@@ -2,7 +2,14 @@
 //! `-O0` with every undefined-behaviour sanitizer trapping (and the address sanitizer for
 //! programs whose [`super::Skeleton::oracle_cflags`] ask for it), linked with
 //! `oracle_runtime.c`, and run for every valuation of its inputs (see that file).
+//!
+//! For a program with memory errors on purpose ([`Skeleton::record_memory_errors`]) the
+//! address sanitizer reports the first memory error of each execution to the runtime,
+//! which records its name and line and ends the execution; the sanitizers that would trap
+//! first on those errors (`null`, `bounds`, `object-size`) are off, and the program has
+//! debug information so that the report has lines.
 
+use super::Skeleton;
 use crate::bench::runner::{run_limited, Limits, Termination};
 use crate::frontend::clang_program;
 use anyhow::{bail, Context, Result};
@@ -25,8 +32,37 @@ pub struct Observation {
     pub probes: BTreeMap<usize, BTreeSet<u64>>,
     /// Assertions that failed in some execution.
     pub failed: BTreeSet<usize>,
+    /// The memory errors that ended some execution, by line: the address sanitizer's name
+    /// (see [`super::memory_judge::class_of`]).
+    pub memory_errors: BTreeMap<u32, BTreeSet<String>>,
+    /// `(slot, line, error)`: an execution failed the assertion at `line` (`assert`) or
+    /// had a memory `error` there while the precondition of `slot` held
+    /// ([`super::precondition`]).
+    pub held: BTreeSet<(usize, u32, String)>,
     /// Executions run.
     pub runs: u64,
+}
+
+/// The flags of the oracle's compilations of `skeleton`'s program.
+pub fn cflags(skeleton: &Skeleton) -> Vec<String> {
+    let mut flags: Vec<String> = skeleton
+        .cflags
+        .iter()
+        .chain(&skeleton.oracle_cflags)
+        .cloned()
+        .collect();
+    if skeleton.record_memory_errors {
+        flags.extend(
+            [
+                "-fsanitize=address",
+                "-fno-sanitize=null,bounds,object-size",
+                "-g",
+                "-DORACLE_RECORD_MEMORY_ERRORS",
+            ]
+            .map(str::to_string),
+        );
+    }
+    flags
 }
 
 /// Why a program cannot be judged.
@@ -142,6 +178,18 @@ fn parse(stdout: &str) -> Result<std::result::Result<Observation, Rejection>> {
             Some("F") => {
                 obs.failed.insert(number(1)? as usize);
             }
+            Some("M") => {
+                let error = word(&words, 1, line)?;
+                obs.memory_errors
+                    .entry(number(2)? as u32)
+                    .or_default()
+                    .insert(error);
+            }
+            Some("H") => {
+                let error = word(&words, 3, line)?;
+                obs.held
+                    .insert((number(1)? as usize, number(2)? as u32, error));
+            }
             Some("S") => return Ok(Err(Rejection::Signal(number(1)? as i32))),
             Some("X") | Some("T") => return Ok(Err(Rejection::TooManyRuns)),
             Some("E") => {
@@ -157,15 +205,26 @@ fn parse(stdout: &str) -> Result<std::result::Result<Observation, Rejection>> {
     Ok(Ok(obs))
 }
 
+fn word(words: &[&str], i: usize, line: &str) -> Result<String> {
+    words
+        .get(i)
+        .map(|w| w.to_string())
+        .with_context(|| format!("bad oracle line `{line}`"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn parses_reports() {
-        let obs = parse("P 1 5\nP 1 7\nF 2\nE 12\n").unwrap().unwrap();
+        let obs = parse("P 1 5\nP 1 7\nF 2\nM double-free 9\nH 0 9 double-free\nE 12\n")
+            .unwrap()
+            .unwrap();
         assert_eq!(obs.probes[&1].len(), 2);
         assert!(obs.failed.contains(&2));
+        assert!(obs.memory_errors[&9].contains("double-free"));
+        assert!(obs.held.contains(&(0, 9, "double-free".to_string())));
         assert_eq!(obs.runs, 12);
         assert_eq!(
             parse("P 1 5\nS 4\nE 3\n").unwrap().unwrap_err(),

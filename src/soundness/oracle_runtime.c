@@ -8,10 +8,18 @@
  * without running main itself.
  *
  * A child reports, one line each: "I OFFSET DOMAIN" per input served, "P ID BITS" per probe
- * value, "F ID" when an assertion fails (then it exits). The parent prints on stdout each
- * distinct "P ID BITS" and "F ID" once, "S SIGNAL" when a child was killed by a signal
- * (a sanitizer trap, a crash, SIGALRM after ORACLE_RUN_SECONDS), "X" when a child asked for
- * too many inputs, "T" when the run count reached ORACLE_MAX_RUNS, and "E RUNS" at the end.
+ * value, "F ID" when an assertion fails (then it exits), "M ERROR LINE" when the address
+ * sanitizer reports a memory error (then it exits; only when built with
+ * ORACLE_RECORD_MEMORY_ERRORS), and before either, "H SLOT LINE ERROR" for each precondition
+ * slot set at that moment (see below). The parent prints on stdout each distinct line but
+ * "I" once, "S SIGNAL" when a child was killed by a signal (a sanitizer trap, a crash,
+ * SIGALRM after ORACLE_RUN_SECONDS), "X" when a child asked for too many inputs, "T" when
+ * the run count reached ORACLE_MAX_RUNS, and "E RUNS" at the end.
+ *
+ * Precondition slots (src/soundness/precondition.rs): the entry of a function evaluates a
+ * precondition into its slot with oracle_enter, and a cleanup variable gives the slot back
+ * its saved value with oracle_leave when the invocation returns, so a slot tells whether the
+ * precondition held at the entry of the innermost active invocation.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -21,12 +29,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Read by the address sanitizer when a program is built with it (the memory generator):
+/* Read by the address sanitizer when a program is built with it (the memory generators):
    a memory error aborts (SIGABRT, a rejection) instead of exiting with a status the parent
-   would not see; leaks are not errors. Unused otherwise. */
+   would not see, unless the program records memory errors (its report callback ends the
+   execution first); leaks are not errors. Unused otherwise. */
 const char *__asan_default_options(void) { return "abort_on_error=1:detect_leaks=0:hard_rss_limit_mb=2048"; }
 
 #define ORACLE_MAX_INPUTS 64
+#define ORACLE_MAX_SLOTS 1024
 #define ORACLE_RUN_SECONDS 5
 #define ORACLE_SEEN 16384
 
@@ -66,12 +76,83 @@ void oracle_probe(int id, unsigned long long bits) {
     oracle_emit(line);
 }
 
-void oracle_fail(int id) {
-    char line[32];
-    snprintf(line, sizeof line, "F %d\n", id);
-    oracle_emit(line);
+static int oracle_slots[ORACLE_MAX_SLOTS];
+
+struct oracle_scope {
+    int slot;
+    int saved;
+};
+
+/* Sets `slot` to `holds` and returns its previous value. */
+int oracle_enter(int slot, int holds) {
+    int saved;
+    if (slot < 0 || slot >= ORACLE_MAX_SLOTS)
+        return 0;
+    saved = oracle_slots[slot];
+    oracle_slots[slot] = holds;
+    return saved;
+}
+
+void oracle_leave(struct oracle_scope *scope) {
+    if (scope->slot >= 0 && scope->slot < ORACLE_MAX_SLOTS)
+        oracle_slots[scope->slot] = scope->saved;
+}
+
+/* An error (a failed assertion, or a memory error) at `line`: the slots that hold. */
+static void oracle_error_under_slots(unsigned line, const char *error) {
+    char text[128];
+    int k;
+    for (k = 0; k < ORACLE_MAX_SLOTS; k++) {
+        if (oracle_slots[k]) {
+            snprintf(text, sizeof text, "H %d %u %s\n", k, line, error);
+            oracle_emit(text);
+        }
+    }
+}
+
+void oracle_fail(int id, unsigned line) {
+    char text[32];
+    oracle_error_under_slots(line, "assert");
+    snprintf(text, sizeof text, "F %d\n", id);
+    oracle_emit(text);
     _exit(0);
 }
+
+#ifdef ORACLE_RECORD_MEMORY_ERRORS
+void __asan_set_error_report_callback(void (*callback)(const char *));
+
+/* The address sanitizer's report of the first memory error: its name (the word after
+   "AddressSanitizer: ", "double-free", "bad-free" for a free of what malloc did not return,
+   "null-dereference" for an access in the zero page) and the line of the innermost frame in
+   the program (the oracle rendering names its file prog.c with #line). */
+static void oracle_memory_error(const char *report) {
+    static const char marker[] = "AddressSanitizer: ";
+    const char *kind = strstr(report, marker);
+    const char *at = strstr(report, "prog.c:");
+    char name[64] = "unknown", text[128];
+    unsigned line = at ? (unsigned)strtoul(at + strlen("prog.c:"), NULL, 10) : 0;
+    if (kind) {
+        kind += strlen(marker);
+        if (strncmp(kind, "attempting double-free", 22) == 0)
+            strcpy(name, "double-free");
+        else if (strncmp(kind, "attempting free", 15) == 0)
+            strcpy(name, "bad-free");
+        else if (strncmp(kind, "SEGV", 4) == 0)
+            strcpy(name, strstr(report, "zero page") ? "null-dereference" : "SEGV");
+        else {
+            size_t n = strcspn(kind, " \n");
+            if (n >= sizeof name)
+                n = sizeof name - 1;
+            memcpy(name, kind, n);
+            name[n] = 0;
+        }
+    }
+    oracle_error_under_slots(line, name);
+    snprintf(text, sizeof text, "M %s %u\n", name, line);
+    oracle_emit(text);
+    _exit(0);
+}
+#endif
 
 void oracle_assume(int cond) {
     if (!cond)
@@ -122,6 +203,9 @@ __attribute__((constructor(101))) static void oracle_enumerate(void) {
             oracle_fd = fds[1];
             if (null_fd >= 0)
                 dup2(null_fd, 1);
+#ifdef ORACLE_RECORD_MEMORY_ERRORS
+            __asan_set_error_report_callback(oracle_memory_error);
+#endif
             alarm(ORACLE_RUN_SECONDS);
             return; /* on to main */
         }

@@ -2,9 +2,13 @@
 //! their failure), or as the program the analyzer checks (assertions in the skeleton's
 //! [`AssertStyle`], inputs from `__VERIFIER_nondet_*` and `__VERIFIER_assume`).
 //!
-//! Only probe, input and uninitialized lines differ between renderings; the shared lines
-//! are the same text, so the oracle runs the program the analyzer sees.
+//! Only probe, input and uninitialized lines differ between renderings (and the entries of
+//! functions with preconditions to evaluate); the shared lines are the same text, so the
+//! oracle runs the program the analyzer sees. A `#line` directive gives the oracle's lines
+//! the numbers and file name of the analyzed program's, so that the sanitizers' reports
+//! name the lines the analyzer's report does.
 
+use super::precondition::Precondition;
 use super::{AssertStyle, CType, Line, Skeleton};
 use std::collections::BTreeMap;
 
@@ -23,8 +27,13 @@ pub enum OracleMode<'a> {
 /// The C name of the file the analyzer gets (check locations name it).
 pub const PROGRAM_FILE: &str = "prog.c";
 
-/// The program for the native oracle.
-pub fn oracle_text(skeleton: &Skeleton, mode: OracleMode) -> String {
+/// The program for the native oracle; the entry of each function of `preconditions`
+/// evaluates them into their slots.
+pub fn oracle_text(
+    skeleton: &Skeleton,
+    mode: OracleMode,
+    preconditions: &[Precondition],
+) -> String {
     let mut out = String::new();
     for include in &skeleton.includes {
         out.push_str(include);
@@ -33,11 +42,26 @@ pub fn oracle_text(skeleton: &Skeleton, mode: OracleMode) -> String {
     out.push_str(
         "long long oracle_input(long long lo, long long hi);\n\
          void oracle_probe(int id, unsigned long long bits);\n\
-         void oracle_fail(int id);\n",
+         void oracle_fail(int id, unsigned line);\n\
+         struct oracle_scope { int slot; int saved; };\n\
+         int oracle_enter(int slot, int holds);\n\
+         void oracle_leave(struct oracle_scope *scope);\n",
     );
-    for line in &skeleton.lines {
+    let first_line = analysis_prefix(skeleton).len() + 1;
+    out.push_str(&format!("#line {first_line} \"{PROGRAM_FILE}\"\n"));
+    for (k, line) in skeleton.lines.iter().enumerate() {
         match line {
             Line::Text(text) => out.push_str(text),
+            Line::Open { text, function } => {
+                out.push_str(text);
+                for p in preconditions.iter().filter(|p| &p.function == function) {
+                    let slot = p.slot;
+                    out.push_str(&format!(
+                        " struct oracle_scope oracle_scope_{slot} __attribute__((cleanup(oracle_leave))) = {{{slot}, oracle_enter({slot}, ({}) != 0)}};",
+                        p.expr
+                    ));
+                }
+            }
             Line::Input {
                 name, ty, lo, hi, ..
             } => {
@@ -58,7 +82,8 @@ pub fn oracle_text(skeleton: &Skeleton, mode: OracleMode) -> String {
                 )),
                 OracleMode::Assert(conditions) => {
                     if let Some(cond) = conditions.get(id) {
-                        out.push_str(&format!("if (!({cond})) oracle_fail({id});"));
+                        let at = first_line + k;
+                        out.push_str(&format!("if (!({cond})) oracle_fail({id}, {at});"));
                     }
                 }
             },
@@ -68,17 +93,23 @@ pub fn oracle_text(skeleton: &Skeleton, mode: OracleMode) -> String {
     out
 }
 
+/// The lines of the analyzed program before the skeleton's.
+fn analysis_prefix(skeleton: &Skeleton) -> Vec<String> {
+    let mut lines: Vec<String> = skeleton.includes.clone();
+    lines.extend(header(skeleton).lines().map(str::to_string));
+    lines
+}
+
 /// The analyzed program, and the line (1-based) of each assertion by id.
 pub fn analysis_text(
     skeleton: &Skeleton,
     conditions: &Conditions,
 ) -> (String, BTreeMap<u32, usize>) {
-    let mut lines: Vec<String> = skeleton.includes.clone();
-    lines.extend(header(skeleton).lines().map(str::to_string));
+    let mut lines = analysis_prefix(skeleton);
     let mut assertion_at = BTreeMap::new();
     for line in &skeleton.lines {
         let text = match line {
-            Line::Text(text) => text.clone(),
+            Line::Text(text) | Line::Open { text, .. } => text.clone(),
             Line::Input {
                 name,
                 ty,

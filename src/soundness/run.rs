@@ -2,11 +2,12 @@
 //! ([`run_many`]), and the summary per generator.
 
 use super::assertions;
-use super::judge::{self, Judgement, Verdict, Wrong};
+use super::judge::{self, Judgement, Wrong};
 use super::oracle::{self, Rejection};
 use super::render::{self, OracleMode, PROGRAM_FILE};
+use super::report::{self, Verdict};
 use super::rng::Rng;
-use super::{csmith, memory, own, Generator, Skeleton};
+use super::{calls, csmith, memory, memory_judge, own, precondition, Generator, Skeleton};
 use crate::bench::runner::{run_limited, Limits, Termination};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -83,6 +84,8 @@ pub fn check_program(
     let skeleton = match generator {
         Generator::Own => own::generate(seed),
         Generator::Memory => memory::generate(seed),
+        Generator::MemoryErrors => memory::generate_with_errors(seed),
+        Generator::Calls => calls::generate(seed),
         Generator::Csmith => csmith::generate(seed, dir.path())?,
     };
     let mut result = ProgramResult {
@@ -115,19 +118,14 @@ fn pipeline(
     if skeleton.n_probes() == 0 {
         return Ok((Status::Rejected(Rejection::NoAssertion), None));
     }
-    let oracle_cflags: Vec<String> = skeleton
-        .cflags
-        .iter()
-        .chain(&skeleton.oracle_cflags)
-        .cloned()
-        .collect();
-    let probe_text = render::oracle_text(skeleton, OracleMode::Probe);
+    let oracle_cflags = oracle::cflags(skeleton);
+    let probe_text = render::oracle_text(skeleton, OracleMode::Probe, &[]);
     let observed = match oracle::observe(dir, "probe", &probe_text, &oracle_cflags)? {
         Ok(o) => o,
         Err(rejection) => return Ok((Status::Rejected(rejection), None)),
     };
     let conditions = assertions::choose(skeleton, &observed, &mut Rng::new(seed ^ 0xa55e));
-    let oracle_text = render::oracle_text(skeleton, OracleMode::Assert(&conditions));
+    let oracle_text = render::oracle_text(skeleton, OracleMode::Assert(&conditions), &[]);
     let verdicts = match oracle::observe(dir, "oracle", &oracle_text, &oracle_cflags)? {
         Ok(o) => o,
         Err(rejection) => return Ok((Status::Rejected(rejection), None)),
@@ -153,6 +151,9 @@ fn pipeline(
     if !cflags.is_empty() {
         args.push(format!("--cflags={}", cflags.join(" ")));
     }
+    if let Some(checks) = skeleton.analysis_checks {
+        args.push(format!("--checks={checks}"));
+    }
     args.extend(analyzer.extra.iter().cloned());
     // Every function may use its budget, plus compilation and counterexample replays.
     let limits = Limits {
@@ -171,13 +172,15 @@ fn pipeline(
         Status::AnalyzerFailed(format!("killed after {:?}", limits.wall))
     } else {
         match outcome.termination {
-            Termination::Exited(0..=2) => match judge::parse_report(&outcome.stdout) {
-                Ok(report) => Status::Judged(judge::judge(
+            Termination::Exited(0..=2) => match report::parse(&outcome.stdout) {
+                Ok(report) => judge_report(
                     &report,
+                    skeleton,
+                    dir,
+                    &conditions,
                     &assertion_at,
-                    &verdicts.failed,
-                    skeleton.exhaustive(),
-                )),
+                    &verdicts,
+                )?,
                 Err(e) => Status::AnalyzerFailed(format!("{e:#}")),
             },
             other => {
@@ -188,6 +191,46 @@ fn pipeline(
         }
     };
     Ok((status, Some(files)))
+}
+
+/// Judges `report` against the oracle's `verdicts`, after one more native run when some
+/// check holds under a precondition.
+fn judge_report(
+    report: &report::Report,
+    skeleton: &Skeleton,
+    dir: &Path,
+    conditions: &render::Conditions,
+    assertion_at: &std::collections::BTreeMap<u32, usize>,
+    verdicts: &oracle::Observation,
+) -> Result<Status> {
+    let (preconditions, unjudged) = match precondition::plan(report, skeleton) {
+        Ok(plan) => plan,
+        Err(e) => return Ok(Status::AnalyzerFailed(format!("{e:#}"))),
+    };
+    let held = match precondition::observe(dir, skeleton, conditions, &preconditions, unjudged)? {
+        Ok(held) => held,
+        Err(rejection) => {
+            let listed: Vec<String> = preconditions
+                .iter()
+                .map(|p| format!("`{}` on {}", p.expr, p.function))
+                .collect();
+            return Ok(Status::AnalyzerFailed(format!(
+                "the native run with the preconditions {} failed: {rejection}",
+                listed.join(", ")
+            )));
+        }
+    };
+    // An execution that stopped at a memory error did not reach what comes after it.
+    let exhaustive = skeleton.exhaustive() && verdicts.memory_errors.is_empty();
+    let mut judgement = judge::judge(report, assertion_at, &verdicts.failed, &held, exhaustive);
+    memory_judge::judge(
+        report,
+        &verdicts.memory_errors,
+        &held,
+        skeleton.exhaustive(),
+        &mut judgement,
+    );
+    Ok(Status::Judged(judgement))
 }
 
 fn save(keep: &Path, result: &ProgramResult, files: &Files) -> Result<()> {
@@ -284,6 +327,18 @@ pub struct Summary {
     pub violated: usize,
     /// Unknown.
     pub unknown: usize,
+    /// Holds under a precondition.
+    pub holds_if: usize,
+    /// Judged lines and kinds of memory checks.
+    pub memory_checks: usize,
+    /// Of which proved.
+    pub memory_proved: usize,
+    /// Violated.
+    pub memory_violated: usize,
+    /// Memory errors of the native runs that no memory check is about (not wrong).
+    pub memory_unchecked: usize,
+    /// `holds if` checks not judged (the harness does not know their function's entry).
+    pub holds_if_unjudged: usize,
     /// Wrong verdicts (including natively failing assertions without a check).
     pub wrong: usize,
     /// Assertions without a check that never fail natively.
@@ -314,8 +369,19 @@ impl Summary {
                         Verdict::Proved => self.proved += 1,
                         Verdict::Violated => self.violated += 1,
                         Verdict::Unknown => self.unknown += 1,
+                        Verdict::HoldsIf => self.holds_if += 1,
                     }
                 }
+                self.memory_checks += j.memory_verdicts.len();
+                for v in &j.memory_verdicts {
+                    match v {
+                        Verdict::Proved => self.memory_proved += 1,
+                        Verdict::Violated => self.memory_violated += 1,
+                        Verdict::Unknown | Verdict::HoldsIf => {}
+                    }
+                }
+                self.memory_unchecked += j.memory_unchecked;
+                self.holds_if_unjudged += j.holds_if_unjudged;
                 self.wrong += j.wrong.len();
                 self.skipped += j.skipped;
                 self.missed += j.missed.len();
@@ -324,12 +390,12 @@ impl Summary {
     }
 
     /// The table header.
-    pub const HEADER: &'static str = "generator  programs  rejected  failed  assertions  proved  violated  unknown  wrong  skipped  missed  time";
+    pub const HEADER: &'static str = "generator      programs  rejected  failed  assertions  proved  violated  holds-if  unknown  wrong  skipped  missed  mem-checks  mem-proved  mem-violated  mem-unchecked  time";
 
     /// One table row.
     pub fn row(&self, generator: Generator, elapsed: Duration) -> String {
         format!(
-            "{:<9}  {:>8}  {:>8}  {:>6}  {:>10}  {:>6}  {:>8}  {:>7}  {:>5}  {:>7}  {:>6}  {:.1}s",
+            "{:<13}  {:>8}  {:>8}  {:>6}  {:>10}  {:>6}  {:>8}  {:>8}  {:>7}  {:>5}  {:>7}  {:>6}  {:>10}  {:>10}  {:>12}  {:>13}  {:.1}s",
             generator.name(),
             self.programs,
             self.rejected,
@@ -337,10 +403,15 @@ impl Summary {
             self.assertions,
             self.proved,
             self.violated,
+            self.holds_if,
             self.unknown,
             self.wrong,
             self.skipped,
             self.missed,
+            self.memory_checks,
+            self.memory_proved,
+            self.memory_violated,
+            self.memory_unchecked,
             elapsed.as_secs_f64()
         )
     }
