@@ -139,7 +139,7 @@ fn a_function_over_the_lift_limit_is_reported_with_the_front_ends_budget() {
         let reason = c["reason"].as_str().unwrap_or("");
         assert!(
             reason.starts_with("budget: `huge` is not analyzed: ")
-                && reason.contains("--lift-limit 1000"),
+                && reason.contains("-Z lift-limit=1000"),
             "{c}"
         );
     }

@@ -123,7 +123,7 @@ fn budget_reasons_name_the_function_and_the_budget() {
     assert_annotations("two_loops.c", &report);
 
     // A budget of work stops path focusing at the same point on any machine.
-    let report = common::check_json(&source, &["--timeout", "30", "--focus-work", "1000"]);
+    let report = common::check_json(&source, &["--timeout", "30", "-Z", "focus-work=1000"]);
     let check = common::check_at_line(&report, 12).expect("the assertion");
     assert_eq!(check["verdict"], "unknown", "{check}");
     assert_eq!(
@@ -135,8 +135,8 @@ fn budget_reasons_name_the_function_and_the_budget() {
 
     let out = polyfocus(&[
         "invariants",
-        "--focus-work",
-        "1000",
+        "-Z",
+        "focus-work=1000",
         source.to_str().unwrap(),
     ]);
     let stdout = text(&out.stdout);

@@ -99,7 +99,7 @@ impl FunctionRun {
             RunEnd::Budget(BudgetKind::Memory) => BudgetLimit::Memory(self.memory_budget),
             RunEnd::Budget(BudgetKind::Analysis) => BudgetLimit::SolverWork,
             RunEnd::Budget(BudgetKind::FrontEnd) => BudgetLimit::FrontEnd(
-                "it is larger than the front end's budget (--lift-limit)".into(),
+                "it is larger than the front end's budget (-Z lift-limit)".into(),
             ),
         };
         Some(super::BudgetStop {

@@ -34,5 +34,6 @@ int scaled(const int *p, int s) {
 int bounded_shift(const int *p, int s) {
   if (s < 0 || s > 7)
     return 0;
-  return (*p & 0xff) << s; // shift: holds, proved
+  unsigned v = (unsigned)(*p & 0xff);
+  return (int)(v << s); // shift: holds, proved
 }
