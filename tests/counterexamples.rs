@@ -3,6 +3,8 @@
 //! when compiled with the program and run (exit status 97), and a violation witness that
 //! parses as YAML with the SV-COMP 2.0 structure. A correct program never yields `violated`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -65,43 +67,7 @@ fn assert_violated(run: &Run) {
 /// it: the exit status must be 97 (error reached).
 #[track_caller]
 fn assert_harness_fails(run: &Run) {
-    let harness = std::fs::read_to_string(run.harness()).expect("harness written");
-    let dir = run.dir.path();
-    let mut commands: Vec<String> = harness
-        .lines()
-        .take_while(|l| !l.starts_with(" */"))
-        .filter_map(|l| l.strip_prefix(" *   "))
-        .filter(|l| l.starts_with("clang-19 ") || l.starts_with("objcopy "))
-        .map(|l| l.replace("THIS_FILE.c", "harness.c"))
-        .collect();
-    assert!(
-        commands.len() >= 3,
-        "instructions in the harness:\n{harness}"
-    );
-    // The last command links and runs the program: run it as written, without the echo.
-    let last = commands.pop().unwrap();
-    let (link, run_it) = last.split_once(" && ").expect("link && run");
-    let run_it = run_it.split(';').next().unwrap().to_string();
-    commands.push(link.to_string());
-    for cmd in &commands {
-        let out = Command::new("sh")
-            .arg("-c")
-            .arg(&cmd)
-            .current_dir(dir)
-            .output()
-            .expect("sh runs");
-        assert!(
-            out.status.success(),
-            "`{cmd}` failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(&run_it)
-        .current_dir(dir)
-        .output()
-        .expect("harness binary runs");
+    let out = common::native::run_harness(run.dir.path());
     assert_eq!(
         out.status.code(),
         Some(97),

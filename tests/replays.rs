@@ -128,39 +128,7 @@ fn assert_no_plumbing(text: &str) {
 /// returns the run's exit status.
 #[track_caller]
 fn harness_status(dir: &Path) -> Option<i32> {
-    let harness = std::fs::read_to_string(dir.join("harness.c")).expect("harness written");
-    let mut commands: Vec<String> = harness
-        .lines()
-        .take_while(|l| !l.starts_with(" */"))
-        .filter_map(|l| l.strip_prefix(" *   "))
-        .filter(|l| l.starts_with("clang-19 ") || l.starts_with("objcopy "))
-        .map(|l| l.replace("THIS_FILE.c", "harness.c"))
-        .collect();
-    let last = commands.pop().expect("a link command");
-    let (link, run_it) = last.split_once(" && ").expect("link && run");
-    commands.push(link.to_string());
-    for cmd in &commands {
-        let out = Command::new("sh")
-            .arg("-c")
-            .arg(cmd)
-            .current_dir(dir)
-            .output()
-            .expect("sh runs");
-        assert!(
-            out.status.success(),
-            "`{cmd}` failed: {}\n{harness}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let run_it = run_it.split(';').next().unwrap();
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(run_it)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the harness runs");
-    out.status.code()
+    common::native::run_harness(dir).status.code()
 }
 
 // A library written like xxHash: `minihash_wide` leaves tails of up to seven bytes, which

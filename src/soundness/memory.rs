@@ -133,17 +133,7 @@ impl Gen {
             AssertStyle::ReachError,
             AssertStyle::CAssert,
         ]);
-        let analysis_cflags = match self.rng.below(8) {
-            0 => {
-                self.classes.push("O1");
-                vec!["-O1".to_string()]
-            }
-            1 => {
-                self.classes.push("O2");
-                vec!["-O2".to_string()]
-            }
-            _ => Vec::new(),
-        };
+        let analysis_cflags = super::optimization_flags(&mut self.rng, &mut self.classes, 1);
         self.constants = self.rng.chance(50);
         if self.constants {
             self.classes.push("constant-values");

@@ -317,6 +317,26 @@ impl Generator {
     }
 }
 
+/// The optimization flags of a generated program's analysis: `-O1` one time in eight,
+/// `-O2` `o2_eighths` times in eight, none otherwise; the class is recorded.
+fn optimization_flags(
+    rng: &mut rng::Rng,
+    classes: &mut Vec<&'static str>,
+    o2_eighths: usize,
+) -> Vec<String> {
+    match rng.below(8) {
+        0 => {
+            classes.push("O1");
+            vec!["-O1".to_string()]
+        }
+        k if k <= o2_eighths => {
+            classes.push("O2");
+            vec!["-O2".to_string()]
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// Asserts that `generate` is deterministic (`seed` twice gives one program, `seed + 1`
 /// another) and that over 200 seeds every class of `classes` shows up.
 #[cfg(test)]

@@ -105,17 +105,7 @@ impl Gen {
             _ => {}
         }
         let mut includes = Vec::new();
-        let analysis_cflags = match self.rng.below(8) {
-            0 => {
-                self.classes.push("O1");
-                vec!["-O1".to_string()]
-            }
-            1 | 2 => {
-                self.classes.push("O2");
-                vec!["-O2".to_string()]
-            }
-            _ => Vec::new(),
-        };
+        let analysis_cflags = super::optimization_flags(&mut self.rng, &mut self.classes, 2);
         self.optimized = !analysis_cflags.is_empty();
         let own_nondet = self.rng.chance(10);
         if own_nondet {

@@ -86,3 +86,48 @@ pub fn assert_facts_hold(programs: &[PathBuf], header: &str, inputs: &[String]) 
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Builds and runs the counterexample harness `dir/harness.c` by the recipe its comment
+/// gives (compile, objcopy, link; each must succeed), then runs the program as written there,
+/// with an empty standard input: its output.
+#[track_caller]
+pub fn run_harness(dir: &std::path::Path) -> std::process::Output {
+    use std::process::{Command, Stdio};
+    let harness = std::fs::read_to_string(dir.join("harness.c")).expect("harness written");
+    let mut commands: Vec<String> = harness
+        .lines()
+        .take_while(|l| !l.starts_with(" */"))
+        .filter_map(|l| l.strip_prefix(" *   "))
+        .filter(|l| l.starts_with("clang-19 ") || l.starts_with("objcopy "))
+        .map(|l| l.replace("THIS_FILE.c", "harness.c"))
+        .collect();
+    assert!(
+        commands.len() >= 3,
+        "instructions in the harness:\n{harness}"
+    );
+    // The last command links and runs the program: run it as written, without the echo.
+    let last = commands.pop().expect("a link command");
+    let (link, run_it) = last.split_once(" && ").expect("link && run");
+    commands.push(link.to_string());
+    for cmd in &commands {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .current_dir(dir)
+            .output()
+            .expect("sh runs");
+        assert!(
+            out.status.success(),
+            "`{cmd}` failed: {}\n{harness}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let run_it = run_it.split(';').next().unwrap_or(run_it);
+    Command::new("sh")
+        .arg("-c")
+        .arg(run_it)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the harness runs")
+}
