@@ -42,17 +42,9 @@ pub(super) fn select(
 ) -> Result<Vec<LLVMValueRef>, FrontendError> {
     let m = module.as_mut_ptr();
     let defined = defined_functions(m);
+    // Normalization may have deleted a selected function that nothing calls.
+    check_defined(&defined, selection)?;
     let roots = roots(&defined, selection);
-    for name in selection.names() {
-        if !roots.iter().any(|f| raw::name(*f) == name) {
-            let mut names: Vec<String> = defined.iter().map(|f| raw::name(*f)).collect();
-            names.sort();
-            return Err(FrontendError::UnknownEntry {
-                name: name.to_string(),
-                defined: names,
-            });
-        }
-    }
     let whole_program = matches!(selection, EntrySelection::Default)
         || roots.iter().any(|f| raw::name(*f) == "main");
     let open = !reach::foreign_functions(m).is_empty();
@@ -77,6 +69,24 @@ pub(super) fn select(
         .collect();
     res.extend(extra.into_iter().map(|i| defined[i]));
     Ok(res)
+}
+
+/// An error when a function `selection` names is not among the `defined` ones.
+pub(super) fn check_defined(
+    defined: &[LLVMValueRef],
+    selection: &EntrySelection,
+) -> Result<(), FrontendError> {
+    for name in selection.names() {
+        if !defined.iter().any(|f| raw::name(*f) == name) {
+            let mut names: Vec<String> = defined.iter().map(|f| raw::name(*f)).collect();
+            names.sort();
+            return Err(FrontendError::UnknownEntry {
+                name: name.to_string(),
+                defined: names,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The selected functions, in the module's order.

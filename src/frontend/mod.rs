@@ -390,16 +390,7 @@ fn prepare<'ctx>(
     }
     let m = module.as_mut_ptr();
     let defined = defined_functions(m);
-    for name in config.entry.names() {
-        if !defined.iter().any(|f| raw::name(*f) == name) {
-            let mut names: Vec<String> = defined.iter().map(|f| raw::name(*f)).collect();
-            names.sort();
-            return Err(FrontendError::UnknownEntry {
-                name: name.to_string(),
-                defined: names,
-            });
-        }
-    }
+    entries::check_defined(&defined, &config.entry)?;
     // One root: the other functions run only when called (in a closed program), and when
     // the root is `main`, its globals can become locals. Several entries are a library:
     // globals stay shared, so none is localized.

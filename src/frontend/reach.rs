@@ -176,8 +176,7 @@ impl MayRun {
                 external: true,
                 interposed: true,
             }
-        } else if library::invokes_callbacks(&name) || RUNS_EXIT_HANDLERS.contains(&name.as_str())
-        {
+        } else if library::invokes_callbacks(&name) || RUNS_EXIT_HANDLERS.contains(&name.as_str()) {
             MayRun {
                 escaped: true,
                 interposed: true,
