@@ -18,6 +18,8 @@
 //! - `normalize`: inlining, global localization and LLVM passes (see its docs for the why);
 //! - `conventions`: which function names are nondet inputs, assumptions, error sites,
 //!   assertions or ends of paths (the table is in its docs);
+//! - `entries`: which functions are lifted as entries: the selected ones and what may run
+//!   besides them;
 //! - `reach`: which code runs besides the entry (functions whose address escapes, foreign
 //!   code, error functions called through pointers, `setjmp`); `library`: the names of the
 //!   C library, which are not foreign code;
@@ -42,6 +44,7 @@ pub mod contract;
 mod conventions;
 mod cplusplus;
 mod debuginfo;
+mod entries;
 mod error;
 mod evaluate;
 mod library;
@@ -82,7 +85,6 @@ use std::time::Instant;
 use inkwell::context::Context;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMLinkage;
 use inkwell::module::Module;
 
 use crate::ir;
@@ -171,7 +173,7 @@ impl<'a> Program<'a> {
         let started = Instant::now();
         let (module, normalized, never_called, warnings, folded) = prepare(&llvm.context, config)?;
         timing(&config.options, "prepared", started);
-        let entries = select_entries(&module, &config.entry, config.checks)?;
+        let entries = entries::select(&module, &config.entry, config.checks)?;
         let escaped_error = reach::escaped_error_function(module.as_mut_ptr());
         Ok(Program {
             config,
@@ -298,7 +300,8 @@ impl<'a> Program<'a> {
     /// arbitrary arguments and globals): those still called (recursive or too large to
     /// inline), those whose address escapes (handlers, comparators, thread routines,
     /// constructors and destructors, tables of functions) and what they call, and, when the
-    /// program calls foreign code, every externally visible function (see [`reach`]).
+    /// program calls foreign code, every externally visible function (see [`reach`]). For a
+    /// named entry other than `main`, only those a call of it may run ([`entries`]).
     /// A function that calls `setjmp` is listed in [`ir::Module::unanalyzable`].
     ///
     /// A check may have no error site in any function: LLVM's CFG simplification proved its
@@ -387,16 +390,7 @@ fn prepare<'ctx>(
     }
     let m = module.as_mut_ptr();
     let defined = defined_functions(m);
-    for name in config.entry.names() {
-        if !defined.iter().any(|f| raw::name(*f) == name) {
-            let mut names: Vec<String> = defined.iter().map(|f| raw::name(*f)).collect();
-            names.sort();
-            return Err(FrontendError::UnknownEntry {
-                name: name.to_string(),
-                defined: names,
-            });
-        }
-    }
+    entries::check_defined(&defined, &config.entry)?;
     // One root: the other functions run only when called (in a closed program), and when
     // the root is `main`, its globals can become locals. Several entries are a library:
     // globals stay shared, so none is localized.
@@ -549,129 +543,6 @@ fn add_folded_overflows(res: &mut ir::Module, folded: Vec<ir::SourceLoc>) {
         });
         ir::pass::reach_at_entry(func, id, Some(loc));
     }
-}
-
-/// The functions to lift, in order: the selected entries, then the extra entries.
-fn select_entries(
-    module: &Module<'_>,
-    selection: &EntrySelection,
-    checks: ir::CheckSelection,
-) -> Result<Vec<LLVMValueRef>, FrontendError> {
-    let m = module.as_mut_ptr();
-    let defined = defined_functions(m);
-    let roots: Vec<LLVMValueRef> = match selection {
-        EntrySelection::Named(_) | EntrySelection::List(_) => {
-            let names = selection.names();
-            defined
-                .iter()
-                .copied()
-                .filter(|f| names.contains(&raw::name(*f).as_str()))
-                .collect()
-        }
-        EntrySelection::Default => {
-            let main: Vec<_> = defined
-                .iter()
-                .copied()
-                .filter(|f| raw::name(*f) == "main")
-                .collect();
-            if !main.is_empty() {
-                main
-            } else {
-                defined
-                    .iter()
-                    .copied()
-                    .filter(|f| {
-                        let name = raw::name(*f);
-                        let linkage = unsafe { LLVMGetLinkage(*f) };
-                        !matches!(
-                            linkage,
-                            LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
-                        ) && conventions::role(&name, true).is_none()
-                            && !conventions::is_wrapper(&name)
-                    })
-                    .collect()
-            }
-        }
-    };
-    for name in selection.names() {
-        if !roots.iter().any(|f| raw::name(*f) == name) {
-            let mut names: Vec<String> = defined.iter().map(|f| raw::name(*f)).collect();
-            names.sort();
-            return Err(FrontendError::UnknownEntry {
-                name: name.to_string(),
-                defined: names,
-            });
-        }
-    }
-    // Code that runs besides the roots and their callees: functions whose
-    // address escapes (handlers, comparators, thread routines, constructors, tables), those
-    // the library calls by name, and, when foreign code may call them, every externally
-    // visible function. Each runs with arbitrary arguments and globals.
-    let open = !reach::foreign_functions(m).is_empty();
-    let may_run = |f: LLVMValueRef| {
-        conventions::role(&raw::name(f), true).is_none()
-            && (reach::escapes(f) || reach::is_interposed(f) || (open && is_externally_visible(f)))
-    };
-    let graph = normalize::call_graph(m);
-    let mut reached: Vec<LLVMValueRef> = roots.clone();
-    reached.extend(
-        defined
-            .iter()
-            .copied()
-            .filter(|f| !roots.contains(f) && may_run(*f)),
-    );
-    let mut seen: HashSet<LLVMValueRef> = reached.iter().copied().collect();
-    let mut idx = 0;
-    while idx < reached.len() {
-        let func = reached[idx];
-        idx += 1;
-        for callee in graph.get(&func).cloned().unwrap_or_default() {
-            if conventions::role(&raw::name(callee), true).is_some() {
-                continue;
-            }
-            if seen.insert(callee) {
-                reached.push(callee);
-            }
-        }
-    }
-    let escaped_error = reach::escaped_error_function(m).is_some();
-    let root_set: HashSet<LLVMValueRef> = roots.iter().copied().collect();
-    let mut res = roots;
-    // Extra entries in module order, for determinism.
-    let extra: BTreeSet<usize> = reached
-        .iter()
-        // With runtime checks, every operation of every function that may run is a check.
-        .filter(|f| {
-            !root_set.contains(f)
-                && (checks.has_runtime_checks() || has_error_site(**f, escaped_error))
-        })
-        .filter_map(|f| defined.iter().position(|g| g == f))
-        .collect();
-    res.extend(extra.into_iter().map(|i| defined[i]));
-    Ok(res)
-}
-
-fn is_externally_visible(func: LLVMValueRef) -> bool {
-    !matches!(
-        unsafe { LLVMGetLinkage(func) },
-        LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
-    )
-}
-
-/// Whether `func` has an error site: a call of an error or assertion function, or, when an
-/// error function's address escaped, a call that may call it.
-fn has_error_site(func: LLVMValueRef, escaped_error: bool) -> bool {
-    raw::call_instructions(func).any(|c| match raw::called_function(c) {
-        Some(callee)
-            if matches!(
-                conventions::role(&raw::name(callee), raw::is_defined(callee)),
-                Some(Role::Error) | Some(Role::Assert)
-            ) =>
-        {
-            true
-        }
-        _ => escaped_error && reach::may_call_escaped_error(c),
-    })
 }
 
 /// Lifts every entry, each under `catch_unwind`: a panic becomes a warning and an

@@ -13,6 +13,9 @@
 //!   ([`may_call_escaped_error`]).
 //! - A function that calls a function returning twice (`setjmp`, `vfork`) does not follow
 //!   the sequential semantics the lifted program has: its assertions are not decided.
+//! - During a call of a named entry (`--entry f`) only what its code can call runs besides
+//!   it: what each call instruction may run is [`MayRun::of_call`]; constructors run before
+//!   `main` ([`Constructors`]), never during a call.
 
 use std::collections::HashSet;
 
@@ -38,6 +41,161 @@ pub fn escapes(func: LLVMValueRef) -> bool {
         false
     }
 }
+
+/// The constructors of a module, the functions `llvm.global_ctors` lists: they run when the
+/// program (or the shared object) starts, before `main`, and never during a call of a
+/// function of the program.
+pub struct Constructors {
+    /// The elements of `llvm.global_ctors`: `{ priority, function, data }`.
+    elements: HashSet<LLVMValueRef>,
+}
+
+impl Constructors {
+    /// The constructors of `m`.
+    pub fn of(m: LLVMModuleRef) -> Constructors {
+        let mut elements = HashSet::new();
+        // SAFETY: `m` is a live module; a global's initializer is a constant (or null).
+        unsafe {
+            let list = LLVMGetNamedGlobal(m, c"llvm.global_ctors".as_ptr());
+            let init = if list.is_null() {
+                std::ptr::null_mut()
+            } else {
+                LLVMGetInitializer(list)
+            };
+            if !init.is_null() {
+                for i in 0..raw::num_operands(init) {
+                    elements.insert(raw::operand(init, i));
+                }
+            }
+        }
+        Constructors { elements }
+    }
+
+    /// Whether `func` is listed as a constructor.
+    pub fn lists(&self, func: LLVMValueRef) -> bool {
+        users(func).any(|user| self.elements.contains(&user))
+    }
+
+    /// Whether `func`'s address escapes otherwise than into the list of constructors (see
+    /// [`escapes`]): `escapes(f)` is `lists(f) || escapes_otherwise(f)`.
+    pub fn escapes_otherwise(&self, func: LLVMValueRef) -> bool {
+        // SAFETY: the uses of a live function.
+        unsafe {
+            let mut u = LLVMGetFirstUse(func);
+            while !u.is_null() {
+                if !is_callee_use(u) && !self.elements.contains(&LLVMGetUser(u)) {
+                    return true;
+                }
+                u = LLVMGetNextUse(u);
+            }
+            false
+        }
+    }
+}
+
+/// The users of `value`, once per use.
+fn users(value: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
+    // SAFETY: the uses of a live value.
+    let mut u = unsafe { LLVMGetFirstUse(value) };
+    std::iter::from_fn(move || {
+        if u.is_null() {
+            return None;
+        }
+        let user = unsafe { LLVMGetUser(u) };
+        u = unsafe { LLVMGetNextUse(u) };
+        Some(user)
+    })
+}
+
+/// The functions of a program that may run besides the direct callees of the code that
+/// runs, by kind. A set of kinds: [`MayRun::of_call`] says which a call instruction may run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MayRun {
+    /// The functions whose address escapes otherwise than into the list of constructors:
+    /// an indirect call may call them, and so may foreign code, the library functions that
+    /// call back and `exit` (handlers given to `atexit`, destructors).
+    pub escaped: bool,
+    /// The constructors ([`Constructors`]): only the start of the program runs them.
+    pub constructors: bool,
+    /// Every externally visible function: foreign code may call it by name.
+    pub external: bool,
+    /// The program's own definitions of library functions ([`is_interposed`]): the
+    /// library may call them.
+    pub interposed: bool,
+}
+
+impl MayRun {
+    /// What may run in a whole execution of a program: everything that escapes, the
+    /// constructors before `main`, and, in an `open` program, every externally visible
+    /// function.
+    pub fn whole_program(open: bool) -> MayRun {
+        MayRun {
+            escaped: true,
+            constructors: true,
+            external: open,
+            interposed: true,
+        }
+    }
+
+    /// Both sets.
+    pub fn union(self, other: MayRun) -> MayRun {
+        MayRun {
+            escaped: self.escaped || other.escaped,
+            constructors: self.constructors || other.constructors,
+            external: self.external || other.external,
+            interposed: self.interposed || other.interposed,
+        }
+    }
+
+    /// What `call` (any instruction: only calls run code) may run besides the body of
+    /// a defined function it calls directly. A call of foreign code may run anything the
+    /// program exports or gave away; a call of the library runs the program's definitions
+    /// of library functions, and the escaped functions when it calls back.
+    pub fn of_call(call: LLVMValueRef) -> MayRun {
+        let is_call = matches!(
+            raw::opcode(call),
+            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
+        );
+        if !is_call || raw::calls_inline_asm(call) {
+            return MayRun::default();
+        }
+        let Some(callee) = raw::called_function(call) else {
+            return MayRun {
+                escaped: true,
+                ..MayRun::default()
+            };
+        };
+        if raw::is_defined(callee) {
+            return MayRun::default();
+        }
+        let name = raw::name(callee);
+        if is_foreign(&name) {
+            MayRun {
+                escaped: true,
+                constructors: false,
+                external: true,
+                interposed: true,
+            }
+        } else if library::invokes_callbacks(&name) || RUNS_EXIT_HANDLERS.contains(&name.as_str()) {
+            MayRun {
+                escaped: true,
+                interposed: true,
+                ..MayRun::default()
+            }
+        } else if library::is_library_function(&name) {
+            MayRun {
+                interposed: true,
+                ..MayRun::default()
+            }
+        } else {
+            MayRun::default()
+        }
+    }
+}
+
+/// Functions that end the program (or the thread) after running the handlers registered
+/// with `atexit` (or `pthread_key_create`) and the destructors.
+const RUNS_EXIT_HANDLERS: &[&str] = &["exit", "quick_exit", "pthread_exit", "thrd_exit"];
 
 /// Whether the use `u` is the callee operand of a call (not one of its arguments).
 unsafe fn is_callee_use(u: LLVMUseRef) -> bool {
