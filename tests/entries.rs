@@ -1,7 +1,8 @@
 //! Which functions a run analyzes besides its entries, on `tests/programs/entries`: a named
 //! entry (`--entry f`) analyzes what a call of it can run, the default selection everything
-//! that can run in the program. Each check of the program is marked `// check of NAME` on
-//! its line (NAME the function it is written in).
+//! that can run in the program. Each check of the program is marked `/* check of NAME */` on
+//! its line (NAME the function it is written in; a block comment, since a trailing `//`
+//! comment is an annotation of the test programs' format).
 
 mod common;
 
@@ -9,13 +10,13 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// The source lines of the checks marked `// check of NAME`, by NAME.
+/// The source lines of the checks marked `/* check of NAME */`, by NAME.
 fn marked_lines(path: &Path) -> Vec<(String, u32)> {
     let text = std::fs::read_to_string(path).expect("the program");
     text.lines()
         .zip(1..)
         .filter_map(|(line, n)| {
-            let name = line.split("// check of ").nth(1)?;
+            let name = line.split("/* check of ").nth(1)?.split(" */").next()?;
             Some((name.trim().to_string(), n))
         })
         .collect()

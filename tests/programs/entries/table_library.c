@@ -5,17 +5,17 @@ extern void reach_error(void);
 extern int plugin(int); /* another translation unit: foreign code */
 
 static int twice(int x) {
-  if (x == 5) reach_error(); // check of twice
+  if (x == 5) reach_error(); /* check of twice */
   return 2 * x;
 }
 
 static int add_one(int x) {
-  if (x == 7) reach_error(); // check of add_one
+  if (x == 7) reach_error(); /* check of add_one */
   return x + 1;
 }
 
 static int negate(int x) {
-  if (x == 9) reach_error(); // check of negate
+  if (x == 9) reach_error(); /* check of negate */
   return -x;
 }
 
@@ -24,20 +24,20 @@ int (*operations[3])(int) = {twice, add_one, negate};
 static int ready;
 
 __attribute__((constructor)) static void init(void) {
-  if (ready) reach_error(); // check of init
+  if (ready) reach_error(); /* check of init */
   ready = 1;
 }
 
 static int clamp(int x) {
   if (x < 0) return 0;
   if (x > 100) return 100;
-  if (x == 50) reach_error(); // check of clamp
+  if (x == 50) reach_error(); /* check of clamp */
   return x;
 }
 
 int f(int x) {
   int y = clamp(x);
-  if (y > 100) reach_error(); // check of f
+  if (y > 100) reach_error(); /* check of f */
   return y;
 }
 
@@ -49,6 +49,6 @@ int g(int i, int x) {
 int h(int x) { return plugin(x); }
 
 int k(int x) {
-  if (x == 3) reach_error(); // check of k
+  if (x == 3) reach_error(); /* check of k */
   return x;
 }
