@@ -91,7 +91,7 @@ fn sarif_validates_against_the_schema_and_names_rules_and_locations() {
     // One rule per kind of runtime check follows the assertions'.
     assert_eq!(
         rule_ids,
-        ["PF000", "PF001", "PF002", "PF010", "PF011", "PF012", "PF013"]
+        ["PF000", "PF001", "PF002", "PF010", "PF011", "PF012", "PF013", "PF014"]
     );
     let results = run["results"].as_array().unwrap();
     // The proved assertion is not a result; the violated one is an error with a code flow.

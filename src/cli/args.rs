@@ -51,7 +51,8 @@ pub struct InputArgs {
     /// signed << of a negative value or whose result does not fit, as UBSan's
     /// -fsanitize=shift-base checks it), bounds
     /// (array subscript out of the bounds of an array of statically known size, as UBSan's
-    /// -fsanitize=array-bounds checks it; accesses through pointers are not checked), all.
+    /// -fsanitize=array-bounds checks it), memory (accesses through pointers outside their
+    /// object or through NULL, use after free, invalid free, leaks), all.
     #[arg(long, value_name = "LIST", default_value = "assert", value_parser = parse_checks)]
     pub checks: crate::ir::CheckSelection,
 }

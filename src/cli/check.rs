@@ -220,6 +220,8 @@ fn write_counterexample_files(
         crate::ir::CheckClass::Div
         | crate::ir::CheckClass::Shift
         | crate::ir::CheckClass::Bounds => None,
+        // Memory-safety witnesses come with the `valid-memsafety` answers of `svcomp`.
+        crate::ir::CheckClass::Memory => None,
     };
     if let (Some(path), None) = (&args.witness, property) {
         eprintln!(

@@ -51,7 +51,7 @@ pub struct ScanArgs {
     /// repeat it, or separate names with commas, for several library entry points.
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     entry: Vec<String>,
-    /// What to check, comma-separated: assert, overflow, div, shift, bounds, all (see `check --help`).
+    /// What to check, comma-separated: assert, overflow, div, shift, bounds, memory, all (see `check --help`).
     #[arg(long, value_name = "LIST", default_value = "assert", value_parser = super::args::parse_checks)]
     checks: crate::ir::CheckSelection,
     /// Analyze only the bitcode already collected in DIR; do not run a build.

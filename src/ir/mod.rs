@@ -791,6 +791,33 @@ pub enum CheckKind {
         /// The array's type as clang names it (`int[10]`).
         array: String,
     },
+    /// A load, store or library access (`memcpy`, `strlen`, ...) through a pointer that
+    /// touches bytes outside the live object the pointer points into: `0 <= offset` and
+    /// `offset + width <= size` of its object (SV-COMP's `valid-deref`; ASan's
+    /// `*-buffer-overflow`).
+    OutOfBounds {
+        /// The access, for people (`read of 4 bytes`, `memcpy`).
+        access: String,
+    },
+    /// A dereference of a pointer that may be `NULL` (an unchecked `malloc` result, a
+    /// parameter compared with `NULL` on another path): `valid-deref`.
+    NullDeref {
+        /// The access, for people (`read of 4 bytes`).
+        access: String,
+    },
+    /// An access to an object after it was freed: `valid-deref` (ASan's
+    /// `heap-use-after-free`).
+    UseAfterFree {
+        /// The access, for people (`write of 8 bytes`).
+        access: String,
+    },
+    /// A `free` (or `realloc`) of a pointer that is not the start of a live object an
+    /// allocator returned, a second `free` among them: `valid-free` (ASan's `double-free`,
+    /// `bad-free`).
+    InvalidFree,
+    /// An allocated object neither freed nor reachable from a global or a live pointer when
+    /// `main` returns or `exit` is called: `valid-memtrack` (LeakSanitizer).
+    Leak,
 }
 
 impl CheckKind {
@@ -804,6 +831,11 @@ impl CheckKind {
             CheckKind::DivByZero { .. } => CheckClass::Div,
             CheckKind::Shift { .. } | CheckKind::ShiftBase { .. } => CheckClass::Shift,
             CheckKind::Bounds { .. } => CheckClass::Bounds,
+            CheckKind::OutOfBounds { .. }
+            | CheckKind::NullDeref { .. }
+            | CheckKind::UseAfterFree { .. }
+            | CheckKind::InvalidFree
+            | CheckKind::Leak => CheckClass::Memory,
         }
     }
 
@@ -841,6 +873,30 @@ impl CheckKind {
             CheckKind::Bounds { array } => {
                 Some(format!("array index out of the bounds of `{array}`"))
             }
+            CheckKind::OutOfBounds { access } => {
+                Some(format!("{access} outside the object pointed to"))
+            }
+            CheckKind::NullDeref { access } => Some(format!("{access} through a null pointer")),
+            CheckKind::UseAfterFree { access } => Some(format!("{access} of a freed object")),
+            CheckKind::InvalidFree => Some(
+                "`free` of a pointer that is not the start of a live allocated object".to_string(),
+            ),
+            CheckKind::Leak => {
+                Some("allocated memory no longer reachable and not freed".to_string())
+            }
+        }
+    }
+
+    /// The subproperty of SV-COMP's `valid-memsafety` a violation of this check refutes, or
+    /// `None` for checks outside that property.
+    pub fn memsafety_subproperty(&self) -> Option<&'static str> {
+        match self {
+            CheckKind::OutOfBounds { .. }
+            | CheckKind::NullDeref { .. }
+            | CheckKind::UseAfterFree { .. } => Some("valid-deref"),
+            CheckKind::InvalidFree => Some("valid-free"),
+            CheckKind::Leak => Some("valid-memtrack"),
+            _ => None,
         }
     }
 
@@ -869,16 +925,20 @@ pub enum CheckClass {
     Shift,
     /// Array subscripts out of bounds ([`CheckKind::Bounds`]).
     Bounds,
+    /// Memory safety through pointers: accesses outside their object, null dereferences,
+    /// use after free, invalid frees and leaks ([`CheckKind::memsafety_subproperty`]).
+    Memory,
 }
 
 impl CheckClass {
     /// Every class, in the order of `--checks all`.
-    pub const ALL: [CheckClass; 5] = [
+    pub const ALL: [CheckClass; 6] = [
         CheckClass::Assert,
         CheckClass::Overflow,
         CheckClass::Div,
         CheckClass::Shift,
         CheckClass::Bounds,
+        CheckClass::Memory,
     ];
 
     /// The name on the command line and in reports.
@@ -889,6 +949,7 @@ impl CheckClass {
             CheckClass::Div => "div",
             CheckClass::Shift => "shift",
             CheckClass::Bounds => "bounds",
+            CheckClass::Memory => "memory",
         }
     }
 

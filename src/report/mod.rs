@@ -501,6 +501,7 @@ pub fn kind_label(class: CheckClass) -> &'static str {
         CheckClass::Div => "division",
         CheckClass::Shift => "shift",
         CheckClass::Bounds => "bounds",
+        CheckClass::Memory => "memory",
     }
 }
 

@@ -5,7 +5,8 @@
 //!   for completeness), `PF001` assertion-violated (`error`), `PF002` assertion-unknown
 //!   (`warning`); one rule per kind of runtime check (`--checks`): `PF010` signed
 //!   overflow, `PF011` division by zero, `PF012` shift amount or base out of range, `PF013` array
-//!   index out of bounds (a violation is an `error`, a check not proved a `warning`).
+//!   index out of bounds, `PF014` memory safety through pointers (a violation is an
+//!   `error`, a check not proved a `warning`).
 //! - One result per check of the source (location and kind), its contexts merged.
 //! - Locations come from debug info (relative to the current directory, or absolute); a URI
 //!   is relative to `source_root` (with `uriBaseId` `SRCROOT`) when the file is under it, an
@@ -54,7 +55,7 @@ impl SarifOptions {
     }
 }
 
-const RULES: [(&str, &str, &str, &str); 7] = [
+const RULES: [(&str, &str, &str, &str); 8] = [
     (
         "PF000",
         "assertion-proved",
@@ -105,6 +106,15 @@ const RULES: [(&str, &str, &str, &str); 7] = [
          as UBSan's `-fsanitize=array-bounds` checks it (`--checks bounds`): violated with a \
          replayed counterexample (error), or not proved (warning).",
     ),
+    (
+        "PF014",
+        "memory-safety",
+        "Invalid memory access, free or leak",
+        "An access through a pointer may touch bytes outside a live object or dereference \
+         NULL, a `free` may get a pointer that is not the start of a live allocated object, or \
+         allocated memory may leak (`--checks memory`): violated with a counterexample replayed \
+         under the address sanitizer (error), or not proved (warning).",
+    ),
 ];
 
 /// The rule of a runtime check's kind (`PF010`...), as an index into `RULES`.
@@ -115,6 +125,7 @@ fn runtime_rule(kind: &crate::ir::CheckKind) -> Option<usize> {
         crate::ir::CheckClass::Div => Some(4),
         crate::ir::CheckClass::Shift => Some(5),
         crate::ir::CheckClass::Bounds => Some(6),
+        crate::ir::CheckClass::Memory => Some(7),
     }
 }
 
@@ -314,7 +325,7 @@ fn log_value(
             "fullDescription": { "text": full },
             "defaultConfiguration": {
                 "level": match *id {
-                    "PF001" | "PF010" | "PF011" | "PF012" | "PF013" => "error",
+                    "PF001" | "PF010" | "PF011" | "PF012" | "PF013" | "PF014" => "error",
                     "PF002" => "warning",
                     _ => "none",
                 },
