@@ -4,8 +4,9 @@
 //! A check is identified by its source location and its kind (the class and, for a runtime
 //! check, what misbehaves: two checks of one column on different operations stay apart). Its
 //! merged verdict is `violated` when one context has a confirmed counterexample (that
-//! context decides), `proved` when every context is proved, and `unknown` otherwise, with the
-//! reason of the first context, in source order, that is not proved.
+//! context decides), `unknown` when one context is unknown (the first, in source order,
+//! gives the reason), `holds if` when every context is proved or holds under a precondition
+//! (the first such context gives it), and `proved` when every context is proved.
 //!
 //! **Invariant:** the verdict of a program is the same over the merged checks as over the
 //! contexts (some violated, or all proved), so merging changes no exit code or task verdict.
@@ -30,7 +31,7 @@ impl MergedCheck {
     }
 
     /// The context that decides the verdict: the first violated one, else the first unknown
-    /// one, else the first (all proved).
+    /// one, else the first that holds under a precondition, else the first (all proved).
     pub fn deciding(&self) -> &CheckResult {
         &self.contexts[self.deciding]
     }
@@ -61,14 +62,15 @@ impl MergedCheck {
         self.deciding().check
     }
 
-    /// How many contexts have each verdict: `(proved, violated, unknown)`.
-    pub fn counts(&self) -> (usize, usize, usize) {
-        let mut counts = (0, 0, 0);
+    /// How many contexts have each verdict.
+    pub fn counts(&self) -> ContextCounts {
+        let mut counts = ContextCounts::default();
         for c in &self.contexts {
             match c.verdict {
-                Verdict::Proved => counts.0 += 1,
-                Verdict::Violated(_) => counts.1 += 1,
-                Verdict::Unknown(_) => counts.2 += 1,
+                Verdict::Proved => counts.proved += 1,
+                Verdict::Violated(_) => counts.violated += 1,
+                Verdict::HoldsIf(_) => counts.holds_if += 1,
+                Verdict::Unknown(_) => counts.unknown += 1,
             }
         }
         counts
@@ -82,7 +84,12 @@ impl MergedCheck {
         if n < 2 {
             return None;
         }
-        let (proved, violated, unknown) = self.counts();
+        let ContextCounts {
+            proved,
+            violated,
+            holds_if,
+            unknown,
+        } = self.counts();
         let rest = |parts: &[(usize, &str)]| -> String {
             parts
                 .iter()
@@ -94,14 +101,35 @@ impl MergedCheck {
             Verdict::Proved => format!("{n} contexts"),
             Verdict::Violated(_) => format!(
                 "violated in {violated} of {n} contexts{}",
-                rest(&[(unknown, "unknown"), (proved, "proved")])
+                rest(&[
+                    (unknown, "unknown"),
+                    (holds_if, "holds if"),
+                    (proved, "proved")
+                ])
             ),
             Verdict::Unknown(_) => format!(
                 "unknown in {unknown} of {n} contexts{}",
+                rest(&[(holds_if, "holds if"), (proved, "proved")])
+            ),
+            Verdict::HoldsIf(_) => format!(
+                "holds if in {holds_if} of {n} contexts{}",
                 rest(&[(proved, "proved")])
             ),
         })
     }
+}
+
+/// How many contexts of a check have each verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContextCounts {
+    /// Proved.
+    pub proved: usize,
+    /// Violated.
+    pub violated: usize,
+    /// Holds under a precondition.
+    pub holds_if: usize,
+    /// Unknown.
+    pub unknown: usize,
 }
 
 /// What identifies a check of the source: its place, class and error (a check without a
@@ -137,6 +165,7 @@ pub fn merge_contexts(results: &[CheckResult]) -> Vec<MergedCheck> {
             let first = |pick: fn(&Verdict) -> bool| contexts.iter().position(|c| pick(&c.verdict));
             let deciding = first(|v| matches!(v, Verdict::Violated(_)))
                 .or_else(|| first(|v| matches!(v, Verdict::Unknown(_))))
+                .or_else(|| first(|v| matches!(v, Verdict::HoldsIf(_))))
                 .unwrap_or(0);
             MergedCheck { contexts, deciding }
         })
@@ -237,6 +266,50 @@ mod tests {
             crate::check::ProgramVerdict::of_checks(&merged),
             crate::check::ProgramVerdict::Unknown
         );
+    }
+
+    fn holds_if(expr: &str) -> Verdict {
+        Verdict::HoldsIf(crate::check::Precondition { expr: expr.into() })
+    }
+
+    #[test]
+    fn holds_if_in_one_context_and_proved_in_the_others_holds_if() {
+        let results = vec![
+            result(0, 5, "a", Verdict::Proved),
+            result(1, 5, "b", holds_if("n >= 1")),
+            result(2, 5, "c", Verdict::Proved),
+        ];
+        let merged = merge_contexts(&results);
+        assert_eq!(merged[0].verdict(), &holds_if("n >= 1"));
+        assert_eq!(merged[0].deciding().function, "b");
+        assert_eq!(
+            merged[0].contexts_note().as_deref(),
+            Some("holds if in 1 of 3 contexts, 2 proved")
+        );
+        assert_eq!(
+            crate::check::ProgramVerdict::of_checks(&merged),
+            crate::check::ProgramVerdict::Unknown
+        );
+    }
+
+    #[test]
+    fn unknown_or_violated_contexts_win_over_holds_if() {
+        let unknown = vec![
+            result(0, 5, "a", holds_if("n >= 1")),
+            result(1, 5, "b", Verdict::Unknown(UnknownReason::Imprecise)),
+        ];
+        assert_eq!(
+            merge_contexts(&unknown)[0].verdict(),
+            &Verdict::Unknown(UnknownReason::Imprecise)
+        );
+        let violated = vec![
+            result(0, 5, "a", holds_if("n >= 1")),
+            result(1, 5, "b", violated()),
+        ];
+        assert!(matches!(
+            merge_contexts(&violated)[0].verdict(),
+            Verdict::Violated(_)
+        ));
     }
 
     #[test]

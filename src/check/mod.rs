@@ -12,7 +12,7 @@ mod merge;
 mod names;
 mod run;
 
-pub use merge::{merge_contexts, MergedCheck};
+pub use merge::{merge_contexts, ContextCounts, MergedCheck};
 pub use names::{source_name, FunctionNames};
 pub use run::{
     AnalysisReport, BudgetKind, CheckRun, DomainTypeStats, FunctionRun, LoopInvariant,
@@ -221,8 +221,27 @@ pub enum Verdict {
     Proved,
     /// The error site is reachable; the counterexample was confirmed.
     Violated(Box<Counterexample>),
+    /// The error site is unreachable from every invocation of the function whose arguments
+    /// satisfy the precondition (a function called from outside, analyzed with arbitrary
+    /// arguments).
+    HoldsIf(Precondition),
     /// Neither.
     Unknown(UnknownReason),
+}
+
+/// A condition on a function's arguments at its entry under which a check holds: a C
+/// expression over the parameters' names, certified by an analysis of the function with
+/// it assumed at the entry.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Precondition {
+    /// The C expression (`n >= 1`, `n <= 4 || m >= 0`).
+    pub expr: String,
+}
+
+impl fmt::Display for Precondition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.expr)
+    }
 }
 
 /// The outcome for one assertion, with where it is.
@@ -268,7 +287,8 @@ pub enum ProgramVerdict {
 }
 
 impl ProgramVerdict {
-    /// Combines per-context verdicts: false if any is violated, true if all are proved.
+    /// Combines per-context verdicts: false if any is violated, true if all are proved (a
+    /// check that holds only under a precondition is not).
     pub fn of(results: &[CheckResult]) -> ProgramVerdict {
         ProgramVerdict::of_verdicts(results.iter().map(|r| &r.verdict))
     }

@@ -65,6 +65,15 @@ pub fn junit(programs: &[ProgramReport]) -> String {
                         escape(&counterexample_text(cex))
                     ))
                 }
+                // Not proved for every caller: skipped, with the precondition.
+                Verdict::HoldsIf(precondition) => {
+                    s += 1;
+                    Some(format!(
+                        "      <skipped message=\"holds if {}{}\"/>\n",
+                        escape(&precondition.expr),
+                        escape(&contexts)
+                    ))
+                }
                 Verdict::Unknown(reason) => {
                     s += 1;
                     Some(format!(

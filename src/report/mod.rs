@@ -163,6 +163,8 @@ struct JsonCounts {
     checks: usize,
     proved: usize,
     violated: usize,
+    /// Proved under a precondition on the arguments of their function.
+    holds_if: usize,
     unknown: usize,
 }
 
@@ -172,6 +174,7 @@ impl JsonCounts {
         match verdict {
             Verdict::Proved => self.proved += 1,
             Verdict::Violated(_) => self.violated += 1,
+            Verdict::HoldsIf(_) => self.holds_if += 1,
             Verdict::Unknown(_) => self.unknown += 1,
         }
     }
@@ -217,6 +220,9 @@ struct JsonCheck {
     function: String,
     location: Option<String>,
     verdict: &'static str,
+    /// With `holds if`: the precondition, a C expression over the parameters of `function`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    precondition: Option<String>,
     /// Why it is unknown: the first blocking context's reason.
     reason: Option<String>,
     /// What the counterexample search said, when it found nothing (a note: the reason
@@ -242,6 +248,8 @@ struct JsonContext {
     symbol: Option<String>,
     verdict: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
+    precondition: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     counterexample_search: Option<String>,
@@ -257,6 +265,7 @@ fn json_context(report: &AnalysisReport, r: &CheckResult) -> JsonContext {
         function: report.names.readable(&r.function).to_string(),
         symbol: symbol(&r.function, &report.names).map(str::to_string),
         verdict: verdict_word(&r.verdict),
+        precondition: precondition(&r.verdict),
         reason: unknown_reason(&r.verdict),
         counterexample_search: search_note(report, r).map(str::to_string),
         time_ms: check_run(report, r.check).map(json_check_time),
@@ -276,6 +285,7 @@ fn json_check(report: &AnalysisReport, c: &MergedCheck) -> JsonCheck {
         function: deciding.function,
         location: c.loc().map(|l| l.to_string()),
         verdict: deciding.verdict,
+        precondition: deciding.precondition,
         reason: deciding.reason,
         counterexample_search: deciding.counterexample_search,
         time_ms: deciding.time_ms,
@@ -293,6 +303,14 @@ fn json_check_time(c: &CheckRun) -> JsonCheckTime {
         analysis: c.analysis.as_millis() as u64,
         refinement: c.refinement.as_millis() as u64,
         counterexample_search: c.search.as_millis() as u64,
+    }
+}
+
+/// The precondition of a `holds if` verdict.
+fn precondition(v: &Verdict) -> Option<String> {
+    match v {
+        Verdict::HoldsIf(p) => Some(p.expr.clone()),
+        _ => None,
     }
 }
 
@@ -383,6 +401,7 @@ fn verdict_word(v: &Verdict) -> &'static str {
     match v {
         Verdict::Proved => "proved",
         Verdict::Violated(_) => "violated",
+        Verdict::HoldsIf(_) => "holds if",
         Verdict::Unknown(_) => "unknown",
     }
 }
@@ -546,9 +565,13 @@ pub fn text(program: &Program, info: &RunInfo) -> String {
             .loc()
             .map_or_else(|| "<unknown location>".to_string(), |l| l.to_string());
         let detail = match c.verdict() {
-            Verdict::Proved => String::new(),
+            Verdict::Proved | Verdict::HoldsIf(_) => String::new(),
             Verdict::Violated(cex) => format!("  (counterexample {})", cex.confirmed_by),
             Verdict::Unknown(reason) => format!("  ({reason})"),
+        };
+        let verdict = match c.verdict() {
+            Verdict::HoldsIf(p) => format!("holds if {p}"),
+            v => verdict_word(v).to_string(),
         };
         let what = match c.kind().runtime_error() {
             Some(error) => format!(" {}: {error}", c.class().name()),
@@ -559,8 +582,7 @@ pub fn text(program: &Program, info: &RunInfo) -> String {
             .map_or_else(String::new, |note| format!("; {note}"));
         let _ = writeln!(
             out,
-            "{loc}: {} [{}{contexts}]{what}{detail}",
-            verdict_word(c.verdict()),
+            "{loc}: {verdict} [{}{contexts}]{what}{detail}",
             program.function_name(&r.function)
         );
         if let Verdict::Violated(cex) = c.verdict() {
@@ -596,9 +618,14 @@ pub fn text(program: &Program, info: &RunInfo) -> String {
             r.proved
         );
     }
+    // Named only when there are some, so that the line of a closed program reads as before.
+    let holds_if = match count("holds if") {
+        0 => String::new(),
+        n => format!("{n} holds if, "),
+    };
     let _ = writeln!(
         out,
-        "summary: {}: {} proved, {} violated, {} unknown; verdict {} ({} + {}, {:.2} s)",
+        "summary: {}: {} proved, {} violated, {holds_if}{} unknown; verdict {} ({} + {}, {:.2} s)",
         count_by_kind(checks.iter()),
         count("proved"),
         count("violated"),

@@ -73,7 +73,8 @@ const RULES: [(&str, &str, &str, &str); 8] = [
         "assertion-unknown",
         "Assertion not proved",
         "The analysis could neither prove nor refute the assertion (imprecision, budget or \
-         unsupported feature); the reason is in the message.",
+         unsupported feature); the reason is in the message. A note: it holds under the \
+         precondition on the function's arguments in `properties.precondition`.",
     ),
     (
         "PF010",
@@ -136,7 +137,12 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
     let mut results: Vec<(bool, Value)> = Vec::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut notifications: Vec<Value> = Vec::new();
-    let mut counts = BTreeMap::from([("proved", 0u64), ("violated", 0), ("unknown", 0)]);
+    let mut counts = BTreeMap::from([
+        ("proved", 0u64),
+        ("violated", 0),
+        ("holds_if", 0),
+        ("unknown", 0),
+    ]);
     for p in programs {
         if let Some(e) = &p.error {
             notifications.push(notification(
@@ -179,6 +185,27 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
                             format!(
                                 "Assertion can fail in `{function}`: counterexample {}{contexts}.",
                                 cex.confirmed_by
+                            ),
+                        ),
+                    }
+                }
+                // A note: the check holds for the callers that keep to the precondition,
+                // which is in the message and in `properties.precondition`.
+                Verdict::HoldsIf(precondition) => {
+                    *counts.get_mut("holds_if").expect("key") += 1;
+                    match (runtime_rule(c.kind()), c.kind().runtime_error()) {
+                        (Some(rule), Some(what)) => (
+                            rule,
+                            "note",
+                            format!(
+                                "No {what} happens in `{function}` if `{precondition}` holds at its entry{contexts}."
+                            ),
+                        ),
+                        _ => (
+                            2,
+                            "note",
+                            format!(
+                                "Assertion holds in `{function}` if `{precondition}` holds at its entry{contexts}."
                             ),
                         ),
                     }
@@ -248,6 +275,9 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
             }
             if c.contexts().len() > 1 {
                 properties.insert("contexts".into(), json!(c.contexts().len()));
+            }
+            if let Verdict::HoldsIf(precondition) = c.verdict() {
+                properties.insert("precondition".into(), json!(precondition.expr));
             }
             if !properties.is_empty() {
                 result["properties"] = Value::Object(properties);

@@ -1,7 +1,7 @@
 //! The page's inline style and script.
 
 pub(super) const CSS: &str = r#"
-:root { --proved: #1a7f37; --violated: #cf222e; --unknown: #9a6700; --loop: #0550ae; --line: #d0d7de; }
+:root { --proved: #1a7f37; --violated: #cf222e; --unknown: #9a6700; --holds-if: #8250df; --loop: #0550ae; --line: #d0d7de; }
 body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1f2328; background: #fff; }
 header { padding: 8px 18px; border-bottom: 1px solid var(--line); background: #f6f8fa;
          position: sticky; top: 0; z-index: 2; }
@@ -16,6 +16,7 @@ main { padding: 0 18px 40px; }
 .count.proved, .verdict-true, td.proved, .counts .proved, label.proved { color: var(--proved); }
 .count.violated, .verdict-false, td.violated, .counts .violated, label.violated { color: var(--violated); }
 .count.unknown, .verdict-unknown, td.unknown, .counts .unknown, label.unknown { color: var(--unknown); }
+.count.holds-if, td.holds-if, .counts .holds-if, label.holds-if { color: var(--holds-if); }
 td.zero { color: #afb8c1; }
 .dim { color: #656d76; }
 .error { color: var(--violated); margin: 8px 0; }
@@ -33,6 +34,7 @@ table.totals, table.files { border-collapse: collapse; font-size: 13px; }
 .bar i.p { background: var(--proved); }
 .bar i.v { background: var(--violated); }
 .bar i.u { background: #d4a72c; }
+.bar i.h { background: var(--holds-if); }
 ul.links { margin: 2px 0 8px; padding-left: 22px; font-size: 13px; }
 ul.links a { font-family: ui-monospace, monospace; }
 .kind { font-size: 11.5px; font-weight: 600; color: #57606a; border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; }
@@ -58,15 +60,17 @@ details.gap > summary { cursor: pointer; font-size: 12px; color: #57606a; backgr
 .line-proved { border-left-color: var(--proved); background: #dafbe1; }
 .line-violated { border-left-color: var(--violated); background: #ffebe9; }
 .line-unknown { border-left-color: var(--unknown); background: #fff8c5; }
+.line-holds-if { border-left-color: var(--holds-if); background: #fbefff; }
 .line.muted { background: transparent; border-left-color: transparent; }
-.line-loop:not(.line-proved):not(.line-violated):not(.line-unknown) { background: #ddf4ff; border-left-color: var(--loop); }
-.line-step:not(.line-proved):not(.line-violated):not(.line-unknown):not(.line-loop) { background: #fff0ee; }
+.line-loop:not(.line-proved):not(.line-violated):not(.line-unknown):not(.line-holds-if) { background: #ddf4ff; border-left-color: var(--loop); }
+.line-step:not(.line-proved):not(.line-violated):not(.line-unknown):not(.line-holds-if):not(.line-loop) { background: #fff0ee; }
 .note, .mk { margin: 2px 0; }
 .mark { display: inline-block; font-weight: 700; color: #fff; border-radius: 10px; padding: 0 8px;
         font-size: 12px; line-height: 18px; }
 .mark.proved { background: var(--proved); }
 .mark.violated { background: var(--violated); }
 .mark.unknown { background: var(--unknown); }
+.mark.holds-if { background: var(--holds-if); }
 .func { color: #656d76; font-family: ui-monospace, monospace; font-size: 12px; }
 .ctx { color: #656d76; font-size: 12px; }
 .reason { color: #1f2328; overflow-wrap: anywhere; }
@@ -83,6 +87,7 @@ ul.ctx-list { margin: 2px 0; padding-left: 18px; }
 details.inputs summary { cursor: pointer; color: #82071e; }
 details.inputs ol { margin: 2px 0; padding-left: 22px; font: 12px/1.35 ui-monospace, monospace; }
 .hide-v-violated main [data-verdict=violated], .hide-v-unknown main [data-verdict=unknown],
+.hide-v-holds-if main [data-verdict=holds-if],
 .hide-v-proved main [data-verdict=proved], .hide-k-assert main [data-kind=assert],
 .hide-k-overflow main [data-kind=overflow], .hide-k-div main [data-kind=div],
 .hide-k-shift main [data-kind=shift], .hide-k-bounds main [data-kind=bounds] { display: none; }
@@ -107,7 +112,7 @@ pub(super) const JS: &str = r#"
     gutter.textContent = numbers.join('\n');
     run.insertBefore(gutter, code);
   });
-  var marked = Array.prototype.slice.call(document.querySelectorAll('.line-proved, .line-violated, .line-unknown'));
+  var marked = Array.prototype.slice.call(document.querySelectorAll('.line-proved, .line-violated, .line-holds-if, .line-unknown'));
   body.setAttribute('data-marked-lines', String(marked.length));
   var form = document.getElementById('filters');
   var apply = function () {
@@ -147,7 +152,7 @@ pub(super) const JS: &str = r#"
   };
   window.addEventListener('hashchange', reveal);
   reveal();
-  var findings = Array.prototype.slice.call(document.querySelectorAll('.line-violated, .line-unknown'));
+  var findings = Array.prototype.slice.call(document.querySelectorAll('.line-violated, .line-holds-if, .line-unknown'));
   var at = -1;
   document.addEventListener('keydown', function (e) {
     if (!findings.length || (e.key !== 'n' && e.key !== 'p') || e.target.tagName === 'INPUT') return;

@@ -79,6 +79,17 @@ pub fn html(
     out
 }
 
+/// The verdicts' classes (CSS classes and `data-verdict`), worst first.
+pub(super) const VERDICT_CLASSES: [&str; 4] = ["violated", "unknown", "holds-if", "proved"];
+
+/// A verdict's class: its word, with `holds-if` for `holds if`.
+pub(super) fn verdict_class(v: &crate::check::Verdict) -> &'static str {
+    match v {
+        crate::check::Verdict::HoldsIf(_) => "holds-if",
+        v => super::verdict_word(v),
+    }
+}
+
 /// The header's line: checks by verdict and the verdict of the run.
 fn write_summary(out: &mut String, checks: &[&MergedCheck], info: &super::RunInfo) {
     let count = |w: &str| {
@@ -91,11 +102,13 @@ fn write_summary(out: &mut String, checks: &[&MergedCheck], info: &super::RunInf
     let _ = writeln!(
         out,
         "<p class=\"summary\" id=\"summary\">{}: <span class=\"count proved\">{} proved</span>, \
-         <span class=\"count violated\">{} violated</span>, <span class=\"count unknown\">{} unknown</span>; \
+         <span class=\"count violated\">{} violated</span>, <span class=\"count holds-if\">{} holds if</span>, \
+         <span class=\"count unknown\">{} unknown</span>; \
          verdict <b class=\"verdict-{v}\">{v}</b>{reason} <span class=\"dim\">({} + {}, {:.2} s)</span></p>",
         super::count_by_kind(checks.iter().copied()),
         count("proved"),
         count("violated"),
+        count("holds if"),
         count("unknown"),
         esc(info.engine),
         esc(info.domain),
@@ -110,10 +123,11 @@ fn write_filters(out: &mut String, checks: &[&MergedCheck]) {
     let kinds: std::collections::BTreeSet<crate::ir::CheckClass> =
         checks.iter().map(|c| c.class()).collect();
     out.push_str("<form class=\"filters\" id=\"filters\"><span class=\"dim\">show</span>");
-    for word in ["violated", "unknown", "proved"] {
+    for class in VERDICT_CLASSES {
         let _ = write!(
             out,
-            "<label class=\"{word}\"><input type=\"checkbox\" data-verdict=\"{word}\" checked> {word}</label>"
+            "<label class=\"{class}\"><input type=\"checkbox\" data-verdict=\"{class}\" checked> {}</label>",
+            class.replace('-', " ")
         );
     }
     out.push_str("<span class=\"sep\"></span>");

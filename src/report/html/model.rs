@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(super) struct Counts {
     pub proved: usize,
     pub violated: usize,
+    pub holds_if: usize,
     pub unknown: usize,
 }
 
@@ -20,17 +21,19 @@ impl Counts {
         match verdict {
             Verdict::Proved => self.proved += 1,
             Verdict::Violated(_) => self.violated += 1,
+            Verdict::HoldsIf(_) => self.holds_if += 1,
             Verdict::Unknown(_) => self.unknown += 1,
         }
     }
 
     pub fn total(&self) -> usize {
-        self.proved + self.violated + self.unknown
+        self.proved + self.violated + self.holds_if + self.unknown
     }
 
     pub fn merge(&mut self, other: &Counts) {
         self.proved += other.proved;
         self.violated += other.violated;
+        self.holds_if += other.holds_if;
         self.unknown += other.unknown;
     }
 }
@@ -60,14 +63,14 @@ pub(super) struct LineNotes<'a> {
 }
 
 impl LineNotes<'_> {
-    /// The worst verdict of the line's checks.
+    /// The worst verdict of the line's checks, as its class.
     pub fn verdict(&self) -> Option<&'static str> {
         let words: Vec<&str> = self
             .checks
             .iter()
-            .map(|(c, _)| super::super::verdict_word(c.verdict()))
+            .map(|(c, _)| super::verdict_class(c.verdict()))
             .collect();
-        ["violated", "unknown", "proved"]
+        super::VERDICT_CLASSES
             .into_iter()
             .find(|w| words.contains(w))
     }
@@ -118,7 +121,7 @@ pub(super) fn files_with_source(program: &ProgramReport) -> BTreeSet<&str> {
         };
         match c.verdict() {
             Verdict::Proved => {}
-            Verdict::Unknown(_) => {
+            Verdict::Unknown(_) | Verdict::HoldsIf(_) => {
                 files.insert(loc.file.as_str());
             }
             Verdict::Violated(cex) => {

@@ -35,16 +35,17 @@ fn write_totals(out: &mut String, placed: &[Placed]) {
     }
     out.push_str(
         "<h2>Checks</h2>\n<table class=\"totals\" id=\"totals\"><thead><tr><th>kind</th><th>checks</th>\
-         <th>proved</th><th>violated</th><th>unknown</th><th></th></tr></thead><tbody>\n",
+         <th>proved</th><th>violated</th><th>holds if</th><th>unknown</th><th></th></tr></thead><tbody>\n",
     );
     let row = |out: &mut String, name: &str, kind: &str, c: &Counts| {
         let _ = writeln!(
             out,
             "<tr data-kind=\"{kind}\"><th>{name}</th><td>{}</td><td class=\"proved\">{}</td>\
-             <td class=\"violated\">{}</td><td class=\"unknown\">{}</td><td>{}</td></tr>",
+             <td class=\"violated\">{}</td><td class=\"holds-if\">{}</td><td class=\"unknown\">{}</td><td>{}</td></tr>",
             c.total(),
             c.proved,
             c.violated,
+            c.holds_if,
             c.unknown,
             bar(c)
         );
@@ -61,7 +62,12 @@ fn write_totals(out: &mut String, placed: &[Placed]) {
 fn bar(c: &Counts) -> String {
     let total = c.total().max(1) as f64;
     let mut out = String::from("<span class=\"bar\">");
-    for (class, n) in [("p", c.proved), ("v", c.violated), ("u", c.unknown)] {
+    for (class, n) in [
+        ("p", c.proved),
+        ("v", c.violated),
+        ("h", c.holds_if),
+        ("u", c.unknown),
+    ] {
         if n > 0 {
             let _ = write!(
                 out,
@@ -78,13 +84,13 @@ fn bar(c: &Counts) -> String {
 fn write_files(out: &mut String, views: &[ProgramView]) {
     out.push_str(
         "<h2>Files</h2>\n<table class=\"files\" id=\"files\"><thead><tr><th>file</th><th></th>\
-         <th>checks</th><th>proved</th><th>violated</th><th>unknown</th></tr></thead><tbody>\n",
+         <th>checks</th><th>proved</th><th>violated</th><th>holds if</th><th>unknown</th></tr></thead><tbody>\n",
     );
     for view in views {
         if views.len() > 1 {
             let _ = writeln!(
                 out,
-                "<tr class=\"program-row\"><th colspan=\"6\"><a href=\"#p{}\">program {}</a></th></tr>",
+                "<tr class=\"program-row\"><th colspan=\"7\"><a href=\"#p{}\">program {}</a></th></tr>",
                 view.index,
                 esc(&view.report.name)
             );
@@ -145,10 +151,11 @@ fn count_cells(c: &Counts) -> String {
         }
     };
     format!(
-        "<td>{}</td>{}{}{}",
+        "<td>{}</td>{}{}{}{}",
         c.total(),
         cell("proved", c.proved),
         cell("violated", c.violated),
+        cell("holds-if", c.holds_if),
         cell("unknown", c.unknown)
     )
 }

@@ -113,10 +113,12 @@ fn counts_text(c: &Counts) -> String {
     for (word, n) in [
         ("proved", c.proved),
         ("violated", c.violated),
+        ("holds if", c.holds_if),
         ("unknown", c.unknown),
     ] {
         if n > 0 {
-            parts.push(format!("<span class=\"{word}\">{n} {word}</span>"));
+            let class = word.replace(' ', "-");
+            parts.push(format!("<span class=\"{class}\">{n} {word}</span>"));
         }
     }
     let n = c.total();
@@ -291,14 +293,15 @@ fn mark_html(
 ) -> String {
     let program = view.report;
     let word = verdict_word(c.verdict());
+    let class = super::verdict_class(c.verdict());
     let deciding = c.deciding();
     let mut what = c.kind().runtime_error().unwrap_or_default();
     if let Some(column) = c.loc().map(|l| l.column).filter(|c| with_column && *c > 0) {
         what = format!("{what} (column {column})").trim_start().to_string();
     }
     let mut out = format!(
-        "<div class=\"mk\" data-verdict=\"{word}\" data-kind=\"{}\">\
-         <span class=\"mark {word}\" data-check=\"{}\">{word}</span> <span class=\"kind\">{}</span> \
+        "<div class=\"mk\" data-verdict=\"{class}\" data-kind=\"{}\">\
+         <span class=\"mark {class}\" data-check=\"{}\">{word}</span> <span class=\"kind\">{}</span> \
          <span class=\"what\">{}</span> <span class=\"func\">{}</span>",
         c.class().name(),
         deciding.check.0,
@@ -317,6 +320,14 @@ fn mark_html(
     };
     match c.verdict() {
         Verdict::Proved => out.push_str(&more),
+        Verdict::HoldsIf(precondition) => {
+            let _ = write!(
+                out,
+                "<div class=\"reason\">if <code>{}</code> at the entry of <code>{}</code>{more}</div>",
+                esc(&precondition.expr),
+                esc(program.function_name(&deciding.function))
+            );
+        }
         Verdict::Unknown(reason) => {
             let _ = write!(
                 out,
@@ -353,6 +364,7 @@ fn details_html(view: &ProgramView, c: &MergedCheck) -> String {
         for r in c.contexts() {
             let head = match &r.verdict {
                 Verdict::Unknown(reason) => format!("unknown ({reason})"),
+                Verdict::HoldsIf(precondition) => format!("holds if {precondition}"),
                 v => verdict_word(v).to_string(),
             };
             let function = program.function_name(&r.function);
