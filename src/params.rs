@@ -359,6 +359,10 @@ pub struct StageParams {
     /// alone limits it). The contract search of recursive functions (`driver::contracts`) sets it
     /// so that what its rounds prove does not depend on the machine's load.
     pub engine_work: u64,
+    /// The budget of work, in steps, of the analyses that infer and certify the
+    /// preconditions of one function's open checks (`driver::preconditions`; 0: none are
+    /// inferred). Time stops them only at what is left of `--timeout`.
+    pub precondition_work: u64,
     /// Whether the stages that ask the solver under a wall-clock cap (polynomial
     /// equalities, congruences) run. The contract search turns them off: a query cut by
     /// its time under load would make a round's proofs, hence the contracts, depend on it.
@@ -467,6 +471,7 @@ impl Params {
             relational_congruence_share: 0.2,
             relational_share_reference: Duration::from_secs(20),
             engine_work: 0,
+            precondition_work: 1 << 26,
             solver_stages: true,
         },
         run: RunParams {

@@ -45,6 +45,7 @@ mod float_paths;
 mod load;
 mod parallel;
 mod pipeline;
+mod preconditions;
 mod verdicts;
 
 pub use load::{load, load_with_contracts};
@@ -313,6 +314,23 @@ fn analyze_inner(
                     })
                 }
             };
+            // Preconditions of the checks left open, after the verdicts are final (not in
+            // a function whose lifted form does not have the source's semantics).
+            if let (Ok(outcome), None) = (&mut pass.result, unanalyzable(module, &func.name)) {
+                let time = config
+                    .timeout
+                    .saturating_sub(first_spent + pass.elapsed)
+                    .min(config.ends.map_or(Duration::MAX, |ends| {
+                        ends.saturating_duration_since(Instant::now())
+                    }));
+                let named = cex.map(|c| c.frontend.entry.names()).unwrap_or_default();
+                let outside = preconditions::starts_executions(func, module, &named);
+                let started = Instant::now();
+                let _ = catch_unwind(AssertUnwindSafe(|| {
+                    preconditions::settle(func, &mut outcome.results, config, outside, time)
+                }));
+                pass.elapsed += started.elapsed();
+            }
             // The function's budget as reported: pass 1's, or what pass 1 used and pass 2's.
             pass.budget = if second {
                 first_spent + pass.budget

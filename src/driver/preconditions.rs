@@ -1,0 +1,548 @@
+//! Preconditions of the checks of a function called with arbitrary arguments: for a check
+//! its analysis did not prove, a condition on the function's integer parameters under which
+//! it holds, reported as `holds if P`.
+//!
+//! **Inference.** Parameters are SSA values that never change, so the arguments of every
+//! execution that reaches an error site are, at that site, the values of the parameters.
+//! The function is analyzed once more with each parameter kept live at the open error
+//! sites (a copy of each parameter in the error block, which changes no execution): the
+//! invariant there, over the parameters, over-approximates the arguments from which the
+//! error site is reachable. Its complement is the candidate: `P = ¬c₁ ∨ … ∨ ¬cₙ` for the
+//! invariant's constraints `cᵢ`, less those the parameters' machine ranges imply (their
+//! negation holds for no argument). A candidate that is `false` is no precondition.
+//!
+//! **Certification.** The candidate rests on the analysis like every invariant, and is
+//! certified the same way: the function is analyzed again with each disjunct of `P`
+//! assumed at its entry (instructions that compute it exactly, then an assumption; one
+//! analysis per disjunct, since a convex domain would lose the disjunction), and `holds if
+//! P` is reported only when each of these analyses reaches its fixpoint with no invariant
+//! at the error site. The analysis is sound for every execution of the function, and every
+//! invocation whose arguments satisfy `P` satisfies one disjunct, so it passes the check. A
+//! constraint whose exact computation could overflow 64 bits is not used.
+//!
+//! **Printing.** `P` is printed as a C expression over the parameters' source names
+//! (`domain::readable`, equivalent on the parameters' machine ranges), each compared as the
+//! analysis reads it (signed or unsigned, which follows how the function compares it: the
+//! signedness of its C type when the function compares it at all). A parameter without a
+//! source name makes the candidate unprintable, and it is not reported.
+//!
+//! **Which checks.** Functions other than `main` (whose arguments come from the command
+//! line): their unknown checks, and, in a function where executions start with arbitrary
+//! arguments (a named entry, or every function of a library without `main`), their
+//! violated checks too: the counterexample's arguments are outside the precondition, a call
+//! outside the function's contract. A violation found by running the program from `main`
+//! stays a violation.
+//!
+//! **Budget.** The analyses run under one budget of work per function
+//! (`params::StageParams::precondition_work`), time only as a safety net (what is left of
+//! the function's `--timeout`), and at most `MAX_RUNS` analyses certify candidates.
+
+use super::engine::run_engine;
+use super::AnalysisConfig;
+use crate::analysis::focus::CutFacts;
+use crate::analysis::lower::Lowering;
+use crate::analysis::refine::SlotAssignment;
+use crate::analysis::{Deadline, Dim, FunctionContext, Outcome};
+use crate::budget::MemoryBudget;
+use crate::check::{CheckResult, Precondition, Verdict};
+use crate::domain::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Space, Var};
+use crate::domain::readable::readable_invariant;
+use crate::domain::{NumericDomain, Polyhedron};
+use crate::ir::{
+    ArithFlags, BinOp, BlockId, CastOp, CheckId, CmpPred, Const, Expr, Function, Inst, Interp,
+    Module, Operand, Terminator, Ty, ValueId, ValueInfo,
+};
+use num_traits::{One, Signed, Zero};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Analyses that certify candidates, at most per function (one per disjunct of each).
+const MAX_RUNS: usize = 12;
+
+/// Whether executions start at `func` with arbitrary arguments: a named entry, or any
+/// function of a program without `main` (the counterexample search replays such a function
+/// from its own entry).
+pub(super) fn starts_executions(func: &Function, module: &Module, named: &[&str]) -> bool {
+    if named.is_empty() {
+        func.name == "main" || !module.functions.iter().any(|f| f.name == "main")
+    } else {
+        named.contains(&func.name.as_str())
+    }
+}
+
+/// Replaces the verdict of each check of `func` in `results` that is open (see the module
+/// docs) and holds under a certified precondition by `holds if P`. `called_from_outside`:
+/// whether executions start at `func` with arbitrary arguments.
+pub(super) fn settle(
+    func: &Function,
+    results: &mut [CheckResult],
+    config: &AnalysisConfig,
+    called_from_outside: bool,
+    time: Duration,
+) {
+    let work = config.params.stages.precondition_work;
+    if func.name == "main" || func.params.is_empty() || work == 0 || time.is_zero() {
+        return;
+    }
+    let open = |v: &Verdict| match v {
+        Verdict::Unknown(_) => true,
+        Verdict::Violated(_) => called_from_outside,
+        _ => false,
+    };
+    let targets: Vec<CheckId> = results
+        .iter()
+        .filter(|r| r.function == func.name && open(&r.verdict))
+        .map(|r| r.check)
+        .collect();
+    if targets.is_empty() {
+        return;
+    }
+    let deadline = Deadline::after(time)
+        .with_work(work)
+        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let candidates = infer(func, &targets, config, &deadline);
+    // One certification per distinct candidate, in the order of the checks.
+    let mut by_candidate: BTreeMap<usize, Vec<CheckId>> = BTreeMap::new();
+    let mut distinct: Vec<&Candidate> = Vec::new();
+    for (check, candidate) in &candidates {
+        let at = match distinct.iter().position(|c| *c == candidate) {
+            Some(at) => at,
+            None => {
+                distinct.push(candidate);
+                distinct.len() - 1
+            }
+        };
+        by_candidate.entry(at).or_default().push(*check);
+    }
+    let mut runs = 0;
+    for (at, checks) in by_candidate {
+        let candidate = distinct[at];
+        let proved = certify(func, candidate, &checks, config, &deadline, &mut runs);
+        for r in results.iter_mut() {
+            if r.function == func.name && proved.contains(&r.check) {
+                r.verdict = Verdict::HoldsIf(Precondition {
+                    expr: candidate.text.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// A candidate precondition: a disjunction of constraints over the parameters, each
+/// `Σ aᵢ·pᵢ + c ≥ 0`, and its C text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Candidate {
+    disjuncts: Vec<Affine>,
+    text: String,
+}
+
+/// `Σ aᵢ·pᵢ + c` over parameters, each with the reading the inference gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Affine {
+    /// `(parameter, reading, coefficient)`.
+    terms: Vec<(ValueId, Interp, Int)>,
+    constant: Int,
+}
+
+/// The candidate of each target whose error site the analysis with live parameters reaches
+/// with a printable, non-false complement.
+fn infer(
+    func: &Function,
+    targets: &[CheckId],
+    config: &AnalysisConfig,
+    deadline: &Deadline,
+) -> Vec<(CheckId, Candidate)> {
+    let mut probe = func.clone();
+    let sites = error_blocks(func, targets);
+    for &(_, block) in &sites {
+        for &p in &func.params {
+            let ty = probe.value(p).ty;
+            let copy = new_value(&mut probe, ty, "param.live");
+            probe.blocks[block.index()].insts.push(Inst::Assign {
+                dest: copy,
+                expr: Expr::Use(Operand::Value(p)),
+            });
+        }
+    }
+    let ctx = FunctionContext::new(&probe, &config.params);
+    let lowering = Lowering::new(&ctx);
+    let run = run_engine::<Polyhedron>(
+        &lowering,
+        config.engine,
+        &SlotAssignment::default(),
+        &CutFacts::none(),
+        deadline,
+    );
+    if run.outcome != Outcome::Complete {
+        return Vec::new();
+    }
+    let layout = lowering.layout();
+    let param_vars: Vec<(Var, ValueId)> = func
+        .params
+        .iter()
+        .map(|&p| (layout.value_var(p), p))
+        .collect();
+    let others: Vec<Var> = layout
+        .dims()
+        .filter(|(_, dim)| !matches!(dim, Dim::Value(v) if func.params.contains(v)))
+        .map(|(var, _)| var)
+        .collect();
+    let ranges: BTreeMap<Var, (Int, Int)> = param_vars
+        .iter()
+        .map(|&(var, p)| (var, lowering.range(p)))
+        .collect();
+    // The names of the parameters, for printing; other dimensions never appear.
+    let mut names = vec![String::new(); lowering.space().dim()];
+    for &(var, p) in &param_vars {
+        match &func.value(p).source_name {
+            Some(name) if is_identifier(name) => names[var.index()] = name.clone(),
+            _ => {}
+        }
+    }
+    let space = Space::named(names.clone());
+    let mut print_ranges = vec![Interval::top(); lowering.space().dim()];
+    for (var, (lo, hi)) in &ranges {
+        print_ranges[var.index()] = Interval::ints(lo.clone(), hi.clone());
+    }
+    let mut out = Vec::new();
+    for (check, block) in sites {
+        // No invariant: the site is unreachable, nothing to assume.
+        let Some(state) = run.invariants.at(block) else {
+            continue;
+        };
+        let mut state = state.clone();
+        state.forget(&others);
+        let Some(disjuncts) = complement(&state.to_cons(), &ranges) else {
+            continue;
+        };
+        if disjuncts.is_empty()
+            || disjuncts
+                .iter()
+                .flat_map(|d| d.vars())
+                .any(|v| names[v.index()].is_empty())
+        {
+            continue;
+        }
+        let printed: Vec<Vec<LinCons>> = disjuncts
+            .iter()
+            .map(|e| {
+                vec![LinCons {
+                    expr: e.clone(),
+                    kind: ConsKind::Ge,
+                }]
+            })
+            .collect();
+        let text = readable_invariant(&printed, &space, &print_ranges);
+        if text == "false" || text == "true" {
+            continue;
+        }
+        let disjuncts = disjuncts
+            .iter()
+            .map(|e| Affine {
+                terms: e
+                    .terms()
+                    .filter_map(|(var, a)| {
+                        let p = layout.value(var)?;
+                        Some((p, ctx.reading(p), a.clone()))
+                    })
+                    .collect(),
+                constant: e.constant_part().clone(),
+            })
+            .collect();
+        out.push((check, Candidate { disjuncts, text }));
+    }
+    out
+}
+
+/// The complement of the conjunction `cons` over the box `ranges`, as a disjunction of
+/// `e ≥ 0`: the negation of each constraint, less those that hold nowhere in the box.
+/// `None` when one negation holds everywhere in it (the conjunction is empty there).
+fn complement(cons: &[LinCons], ranges: &BTreeMap<Var, (Int, Int)>) -> Option<Vec<LinExpr>> {
+    let mut ge = Vec::new();
+    for c in cons {
+        match c.kind {
+            ConsKind::Ge => ge.push(c.expr.clone()),
+            ConsKind::Eq => {
+                ge.push(c.expr.clone());
+                ge.push(c.expr.negated());
+            }
+        }
+    }
+    let mut out: Vec<LinExpr> = Vec::new();
+    for e in ge {
+        // ¬(e ≥ 0) over integers: -e - 1 ≥ 0.
+        let mut neg = e.negated();
+        neg.add_constant(-1);
+        let (lo, hi) = bounds(&neg, ranges)?;
+        if hi < Int::zero() {
+            continue;
+        }
+        if lo >= Int::zero() {
+            return None;
+        }
+        if !out.contains(&neg) {
+            out.push(neg);
+        }
+    }
+    Some(out)
+}
+
+/// The least and greatest values of `e` over the box `ranges` (`None`: a dimension outside
+/// it).
+fn bounds(e: &LinExpr, ranges: &BTreeMap<Var, (Int, Int)>) -> Option<(Int, Int)> {
+    let (mut lo, mut hi) = (e.constant_part().clone(), e.constant_part().clone());
+    for (v, a) in e.terms() {
+        let (l, h) = ranges.get(&v)?;
+        if a.is_positive() {
+            lo += a * l;
+            hi += a * h;
+        } else {
+            lo += a * h;
+            hi += a * l;
+        }
+    }
+    Some((lo, hi))
+}
+
+/// The `checks` that hold under `candidate`: analyzed once per disjunct, with that disjunct
+/// assumed at the entry (a convex domain would lose a disjunction assumed at once), the
+/// checks whose error site gets no invariant in every run. `runs` counts the analyses.
+fn certify(
+    func: &Function,
+    candidate: &Candidate,
+    checks: &[CheckId],
+    config: &AnalysisConfig,
+    deadline: &Deadline,
+    runs: &mut usize,
+) -> Vec<CheckId> {
+    let mut proved = checks.to_vec();
+    for disjunct in &candidate.disjuncts {
+        if proved.is_empty() || *runs >= MAX_RUNS {
+            return Vec::new();
+        }
+        *runs += 1;
+        let holds = certify_one(
+            func,
+            std::slice::from_ref(disjunct),
+            &proved,
+            config,
+            deadline,
+        );
+        proved.retain(|c| holds.contains(c));
+    }
+    proved
+}
+
+/// Analyzes `func` with the disjunction `assumed` assumed at its entry; the `checks` whose
+/// error site then gets no invariant.
+fn certify_one(
+    func: &Function,
+    assumed_at_entry: &[Affine],
+    checks: &[CheckId],
+    config: &AnalysisConfig,
+    deadline: &Deadline,
+) -> Vec<CheckId> {
+    let mut assumed = func.clone();
+    let Some(insts) = assumption(&mut assumed, assumed_at_entry) else {
+        return Vec::new();
+    };
+    let entry = assumed.entry.index();
+    assumed.blocks[entry].insts.splice(0..0, insts);
+    let ctx = FunctionContext::new(&assumed, &config.params);
+    let lowering = Lowering::new(&ctx);
+    let run = run_engine::<Polyhedron>(
+        &lowering,
+        config.engine,
+        &SlotAssignment::default(),
+        &CutFacts::none(),
+        deadline,
+    );
+    if run.outcome != Outcome::Complete {
+        return Vec::new();
+    }
+    error_blocks(func, checks)
+        .into_iter()
+        .filter(|(_, b)| run.invariants.at(*b).is_none())
+        .map(|(c, _)| c)
+        .collect()
+}
+
+/// The instructions that compute the disjunction of `e ≥ 0` over the parameters of `func`
+/// exactly (in 64-bit arithmetic that cannot overflow) and assume it; `None` when a
+/// constraint cannot be computed so.
+fn assumption(func: &mut Function, disjuncts: &[Affine]) -> Option<Vec<Inst>> {
+    let i64t = Ty::int(64);
+    let limit = Int::one() << 62;
+    let mut insts = Vec::new();
+    let mut truths = Vec::new();
+    for e in disjuncts {
+        if let [(p, reading, a)] = e.terms.as_slice() {
+            let truth = new_value(func, Ty::BOOL, "pre.holds");
+            insts.push(assign(truth, bound(func, *p, *reading, a, &e.constant)?));
+            truths.push(truth);
+            continue;
+        }
+        let mut magnitude: Int = e.constant.abs();
+        let mut terms = Vec::new();
+        for (p, reading, a) in &e.terms {
+            let ty = func.value(*p).ty;
+            let signed = *reading == Interp::Signed;
+            let reach: Int = if signed {
+                Int::one() << (ty.width.saturating_sub(1))
+            } else {
+                Int::one() << ty.width
+            };
+            magnitude += a.abs() * reach;
+            terms.push((*p, ty, signed, a.clone()));
+        }
+        if magnitude >= limit {
+            return None;
+        }
+        let mut acc: Operand = Operand::Const(Const::new(i64t, to_i128(&e.constant)?));
+        for (p, ty, signed, a) in terms {
+            // A 64-bit value read unsigned never gets here: its reach is 2^64.
+            let wide = if ty.width == 64 {
+                Operand::Value(p)
+            } else {
+                let w = new_value(func, i64t, "pre.ext");
+                insts.push(assign(
+                    w,
+                    Expr::Cast {
+                        op: if signed { CastOp::SExt } else { CastOp::ZExt },
+                        arg: Operand::Value(p),
+                    },
+                ));
+                Operand::Value(w)
+            };
+            let term = new_value(func, i64t, "pre.term");
+            insts.push(assign(
+                term,
+                binary(
+                    BinOp::Mul,
+                    wide,
+                    Operand::Const(Const::new(i64t, to_i128(&a)?)),
+                ),
+            ));
+            let sum = new_value(func, i64t, "pre.sum");
+            insts.push(assign(sum, binary(BinOp::Add, acc, Operand::Value(term))));
+            acc = Operand::Value(sum);
+        }
+        let truth = new_value(func, Ty::BOOL, "pre.holds");
+        insts.push(assign(
+            truth,
+            Expr::Cmp {
+                pred: CmpPred::Sge,
+                lhs: acc,
+                rhs: Operand::Const(Const::new(i64t, 0)),
+            },
+        ));
+        truths.push(truth);
+    }
+    let mut any = Operand::Value(*truths.first()?);
+    for t in &truths[1..] {
+        let or = new_value(func, Ty::BOOL, "pre.any");
+        insts.push(assign(
+            or,
+            Expr::Binary {
+                op: BinOp::Or,
+                lhs: any,
+                rhs: Operand::Value(*t),
+                flags: ArithFlags::default(),
+            },
+        ));
+        any = Operand::Value(or);
+    }
+    insts.push(Inst::Assume { cond: any });
+    Some(insts)
+}
+
+/// `a·p + c ≥ 0` as a comparison of `p` with a constant of its type, in its reading:
+/// `p ≥ ⌈-c/a⌉` when `a > 0`, `p ≤ ⌊c/-a⌋` when `a < 0`.
+fn bound(func: &Function, p: ValueId, reading: Interp, a: &Int, c: &Int) -> Option<Expr> {
+    use num_integer::Integer as _;
+    let ty = func.value(p).ty;
+    let (lo, hi): (Int, Int) = match reading {
+        Interp::Signed => (
+            -(Int::one() << (ty.width - 1)),
+            (Int::one() << (ty.width - 1)) - 1,
+        ),
+        Interp::Unsigned => (Int::zero(), (Int::one() << ty.width) - 1),
+    };
+    let (k, pred) = if a.is_positive() {
+        let k = (-c).div_ceil(a);
+        let pred = match reading {
+            Interp::Signed => CmpPred::Sge,
+            Interp::Unsigned => CmpPred::Uge,
+        };
+        (k, pred)
+    } else if a.is_negative() {
+        let k = c.div_floor(&-a);
+        let pred = match reading {
+            Interp::Signed => CmpPred::Sle,
+            Interp::Unsigned => CmpPred::Ule,
+        };
+        (k, pred)
+    } else {
+        return None;
+    };
+    if k < lo || k > hi {
+        return None;
+    }
+    Some(Expr::Cmp {
+        pred,
+        lhs: Operand::Value(p),
+        rhs: Operand::Const(Const::new(ty, to_i128(&k)?)),
+    })
+}
+
+/// `lhs op rhs` that never wraps (the caller bounds the magnitudes).
+fn binary(op: BinOp, lhs: Operand, rhs: Operand) -> Expr {
+    Expr::Binary {
+        op,
+        lhs,
+        rhs,
+        flags: ArithFlags {
+            nsw: true,
+            ..ArithFlags::default()
+        },
+    }
+}
+
+fn assign(dest: ValueId, expr: Expr) -> Inst {
+    Inst::Assign { dest, expr }
+}
+
+fn to_i128(x: &Int) -> Option<i128> {
+    i128::try_from(x.clone()).ok()
+}
+
+/// A fresh value of `func`.
+fn new_value(func: &mut Function, ty: Ty, name: &str) -> ValueId {
+    func.values.push(ValueInfo {
+        ty,
+        name: format!("{name}.{}", func.values.len()),
+        source_name: None,
+    });
+    ValueId((func.values.len() - 1) as u32)
+}
+
+/// The error block of each of `checks` in `func`.
+fn error_blocks(func: &Function, checks: &[CheckId]) -> Vec<(CheckId, BlockId)> {
+    func.blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| match b.term {
+            Terminator::Error(c) if checks.contains(&c) => Some((c, BlockId(i as u32))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `name` is a C identifier (a parameter's name can be printed as is).
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
