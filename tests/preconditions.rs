@@ -1,0 +1,194 @@
+//! `holds if`: the preconditions of the checks of functions called with arbitrary arguments
+//! (`tests/programs/preconditions/library.c`, a library without `main`), each judged
+//! natively by a driver that calls the function with arguments on both sides of it.
+
+mod common;
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+/// The line of the check marked `/* MARK ...` in `path`.
+fn line_of_mark(path: &Path, mark: &str) -> u32 {
+    let text = std::fs::read_to_string(path).expect("the program");
+    (1..)
+        .zip(text.lines())
+        .find(|(_, l)| l.contains(&format!("/* {mark}")))
+        .map(|(n, _)| n)
+        .unwrap_or_else(|| panic!("no line marked {mark}"))
+}
+
+fn report(path: &Path) -> Value {
+    common::check_json(
+        path,
+        &["--timeout", "20", "--entry", "scale,window,clamp,never"],
+    )
+}
+
+/// Arguments on both sides of every bound the program compares with.
+const VALUES: [&str; 13] = [
+    "-2147483647 - 1",
+    "-1000",
+    "-5",
+    "-1",
+    "0",
+    "1",
+    "2",
+    "4",
+    "5",
+    "6",
+    "8",
+    "100",
+    "2147483647",
+];
+
+/// Calls `function(params...)` natively with every pair of `VALUES` (the first value
+/// alone for one parameter) and evaluates `precondition` on them: `(failures where it
+/// held, failures where it did not)` of the check at `line`.
+fn judge(
+    path: &Path,
+    function: &str,
+    params: &[&str],
+    precondition: &str,
+    line: u32,
+) -> (usize, usize) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut calls = String::new();
+    let seconds: Vec<&str> = if params.len() == 2 {
+        VALUES.to_vec()
+    } else {
+        vec!["0"]
+    };
+    for a in VALUES {
+        for b in &seconds {
+            let decls = match params {
+                [p] => format!("int {p} = {a};"),
+                [p, q] => format!("int {p} = {a}, {q} = {b};"),
+                _ => unreachable!("one or two parameters"),
+            };
+            calls.push_str(&format!(
+                "  {{ {decls} int pre = ({precondition}); failed = 0; {function}({}); \
+                 if (failed == {line}) {{ if (pre) in_p++; else out_p++; }} }}\n",
+                params.join(", ")
+            ));
+        }
+    }
+    let source = format!(
+        "#include <stdio.h>\nstatic int failed;\n#define check(c) do {{ if (!(c)) failed = __LINE__; }} while (0)\n\
+         #include \"{}\"\nint main(void) {{\n  int in_p = 0, out_p = 0;\n{calls}  printf(\"%d %d\\n\", in_p, out_p);\n  return 0;\n}}\n",
+        path.canonicalize().expect("the program").display()
+    );
+    let src = dir.path().join("driver.c");
+    std::fs::write(&src, source).expect("the driver");
+    let exe = dir.path().join("driver");
+    let status = Command::new("clang-19")
+        .args(["-w", "-O0", "-fwrapv"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("clang-19 runs");
+    assert!(status.success(), "the driver builds");
+    let out = Command::new(&exe).output().expect("the driver runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut counts = text
+        .split_whitespace()
+        .map(|n| n.parse::<usize>().expect("a count"));
+    (counts.next().expect("in"), counts.next().expect("out"))
+}
+
+fn precondition(check: &Value) -> String {
+    assert_eq!(check["verdict"], "holds if", "{check}");
+    check["precondition"]
+        .as_str()
+        .expect("a precondition")
+        .to_string()
+}
+
+#[test]
+fn a_guard_on_one_parameter_is_its_precondition_and_holds_natively() {
+    let path = common::program("preconditions/library.c");
+    let report = report(&path);
+    let line = line_of_mark(&path, "holds if acceleration");
+    let check = common::check_at_line(&report, line).expect("the check");
+    let p = precondition(check);
+    assert_eq!(p, "acceleration >= 1");
+    assert_eq!(check["function"], "scale");
+    let (inside, outside) = judge(&path, "scale", &["acceleration", "n"], &p, line);
+    assert_eq!(
+        inside, 0,
+        "an argument that satisfies `{p}` fails the check"
+    );
+    assert!(outside > 0, "no argument outside `{p}` fails the check");
+}
+
+#[test]
+fn a_precondition_over_two_parameters_holds_natively() {
+    let path = common::program("preconditions/library.c");
+    let report = report(&path);
+    let line = line_of_mark(&path, "holds if it takes both");
+    let check = common::check_at_line(&report, line).expect("the check");
+    let p = precondition(check);
+    assert!(
+        p.contains('n') && p.contains('m') && p.contains("||"),
+        "{p}"
+    );
+    let (inside, outside) = judge(&path, "window", &["n", "m"], &p, line);
+    assert_eq!(
+        inside, 0,
+        "an argument that satisfies `{p}` fails the check"
+    );
+    assert!(outside > 0, "no argument outside `{p}` fails the check");
+}
+
+#[test]
+fn a_check_that_holds_for_every_argument_stays_proved_and_one_that_never_does_violated() {
+    let path = common::program("preconditions/library.c");
+    let report = report(&path);
+    assert_eq!(
+        common::verdict_at(&report, line_of_mark(&path, "proved")),
+        "proved"
+    );
+    let never = common::check_at_line(&report, line_of_mark(&path, "violated")).expect("the check");
+    assert_eq!(never["verdict"], "violated", "{never}");
+    assert!(never["counterexample"]["confirmed_by"]
+        .as_str()
+        .is_some_and(|c| c.contains("replayed")));
+    assert_eq!(report["summary"]["holds_if"], 2, "{}", report["summary"]);
+}
+
+#[test]
+fn holds_if_is_in_text_and_sarif_and_does_not_fail_a_run_with_fail_on_false() {
+    let path = common::program("preconditions/library.c");
+    let run = |format: &str, fail_on: &str| {
+        Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+            .args([
+                "check",
+                "--timeout",
+                "20",
+                "--entry",
+                "scale,window",
+                "--format",
+                format,
+            ])
+            .args(["--fail-on", fail_on])
+            .arg(&path)
+            .output()
+            .expect("polyfocus runs")
+    };
+    let text = run("text", "unknown");
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(out.contains("holds if acceleration >= 1 [scale]"), "{out}");
+    assert!(out.contains("2 holds if"), "{out}");
+    // Not proved for every argument: like unknown for the exit code.
+    assert_eq!(text.status.code(), Some(2), "{out}");
+    let sarif = run("sarif", "false");
+    assert_eq!(sarif.status.code(), Some(0));
+    let log: Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let scale = results
+        .iter()
+        .find(|r| r["properties"]["precondition"] == "acceleration >= 1")
+        .unwrap_or_else(|| panic!("no result with the precondition: {log}"));
+    assert_eq!(scale["level"], "note");
+}
