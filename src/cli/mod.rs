@@ -43,7 +43,7 @@ pub use args::{AnalysisArgs, InputArgs, TuningArgs};
 pub const EXIT_PROVED: i32 = 0;
 /// Some assertion violated, with a confirmed counterexample.
 pub const EXIT_VIOLATED: i32 = 1;
-/// Some assertion neither proved nor refuted.
+/// Some assertion neither proved nor refuted (or proved only under a precondition).
 pub const EXIT_UNKNOWN: i32 = 2;
 /// Usage or input error.
 pub const EXIT_ERROR: i32 = 3;
@@ -51,8 +51,9 @@ pub const EXIT_ERROR: i32 = 3;
 const AFTER_HELP: &str = "Exit codes:
   0  every assertion proved (or no assertion)
   1  some assertion violated (confirmed counterexample)
-  2  some assertion unknown, or a program of a project not loaded (and none violated);
-     0 with --fail-on false
+  2  some assertion unknown or holding only under a precondition (`holds if`: proved for
+     the calls whose arguments satisfy it, not for every call), or a program of a project
+     not loaded (and none violated); 0 with --fail-on false
   3  usage or input error
 
 Internal options for measuring and debugging (check, scan, invariants, ir, svcomp):

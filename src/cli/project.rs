@@ -29,7 +29,8 @@ pub enum Format {
 /// What makes the exit code non-zero.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FailOn {
-    /// A violated assertion exits 1, an unknown one 2.
+    /// A violated assertion exits 1, an unknown one (or one that holds only under a
+    /// precondition) 2.
     Unknown,
     /// Only a violated assertion (confirmed counterexample) fails: exits 1; unknown exits 0.
     False,
@@ -45,7 +46,7 @@ pub struct OutputArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// The verdict that fails the run: `unknown` (default; exits 1 when violated, 2 when
-    /// unknown) or `false` (exits 1 when violated, 0 otherwise).
+    /// unknown or `holds if`) or `false` (exits 1 when violated, 0 otherwise).
     #[arg(long, value_enum, default_value_t = FailOn::Unknown)]
     pub fail_on: FailOn,
     /// SARIF URIs are relative to this directory (default: the current directory).
@@ -176,7 +177,8 @@ pub fn ensure_writable(path: &std::path::Path) -> Result<()> {
 }
 
 /// The exit code of a run: 1 when an assertion is violated; otherwise, with
-/// `--fail-on unknown`, 2 when an assertion is unknown or a program could not be loaded.
+/// `--fail-on unknown`, 2 when an assertion is unknown or holds only under a precondition
+/// (it is not proved for every call), or a program could not be loaded.
 pub fn exit_code(programs: &[ProgramReport], fail_on: FailOn) -> i32 {
     let failed_load = programs.iter().any(|p| p.error.is_some());
     match (
