@@ -317,17 +317,25 @@ fn analyze_inner(
             // Preconditions of the checks left open, after the verdicts are final (not in
             // a function whose lifted form does not have the source's semantics).
             if let (Ok(outcome), None) = (&mut pass.result, unanalyzable(module, &func.name)) {
-                let time = config
-                    .timeout
-                    .saturating_sub(first_spent + pass.elapsed)
-                    .min(config.ends.map_or(Duration::MAX, |ends| {
-                        ends.saturating_duration_since(Instant::now())
-                    }));
+                // Its own safety net of time (work bounds it); the relational attempt only
+                // where the function's analysis ended within its budget.
+                let run_left = config.ends.map_or(Duration::MAX, |ends| {
+                    ends.saturating_duration_since(Instant::now())
+                });
+                let time = config.timeout.min(run_left);
+                let relational = config.timeout > first_spent + pass.elapsed;
                 let named = cex.map(|c| c.frontend.entry.names()).unwrap_or_default();
                 let outside = preconditions::starts_executions(func, module, &named);
                 let started = Instant::now();
                 let _ = catch_unwind(AssertUnwindSafe(|| {
-                    preconditions::settle(func, &mut outcome.results, config, outside, time)
+                    preconditions::settle(
+                        func,
+                        &mut outcome.results,
+                        config,
+                        outside,
+                        time,
+                        relational,
+                    )
                 }));
                 pass.elapsed += started.elapsed();
             }

@@ -33,9 +33,15 @@
 //! outside the function's contract. A violation found by running the program from `main`
 //! stays a violation.
 //!
+//! **Domains.** First the classic engine over intervals (cheap, and enough for a bound on
+//! one parameter, `acceleration >= 1`), then, for the checks left and only in a function
+//! whose analysis ended within its budget, the configured engine over polyhedra (relations
+//! between parameters, `n <= 4 || m >= 0`).
+//!
 //! **Budget.** The analyses run under one budget of work per function
-//! (`params::StageParams::precondition_work`), time only as a safety net (what is left of
-//! the function's `--timeout`), and at most `MAX_RUNS` analyses certify candidates.
+//! (`params::StageParams::precondition_work`), time only as a safety net (`--timeout` of
+//! their own, within the run's budget), and at most `MAX_RUNS` analyses certify
+//! candidates.
 
 use super::engine::run_engine;
 use super::AnalysisConfig;
@@ -47,7 +53,7 @@ use crate::budget::MemoryBudget;
 use crate::check::{CheckResult, Precondition, Verdict};
 use crate::domain::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Space, Var};
 use crate::domain::readable::readable_invariant;
-use crate::domain::{NumericDomain, Polyhedron};
+use crate::domain::{IntervalDomain, NumericDomain, Polyhedron};
 use crate::ir::{
     ArithFlags, BinOp, BlockId, CastOp, CheckId, CmpPred, Const, Expr, Function, Inst, Interp,
     Module, Operand, Terminator, Ty, ValueId, ValueInfo,
@@ -79,28 +85,65 @@ pub(super) fn settle(
     config: &AnalysisConfig,
     called_from_outside: bool,
     time: Duration,
+    relational: bool,
 ) {
     let work = config.params.stages.precondition_work;
     if func.name == "main" || func.params.is_empty() || work == 0 || time.is_zero() {
         return;
     }
-    let open = |v: &Verdict| match v {
+    let deadline = Deadline::after(time)
+        .with_work(work)
+        .with_memory(MemoryBudget::from_now(config.memory_per_function));
+    let mut runs = 0;
+    let open = Open {
+        called_from_outside,
+        deadline: &deadline,
+    };
+    // Intervals first: cheap, and enough for a bound on one parameter.
+    attempt::<IntervalDomain>(
+        func,
+        results,
+        config,
+        super::Engine::Classic,
+        &open,
+        &mut runs,
+    );
+    if relational {
+        attempt::<Polyhedron>(func, results, config, config.engine, &open, &mut runs);
+    }
+}
+
+/// Which checks an attempt takes, and its budget.
+struct Open<'d> {
+    called_from_outside: bool,
+    deadline: &'d Deadline,
+}
+
+/// One attempt of `engine` over the domain `D`: candidates for the checks still open,
+/// each certified.
+fn attempt<D: NumericDomain>(
+    func: &Function,
+    results: &mut [CheckResult],
+    config: &AnalysisConfig,
+    engine: super::Engine,
+    open: &Open<'_>,
+    runs: &mut usize,
+) {
+    let deadline = open.deadline;
+    let is_open = |v: &Verdict| match v {
         Verdict::Unknown(_) => true,
-        Verdict::Violated(_) => called_from_outside,
+        Verdict::Violated(_) => open.called_from_outside,
         _ => false,
     };
     let targets: Vec<CheckId> = results
         .iter()
-        .filter(|r| r.function == func.name && open(&r.verdict))
+        .filter(|r| r.function == func.name && is_open(&r.verdict))
         .map(|r| r.check)
         .collect();
-    if targets.is_empty() {
+    if targets.is_empty() || deadline.expired() || *runs >= MAX_RUNS {
         return;
     }
-    let deadline = Deadline::after(time)
-        .with_work(work)
-        .with_memory(MemoryBudget::from_now(config.memory_per_function));
-    let candidates = infer(func, &targets, config, &deadline);
+    let candidates = infer::<D>(func, &targets, config, engine, deadline);
     // One certification per distinct candidate, in the order of the checks.
     let mut by_candidate: BTreeMap<usize, Vec<CheckId>> = BTreeMap::new();
     let mut distinct: Vec<&Candidate> = Vec::new();
@@ -114,10 +157,9 @@ pub(super) fn settle(
         };
         by_candidate.entry(at).or_default().push(*check);
     }
-    let mut runs = 0;
     for (at, checks) in by_candidate {
         let candidate = distinct[at];
-        let proved = certify(func, candidate, &checks, config, &deadline, &mut runs);
+        let proved = certify::<D>(func, candidate, &checks, config, engine, deadline, runs);
         for r in results.iter_mut() {
             if r.function == func.name && proved.contains(&r.check) {
                 r.verdict = Verdict::HoldsIf(Precondition {
@@ -146,10 +188,11 @@ struct Affine {
 
 /// The candidate of each target whose error site the analysis with live parameters reaches
 /// with a printable, non-false complement.
-fn infer(
+fn infer<D: NumericDomain>(
     func: &Function,
     targets: &[CheckId],
     config: &AnalysisConfig,
+    engine: super::Engine,
     deadline: &Deadline,
 ) -> Vec<(CheckId, Candidate)> {
     let mut probe = func.clone();
@@ -166,9 +209,9 @@ fn infer(
     }
     let ctx = FunctionContext::new(&probe, &config.params);
     let lowering = Lowering::new(&ctx);
-    let run = run_engine::<Polyhedron>(
+    let run = run_engine::<D>(
         &lowering,
-        config.engine,
+        engine,
         &SlotAssignment::default(),
         &CutFacts::none(),
         deadline,
@@ -307,11 +350,12 @@ fn bounds(e: &LinExpr, ranges: &BTreeMap<Var, (Int, Int)>) -> Option<(Int, Int)>
 /// The `checks` that hold under `candidate`: analyzed once per disjunct, with that disjunct
 /// assumed at the entry (a convex domain would lose a disjunction assumed at once), the
 /// checks whose error site gets no invariant in every run. `runs` counts the analyses.
-fn certify(
+fn certify<D: NumericDomain>(
     func: &Function,
     candidate: &Candidate,
     checks: &[CheckId],
     config: &AnalysisConfig,
+    engine: super::Engine,
     deadline: &Deadline,
     runs: &mut usize,
 ) -> Vec<CheckId> {
@@ -321,11 +365,12 @@ fn certify(
             return Vec::new();
         }
         *runs += 1;
-        let holds = certify_one(
+        let holds = certify_one::<D>(
             func,
             std::slice::from_ref(disjunct),
             &proved,
             config,
+            engine,
             deadline,
         );
         proved.retain(|c| holds.contains(c));
@@ -335,11 +380,12 @@ fn certify(
 
 /// Analyzes `func` with the disjunction `assumed` assumed at its entry; the `checks` whose
 /// error site then gets no invariant.
-fn certify_one(
+fn certify_one<D: NumericDomain>(
     func: &Function,
     assumed_at_entry: &[Affine],
     checks: &[CheckId],
     config: &AnalysisConfig,
+    engine: super::Engine,
     deadline: &Deadline,
 ) -> Vec<CheckId> {
     let mut assumed = func.clone();
@@ -350,9 +396,9 @@ fn certify_one(
     assumed.blocks[entry].insts.splice(0..0, insts);
     let ctx = FunctionContext::new(&assumed, &config.params);
     let lowering = Lowering::new(&ctx);
-    let run = run_engine::<Polyhedron>(
+    let run = run_engine::<D>(
         &lowering,
-        config.engine,
+        engine,
         &SlotAssignment::default(),
         &CutFacts::none(),
         deadline,
