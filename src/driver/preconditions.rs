@@ -43,7 +43,7 @@
 //! their own, within the run's budget), and at most `MAX_RUNS` analyses certify
 //! candidates.
 
-use super::engine::run_engine;
+use super::engine::{run_engine, Run};
 use super::AnalysisConfig;
 use crate::analysis::focus::CutFacts;
 use crate::analysis::lower::Lowering;
@@ -207,18 +207,21 @@ fn infer<D: NumericDomain>(
             });
         }
     }
-    let ctx = FunctionContext::new(&probe, &config.params);
-    let lowering = Lowering::new(&ctx);
-    let run = run_engine::<D>(
-        &lowering,
-        engine,
-        &SlotAssignment::default(),
-        &CutFacts::none(),
-        deadline,
-    );
-    if run.outcome != Outcome::Complete {
-        return Vec::new();
-    }
+    analyze::<D, _>(&probe, config, engine, deadline, |ctx, lowering, run| {
+        candidates(func, &sites, ctx, lowering, run)
+    })
+    .unwrap_or_default()
+}
+
+/// The candidates of the error `sites` from a complete run over the function with live
+/// parameters.
+fn candidates<D: NumericDomain>(
+    func: &Function,
+    sites: &[(CheckId, BlockId)],
+    ctx: &FunctionContext<'_>,
+    lowering: &Lowering<'_>,
+    run: &Run<D>,
+) -> Vec<(CheckId, Candidate)> {
     let layout = lowering.layout();
     let param_vars: Vec<(Var, ValueId)> = func
         .params
@@ -248,7 +251,7 @@ fn infer<D: NumericDomain>(
         print_ranges[var.index()] = Interval::ints(lo.clone(), hi.clone());
     }
     let mut out = Vec::new();
-    for (check, block) in sites {
+    for &(check, block) in sites {
         // No invariant: the site is unreachable, nothing to assume.
         let Some(state) = run.invariants.at(block) else {
             continue;
@@ -394,7 +397,26 @@ fn certify_one<D: NumericDomain>(
     };
     let entry = assumed.entry.index();
     assumed.blocks[entry].insts.splice(0..0, insts);
-    let ctx = FunctionContext::new(&assumed, &config.params);
+    analyze::<D, _>(&assumed, config, engine, deadline, |_, _, run| {
+        error_blocks(func, checks)
+            .into_iter()
+            .filter(|(_, b)| run.invariants.at(*b).is_none())
+            .map(|(c, _)| c)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// Runs `engine` over `D` on `func` without facts; `read` of its result when it reached its
+/// fixpoint (a stopped run's invariants are not sound).
+fn analyze<D: NumericDomain, R>(
+    func: &Function,
+    config: &AnalysisConfig,
+    engine: super::Engine,
+    deadline: &Deadline,
+    read: impl FnOnce(&FunctionContext<'_>, &Lowering<'_>, &Run<D>) -> R,
+) -> Option<R> {
+    let ctx = FunctionContext::new(func, &config.params);
     let lowering = Lowering::new(&ctx);
     let run = run_engine::<D>(
         &lowering,
@@ -403,14 +425,7 @@ fn certify_one<D: NumericDomain>(
         &CutFacts::none(),
         deadline,
     );
-    if run.outcome != Outcome::Complete {
-        return Vec::new();
-    }
-    error_blocks(func, checks)
-        .into_iter()
-        .filter(|(_, b)| run.invariants.at(*b).is_none())
-        .map(|(c, _)| c)
-        .collect()
+    (run.outcome == Outcome::Complete).then(|| read(&ctx, &lowering, &run))
 }
 
 /// The instructions that compute the disjunction of `e ≥ 0` over the parameters of `func`
