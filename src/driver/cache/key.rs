@@ -245,3 +245,134 @@ fn called_names(func: &Function) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{DataModel, EntrySelection, FrontendOptions};
+    use crate::ir::{Check, CheckKind, CheckSelection};
+
+    /// `caller` calls `callee` by name; `other` calls nothing. Each has one error site.
+    fn module(callee_bound: i32, extra_check_first: bool) -> Module {
+        let text = format!(
+            "function extra() entry bb0
+  bb0: ; b0
+    error check0
+function callee() entry bb0
+  bb0: ; b0
+    v0: i32 = havoc (nondet n)
+    v1: i1 = icmp sle v0, {callee_bound}:i32
+    branch v1 ? bb1 : bb2
+  bb1: ; b1
+    return
+  bb2: ; b2
+    error check1
+function caller() entry bb0
+  bb0: ; b0
+    v0: i32 = havoc (unknown call callee)
+    v1: i1 = icmp sle v0, 7:i32
+    branch v1 ? bb1 : bb2
+  bb1: ; b1
+    return
+  bb2: ; b2
+    error check2
+function other() entry bb0
+  bb0: ; b0
+    v0: i32 = havoc (nondet n)
+    v1: i1 = icmp sle v0, 7:i32
+    branch v1 ? bb1 : bb2
+  bb1: ; b1
+    return
+  bb2: ; b2
+    error check3
+"
+        );
+        let mut functions = crate::ir::parse_functions(&text).unwrap();
+        let mut checks: Vec<Check> = functions
+            .iter()
+            .map(|f| Check {
+                id: f.checks()[0],
+                kind: CheckKind::ErrorCall {
+                    function: "reach_error".into(),
+                },
+                loc: None,
+                function: f.name.clone(),
+            })
+            .collect();
+        if !extra_check_first {
+            // Without `extra`, every other check's id is one less.
+            functions.remove(0);
+            checks.remove(0);
+            for (i, (f, c)) in functions.iter_mut().zip(&mut checks).enumerate() {
+                for b in &mut f.blocks {
+                    if let Terminator::Error(id) = &mut b.term {
+                        *id = CheckId(i as u32);
+                    }
+                }
+                c.id = CheckId(i as u32);
+            }
+        }
+        Module {
+            functions,
+            checks,
+            warnings: vec![],
+            unanalyzable: vec![],
+            callee_constants: vec![],
+            held_at_own_precision: vec![],
+        }
+    }
+
+    fn frontend() -> FrontendConfig {
+        FrontendConfig {
+            inputs: vec![],
+            cflags: vec![],
+            data_model: DataModel::Lp64,
+            entry: EntrySelection::Default,
+            inline_limit: 0,
+            inline_caller_limit: 0,
+            lift_limit: 0,
+            checks: CheckSelection::ASSERT,
+            options: FrontendOptions::DEFAULT,
+        }
+    }
+
+    fn keys(module: &Module) -> BTreeMap<String, Key> {
+        let keys = module_keys(module, Key([7; 32]), &frontend());
+        module
+            .functions
+            .iter()
+            .map(|f| f.name.clone())
+            .zip(keys.functions)
+            .collect()
+    }
+
+    #[test]
+    fn a_key_follows_the_function_and_its_callees_only() {
+        let before = keys(&module(5, true));
+        assert_eq!(before, keys(&module(5, true)), "keys are deterministic");
+        let after = keys(&module(6, true));
+        assert_ne!(before["callee"], after["callee"]);
+        assert_ne!(
+            before["caller"], after["caller"],
+            "a callee's change reaches its caller"
+        );
+        assert_eq!(before["other"], after["other"]);
+        assert_eq!(before["extra"], after["extra"]);
+    }
+
+    #[test]
+    fn a_key_does_not_follow_the_numbering_of_other_functions_checks() {
+        let with = keys(&module(5, true));
+        let without = keys(&module(5, false));
+        for name in ["callee", "caller", "other"] {
+            assert_eq!(with[name], without[name], "{name}");
+        }
+    }
+
+    #[test]
+    fn keys_read_back_from_hex() {
+        let key = keys(&module(5, true))["caller"];
+        assert_eq!(Key::from_hex(&key.hex()), Some(key));
+        assert_eq!(Key::from_hex("zz"), None);
+    }
+}
