@@ -13,6 +13,8 @@
 //! The child's `TMPDIR` is a folder of its own, removed once its group is dead: a child
 //! killed at its time limit cannot remove its own temporary files (polyfocus's replay
 //! folders hold the inputs a replay was served, tens of MB each), so the harness does.
+//! Its default cache of results is off (`POLYFOCUS_CACHE=off`): the benchmark, soundness
+//! and SV-COMP runs measure an analysis, never an earlier run's results.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::process::CommandExt;
@@ -75,6 +77,8 @@ pub fn run_limited(
     command
         .args(args)
         .env("TMPDIR", scratch.path())
+        // A measured run analyzes every function: no results from an earlier run.
+        .env("POLYFOCUS_CACHE", "off")
         .stdin(Stdio::null())
         .stdout(stdout_file.try_clone()?)
         .stderr(stderr_file.try_clone()?)

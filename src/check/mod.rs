@@ -15,7 +15,7 @@ mod run;
 pub use merge::{merge_contexts, ContextCounts, MergedCheck};
 pub use names::{source_name, FunctionNames};
 pub use run::{
-    AnalysisReport, BudgetKind, CheckRun, DomainTypeStats, FunctionRun, LoopInvariant,
+    AnalysisReport, BudgetKind, CacheUse, CheckRun, DomainTypeStats, FunctionRun, LoopInvariant,
     RefinementStats, RunEnd, Stage, StageEnd, StageRun,
 };
 

@@ -48,6 +48,27 @@ pub struct AnalysisReport {
     pub functions: Vec<FunctionRun>,
     /// The readable names of the program's functions.
     pub names: FunctionNames,
+    /// How many functions the cache of results gave and how many were analyzed.
+    pub cache: CacheUse,
+}
+
+/// What the cache of per-function results did in a run (all zero without a cache).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheUse {
+    /// Functions whose results came from the cache: not analyzed.
+    pub from_cache: usize,
+    /// Functions analyzed, their results not in the cache.
+    pub analyzed: usize,
+    /// Of those, the functions whose results were stored (not those stopped by time).
+    pub stored: usize,
+}
+
+impl std::ops::AddAssign for CacheUse {
+    fn add_assign(&mut self, other: CacheUse) {
+        self.from_cache += other.from_cache;
+        self.analyzed += other.analyzed;
+        self.stored += other.stored;
+    }
 }
 
 /// The invariant at a loop head, for people.

@@ -1,6 +1,7 @@
 //! `polyfocus check`, `polyfocus ir` and `polyfocus invariants`.
 
 use super::args::{AnalysisArgs, InputArgs, TuningArgs};
+use super::cache::CacheArgs;
 use super::project::{self, OutputArgs};
 use super::tuning::{Scope, Tuning};
 use super::{AFTER_HELP, EXIT_PROVED};
@@ -31,6 +32,8 @@ pub struct CheckArgs {
     /// Do not search counterexamples for the assertions the analysis leaves unknown.
     #[arg(long)]
     no_counterexamples: bool,
+    #[command(flatten)]
+    cache: CacheArgs,
     #[command(flatten)]
     tuning: TuningArgs,
 }
@@ -152,6 +155,7 @@ fn check(args: &CheckArgs, tuning: &Tuning) -> Result<i32> {
     }
     let fe = args.input.frontend_config(tuning)?;
     let config = analysis_config(&args.analysis, tuning, args.report.jobs());
+    let store = args.cache.open()?;
     let (engine, domain) = names(&config);
     let info = |start: Instant| RunInfo {
         engine,
@@ -163,19 +167,23 @@ fn check(args: &CheckArgs, tuning: &Tuning) -> Result<i32> {
         let bc_dir = tempfile::tempdir().context("creating a temporary directory")?;
         let (inputs, mut reports) =
             project::compdb_programs(build, &fe, bc_dir.path(), args.input.each_unit)?;
-        let mut analyzed = project::analyze_programs(&inputs, &config, !args.no_counterexamples);
+        let mut analyzed =
+            project::analyze_programs(&inputs, &config, !args.no_counterexamples, store.as_ref());
+        project::report_cache_use(&analyzed, store.as_ref());
         analyzed.append(&mut reports);
         return project::write_report(&analyzed, &args.report, &info(start));
     }
     let module = driver::load_with_contracts(&fe, &config)?;
-    let analysis = if args.no_counterexamples {
-        driver::analyze(&module, &config)
-    } else {
-        let cex = crate::cex::CexConfig::new(fe.clone());
-        driver::analyze_with_counterexamples(&module, &config, &cex)
-    };
+    let analysis = project::analyze(
+        &module,
+        &config,
+        &fe,
+        !args.no_counterexamples,
+        store.as_ref(),
+    );
     write_counterexample_files(args, &fe, &module, &analysis)?;
     let program = ProgramReport::new(String::new(), analysis, module.warnings);
+    project::report_cache_use(std::slice::from_ref(&program), store.as_ref());
     project::write_report(&[program], &args.report, &info(start))
 }
 

@@ -19,6 +19,8 @@
 //! - `POLYFOCUS_WRAP_DIR` and `POLYFOCUS_REAL_CC`: `polyfocus scan` starts the build with
 //!   them, and the binary started under a compiler's name with `POLYFOCUS_WRAP_DIR` set is
 //!   the compiler wrapper (it has no command line of its own to carry them);
+//! - `POLYFOCUS_CACHE`: the default folder of the cache of results, or `off` (a location,
+//!   like `XDG_CACHE_HOME`, which it overrides; `--cache` and `--no-cache` override both);
 //! - `POLYFOCUS_REPLAY_INPUTS`, `_LOG`, `_DICT`, `_POLICY` and `_PARENT`: set by the
 //!   counterexample search for the natively compiled program it runs, read by
 //!   `runtime/replay.c`.
@@ -30,6 +32,7 @@ use clap::{Parser, Subcommand};
 
 mod args;
 mod bench;
+mod cache;
 mod check;
 mod project;
 mod scan;

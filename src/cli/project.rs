@@ -1,6 +1,7 @@
 //! Runs over several programs: compilation databases (`check -p`), grouping of
 //! bitcode into programs, the report formats of a run, and the exit code as a CI gate.
 
+use super::cache::DirStore;
 use super::{EXIT_PROVED, EXIT_UNKNOWN, EXIT_VIOLATED};
 use crate::check::ProgramVerdict;
 use crate::driver::{self, AnalysisConfig};
@@ -82,6 +83,7 @@ pub fn analyze_programs(
     programs: &[ProgramInput],
     config: &AnalysisConfig,
     counterexamples: bool,
+    store: Option<&DirStore>,
 ) -> Vec<ProgramReport> {
     let base = config.clone();
     let mut reports = Vec::new();
@@ -104,12 +106,7 @@ pub fn analyze_programs(
         reports.push(match loaded {
             Err(e) => ProgramReport::failed(p.name.clone(), e.to_string()),
             Ok(module) => {
-                let analysis = if counterexamples {
-                    let cex = crate::cex::CexConfig::new(p.frontend.clone());
-                    driver::analyze_with_counterexamples(&module, config, &cex)
-                } else {
-                    driver::analyze(&module, config)
-                };
+                let analysis = analyze(&module, config, &p.frontend, counterexamples, store);
                 if p.frontend.options.timing {
                     eprintln!(
                         "polyfocus: analyzed {} at {:.1} s",
@@ -122,6 +119,34 @@ pub fn analyze_programs(
         });
     }
     reports
+}
+
+/// Analyzes a loaded program, with a counterexample search when `counterexamples`, reading
+/// and filling `store` when given.
+pub fn analyze(
+    module: &crate::ir::Module,
+    config: &AnalysisConfig,
+    fe: &FrontendConfig,
+    counterexamples: bool,
+    store: Option<&DirStore>,
+) -> driver::AnalysisReport {
+    let cex = counterexamples.then(|| crate::cex::CexConfig::new(fe.clone()));
+    match (store, &cex) {
+        (Some(store), cex) => driver::analyze_with_cache(module, fe, config, cex.as_ref(), store),
+        (None, Some(cex)) => driver::analyze_with_counterexamples(module, config, cex),
+        (None, None) => driver::analyze(module, config),
+    }
+}
+
+/// Prints how many functions of `programs` came from the cache, when there is one.
+pub fn report_cache_use(programs: &[ProgramReport], store: Option<&DirStore>) {
+    if store.is_some() {
+        let mut used = crate::check::CacheUse::default();
+        for p in programs {
+            used += p.analysis.cache;
+        }
+        super::cache::report_use(used);
+    }
 }
 
 /// Writes the report of a run and returns the exit code.

@@ -65,6 +65,8 @@ pub struct ScanArgs {
     #[arg(long)]
     no_counterexamples: bool,
     #[command(flatten)]
+    cache: super::cache::CacheArgs,
+    #[command(flatten)]
     tuning: TuningArgs,
     /// The build command, after `--`.
     #[arg(last = true, value_name = "BUILD COMMAND")]
@@ -125,7 +127,10 @@ fn scan(args: &ScanArgs, tuning: &Tuning) -> Result<i32> {
         })
         .collect();
     let config = analysis_config(&args.analysis, tuning, args.report.jobs());
-    let mut reports = project::analyze_programs(&inputs, &config, !args.no_counterexamples);
+    let store = args.cache.open()?;
+    let mut reports =
+        project::analyze_programs(&inputs, &config, !args.no_counterexamples, store.as_ref());
+    project::report_cache_use(&reports, store.as_ref());
     for (source, message) in &log.errors {
         reports.push(crate::report::ProgramReport::failed(
             format!("compile {}", project::display_path(Path::new(source), &cwd)),

@@ -25,9 +25,11 @@
 //!   budget of work next to the wall-clock part (the interval stage's `interval_work`, the
 //!   engine's `engine_work`), resolved into an `Allowance` whose `Deadline` counts steps. A
 //!   function's budget of work would be divided between its stages the way
-//!   `AnalysisConfig::function_budget` divides the run's time today; a cache of results
-//!   keyed by a function and its callees' summaries would sit where `analyze_inner` starts
-//!   a function's passes.
+//!   `AnalysisConfig::function_budget` divides the run's time today.
+//!
+//! The cache of per-function results (`cache/`) sits where `analyze_inner` starts a
+//! function's passes: a function whose entry is found runs neither pass, and its results
+//! and run record come from the entry; a summary would join its key.
 
 use crate::ir::Module;
 use crate::params::Params;
@@ -37,6 +39,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use verdicts::VerdictTable;
 
+pub mod cache;
 mod cause;
 mod contracts;
 mod domain_types;
@@ -177,7 +180,7 @@ impl AnalysisConfig {
 
 /// Analyzes every function of the module.
 pub fn analyze(module: &Module, config: &AnalysisConfig) -> AnalysisReport {
-    analyze_inner(module, config, None)
+    analyze_inner(module, config, None, None)
 }
 
 /// Analyzes every function of the module, then, within each function's time budget,
@@ -188,19 +191,46 @@ pub fn analyze_with_counterexamples(
     config: &AnalysisConfig,
     cex: &crate::cex::CexConfig,
 ) -> AnalysisReport {
-    analyze_inner(module, config, Some(cex))
+    analyze_inner(module, config, Some(cex), None)
+}
+
+/// [`analyze`] or [`analyze_with_counterexamples`] (with `cex`) of `module`, loaded with
+/// `fe`, reading the results of the functions whose entry `store` has and storing those of
+/// the functions analyzed (see [`cache`]). The results of a run of the `invariants`
+/// purpose are never cached.
+pub fn analyze_with_cache(
+    module: &Module,
+    fe: &crate::frontend::FrontendConfig,
+    config: &AnalysisConfig,
+    cex: Option<&crate::cex::CexConfig>,
+    store: &dyn cache::FunctionStore,
+) -> AnalysisReport {
+    if config.purpose != Purpose::Verdicts {
+        return analyze_inner(module, config, cex, None);
+    }
+    let cache = cache::ModuleCache::new(store, module, fe, config, cex);
+    analyze_inner(module, config, cex, Some(&cache))
 }
 
 fn analyze_inner(
     module: &Module,
     config: &AnalysisConfig,
     cex: Option<&crate::cex::CexConfig>,
+    cache: Option<&cache::ModuleCache<'_>>,
 ) -> AnalysisReport {
     let mut report = AnalysisReport {
         names: crate::check::FunctionNames::of_module(module),
         ..AnalysisReport::default()
     };
     let config = &config.within_process_memory();
+    // The functions whose results are in the cache run neither pass.
+    let cached: Vec<Option<cache::CachedFunction>> = (0..module.functions.len())
+        .map(|i| {
+            let func = &module.functions[i];
+            let cache = cache.filter(|_| unanalyzable(module, &func.name).is_none())?;
+            cache.look_up(module, i)
+        })
+        .collect();
     // Pass 1, the interval stage of every function (unless the configuration is itself
     // classic over intervals): it is cheap, and it runs to its fixpoint on every function
     // before any expensive stage starts, so that what it proves does not depend on what
@@ -220,7 +250,7 @@ fn analyze_inner(
             |&i| module.functions[i].name.clone(),
             |&i| {
                 let func = &module.functions[i];
-                if unanalyzable(module, &func.name).is_some() {
+                if unanalyzable(module, &func.name).is_some() || cached[i].is_some() {
                     return None;
                 }
                 let left = config
@@ -251,8 +281,9 @@ fn analyze_inner(
     };
     // Pass 2, the expensive stages, for the functions with assertions left open (every
     // function for invariants): they share what is left of the run's budget.
-    let needs_more = |func: &crate::ir::Function, staged: Option<&Pass<pipeline::Staged>>| {
-        if unanalyzable(module, &func.name).is_some() {
+    let needs_more = |i: usize, staged: Option<&Pass<pipeline::Staged>>| {
+        let func = &module.functions[i];
+        if unanalyzable(module, &func.name).is_some() || cached[i].is_some() {
             return false;
         }
         match staged.map(|p| &p.result) {
@@ -265,30 +296,31 @@ fn analyze_inner(
         .functions
         .iter()
         .zip(&first)
-        .filter(|(f, s)| {
-            needs_more(f, s.as_ref())
+        .enumerate()
+        .filter(|(i, (f, s))| {
+            needs_more(*i, s.as_ref())
                 && (config.purpose == Purpose::Invariants || !f.checks().is_empty())
         })
         .count();
     let n_started = AtomicUsize::new(0);
     // Each function's pass-1 result moves to the worker that continues it.
-    let items: Vec<(&crate::ir::Function, Mutex<Option<Pass<pipeline::Staged>>>)> = module
-        .functions
-        .iter()
-        .zip(first)
-        .map(|(f, s)| (f, Mutex::new(s)))
+    let items: Vec<(usize, Mutex<Option<Pass<pipeline::Staged>>>)> = first
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| cached[*i].is_none())
+        .map(|(i, s)| (i, Mutex::new(s)))
         .collect();
     let runs = parallel::map(
         &items,
         config.jobs,
-        |(func, _)| func.name.clone(),
-        |(func, staged)| {
-            let func: &crate::ir::Function = func;
+        |(i, _)| module.functions[*i].name.clone(),
+        |(i, staged)| {
+            let func = &module.functions[*i];
             if let Some(left_out) = unanalyzable(module, &func.name) {
                 return Pass::done(pipeline::not_analyzed(func, module, left_out));
             }
             let staged = staged.lock().unwrap_or_else(|e| e.into_inner()).take();
-            let second = needs_more(func, staged.as_ref());
+            let second = needs_more(*i, staged.as_ref());
             let (first_spent, first_budget, first_heap) = staged
                 .as_ref()
                 .map(|p| (p.elapsed, p.budget, p.peak_heap_bytes))
@@ -350,29 +382,55 @@ fn analyze_inner(
             pass
         },
     );
-    for ((func, _), pass) in items.iter().zip(runs) {
-        let Pass {
-            result: run,
-            elapsed,
-            budget,
-            peak_heap_bytes,
-        } = pass;
-        let run = run.unwrap_or_else(|what| pipeline::panicked(func, module, what));
-        report.functions.push(FunctionRun {
-            function: func.name.clone(),
-            end: run.end,
-            elapsed,
-            budget,
-            memory_budget: config.memory_per_function,
-            peak_heap_bytes,
-            stages: run.stages,
-            checks: run.times,
-            domain_types: run.domain_types,
-        });
-        report.cut_invariants.extend(run.at_cut_points);
-        report.refinement.extend(run.refinement);
-        report.results.extend(run.results);
-        report.loop_invariants.extend(run.invariants);
+    let mut runs = items.iter().map(|(i, _)| *i).zip(runs);
+    let mut next_run = runs.next();
+    for (i, from_cache) in cached.into_iter().enumerate() {
+        let func = &module.functions[i];
+        let outcome = match from_cache {
+            Some(outcome) => {
+                report.cache.from_cache += 1;
+                outcome
+            }
+            None => {
+                let (j, pass) = next_run.take().expect("one run per function not cached");
+                debug_assert_eq!(i, j);
+                next_run = runs.next();
+                let Pass {
+                    result: run,
+                    elapsed,
+                    budget,
+                    peak_heap_bytes,
+                } = pass;
+                let run = run.unwrap_or_else(|what| pipeline::panicked(func, module, what));
+                report.cut_invariants.extend(run.at_cut_points);
+                let outcome = cache::CachedFunction {
+                    run: FunctionRun {
+                        function: func.name.clone(),
+                        end: run.end,
+                        elapsed,
+                        budget,
+                        memory_budget: config.memory_per_function,
+                        peak_heap_bytes,
+                        stages: run.stages,
+                        checks: run.times,
+                        domain_types: run.domain_types,
+                    },
+                    results: run.results,
+                    loop_invariants: run.invariants,
+                    refinement: run.refinement,
+                    program: None,
+                };
+                if let Some(cache) = cache.filter(|_| unanalyzable(module, &func.name).is_none()) {
+                    report.cache.analyzed += 1;
+                    report.cache.stored += cache.save(module, i, outcome.clone()) as usize;
+                }
+                outcome
+            }
+        };
+        report.functions.push(outcome.run);
+        report.refinement.extend(outcome.refinement);
+        report.results.extend(outcome.results);
+        report.loop_invariants.extend(outcome.loop_invariants);
     }
     // Checks whose error site the front end's CFG simplification removed: LLVM proved them
     // unreachable (contradictory guards), under the same no-undefined-behaviour assumption.
