@@ -201,6 +201,26 @@ thread_local! {
     static MISREAD_MOVES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Runs `f` with a fresh solver context as the thread's, then restores the thread's
+/// context, so that what `f` leaves in a context (terms of a search stopped by time) cannot
+/// change the models later queries get. `f` runs on this thread and returns no term, so no
+/// term crosses contexts.
+pub fn in_own_context(f: impl FnOnce()) {
+    struct OnThisThread<F>(F);
+    // SAFETY: `with_z3_config` calls its callback synchronously on the calling thread;
+    // nothing is sent to or shared with another thread.
+    unsafe impl<F> Send for OnThisThread<F> {}
+    // SAFETY: as above.
+    unsafe impl<F> Sync for OnThisThread<F> {}
+    impl<F: FnOnce()> OnThisThread<F> {
+        fn call(self) {
+            (self.0)()
+        }
+    }
+    let f = OnThisThread(f);
+    z3::with_z3_config(&z3::Config::new(), move || f.call());
+}
+
 /// A test aid (`tests/inductive.rs`): while on, the formulas built on this thread read the
 /// operands moved into a target cut point's phis in their own reading, the encoding that
 /// once gave wrong proofs (a constant signed in an unsigned phi), so that a test can check
