@@ -248,7 +248,7 @@ pub(super) fn walk(stages: &[PipelineStage], inputs: &Inputs<'_>, state: &mut St
         }
         let allowance = stage.share.allowance(&inputs.clock, &ran);
         crate::progress::stage(|| stage.step.reported().name().into());
-        let run = || (stage.run)(inputs, state, &allowance);
+        let mut run = || (stage.run)(inputs, state, &allowance);
         if stage.step.reported() == Stage::CounterexampleSearch {
             // In a solver context of its own: a search stops at a time limit, and the terms
             // it leaves in the thread's context would change the models (hence the
