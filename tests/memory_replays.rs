@@ -1,0 +1,131 @@
+//! Native replays of memory checks: the program built with the address sanitizer, run, and
+//! its report read back (`cex::asan`) as the kind of error and the place in the program's
+//! code, which must be the line the program marks. The build is the replay's own
+//! (`cex::build`), so this also checks that the sanitizer's runtime links with the replay
+//! runtime (whose UBSan handlers keep their reports) for LP64 and ILP32, and that the
+//! symbolizer is found.
+
+mod common;
+
+use common::program;
+use polyfocus::cex::asan::MemoryError;
+use polyfocus::cex::replay::{
+    BuildSpec, CommandLine, NativeProgram, Policy, RunStatus, RuntimeError,
+};
+use polyfocus::frontend::{DataModel, EntrySelection, FrontendConfig, FrontendOptions};
+use polyfocus::ir::{CheckClass, CheckSelection};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+fn memory_build(data_model: DataModel) -> NativeProgram {
+    let config = FrontendConfig {
+        inputs: vec![program("memory/errors.c")],
+        cflags: vec![],
+        data_model,
+        entry: EntrySelection::Default,
+        inline_limit: 2000,
+        inline_caller_limit: 10000,
+        lift_limit: 50000,
+        checks: CheckSelection::of(&[CheckClass::Memory]),
+        options: FrontendOptions::DEFAULT,
+    };
+    let spec = BuildSpec {
+        entry: "main".into(),
+        nondet: BTreeMap::new(),
+        unknown_calls: BTreeMap::new(),
+        dictionary: vec![],
+    };
+    let built = NativeProgram::build(&config, &spec, Instant::now() + Duration::from_secs(300));
+    match built {
+        Ok(p) => p,
+        Err(e) => panic!("the replay with the address sanitizer does not build: {e}"),
+    }
+}
+
+/// The line of `errors.c` that carries `/* marker */`.
+fn marked_line(marker: &str) -> u32 {
+    let text = std::fs::read_to_string(program("memory/errors.c")).unwrap();
+    let pattern = format!("/* {marker} */");
+    let index = text
+        .lines()
+        .position(|l| l.contains(&pattern))
+        .unwrap_or_else(|| panic!("no line marked {marker}"));
+    index as u32 + 1
+}
+
+/// Runs the program with input `x` and returns where it stopped.
+fn stop(program: &NativeProgram, x: u128) -> RuntimeError {
+    let run = program.run(
+        CommandLine::PLAIN,
+        &[x],
+        &Policy::Strict,
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(
+        run.status,
+        RunStatus::RuntimeError,
+        "input {x}: {}",
+        run.stderr
+    );
+    RuntimeError::of_run(&run).unwrap_or_else(|| panic!("input {x}: no report in {}", run.stderr))
+}
+
+fn check_every_kind(data_model: DataModel) {
+    let program = memory_build(data_model);
+    assert!(program.sanitizes_memory);
+    let cases = [
+        (1, MemoryError::Overflow, "heap-overflow"),
+        (2, MemoryError::Overflow, "stack-overflow"),
+        (3, MemoryError::Overflow, "global-overflow"),
+        (4, MemoryError::NullDeref, "null-deref"),
+        (5, MemoryError::UseAfterFree, "use-after-free"),
+        (6, MemoryError::DoubleFree, "double-free"),
+        (7, MemoryError::BadFree, "bad-free"),
+        // `memset` is the sanitizer's interceptor: the frame is the call's.
+        (8, MemoryError::Overflow, "memset-overflow"),
+    ];
+    for (x, kind, marker) in cases {
+        let error = stop(&program, x);
+        assert_eq!(
+            error.memory,
+            Some(kind),
+            "{data_model:?} input {x}: {error:?}"
+        );
+        assert_eq!(
+            error.line,
+            marked_line(marker),
+            "{data_model:?} {marker}: {error:?}"
+        );
+        assert!(error.file.ends_with("errors.c"), "{error:?}");
+        assert!(error.column > 0, "{error:?}");
+    }
+    // UBSan's handler of the replay runtime, renamed in the program's objects, still
+    // reports the operation.
+    let overflow = stop(&program, 9);
+    assert_eq!(overflow.memory, None);
+    assert_eq!(overflow.class, "overflow");
+    assert_eq!(overflow.line, marked_line("overflow"));
+    // A leak is reported at the end of `main`, with the allocation's place.
+    let leak = stop(&program, 0);
+    assert_eq!(leak.memory, Some(MemoryError::Leak), "{leak:?}");
+    // A run without error ends normally.
+    let clean = program.run(
+        CommandLine::PLAIN,
+        &[10],
+        &Policy::Strict,
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(clean.status, RunStatus::Exited(0), "{}", clean.stderr);
+}
+
+#[test]
+fn the_sanitizer_names_each_memory_error_and_its_line_lp64() {
+    check_every_kind(DataModel::Lp64);
+}
+
+#[test]
+fn the_sanitizer_names_each_memory_error_and_its_line_ilp32() {
+    check_every_kind(DataModel::Ilp32);
+}
