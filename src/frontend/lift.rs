@@ -9,6 +9,7 @@
 mod library;
 mod memory;
 mod pointers;
+mod sizes;
 
 use std::collections::{HashMap, HashSet};
 
@@ -842,7 +843,7 @@ impl Lifter {
             LLVMCall => return self.lift_call(current, inst, loc),
             // Memory and pointer operations: memory is not modeled.
             // Each execution of an alloca is a new object: never an earlier iteration's bytes.
-            LLVMAlloca => self.clobber_through(piece, inst, loc),
+            LLVMAlloca => self.lift_alloca(piece, inst, loc),
             LLVMIntToPtr | LLVMFence => {}
             _ => {} // integer results are havocked by define_if_needed, with a warning
         }

@@ -302,7 +302,8 @@ impl Lifter {
 
     fn new_base(&mut self, object: LLVMValueRef, kind: BaseKind, name: String) -> BaseId {
         let id = BaseId(self.memory.bases.len() as u32);
-        self.memory.bases.push(BaseInfo { kind, name });
+        let size = self.object_size_of(object, &name);
+        self.memory.bases.push(BaseInfo { kind, name, size });
         self.memory.base_of.insert(object, id);
         id
     }
@@ -343,6 +344,19 @@ impl Lifter {
             ptr = raw::operand(ptr, 0);
         }
         None
+    }
+
+    /// An `alloca`: a new object each time it runs, whose bytes are arbitrary.
+    pub(super) fn lift_alloca(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) {
+        if let Some(&base) = self.memory.base_of.get(&inst) {
+            self.define_object_size(piece, base, inst, loc);
+        }
+        self.clobber_through(piece, inst, loc);
     }
 
     /// Lifts a `getelementptr` or pointer cast instruction: records its address.
@@ -775,6 +789,7 @@ impl Lifter {
         let Some(&(base, zeroed)) = self.memory.heap.get(&inst) else {
             return;
         };
+        self.define_object_size(piece, base, inst, loc);
         let op = if zeroed {
             MemOp::Init {
                 base,
