@@ -8,6 +8,8 @@
 
 mod library;
 mod memory;
+mod pointers;
+mod sizes;
 
 use std::collections::{HashMap, HashSet};
 
@@ -430,6 +432,7 @@ impl Lifter {
     fn run(&mut self) {
         self.number_values();
         self.collect_bases();
+        self.collect_pointer_merges();
         for k in 0..self.llvm_blocks.len() {
             self.lift_block(k);
         }
@@ -643,6 +646,9 @@ impl Lifter {
             _ => None,
         };
         if let Some(bin) = bin {
+            if op == LLVMSub && self.lift_pointer_difference(piece, inst, loc) {
+                return Flow::Continue;
+            }
             if !self.value_of.contains_key(&inst) {
                 return Flow::Continue; // vector or wide: handled by define_if_needed (no id)
             }
@@ -701,6 +707,7 @@ impl Lifter {
                         }
                         self.assign(piece, inst, Expr::Cmp { pred, lhs, rhs }, loc);
                     }
+                    _ if self.lift_pointer_comparison(piece, inst, loc) => {}
                     _ => {
                         let what = if raw::is_pointer(raw::type_of(raw::operand(inst, 0))) {
                             "pointer comparison"
@@ -762,6 +769,7 @@ impl Lifter {
                 }
             }
             LLVMSelect => {
+                self.lift_pointer_merge(piece, inst, loc);
                 if !self.value_of.contains_key(&inst) {
                     return Flow::Continue; // select of pointers or floats: no integer effect
                 }
@@ -787,6 +795,7 @@ impl Lifter {
                 }
             }
             LLVMPHI => {
+                self.lift_pointer_merge(piece, inst, loc);
                 // Defined by the moves on the incoming edges.
                 if let Some(&id) = self.value_of.get(&inst) {
                     self.defined[id.index()] = true;
@@ -834,7 +843,7 @@ impl Lifter {
             LLVMCall => return self.lift_call(current, inst, loc),
             // Memory and pointer operations: memory is not modeled.
             // Each execution of an alloca is a new object: never an earlier iteration's bytes.
-            LLVMAlloca => self.clobber_through(piece, inst, loc),
+            LLVMAlloca => self.lift_alloca(piece, inst, loc),
             LLVMIntToPtr | LLVMFence => {}
             _ => {} // integer results are havocked by define_if_needed, with a warning
         }
@@ -1732,6 +1741,10 @@ impl Lifter {
         for inst in raw::instructions(to) {
             if raw::opcode(inst) != LLVMOpcode::LLVMPHI {
                 break;
+            }
+            if let Some(offset_move) = self.merge_move(inst, from) {
+                moves.push(offset_move);
+                continue;
             }
             let Some(&dest) = self.value_of.get(&inst) else {
                 continue;

@@ -32,7 +32,7 @@ use super::{int_ty, Lifter};
 use crate::frontend::{conventions, raw, reach};
 use crate::ir::{
     Address, BaseId, BaseInfo, BaseKind, BinOp, CastOp, Const, Expr, HavocReason, Inst, MemOp,
-    Operand, SourceLoc, Ty,
+    Operand, SourceLoc, Ty, ValueId,
 };
 
 const I64: Ty = Ty { width: 64 };
@@ -43,7 +43,9 @@ pub(super) struct Memory {
     /// The bases, in order of discovery.
     pub(super) bases: Vec<BaseInfo>,
     /// The LLVM object (alloca, global, pointer parameter) of each base.
-    base_of: std::collections::HashMap<LLVMValueRef, BaseId>,
+    pub(super) base_of: std::collections::HashMap<LLVMValueRef, BaseId>,
+    /// The pointer phis and selects of one base, with their `i64` offset (`pointers.rs`).
+    pub(super) merge_offset: std::collections::HashMap<LLVMValueRef, (BaseId, ValueId)>,
     /// Addresses of the `getelementptr` and cast instructions lifted so far.
     addr_of: std::collections::HashMap<LLVMValueRef, Address>,
     /// The bases other code may write: clobbered by unknown calls and stores.
@@ -52,7 +54,17 @@ pub(super) struct Memory {
     /// starts zeroed.
     heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,
     /// The module's data layout, for sizes and field offsets.
-    target: Option<LLVMTargetDataRef>,
+    pub(super) target: Option<LLVMTargetDataRef>,
+}
+
+impl Memory {
+    /// The LLVM object of a base.
+    pub(super) fn object_of(&self, base: BaseId) -> Option<LLVMValueRef> {
+        self.base_of
+            .iter()
+            .find(|(_, b)| **b == base)
+            .map(|(o, _)| *o)
+    }
 }
 
 fn const_i64(value: i128) -> Operand {
@@ -69,7 +81,7 @@ fn globals_are_sequential(func: LLVMValueRef) -> bool {
 }
 
 /// Looks through pointer casts (instructions or constant expressions).
-fn strip_casts(mut ptr: LLVMValueRef) -> LLVMValueRef {
+pub(super) fn strip_casts(mut ptr: LLVMValueRef) -> LLVMValueRef {
     loop {
         let is_cast = unsafe {
             (!LLVMIsABitCastInst(ptr).is_null() || !LLVMIsAAddrSpaceCastInst(ptr).is_null())
@@ -86,7 +98,7 @@ fn strip_casts(mut ptr: LLVMValueRef) -> LLVMValueRef {
     }
 }
 
-fn is_gep(value: LLVMValueRef) -> bool {
+pub(super) fn is_gep(value: LLVMValueRef) -> bool {
     unsafe {
         !LLVMIsAGetElementPtrInst(value).is_null()
             || (!LLVMIsAConstantExpr(value).is_null()
@@ -290,14 +302,15 @@ impl Lifter {
 
     fn new_base(&mut self, object: LLVMValueRef, kind: BaseKind, name: String) -> BaseId {
         let id = BaseId(self.memory.bases.len() as u32);
-        self.memory.bases.push(BaseInfo { kind, name });
+        let size = self.object_size_of(object, &name);
+        self.memory.bases.push(BaseInfo { kind, name, size });
         self.memory.base_of.insert(object, id);
         id
     }
 
     /// The address of `ptr`, when it is described (a base, a cast of a described pointer,
     /// a `getelementptr` instruction lifted earlier, a constant `getelementptr` of a base).
-    fn address(&mut self, ptr: LLVMValueRef) -> Option<Address> {
+    pub(super) fn address(&mut self, ptr: LLVMValueRef) -> Option<Address> {
         let ptr = strip_casts(ptr);
         if let Some(&base) = self.memory.base_of.get(&ptr) {
             return Some(Address {
@@ -307,6 +320,9 @@ impl Lifter {
         }
         if let Some(addr) = self.memory.addr_of.get(&ptr) {
             return Some(addr.clone());
+        }
+        if let Some(addr) = self.merge_address(ptr) {
+            return Some(addr);
         }
         if is_gep(ptr) && !raw::is_instruction(ptr) {
             // A constant expression: every index is a constant, nothing is emitted.
@@ -328,6 +344,19 @@ impl Lifter {
             ptr = raw::operand(ptr, 0);
         }
         None
+    }
+
+    /// An `alloca`: a new object each time it runs, whose bytes are arbitrary.
+    pub(super) fn lift_alloca(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) {
+        if let Some(&base) = self.memory.base_of.get(&inst) {
+            self.define_object_size(piece, base, inst, loc);
+        }
+        self.clobber_through(piece, inst, loc);
     }
 
     /// Lifts a `getelementptr` or pointer cast instruction: records its address.
@@ -760,6 +789,7 @@ impl Lifter {
         let Some(&(base, zeroed)) = self.memory.heap.get(&inst) else {
             return;
         };
+        self.define_object_size(piece, base, inst, loc);
         let op = if zeroed {
             MemOp::Init {
                 base,
