@@ -129,3 +129,52 @@ fn the_sanitizer_names_each_memory_error_and_its_line_lp64() {
 fn the_sanitizer_names_each_memory_error_and_its_line_ilp32() {
     check_every_kind(DataModel::Ilp32);
 }
+
+/// `polyfocus svcomp --property valid-memsafety.prp` on tasks of `../shared/bench3`: the
+/// answer is one of SV-COMP's, and never contradicts the task's verdict (a `FALSE` names
+/// the task's own subproperty; the file asks `valid-memcleanup` too, so no `TRUE`).
+#[test]
+fn svcomp_answers_bench3_tasks_soundly() {
+    let Some(bench) = common::shared_bench_or_skip(
+        common::SharedSet::Bench3,
+        "svcomp_answers_bench3_tasks_soundly",
+    ) else {
+        return;
+    };
+    let property = bench.join("properties/valid-memsafety.prp");
+    let tasks = [
+        ("c/memsafety/test-0232-3.yml", Some("valid-free")),
+        ("c/memsafety/960521-1-1.yml", Some("valid-free")),
+        ("c/array-memsafety/cstrlen_unsafe.yml", Some("valid-deref")),
+        ("c/memsafety/960521-1-2.yml", None),
+        ("c/array-memsafety/cstrlen-alloca-2.yml", None),
+    ];
+    for (task, violated) in tasks {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfocus"))
+            // Format 1.0 task files name no data model: these programs are ILP32.
+            .args([
+                "svcomp",
+                "--data-model",
+                "ILP32",
+                "--timeout",
+                "60",
+                "--property",
+            ])
+            .arg(&property)
+            .arg(bench.join("sv-benchmarks").join(task))
+            .output()
+            .expect("polyfocus runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(out.status.code(), Some(0), "{task}: {stdout}");
+        let answer = *lines.last().expect("an answer");
+        match (answer, violated) {
+            ("UNKNOWN", _) => assert!(
+                lines.len() >= 2 && lines[lines.len() - 2].starts_with("reason: "),
+                "{task}: {stdout}"
+            ),
+            (a, Some(sub)) => assert_eq!(a, format!("FALSE({sub})"), "{task}: {stdout}"),
+            (a, None) => panic!("{task} is safe but the answer is {a}: {stdout}"),
+        }
+    }
+}
