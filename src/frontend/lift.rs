@@ -6,6 +6,7 @@
 //! assert calls split their block. Everything else that yields an integer and is not
 //! modeled is a [`Inst::Havoc`] with a warning (one per kind and function).
 
+mod access;
 mod library;
 mod memory;
 mod pointers;
@@ -58,6 +59,8 @@ pub struct LiftOptions<'a> {
     pub contracts: &'a Contracts,
     /// Whether to check them.
     pub certify: bool,
+    /// Whether to add the memory-safety checks (`access.rs`, `--checks memory`).
+    pub memory_checks: bool,
     /// Certify mode: lift the copy of the function *specialized* to this guard (see
     /// [`super::contract::specialized_guard`]): the guard is assumed at the entry, and the
     /// only checks are those of the summary clauses guarded by exactly it. Without it, those
@@ -79,6 +82,7 @@ pub fn lift_function(
     lifter.contracts = options.contracts.clone();
     lifter.certify = options.certify;
     lifter.specialize = options.specialize.cloned();
+    lifter.memory_checks = options.memory_checks;
     lifter.run();
     lifter.finish()
 }
@@ -273,6 +277,8 @@ struct Lifter {
     specialize: Option<Atom>,
     /// The contract checks made in certify mode.
     obligations: Vec<(CheckId, Obligation)>,
+    /// Whether to add the memory-safety checks (`access.rs`).
+    memory_checks: bool,
 }
 
 /// What the lifter does with the rest of a block after an instruction.
@@ -360,6 +366,7 @@ impl Lifter {
             certify: false,
             specialize: None,
             obligations: vec![],
+            memory_checks: false,
         }
     }
 
@@ -433,6 +440,7 @@ impl Lifter {
         self.number_values();
         self.collect_bases();
         self.collect_pointer_merges();
+        self.collect_live_cells();
         for k in 0..self.llvm_blocks.len() {
             self.lift_block(k);
         }
@@ -801,8 +809,14 @@ impl Lifter {
                     self.defined[id.index()] = true;
                 }
             }
-            LLVMLoad => self.lift_load(piece, inst, loc),
-            LLVMStore => self.lift_store(piece, inst, loc),
+            LLVMLoad => {
+                self.check_load_store(current, inst, loc);
+                self.lift_load(*current, inst, loc)
+            }
+            LLVMStore => {
+                self.check_load_store(current, inst, loc);
+                self.lift_store(*current, inst, loc)
+            }
             LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast => {
                 self.lift_address(piece, inst, loc)
             }
@@ -968,6 +982,8 @@ impl Lifter {
             return Flow::Continue;
         }
         if name.starts_with("llvm.") && name != "llvm.trap" {
+            self.check_memory_intrinsic(current, inst, &name, loc);
+            let piece = *current;
             self.intrinsic_memory(piece, inst, &name, loc);
             self.lift_intrinsic(piece, inst, &name, loc);
             return Flow::Continue;
@@ -1023,7 +1039,12 @@ impl Lifter {
                 self.havoc(cont, inst, HavocReason::UnknownCall { function: name }, loc);
             }
             None if !defined && super::library::is_library_function(&name) => {
-                self.library_call(piece, inst, &name, loc);
+                match name.as_str() {
+                    "free" => self.lift_free(current, inst, loc),
+                    "realloc" => self.clobber_live_cells(*current, loc),
+                    _ => {}
+                }
+                self.library_call(*current, inst, &name, loc);
             }
             None => {
                 let contract = self.contracts.get(&name).cloned();

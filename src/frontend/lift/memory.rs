@@ -49,15 +49,22 @@ pub(super) struct Memory {
     /// Addresses of the `getelementptr` and cast instructions lifted so far.
     addr_of: std::collections::HashMap<LLVMValueRef, Address>,
     /// The bases other code may write: clobbered by unknown calls and stores.
-    reachable: Vec<BaseId>,
+    pub(super) reachable: Vec<BaseId>,
+    /// The liveness cell of each allocated object's base (`access.rs`, `--checks memory`).
+    pub(super) live: std::collections::HashMap<BaseId, BaseId>,
     /// The allocation sites (`malloc`, `calloc` calls) with a base, and whether the object
     /// starts zeroed.
-    heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,
+    pub(super) heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,
     /// The module's data layout, for sizes and field offsets.
     pub(super) target: Option<LLVMTargetDataRef>,
 }
 
 impl Memory {
+    /// Whether `base` is the object of an allocation site.
+    pub(super) fn is_heap(&self, base: BaseId) -> bool {
+        self.heap.values().any(|(b, _)| *b == base)
+    }
+
     /// The LLVM object of a base.
     pub(super) fn object_of(&self, base: BaseId) -> Option<LLVMValueRef> {
         self.base_of
@@ -536,7 +543,9 @@ impl Lifter {
 
     /// A call of code the lifter does not see: every base other code may reach.
     pub(super) fn clobber_reachable(&mut self, piece: usize, loc: &Option<SourceLoc>) {
-        let bases = self.memory.reachable.clone();
+        // That code may also free what it reaches.
+        let mut bases = self.memory.reachable.clone();
+        bases.extend(self.reachable_live_cells());
         self.clobber(piece, bases, loc);
     }
 
@@ -790,6 +799,7 @@ impl Lifter {
             return;
         };
         self.define_object_size(piece, base, inst, loc);
+        self.set_live(piece, base, true, loc);
         let op = if zeroed {
             MemOp::Init {
                 base,
@@ -894,7 +904,7 @@ fn const_leaves(
 /// its own, which the lifter does not describe).
 /// Whether `ptr` is the global that only keeps checked operations alive
 /// ([`conventions::KEEP_SINK`]).
-fn is_keep_sink(ptr: LLVMValueRef) -> bool {
+pub(super) fn is_keep_sink(ptr: LLVMValueRef) -> bool {
     let global = unsafe { !LLVMIsAGlobalVariable(ptr).is_null() };
     global && raw::name(ptr) == conventions::KEEP_SINK
 }
