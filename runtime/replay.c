@@ -165,6 +165,20 @@ __attribute__((constructor)) static void polyfocus_guard(void) {
 }
 #endif
 
+#ifdef POLYFOCUS_ASAN
+/* The address sanitizer ends a run on a memory error (or a leak at exit) without flushing
+ * stdio: the log of served values must be complete all the same, or the run would look as
+ * if it had asked for no input. */
+extern void __sanitizer_set_death_callback(void (*callback)(void));
+static void polyfocus_flush_log(void) {
+    if (polyfocus_log)
+        fflush(polyfocus_log);
+}
+__attribute__((constructor)) static void polyfocus_flush_at_death(void) {
+    __sanitizer_set_death_callback(polyfocus_flush_log);
+}
+#endif
+
 static unsigned long long polyfocus_random(void) {
     /* splitmix64 */
     unsigned long long z = (polyfocus_rng += 0x9e3779b97f4a7c15ULL);

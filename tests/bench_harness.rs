@@ -17,9 +17,9 @@ case "$(basename "$2")" in
   imprecise.c) if [ -n "$PRECISE" ]; then answer true null 0; else answer unknown '"imprecise"' 2; fi ;;
   unsupported.c) answer unknown '"unsupported: inline asm"' 2 ;;
   noassert.c) answer true null 0 ;;
-  mem_deref.c) echo '{"verdict":"false","checks":[{"kind":"memory","subproperty":"valid-free","verdict":"true"},{"kind":"memory","subproperty":"valid-deref","verdict":"false"}]}'; exit 1 ;;
-  mem_safe.c) echo '{"verdict":"true","checks":[{"kind":"memory","subproperty":"valid-deref","verdict":"true"},{"kind":"memory","subproperty":"valid-memtrack","verdict":"true"}]}'; exit 0 ;;
-  mem_noleak.c) echo '{"verdict":"true","checks":[{"kind":"memory","subproperty":"valid-deref","verdict":"true"}]}'; exit 0 ;;
+  mem_deref.c) echo '{"verdict":"false","checks":[{"kind":"memory","subproperty":"valid-free","verdict":"proved"},{"kind":"memory","subproperty":"valid-deref","verdict":"violated"}]}'; exit 1 ;;
+  mem_safe.c) echo '{"verdict":"true","checks":[{"kind":"memory","subproperty":"valid-deref","verdict":"proved"},{"kind":"memory","subproperty":"valid-memtrack","verdict":"proved"}]}'; exit 0 ;;
+  mem_noleak.c) echo '{"verdict":"true","checks":[{"kind":"memory","subproperty":"valid-deref","verdict":"proved"}]}'; exit 0 ;;
   args.c) printf '{"verdict":"unknown","reason":"imprecise: %s","checks":[]}\n' "$*"; exit 2 ;;
   crash.c) kill -SEGV $$ ;;
   input_error.c) echo "error: cannot parse" >&2; exit 3 ;;

@@ -68,6 +68,8 @@ fn stop(program: &NativeProgram, x: u128) -> RuntimeError {
         "input {x}: {}",
         run.stderr
     );
+    // The log of served values is complete although the sanitizer ends the run.
+    assert_eq!(run.served.len(), 1, "input {x}: {:?}", run.served);
     RuntimeError::of_run(&run).unwrap_or_else(|| panic!("input {x}: no report in {}", run.stderr))
 }
 
@@ -177,4 +179,53 @@ fn svcomp_answers_bench3_tasks_soundly() {
             (a, None) => panic!("{task} is safe but the answer is {a}: {stdout}"),
         }
     }
+}
+
+/// The memory check at the line of `program` marked `/* marker */` is violated with a
+/// replayed counterexample, and refutes `subproperty`.
+fn assert_replayed_violation(name: &str, marker: &str, subproperty: &str) {
+    let path = program(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.contains(&format!("/* {marker} */")))
+        .expect("a marked line") as u64
+        + 1;
+    let report = common::check_json(&path, &["--checks", "memory", "--timeout", "60"]);
+    let checks = report["checks"].as_array().expect("checks");
+    let violated: Vec<&serde_json::Value> = checks
+        .iter()
+        .filter(|c| c["verdict"] == "violated")
+        .collect();
+    assert!(
+        violated
+            .iter()
+            .any(|c| common::line_of(c) == Some(line as u32)
+                && c["subproperty"] == subproperty
+                && c["counterexample"]["confirmed_by"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("replayed natively"))),
+        "{name}: no replayed violation at line {line}: {report:#}"
+    );
+    // Nothing else is violated: a replay stops at its own access only.
+    assert!(
+        violated
+            .iter()
+            .all(|c| common::line_of(c) == Some(line as u32)),
+        "{name}: {report:#}"
+    );
+}
+
+#[test]
+fn a_heap_overflow_in_a_loop_is_replayed() {
+    assert_replayed_violation("memory/replayed_overflow.c", "out-of-bounds", "valid-deref");
+}
+
+#[test]
+fn a_double_free_is_replayed() {
+    assert_replayed_violation(
+        "memory/replayed_double_free.c",
+        "invalid-free",
+        "valid-free",
+    );
 }

@@ -78,7 +78,7 @@ pub fn answer(stdout: &str) -> Option<MemSafetyAnswer> {
         .collect();
     if let Some(violated) = memory
         .iter()
-        .find(|c| c.verdict.as_deref() == Some("false"))
+        .find(|c| c.verdict.as_deref() == Some("violated"))
     {
         let sub = violated.subproperty.clone().unwrap_or_default();
         return Some(MemSafetyAnswer::False(sub));
@@ -87,7 +87,7 @@ pub fn answer(stdout: &str) -> Option<MemSafetyAnswer> {
         && report
             .checks
             .iter()
-            .all(|c| c.verdict.as_deref() == Some("true"));
+            .all(|c| c.verdict.as_deref() == Some("proved"));
     let tracks_leaks = memory
         .iter()
         .any(|c| c.subproperty.as_deref() == Some(MEMTRACK));
@@ -98,7 +98,7 @@ pub fn answer(stdout: &str) -> Option<MemSafetyAnswer> {
             let reason = report
                 .checks
                 .iter()
-                .filter(|c| c.verdict.as_deref() != Some("true"))
+                .filter(|c| c.verdict.as_deref() != Some("proved"))
                 .find_map(|c| c.reason.clone())
                 .or(report.reason)
                 .unwrap_or_else(|| "unknown".to_string());
@@ -164,9 +164,9 @@ mod tests {
     #[test]
     fn a_violation_names_its_subproperty() {
         let json = r#"{"verdict":"false","checks":[
-            {"kind":"memory","subproperty":"valid-deref","verdict":"true"},
-            {"kind":"memory","subproperty":"valid-free","verdict":"false"},
-            {"kind":"memory","subproperty":"valid-deref","verdict":"false"}]}"#;
+            {"kind":"memory","subproperty":"valid-deref","verdict":"proved"},
+            {"kind":"memory","subproperty":"valid-free","verdict":"violated"},
+            {"kind":"memory","subproperty":"valid-deref","verdict":"violated"}]}"#;
         assert_eq!(
             answer(json),
             Some(MemSafetyAnswer::False("valid-free".into()))
@@ -177,11 +177,11 @@ mod tests {
     #[test]
     fn true_needs_every_check_proved_and_leaks_checked() {
         let proved = r#"{"verdict":"true","checks":[
-            {"kind":"memory","subproperty":"valid-deref","verdict":"true"},
-            {"kind":"memory","subproperty":"valid-memtrack","verdict":"true"}]}"#;
+            {"kind":"memory","subproperty":"valid-deref","verdict":"proved"},
+            {"kind":"memory","subproperty":"valid-memtrack","verdict":"proved"}]}"#;
         assert_eq!(answer(proved), Some(MemSafetyAnswer::True));
         let no_leaks = r#"{"verdict":"true","checks":[
-            {"kind":"memory","subproperty":"valid-deref","verdict":"true"}]}"#;
+            {"kind":"memory","subproperty":"valid-deref","verdict":"proved"}]}"#;
         assert_eq!(
             answer(no_leaks),
             Some(MemSafetyAnswer::Unknown(LEAKS_NOT_CHECKED.into()))
@@ -192,7 +192,7 @@ mod tests {
             Some(MemSafetyAnswer::Unknown(LEAKS_NOT_CHECKED.into()))
         );
         let open = r#"{"verdict":"unknown","checks":[
-            {"kind":"memory","subproperty":"valid-memtrack","verdict":"true"},
+            {"kind":"memory","subproperty":"valid-memtrack","verdict":"proved"},
             {"kind":"memory","subproperty":"valid-deref","verdict":"unknown","reason":"imprecise: loop"}]}"#;
         assert_eq!(
             answer(open),
