@@ -186,7 +186,7 @@ fn allocation_site(inst: LLVMValueRef) -> Option<bool> {
 }
 
 /// Whether `block` lies on a cycle of its function's CFG (it can run twice).
-fn in_cycle(block: LLVMBasicBlockRef) -> bool {
+pub(super) fn in_cycle(block: LLVMBasicBlockRef) -> bool {
     let successors = |b: LLVMBasicBlockRef| {
         let term = unsafe { LLVMGetBasicBlockTerminator(b) };
         if term.is_null() {
