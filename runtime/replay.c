@@ -153,7 +153,7 @@ __attribute__((constructor)) static void polyfocus_guard(void) {
         return;
 #ifndef POLYFOCUS_ASAN
     /* Not under the address sanitizer, whose shadow memory alone takes terabytes of address
-     * space: its allocator returns null for what it cannot hold instead. */
+     * space: its own limits stop the run instead (ASAN_OPTIONS). */
     struct rlimit lim;
     lim.rlim_cur = (rlim_t)2 << 30;
     lim.rlim_max = (rlim_t)2 << 30;

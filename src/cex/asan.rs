@@ -228,13 +228,15 @@ pub fn symbolizer() -> PathBuf {
 }
 
 /// The sanitizer's options of a replay: stop at the first error with the runtime's status
-/// of a runtime error (`exit_status`), look for leaks at the end, let an allocation over
-/// 2 GiB return null as `malloc` may (rather than abort), stop a run whose resident memory
-/// passes 2 GiB (the guard the runtime's address-space limit is without the sanitizer), and
-/// no legend after the report.
+/// of a runtime error (`exit_status`), look for leaks at the end, stop a run at an
+/// allocation over 2 GiB or when its resident memory passes 2 GiB (the guard the runtime's
+/// address-space limit is without the sanitizer), and no legend after the report. An
+/// allocation that fails ends the run with a report of its own, no memory error: the
+/// analysis assumes that `malloc` succeeds, so a run where it returns null is no
+/// counterexample.
 pub fn asan_options(exit_status: i32) -> String {
     format!(
-        "exitcode={exit_status}:detect_leaks=1:allocator_may_return_null=1:\
+        "exitcode={exit_status}:detect_leaks=1:allocator_may_return_null=0:\
          max_allocation_size_mb=2048:hard_rss_limit_mb=2048:print_legend=0:symbolize=1:\
          detect_stack_use_after_return=0:handle_abort=0"
     )

@@ -7,10 +7,11 @@
 //!   thread), only the locals whose address never escapes get bases: anything other code
 //!   may reach can change between two instructions.
 //! - A pointer is described as a base and an `i64` byte offset when it is a base or a chain
-//!   of `getelementptr` and casts from one; the offset is built with wrapping arithmetic.
-//!   Any other pointer (loaded, a phi or select, a call result, `inttoptr`) is not
-//!   described: a load through it is arbitrary, a store through it clobbers its underlying
-//!   base when one is known, else every base other code may reach.
+//!   of `getelementptr` and casts from one, or a phi or select of pointers of one base
+//!   (`pointers.rs`); the offset is built with wrapping arithmetic. Any other pointer
+//!   (loaded, a call result, `inttoptr`) is not described: a load through it is arbitrary,
+//!   a store through it clobbers its underlying base when one is known, else every base
+//!   other code may reach.
 //! - Every base other code may reach (the *reachable* set: locals whose address escapes,
 //!   globals, pointees) is clobbered by each call that is not a convention or a harmless
 //!   intrinsic, and by each store through an undescribed pointer.
@@ -185,7 +186,7 @@ fn allocation_site(inst: LLVMValueRef) -> Option<bool> {
 }
 
 /// Whether `block` lies on a cycle of its function's CFG (it can run twice).
-fn in_cycle(block: LLVMBasicBlockRef) -> bool {
+pub(super) fn in_cycle(block: LLVMBasicBlockRef) -> bool {
     let successors = |b: LLVMBasicBlockRef| {
         let term = unsafe { LLVMGetBasicBlockTerminator(b) };
         if term.is_null() {

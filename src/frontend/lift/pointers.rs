@@ -5,7 +5,7 @@
 //!   casts, `getelementptr`s and other such phis and selects) is described by that base and
 //!   an `i64` offset that is itself a phi or select (`p++` loops, `while (p < end)`). An
 //!   incoming pointer whose offset is not described gives an arbitrary offset in that base.
-//!   Locals allocated outside the entry block are left out: each execution of their `alloca`
+//!   Locals allocated in a cycle of the CFG are left out: each execution of their `alloca`
 //!   is a new object, and a phi could mix the objects of two iterations.
 //! - `icmp` of two pointers described in one base compares their offsets, relational
 //!   predicates as signed numbers (exact while the addresses do not wrap around the address
@@ -22,7 +22,7 @@ use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::target::LLVMPointerSize;
 use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode};
 
-use super::memory::{is_gep, strip_casts};
+use super::memory::{in_cycle, is_gep, strip_casts};
 use super::Lifter;
 use crate::frontend::raw;
 use crate::ir::{
@@ -89,7 +89,6 @@ fn is_null(value: LLVMValueRef) -> bool {
 impl Lifter {
     /// Finds the pointer phis and selects of one base and gives each an `i64` offset value.
     pub(super) fn collect_pointer_merges(&mut self) {
-        let entry = self.llvm_blocks.first().copied();
         let merges: Vec<LLVMValueRef> = self
             .llvm_blocks
             .iter()
@@ -106,7 +105,7 @@ impl Lifter {
             match self.memory.base_of.get(&r) {
                 Some(&base) => {
                     let fresh_each_time = unsafe { !LLVMIsAAllocaInst(r).is_null() }
-                        && Some(unsafe { LLVMGetInstructionParent(r) }) != entry;
+                        && in_cycle(unsafe { LLVMGetInstructionParent(r) });
                     if fresh_each_time {
                         Origin::Mixed
                     } else {
