@@ -178,7 +178,7 @@ pub fn harness_text(
     }
     let _ = writeln!(
         out,
-        " *\n * To watch it fail (exit status 97, \"POLYFOCUS-ERROR-REACHED\"; a runtime error: exit status\n * 96, \"POLYFOCUS-RUNTIME-ERROR kind file:line:column\"):"
+        " *\n * To watch it fail (exit status 97, \"POLYFOCUS-ERROR-REACHED\"; a runtime error: exit status\n * 96, \"POLYFOCUS-RUNTIME-ERROR kind file:line:column\" or the address sanitizer's report):"
     );
     let mut objects = Vec::new();
     let memory = sanitizes_memory(config.checks);
