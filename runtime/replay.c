@@ -151,13 +151,31 @@ __attribute__((constructor)) static void polyfocus_guard(void) {
     const char *parent = polyfocus_env("POLYFOCUS_REPLAY_PARENT");
     if (!parent || !*parent)
         return;
+#ifndef POLYFOCUS_ASAN
+    /* Not under the address sanitizer, whose shadow memory alone takes terabytes of address
+     * space: its own limits stop the run instead (ASAN_OPTIONS). */
     struct rlimit lim;
     lim.rlim_cur = (rlim_t)2 << 30;
     lim.rlim_max = (rlim_t)2 << 30;
     setrlimit(RLIMIT_AS, &lim);
+#endif
     prctl(POLYFOCUS_PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if ((long)getppid() != __strtol_internal(parent, NULL, 10, 0))
         raise(SIGKILL);
+}
+#endif
+
+#ifdef POLYFOCUS_ASAN
+/* The address sanitizer ends a run on a memory error (or a leak at exit) without flushing
+ * stdio: the log of served values must be complete all the same, or the run would look as
+ * if it had asked for no input. */
+extern void __sanitizer_set_death_callback(void (*callback)(void));
+static void polyfocus_flush_log(void) {
+    if (polyfocus_log)
+        fflush(polyfocus_log);
+}
+__attribute__((constructor)) static void polyfocus_flush_at_death(void) {
+    __sanitizer_set_death_callback(polyfocus_flush_log);
 }
 #endif
 
@@ -266,17 +284,26 @@ static long long polyfocus_replay_next_in(const char *name, unsigned width, long
 #include <sys/mman.h>
 void *polyfocus_entry_buffer(const char *name) {
     const unsigned long guard = 1UL << 16, size = 4096UL;
-    unsigned char *base = (unsigned char *)mmap(0, 2 * guard + size, PROT_READ | PROT_WRITE,
-                                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     unsigned long long *words;
     unsigned long i;
+#ifdef POLYFOCUS_ASAN
+    /* Under the address sanitizer a heap block: an access just outside it is reported as
+     * the overflow it is, at the access. */
+    (void)guard;
+    words = (unsigned long long *)malloc(size);
+    if (!words)
+        abort();
+#else
+    unsigned char *base = (unsigned char *)mmap(0, 2 * guard + size, PROT_READ | PROT_WRITE,
+                                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == (unsigned char *)MAP_FAILED || mprotect(base, guard, PROT_NONE) != 0 ||
         mprotect(base + guard + size, guard, PROT_NONE) != 0)
         abort();
     words = (unsigned long long *)(base + guard);
+#endif
     for (i = 0; i < size / 8; i++)
         words[i] = polyfocus_replay_next(name, 64);
-    return base + guard;
+    return words;
 }
 
 #ifndef POLYFOCUS_BAKED_COUNT
@@ -400,6 +427,16 @@ void polyfocus_replay_error(const char *how) {
  * address. */
 #define POLYFOCUS_EXIT_RUNTIME 96
 
+/* Linked with the address sanitizer (POLYFOCUS_ASAN, --checks memory), whose runtime carries
+ * UBSan's handlers too, the handlers below take names of their own, and polyfocus renames
+ * the program's calls to them (objcopy --redefine-sym). The sanitizer reports a memory error
+ * itself and exits with the same status 96. */
+#ifdef POLYFOCUS_ASAN
+#define POLYFOCUS_UBSAN(name) polyfocus_ubsan_handle_##name##_abort
+#else
+#define POLYFOCUS_UBSAN(name) __ubsan_handle_##name##_abort
+#endif
+
 struct polyfocus_source_location {
     const char *file;
     unsigned int line;
@@ -446,19 +483,19 @@ static int polyfocus_value_is_zero(const struct polyfocus_type_descriptor *type,
     }
 }
 
-void __ubsan_handle_add_overflow_abort(void *data, void *lhs, void *rhs) {
+void POLYFOCUS_UBSAN(add_overflow)(void *data, void *lhs, void *rhs) {
     polyfocus_runtime_error("overflow", data);
 }
-void __ubsan_handle_sub_overflow_abort(void *data, void *lhs, void *rhs) {
+void POLYFOCUS_UBSAN(sub_overflow)(void *data, void *lhs, void *rhs) {
     polyfocus_runtime_error("overflow", data);
 }
-void __ubsan_handle_mul_overflow_abort(void *data, void *lhs, void *rhs) {
+void POLYFOCUS_UBSAN(mul_overflow)(void *data, void *lhs, void *rhs) {
     polyfocus_runtime_error("overflow", data);
 }
-void __ubsan_handle_negate_overflow_abort(void *data, void *old) {
+void POLYFOCUS_UBSAN(negate_overflow)(void *data, void *old) {
     polyfocus_runtime_error("overflow", data);
 }
-void __ubsan_handle_divrem_overflow_abort(void *data, void *lhs, void *rhs) {
+void POLYFOCUS_UBSAN(divrem_overflow)(void *data, void *lhs, void *rhs) {
     const struct polyfocus_overflow_data *d = (const struct polyfocus_overflow_data *)data;
     polyfocus_runtime_error(polyfocus_value_is_zero(d->type, rhs) ? "div" : "overflow", data);
 }
@@ -495,13 +532,13 @@ static int polyfocus_amount_in_range(const struct polyfocus_type_descriptor *typ
     return v < width;
 }
 
-void __ubsan_handle_shift_out_of_bounds_abort(void *data, void *lhs, void *rhs) {
+void POLYFOCUS_UBSAN(shift_out_of_bounds)(void *data, void *lhs, void *rhs) {
     const struct polyfocus_shift_data *d = (const struct polyfocus_shift_data *)data;
     unsigned width = 1u << (d->lhs_type->info >> 1);
     int base = polyfocus_amount_in_range(d->rhs_type, rhs, width);
     polyfocus_runtime_error(base ? "shift-base" : "shift", data);
 }
-void __ubsan_handle_out_of_bounds_abort(void *data, void *index) {
+void POLYFOCUS_UBSAN(out_of_bounds)(void *data, void *index) {
     polyfocus_runtime_error("bounds", data);
 }
 

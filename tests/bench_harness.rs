@@ -17,6 +17,9 @@ case "$(basename "$2")" in
   imprecise.c) if [ -n "$PRECISE" ]; then answer true null 0; else answer unknown '"imprecise"' 2; fi ;;
   unsupported.c) answer unknown '"unsupported: inline asm"' 2 ;;
   noassert.c) answer true null 0 ;;
+  mem_deref.c) echo '{"verdict":"false","checks":[{"kind":"memory","subproperty":"valid-free","verdict":"proved"},{"kind":"memory","subproperty":"valid-deref","verdict":"violated"}]}'; exit 1 ;;
+  mem_safe.c) echo '{"verdict":"true","checks":[{"kind":"memory","subproperty":"valid-deref","verdict":"proved"},{"kind":"memory","subproperty":"valid-memtrack","verdict":"proved"}]}'; exit 0 ;;
+  mem_noleak.c) echo '{"verdict":"true","checks":[{"kind":"memory","subproperty":"valid-deref","verdict":"proved"}]}'; exit 0 ;;
   args.c) printf '{"verdict":"unknown","reason":"imprecise: %s","checks":[]}\n' "$*"; exit 2 ;;
   crash.c) kill -SEGV $$ ;;
   input_error.c) echo "error: cannot parse" >&2; exit 3 ;;
@@ -419,4 +422,102 @@ fn svcomp_prints_the_verdict_last() {
     let (code, lines) = svcomp(&fx, reach, "s/ok_false.yml");
     assert_eq!(code, 0);
     assert_eq!(lines.last().map(String::as_str), Some("FALSE"), "{lines:?}");
+}
+
+#[test]
+fn svcomp_answers_memory_safety_with_the_subproperty() {
+    let fx = Fixture::new(&[
+        ("s/mem_deref.c", "false", "S"),
+        ("s/mem_safe.c", "true", "S"),
+        ("s/mem_noleak.c", "true", "S"),
+    ]);
+    let memsafety = "CHECK( init(main()), LTL(G valid-free) )\n\
+                     CHECK( init(main()), LTL(G valid-deref) )\n\
+                     CHECK( init(main()), LTL(G valid-memtrack) )\n";
+    for (task, answer, reason) in [
+        ("s/mem_deref.c", "FALSE(valid-deref)", None),
+        ("s/mem_safe.c", "TRUE", None),
+        (
+            "s/mem_noleak.c",
+            "UNKNOWN",
+            Some("reason: leaks are not checked"),
+        ),
+    ] {
+        let (code, lines) = svcomp(&fx, memsafety, task);
+        assert_eq!(code, 0, "{task}: {lines:?}");
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some(answer),
+            "{task}: {lines:?}"
+        );
+        if let Some(reason) = reason {
+            assert_eq!(lines[lines.len() - 2], reason, "{lines:?}");
+        }
+    }
+    // `valid-memcleanup` asks more than any check decides: no `TRUE`.
+    let cleanup = format!("{memsafety}CHECK( init(main()), LTL(G valid-memcleanup) )\n");
+    let (_, lines) = svcomp(&fx, &cleanup, "s/mem_safe.c");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("UNKNOWN"),
+        "{lines:?}"
+    );
+    let (_, lines) = svcomp(&fx, &cleanup, "s/mem_deref.c");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("FALSE(valid-deref)"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn bench_judges_memory_safety_by_subproperty() {
+    let fx = Fixture::new(&[]);
+    let mut manifest = String::from("task\texpected\tentry\tdata_model\tcflags\tsuite\tnotes\n");
+    for (task, expected, notes) in [
+        (
+            "s/mem_deref.c",
+            "false",
+            "property=valid-memsafety subproperty=valid-deref",
+        ),
+        (
+            "t/mem_deref.c",
+            "false",
+            "property=valid-memsafety subproperty=valid-free",
+        ),
+        ("u/mem_deref.c", "true", "property=valid-memsafety"),
+        ("s/mem_safe.c", "true", "property=valid-memsafety"),
+        ("s/mem_noleak.c", "true", "property=valid-memsafety"),
+    ] {
+        let path = fx.path(task);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "int main(void) { return 0; }\n").unwrap();
+        manifest.push_str(&format!("{task}\t{expected}\tmain\tILP32\t\tS\t{notes}\n"));
+    }
+    std::fs::write(fx.path("MANIFEST.tsv"), manifest).unwrap();
+    let json = fx.path("run.json");
+    let out = fx.bench(&["--no-peers", "--json", json.to_str().unwrap()], &[]);
+    // The wrong answer fails the run.
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let json = read_json(&json);
+    for (task, class) in [
+        ("s/mem_deref.c", "correct-false"),
+        // A violation of another subproperty than the task's: no answer.
+        ("t/mem_deref.c", "unknown"),
+        // A violation on a true task: wrong.
+        ("u/mem_deref.c", "wrong-false"),
+        ("s/mem_safe.c", "correct-true"),
+        ("s/mem_noleak.c", "unknown"),
+    ] {
+        assert_eq!(
+            row(&json, task)["class"],
+            class,
+            "{task}: {}",
+            row(&json, task)
+        );
+    }
+    assert!(row(&json, "s/mem_noleak.c")["detail"]
+        .as_str()
+        .unwrap()
+        .contains("leaks are not checked"));
 }

@@ -5,7 +5,8 @@
 //! `LP64`), `cflags` (where `{bench}` stands for the absolute path of the benchmark folder),
 //! `suite`, and free-form columns (`source`, `license`, `notes`). Of `notes`, the harness reads
 //! only a leading `property=NAME` (`../shared/bench2`): the property the verdict refers to,
-//! `unreach-call` when absent. Columns are found by their header name, so their order does not
+//! `unreach-call` when absent; and for `valid-memsafety` (`../shared/bench3`) a false task's
+//! `subproperty=NAME`. Columns are found by their header name, so their order does not
 //! matter; only `task` and `expected` are mandatory.
 
 use anyhow::{bail, Context, Result};
@@ -87,6 +88,13 @@ impl DataModel {
 pub enum TaskProperty {
     /// No error call is reachable (the default, and the only property `check` decides today).
     UnreachCall,
+    /// SV-COMP's `valid-memsafety` (`--checks memory`), judged by
+    /// [`super::memsafety`]: a false task names the subproperty it violates
+    /// (`subproperty=valid-deref` in `notes`).
+    MemSafety {
+        /// The violated subproperty of a false task.
+        subproperty: Option<String>,
+    },
     /// Another property (`no-overflow`, ...): a verdict of `check` says nothing about it.
     Other(String),
 }
@@ -98,6 +106,7 @@ impl TaskProperty {
     pub fn checks(&self) -> Option<&'static str> {
         match self {
             TaskProperty::Other(p) if p == "no-overflow" => Some("overflow"),
+            TaskProperty::MemSafety { .. } => Some("memory"),
             _ => None,
         }
     }
@@ -110,14 +119,20 @@ impl TaskProperty {
         }
     }
 
-    /// Reads the property from the `notes` column: its first word when it is `property=NAME`.
+    /// Reads the property from the `notes` column: its first word when it is `property=NAME`;
+    /// for `valid-memsafety`, a later word `subproperty=NAME`.
     fn from_notes(notes: &str) -> TaskProperty {
-        let first = notes
+        let mut words = notes
             .split(|c: char| c.is_whitespace() || c == ';' || c == ',')
-            .next()
-            .unwrap_or("");
+            .filter(|w| !w.is_empty());
+        let first = words.next().unwrap_or("");
         match first.strip_prefix("property=") {
             None | Some("unreach-call") => TaskProperty::UnreachCall,
+            Some("valid-memsafety") => TaskProperty::MemSafety {
+                subproperty: words
+                    .find_map(|w| w.strip_prefix("subproperty="))
+                    .map(str::to_string),
+            },
             Some(other) => TaskProperty::Other(other.to_string()),
         }
     }
@@ -313,6 +328,21 @@ mod tests {
         assert_eq!(tasks[1].property.checks(), None);
         assert_eq!(tasks[1].property, TaskProperty::UnreachCall);
         assert_eq!(tasks[2].property, TaskProperty::UnreachCall);
+        let text = "task\texpected\tnotes\n\
+                    a.i\tfalse\tproperty=valid-memsafety subproperty=valid-free yml=a.yml\n\
+                    b.i\ttrue\tproperty=valid-memsafety yml=b.yml\n";
+        let tasks = parse_manifest(text, "/b").unwrap();
+        assert_eq!(
+            tasks[0].property,
+            TaskProperty::MemSafety {
+                subproperty: Some("valid-free".into())
+            }
+        );
+        assert_eq!(tasks[0].property.checks(), Some("memory"));
+        assert_eq!(
+            tasks[1].property,
+            TaskProperty::MemSafety { subproperty: None }
+        );
     }
 
     #[test]

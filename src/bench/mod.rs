@@ -11,7 +11,8 @@
 //! [`classify`] (verdict and class of a run), [`json`] (the run file), [`table`] (summaries),
 //! [`peers`] (other tools' results for reference), [`compare`] (two runs), [`plot`]
 //! (quantile plot), [`progress`] (stderr display), [`svcomp`] (SV-COMP property and task
-//! files).
+//! files), [`memsafety`] (the answer to `valid-memsafety`, judged with the task's
+//! subproperty).
 //!
 //! Limits: each run gets the time budget as the analyzer's `--timeout` and is killed (with
 //! its whole process group) [`KILL_GRACE`] later; memory is bounded by `RLIMIT_AS` (see
@@ -30,6 +31,7 @@ pub mod classify;
 pub mod compare;
 pub mod json;
 pub mod manifest;
+pub mod memsafety;
 pub mod peers;
 pub mod plot;
 pub mod progress;
@@ -207,9 +209,18 @@ impl Harness {
         };
         let interpretation = classify::interpret(&outcome, self.memory_bytes);
         record.verdict = interpretation.verdict;
-        record.class = Class::of(task.expected, interpretation.verdict);
         record.reason = interpretation.reason;
         record.detail = interpretation.detail;
+        if let manifest::TaskProperty::MemSafety { subproperty } = &task.property {
+            // A report read: its answer to the property, judged with the subproperty.
+            if let (Some(answer), Termination::Exited(0..=2)) =
+                (memsafety::answer(&outcome.stdout), &outcome.termination)
+            {
+                (record.verdict, record.reason, record.detail) =
+                    memsafety::judge(&answer, task.expected, subproperty.as_deref());
+            }
+        }
+        record.class = Class::of(task.expected, record.verdict);
         record.analyzer_time_ms = interpretation.analyzer_time_ms;
         record.refinement = interpretation.refinement;
         match outcome.termination {

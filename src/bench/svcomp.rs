@@ -1,9 +1,11 @@
 //! SV-COMP inputs: property files (`.prp`) and task-definition files (`.yml`).
 //!
-//! Only the reachability property is supported:
-//! `CHECK( init(main()), LTL(G ! call(reach_error())) )` (also with the older error function
-//! `__VERIFIER_error`). Any other property (`valid-memsafety`, `no-overflow`, termination,
-//! coverage, ...) is reported as unsupported, which the participant answers with `UNKNOWN`.
+//! Supported: reachability, `CHECK( init(main()), LTL(G ! call(reach_error())) )` (also with
+//! the older error function `__VERIFIER_error`); `no-overflow`, `LTL(G ! overflow)`; and
+//! `valid-memsafety`, the three lines `LTL(G valid-free)`, `LTL(G valid-deref)` and
+//! `LTL(G valid-memtrack)` (some revisions add `LTL(G valid-memcleanup)`). Any other property
+//! (termination, coverage, ...) is reported as unsupported, which the participant answers
+//! with `UNKNOWN`.
 
 use super::manifest::DataModel;
 use std::path::{Path, PathBuf};
@@ -24,9 +26,23 @@ pub enum Property {
         /// The entry function.
         entry: String,
     },
+    /// Memory safety (`valid-free`, `valid-deref`, `valid-memtrack` in executions starting at
+    /// `entry`): checked with `--checks memory`.
+    MemSafety {
+        /// The entry function.
+        entry: String,
+        /// Whether the file also asks `valid-memcleanup` (all memory freed at the end), which
+        /// no check decides: such a property is never answered `TRUE`.
+        cleanup: bool,
+    },
     /// Anything else; the text says what.
     Unsupported(String),
 }
+
+/// The subproperties of `valid-memsafety` a property file must list.
+const MEMSAFETY: [&str; 3] = ["valid-free", "valid-deref", "valid-memtrack"];
+/// The subproperty some revisions of the file add.
+const MEMCLEANUP: &str = "valid-memcleanup";
 
 /// Parses a property file; comments (`//`) and blank lines are ignored.
 pub fn parse_property(text: &str) -> Property {
@@ -36,6 +52,9 @@ pub fn parse_property(text: &str) -> Property {
         .filter(|l| !l.is_empty())
         .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect())
         .collect();
+    if let Some(property) = memsafety(&checks) {
+        return property;
+    }
     let [check] = checks.as_slice() else {
         return Property::Unsupported(format!("{} properties in one file", checks.len()));
     };
@@ -56,6 +75,30 @@ pub fn parse_property(text: &str) -> Property {
         })
     };
     parse().unwrap_or_else(|| Property::Unsupported(check.clone()))
+}
+
+/// The property of a file whose lines (without blanks) are `CHECK(init(E()),LTL(Gvalid-X))`
+/// for one entry `E` and every subproperty of [`MEMSAFETY`], possibly [`MEMCLEANUP`] too.
+fn memsafety(checks: &[String]) -> Option<Property> {
+    let mut entry: Option<&str> = None;
+    let mut subproperties: Vec<&str> = Vec::new();
+    for check in checks {
+        let inner = check.strip_prefix("CHECK(init(")?.strip_suffix("))")?;
+        let (e, sub) = inner.split_once("()),LTL(G")?;
+        if entry.is_some_and(|known| known != e) || e.is_empty() {
+            return None;
+        }
+        entry = Some(e);
+        subproperties.push(sub);
+    }
+    let known = |s: &&str| MEMSAFETY.contains(s) || *s == MEMCLEANUP;
+    if !MEMSAFETY.iter().all(|s| subproperties.contains(s)) || !subproperties.iter().all(known) {
+        return None;
+    }
+    Some(Property::MemSafety {
+        entry: entry?.to_string(),
+        cleanup: subproperties.contains(&MEMCLEANUP),
+    })
 }
 
 /// What the participant needs from a task-definition file.
@@ -139,9 +182,30 @@ mod tests {
     }
 
     #[test]
+    fn parses_memory_safety() {
+        let text = "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n";
+        assert_eq!(
+            parse_property(text),
+            Property::MemSafety {
+                entry: "main".into(),
+                cleanup: false
+            }
+        );
+        let with_cleanup = format!("{text}CHECK( init(main()), LTL(G valid-memcleanup) )\n");
+        assert_eq!(
+            parse_property(&with_cleanup),
+            Property::MemSafety {
+                entry: "main".into(),
+                cleanup: true
+            }
+        );
+    }
+
+    #[test]
     fn other_properties_are_unsupported() {
         for text in [
             "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )",
+            "CHECK( init(main()), LTL(G valid-memcleanup) )",
             "CHECK( init(main()), LTL(F end) )",
             "",
         ] {

@@ -659,9 +659,68 @@ fn compile_flags(config: &FrontendConfig) -> Vec<String> {
     .map(|s| s.to_string())
     .collect();
     // The program the analysis read: no optimizer deletes a call to an empty error function.
-    args.extend(crate::frontend::unoptimized_user_flags(config));
+    args.extend(replay_user_flags(config));
     args
 }
+
+/// Whether the replay is built with the address sanitizer: when memory checks are searched
+/// (`--checks memory`), a run stops at the first invalid access or free, or reports a leak
+/// at its end ([`super::asan`]).
+pub fn sanitizes_memory(checks: crate::ir::CheckSelection) -> bool {
+    checks.contains(crate::ir::CheckClass::Memory)
+}
+
+/// The user's flags and `-O0`, as the analysis compiled the program
+/// ([`crate::frontend::unoptimized_user_flags`]); under the address sanitizer without
+/// `-disable-llvm-passes`, which would drop the sanitizer's own pass along with the
+/// optimizer's (at `-O0` the pipeline only inlines `always_inline` functions besides).
+pub fn replay_user_flags(config: &FrontendConfig) -> Vec<String> {
+    let flags = crate::frontend::unoptimized_user_flags(config);
+    if !sanitizes_memory(config.checks) {
+        return flags;
+    }
+    let mut res: Vec<String> = Vec::with_capacity(flags.len());
+    for flag in flags {
+        if flag == "-disable-llvm-passes" && res.last().is_some_and(|f| f == "-Xclang") {
+            res.pop();
+            continue;
+        }
+        res.push(flag);
+    }
+    res
+}
+
+/// The handlers of UBSan's checks `runtime/replay.c` defines. The address sanitizer's
+/// runtime defines them too (it carries UBSan's): in a build with it, the program's calls
+/// are renamed to the runtime's own names ([`HANDLER_PREFIX`]), so that a runtime error
+/// still stops the run with the handler's report.
+pub const UBSAN_HANDLERS: [&str; 7] = [
+    "__ubsan_handle_add_overflow_abort",
+    "__ubsan_handle_sub_overflow_abort",
+    "__ubsan_handle_mul_overflow_abort",
+    "__ubsan_handle_negate_overflow_abort",
+    "__ubsan_handle_divrem_overflow_abort",
+    "__ubsan_handle_shift_out_of_bounds_abort",
+    "__ubsan_handle_out_of_bounds_abort",
+];
+
+/// The prefix that replaces `__` in the names of [`UBSAN_HANDLERS`] in `runtime/replay.c`.
+pub const HANDLER_PREFIX: &str = "polyfocus_";
+
+/// The `objcopy` options of a program object of a build with the address sanitizer: its
+/// calls of UBSan's handlers go to the replay runtime's.
+pub fn handler_renames() -> Vec<String> {
+    UBSAN_HANDLERS
+        .iter()
+        .map(|h| format!("--redefine-sym={h}={HANDLER_PREFIX}{}", &h[2..]))
+        .collect()
+}
+
+/// The flag of the address sanitizer, for a build that [`sanitizes_memory`].
+pub const ADDRESS_SANITIZER: &str = "-fsanitize=address";
+
+/// The macro that tells `runtime/replay.c` it is linked with the address sanitizer.
+pub const ASAN_RUNTIME_MACRO: &str = "-DPOLYFOCUS_ASAN";
 
 /// The undefined behaviours the native build checks (UBSan's names): always these, and the
 /// base of a signed left shift when shifts are checked (`--checks shift`), so that a run
@@ -716,6 +775,7 @@ impl NativeProgram {
         let dir = ScratchDir::new("polyfocus-replay-")
             .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
         let clang = clang_program();
+        let memory = sanitizes_memory(config.checks);
         let mut weaken: Vec<String> = RUNTIME_STRONG.iter().map(|s| s.to_string()).collect();
         // Stubs for nondet functions the runtime does not define.
         let mut stubs = String::new();
@@ -737,6 +797,9 @@ impl NativeProgram {
             let mut args = compile_flags(config);
             if is_c_source(input) {
                 args.push(sanitize_flag(config.checks));
+                if memory {
+                    args.push(ADDRESS_SANITIZER.into());
+                }
                 // Not trapping: the handlers of `runtime/replay.c` name the operation.
                 args.push("-fno-sanitize-recover=all".into());
             }
@@ -755,6 +818,9 @@ impl NativeProgram {
                 .collect();
             if entry.is_some() {
                 oc.push(format!("--redefine-sym=main={RENAMED_MAIN}"));
+            }
+            if memory {
+                oc.extend(handler_renames());
             }
             oc.push(obj.display().to_string());
             run_tool(&objcopy_program(), &oc, dir.path(), deadline)
@@ -787,6 +853,9 @@ impl NativeProgram {
         if config.data_model == DataModel::Ilp32 {
             rt_args.push("-m32".into());
         }
+        if memory {
+            rt_args.push(ASAN_RUNTIME_MACRO.into());
+        }
         let runtime = super::replay::runtime_source().map_err(BuildError::Io)?;
         compile_object(
             &rt_c,
@@ -818,6 +887,9 @@ impl NativeProgram {
             if config.data_model == DataModel::Ilp32 {
                 args.push("-m32".to_string());
             }
+            if memory {
+                args.push(ADDRESS_SANITIZER.to_string());
+            }
             args.extend(objects.iter().map(|o| o.display().to_string()));
             args.push(rt_o.display().to_string());
             args.push(stubs_o.display().to_string());
@@ -840,6 +912,7 @@ impl NativeProgram {
                         buffers,
                         floats,
                         stubs,
+                        sanitizes_memory: memory,
                     })
                 }
                 Err(ToolError::Failed(stderr)) => stderr,

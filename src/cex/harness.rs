@@ -5,12 +5,13 @@
 //! the replay ([`super::build`]).
 
 use super::build::{
-    driver_text, entry_signature, entry_unit_text, is_c_source, sanitize_flag, stub_text,
-    DRIVER_MAIN, RENAMED_MAIN,
+    driver_text, entry_signature, entry_unit_text, handler_renames, is_c_source, replay_user_flags,
+    sanitize_flag, sanitizes_memory, stub_text, ADDRESS_SANITIZER, ASAN_RUNTIME_MACRO, DRIVER_MAIN,
+    RENAMED_MAIN,
 };
 use super::replay::{runtime_source, CommandLine, ARGV_INPUT_PREFIX, RUNTIME_STRONG, RUNTIME_WEAK};
 use crate::check::Counterexample;
-use crate::frontend::{is_library_function, unoptimized_user_flags, FrontendConfig};
+use crate::frontend::{is_library_function, FrontendConfig};
 use crate::ir::{Function, HavocReason, Inst, SourceLoc};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -115,7 +116,7 @@ pub fn harness_text(
     } else {
         ""
     };
-    let cflags: String = unoptimized_user_flags(config)
+    let cflags: String = replay_user_flags(config)
         .iter()
         .map(|f| format!(" {}", shell_quote(f)))
         .collect();
@@ -177,10 +178,14 @@ pub fn harness_text(
     }
     let _ = writeln!(
         out,
-        " *\n * To watch it fail (exit status 97, \"POLYFOCUS-ERROR-REACHED\"; a runtime error: exit status\n * 96, \"POLYFOCUS-RUNTIME-ERROR kind file:line:column\"):"
+        " *\n * To watch it fail (exit status 97, \"POLYFOCUS-ERROR-REACHED\"; a runtime error: exit status\n * 96, \"POLYFOCUS-RUNTIME-ERROR kind file:line:column\" or the address sanitizer's report):"
     );
     let mut objects = Vec::new();
-    let sanitize = sanitize_flag(config.checks);
+    let memory = sanitizes_memory(config.checks);
+    let mut sanitize = sanitize_flag(config.checks);
+    if memory {
+        sanitize = format!("{sanitize} {ADDRESS_SANITIZER}");
+    }
     for (i, src) in sources.iter().enumerate() {
         let obj = format!("prog{i}.o");
         let _ = writeln!(
@@ -194,12 +199,28 @@ pub fn harness_text(
         if !is_main {
             let _ = write!(oc, " --redefine-sym=main={RENAMED_MAIN}");
         }
+        if memory {
+            for rename in handler_renames() {
+                let _ = write!(oc, " {rename}");
+            }
+        }
         let _ = writeln!(out, " *   {oc} {obj}");
         objects.push(obj);
     }
+    let (link_asan, asan_env) = if memory {
+        (
+            format!(" {ADDRESS_SANITIZER} {ASAN_RUNTIME_MACRO}"),
+            format!(
+                "ASAN_OPTIONS={} ",
+                super::asan::asan_options(super::replay::EXIT_RUNTIME_ERROR)
+            ),
+        )
+    } else {
+        (String::new(), String::new())
+    };
     let _ = writeln!(
         out,
-        " *   clang-19{m32_flag} -w {} THIS_FILE.c -o cex && ./cex{}; echo \"exit status $?\"",
+        " *   clang-19{m32_flag}{link_asan} -w {} THIS_FILE.c -o cex && {asan_env}./cex{}; echo \"exit status $?\"",
         objects.join(" "),
         CommandLine::shell_suffix(&argument_texts)
     );

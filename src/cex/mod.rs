@@ -26,6 +26,7 @@
 //! `-Z debug-counterexamples` (`params::TraceParams::counterexamples`) prints the search's
 //! steps on stderr.
 
+pub mod asan;
 pub mod build;
 pub mod exec;
 pub mod harness;
@@ -419,12 +420,7 @@ mod from_entry {
             .copied()
             .filter(|c| {
                 let check = module.check(*c);
-                check.loc.as_ref().is_some_and(|loc| {
-                    check.kind.native_name() == error.class
-                        && loc.line == error.line
-                        && loc.column == error.column
-                        && base(&loc.file) == base(&error.file)
-                })
+                error.is_at(&check.kind, check.loc.as_ref())
             })
             .collect();
         match matching.as_slice() {
@@ -1048,22 +1044,11 @@ impl Search<'_> {
         let Some(error) = replay::RuntimeError::of_run(run) else {
             return NativeSite::Other;
         };
-        let base = |f: &str| {
-            std::path::Path::new(f)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-        };
         let matching: Vec<CheckId> = (0..self.module_checks.len())
             .map(|i| CheckId(i as u32))
             .filter(|c| {
                 let (kind, loc) = &self.module_checks[c.index()];
-                let Some(loc) = loc else {
-                    return false;
-                };
-                kind.native_name() == error.class
-                    && loc.line == error.line
-                    && (loc.column == error.column || loc.column == 0)
-                    && base(&loc.file) == base(&error.file)
+                error.is_at(kind, loc.as_ref())
             })
             .collect();
         let targets: Vec<CheckId> = matching
@@ -1286,10 +1271,7 @@ impl Search<'_> {
         if !self.reached(&run.status) {
             let what = match &run.status {
                 RunStatus::RuntimeError => match replay::RuntimeError::of_run(&run) {
-                    Some(e) => format!(
-                        "stopped on a runtime error ({}) at {}:{}:{}",
-                        e.class, e.file, e.line, e.column
-                    ),
+                    Some(e) => format!("stopped on a runtime error ({})", e.describe()),
                     None => "stopped on a runtime error".to_string(),
                 },
                 RunStatus::ExtraInput => "asked for more inputs than recorded".to_string(),

@@ -18,6 +18,7 @@
 //! requests are answered by the policy, and every served value is logged, so that a run that
 //! reaches the error yields the exact input sequence to confirm in strict mode.
 
+use super::asan::MemoryError;
 use crate::frontend::{runtime_dir, DataModel};
 use crate::interrupt::{ChildGroup, ScratchDir};
 use std::collections::BTreeMap;
@@ -213,40 +214,98 @@ impl CommandLine {
     }
 }
 
-/// Where a run stopped on a runtime error, as the runtime's handler printed it.
+/// Where a run stopped on a runtime error, as the runtime's handler or the address
+/// sanitizer printed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuntimeError {
-    /// `overflow`, `div`, `shift` or `bounds` (the names of `--checks`), or `shift-base`
-    /// (`ir::CheckKind::native_name`).
+    /// `overflow`, `div`, `shift` or `bounds` (the names of `--checks`), `shift-base`
+    /// (`ir::CheckKind::native_name`), or `memory` for a sanitizer report.
     pub class: String,
-    /// The file as clang recorded it.
+    /// The memory error of a sanitizer report (`class` is then `memory`).
+    pub memory: Option<MemoryError>,
+    /// The file as clang recorded it (empty when a report names no frame of the program).
     pub file: String,
-    /// 1-based line.
+    /// 1-based line (0 when a report names no frame of the program).
     pub line: u32,
-    /// 1-based column.
+    /// 1-based column (0 when unknown).
     pub column: u32,
 }
 
 impl RuntimeError {
-    /// The runtime error a run stopped on (`POLYFOCUS-RUNTIME-ERROR kind file:line:col`).
+    /// The runtime error a run stopped on: the handler's line
+    /// (`POLYFOCUS-RUNTIME-ERROR kind file:line:col`), else the sanitizer's report.
     pub fn of_run(run: &RunResult) -> Option<RuntimeError> {
         if run.status != RunStatus::RuntimeError {
             return None;
         }
-        let line = run
+        let Some(line) = run
             .stderr
             .lines()
             .rev()
-            .find_map(|l| l.strip_prefix("POLYFOCUS-RUNTIME-ERROR "))?;
+            .find_map(|l| l.strip_prefix("POLYFOCUS-RUNTIME-ERROR "))
+        else {
+            let report = super::asan::parse_report(&run.stderr)?;
+            let frame = report.frame.unwrap_or(super::asan::Frame {
+                file: String::new(),
+                line: 0,
+                column: 0,
+            });
+            return Some(RuntimeError {
+                class: crate::ir::CheckClass::Memory.name().to_string(),
+                memory: Some(report.error),
+                file: frame.file,
+                line: frame.line,
+                column: frame.column,
+            });
+        };
         let (class, place) = line.trim().split_once(' ')?;
         let (rest, column) = place.rsplit_once(':')?;
         let (file, line) = rest.rsplit_once(':')?;
         Some(RuntimeError {
             class: class.to_string(),
+            memory: None,
             file: file.to_string(),
             line: line.parse().ok()?,
             column: column.parse().ok()?,
         })
+    }
+
+    /// Whether this error is a violation of a check of `kind` at `loc`: the same class (for
+    /// a sanitizer report, an error kind that confirms the check) at the same file, line and
+    /// column (line only when the check has no column). A leak is reported where its object
+    /// was allocated, not where it was lost: it is matched by kind alone.
+    pub fn is_at(&self, kind: &crate::ir::CheckKind, loc: Option<&crate::ir::SourceLoc>) -> bool {
+        let base = |f: &str| {
+            Path::new(f)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        };
+        match self.memory {
+            Some(MemoryError::Leak) => return MemoryError::Leak.confirms(kind),
+            Some(error) if !error.confirms(kind) => return false,
+            Some(_) => {}
+            None if kind.native_name() != self.class => return false,
+            None => {}
+        }
+        loc.is_some_and(|loc| {
+            self.line != 0
+                && loc.line == self.line
+                && (loc.column == self.column || loc.column == 0)
+                && base(&loc.file) == base(&self.file)
+        })
+    }
+
+    /// The error for people: `overflow at t.c:3:13`.
+    pub fn describe(&self) -> String {
+        let what = match self.memory {
+            Some(error) => error.name(),
+            None => self.class.as_str(),
+        };
+        if self.line == 0 {
+            what.to_string()
+        } else {
+            format!("{what} at {}:{}:{}", self.file, self.line, self.column)
+        }
     }
 }
 
@@ -322,6 +381,8 @@ pub struct NativeProgram {
     pub floats: usize,
     /// The generated stubs (C text).
     pub stubs: String,
+    /// Whether it is built with the address sanitizer ([`super::build::sanitizes_memory`]).
+    pub sanitizes_memory: bool,
 }
 
 impl NativeProgram {
@@ -409,6 +470,13 @@ impl NativeProgram {
             Policy::Const(v) => cmd.env("POLYFOCUS_REPLAY_POLICY", format!("const:{}", *v as i64)),
             Policy::Random(seed) => cmd.env("POLYFOCUS_REPLAY_POLICY", format!("random:{seed}")),
         };
+        if self.sanitizes_memory {
+            cmd.env(
+                "ASAN_OPTIONS",
+                super::asan::asan_options(EXIT_RUNTIME_ERROR),
+            )
+            .env("ASAN_SYMBOLIZER_PATH", super::asan::symbolizer());
+        }
         match stderr_file {
             Some(f) => cmd.stderr(f),
             None => cmd.stderr(Stdio::null()),
@@ -472,8 +540,13 @@ impl NativeProgram {
         };
         let elapsed = start.elapsed();
         let mut stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
-        // Keep the end: the error hook's report comes last.
-        if stderr.len() > 8000 {
+        // Keep the end: the error hook's report comes last; a sanitizer's report from its
+        // `ERROR:` line (the program's own output comes before it).
+        if let Some(at) = stderr.rfind("==ERROR: ") {
+            let start = stderr[..at].rfind('\n').map_or(0, |n| n + 1);
+            stderr = stderr[start..].to_string();
+            stderr.truncate(stderr.floor_char_boundary(16000));
+        } else if stderr.len() > 8000 {
             let mut cut = stderr.len() - 8000;
             while !stderr.is_char_boundary(cut) {
                 cut += 1;

@@ -1,16 +1,21 @@
-//! `polyfocus svcomp`: behaves like an SV-COMP participant for `unreach-call` and
-//! `no-overflow` (run as `check --checks overflow`).
+//! `polyfocus svcomp`: behaves like an SV-COMP participant for `unreach-call`, `no-overflow`
+//! (run as `check --checks overflow`) and `valid-memsafety` (run as `check --checks memory`,
+//! answered by [`crate::bench::memsafety`]: `FALSE(valid-deref)`, `FALSE(valid-free)` or
+//! `FALSE(valid-memtrack)` from a replayed violation, `TRUE` only when every memory check,
+//! leaks included, is proved).
 //!
 //! The task is analyzed by a child process (`ANALYZER check ... --format json`, by default
 //! this executable), so that a crash of the analysis still ends in a verdict line. The last
-//! line of stdout is `TRUE`, `FALSE` or `UNKNOWN`; for `UNKNOWN` the line before it says why
-//! (`reason: ...`). The exit status is 0 whenever a verdict was printed.
+//! line of stdout is `TRUE`, `FALSE` (`FALSE(sub)` for memory safety) or `UNKNOWN`; for
+//! `UNKNOWN` the line before it says why (`reason: ...`). The exit status is 0 whenever a
+//! verdict was printed.
 
 use super::args::{DataModelArg, TuningArgs};
 use super::tuning::Scope;
 use crate::bench::classify::{interpret, Verdict};
 use crate::bench::manifest::DataModel;
-use crate::bench::runner::{run_limited, Limits};
+use crate::bench::memsafety::{answer as memsafety_answer, MemSafetyAnswer};
+use crate::bench::runner::{run_limited, Limits, Termination};
 use crate::bench::svcomp::{parse_property, parse_task_definition, Property};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -20,7 +25,7 @@ use std::time::Duration;
 /// Arguments of `polyfocus svcomp`.
 #[derive(Args, Debug)]
 pub struct SvcompArgs {
-    /// The property file (unreach-call or no-overflow).
+    /// The property file (unreach-call, no-overflow or valid-memsafety).
     #[arg(long, value_name = "FILE.prp")]
     pub property: PathBuf,
     /// Target data model (default: the task file's, else LP64).
@@ -49,9 +54,15 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
     args.tuning.resolve(Scope::Analysis)?;
     let property_text = std::fs::read_to_string(&args.property)
         .with_context(|| format!("reading {}", args.property.display()))?;
+    // For memory safety, whether the file also asks `valid-memcleanup`.
+    let mut memsafety: Option<bool> = None;
     let (entry, checks) = match parse_property(&property_text) {
         Property::UnreachCall { entry, .. } => (entry, "assert"),
         Property::NoOverflow { entry } => (entry, "overflow"),
+        Property::MemSafety { entry, cleanup } => {
+            memsafety = Some(cleanup);
+            (entry, "memory")
+        }
         Property::Unsupported(what) => {
             println!("reason: unsupported property: {what}");
             println!("UNKNOWN");
@@ -123,6 +134,26 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
         .with_context(|| format!("running {}", analyzer.display()))?;
     eprint!("{}", outcome.stderr);
     let interpretation = interpret(&outcome, memory_bytes);
+    if let Some(cleanup) = memsafety {
+        let answer = match (&outcome.termination, memsafety_answer(&outcome.stdout)) {
+            (Termination::Exited(0..=2), Some(MemSafetyAnswer::True)) if cleanup => {
+                MemSafetyAnswer::Unknown("valid-memcleanup is not checked".into())
+            }
+            (Termination::Exited(0..=2), Some(answer)) => answer,
+            // No report: the run's failure says why.
+            _ => MemSafetyAnswer::Unknown(
+                interpretation
+                    .detail
+                    .or(interpretation.reason.map(|r| r.as_str().to_string()))
+                    .unwrap_or_else(|| "unknown".into()),
+            ),
+        };
+        if let MemSafetyAnswer::Unknown(reason) = &answer {
+            println!("reason: {reason}");
+        }
+        println!("{}", answer.verdict_text());
+        return Ok(0);
+    }
     match interpretation.verdict {
         Verdict::True => println!("TRUE"),
         Verdict::False => println!("FALSE"),

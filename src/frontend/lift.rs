@@ -6,8 +6,11 @@
 //! assert calls split their block. Everything else that yields an integer and is not
 //! modeled is a [`Inst::Havoc`] with a warning (one per kind and function).
 
+mod access;
 mod library;
 mod memory;
+mod pointers;
+mod sizes;
 
 use std::collections::{HashMap, HashSet};
 
@@ -56,6 +59,8 @@ pub struct LiftOptions<'a> {
     pub contracts: &'a Contracts,
     /// Whether to check them.
     pub certify: bool,
+    /// Whether to add the memory-safety checks (`access.rs`, `--checks memory`).
+    pub memory_checks: bool,
     /// Certify mode: lift the copy of the function *specialized* to this guard (see
     /// [`super::contract::specialized_guard`]): the guard is assumed at the entry, and the
     /// only checks are those of the summary clauses guarded by exactly it. Without it, those
@@ -77,6 +82,7 @@ pub fn lift_function(
     lifter.contracts = options.contracts.clone();
     lifter.certify = options.certify;
     lifter.specialize = options.specialize.cloned();
+    lifter.memory_checks = options.memory_checks;
     lifter.run();
     lifter.finish()
 }
@@ -271,6 +277,8 @@ struct Lifter {
     specialize: Option<Atom>,
     /// The contract checks made in certify mode.
     obligations: Vec<(CheckId, Obligation)>,
+    /// Whether to add the memory-safety checks (`access.rs`).
+    memory_checks: bool,
 }
 
 /// What the lifter does with the rest of a block after an instruction.
@@ -358,6 +366,7 @@ impl Lifter {
             certify: false,
             specialize: None,
             obligations: vec![],
+            memory_checks: false,
         }
     }
 
@@ -430,6 +439,8 @@ impl Lifter {
     fn run(&mut self) {
         self.number_values();
         self.collect_bases();
+        self.collect_pointer_merges();
+        self.collect_live_cells();
         for k in 0..self.llvm_blocks.len() {
             self.lift_block(k);
         }
@@ -643,6 +654,9 @@ impl Lifter {
             _ => None,
         };
         if let Some(bin) = bin {
+            if op == LLVMSub && self.lift_pointer_difference(piece, inst, loc) {
+                return Flow::Continue;
+            }
             if !self.value_of.contains_key(&inst) {
                 return Flow::Continue; // vector or wide: handled by define_if_needed (no id)
             }
@@ -701,6 +715,7 @@ impl Lifter {
                         }
                         self.assign(piece, inst, Expr::Cmp { pred, lhs, rhs }, loc);
                     }
+                    _ if self.lift_pointer_comparison(piece, inst, loc) => {}
                     _ => {
                         let what = if raw::is_pointer(raw::type_of(raw::operand(inst, 0))) {
                             "pointer comparison"
@@ -762,6 +777,7 @@ impl Lifter {
                 }
             }
             LLVMSelect => {
+                self.lift_pointer_merge(piece, inst, loc);
                 if !self.value_of.contains_key(&inst) {
                     return Flow::Continue; // select of pointers or floats: no integer effect
                 }
@@ -787,13 +803,20 @@ impl Lifter {
                 }
             }
             LLVMPHI => {
+                self.lift_pointer_merge(piece, inst, loc);
                 // Defined by the moves on the incoming edges.
                 if let Some(&id) = self.value_of.get(&inst) {
                     self.defined[id.index()] = true;
                 }
             }
-            LLVMLoad => self.lift_load(piece, inst, loc),
-            LLVMStore => self.lift_store(piece, inst, loc),
+            LLVMLoad => {
+                self.check_load_store(current, inst, loc);
+                self.lift_load(*current, inst, loc)
+            }
+            LLVMStore => {
+                self.check_load_store(current, inst, loc);
+                self.lift_store(*current, inst, loc)
+            }
             LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast => {
                 self.lift_address(piece, inst, loc)
             }
@@ -834,7 +857,7 @@ impl Lifter {
             LLVMCall => return self.lift_call(current, inst, loc),
             // Memory and pointer operations: memory is not modeled.
             // Each execution of an alloca is a new object: never an earlier iteration's bytes.
-            LLVMAlloca => self.clobber_through(piece, inst, loc),
+            LLVMAlloca => self.lift_alloca(piece, inst, loc),
             LLVMIntToPtr | LLVMFence => {}
             _ => {} // integer results are havocked by define_if_needed, with a warning
         }
@@ -959,6 +982,8 @@ impl Lifter {
             return Flow::Continue;
         }
         if name.starts_with("llvm.") && name != "llvm.trap" {
+            self.check_memory_intrinsic(current, inst, &name, loc);
+            let piece = *current;
             self.intrinsic_memory(piece, inst, &name, loc);
             self.lift_intrinsic(piece, inst, &name, loc);
             return Flow::Continue;
@@ -1014,7 +1039,12 @@ impl Lifter {
                 self.havoc(cont, inst, HavocReason::UnknownCall { function: name }, loc);
             }
             None if !defined && super::library::is_library_function(&name) => {
-                self.library_call(piece, inst, &name, loc);
+                match name.as_str() {
+                    "free" => self.lift_free(current, inst, loc),
+                    "realloc" => self.clobber_live_cells(*current, loc),
+                    _ => {}
+                }
+                self.library_call(*current, inst, &name, loc);
             }
             None => {
                 let contract = self.contracts.get(&name).cloned();
@@ -1732,6 +1762,10 @@ impl Lifter {
         for inst in raw::instructions(to) {
             if raw::opcode(inst) != LLVMOpcode::LLVMPHI {
                 break;
+            }
+            if let Some(offset_move) = self.merge_move(inst, from) {
+                moves.push(offset_move);
+                continue;
             }
             let Some(&dest) = self.value_of.get(&inst) else {
                 continue;

@@ -262,6 +262,7 @@ impl<'a> Program<'a> {
                 contracts: candidates,
                 certify: true,
                 specialize,
+                memory_checks: false,
             };
             let lifted = catch_unwind(AssertUnwindSafe(|| {
                 lift::lift_function(func, first, escaped_error, options)
@@ -590,6 +591,7 @@ fn lift_entries(
                     contracts,
                     certify: false,
                     specialize: None,
+                    memory_checks: selection.contains(ir::CheckClass::Memory),
                 };
                 lift::lift_function(func, first_check, escaped_error, options)
             })),

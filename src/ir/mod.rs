@@ -444,6 +444,20 @@ pub struct BaseInfo {
     pub kind: BaseKind,
     /// Display name (the variable, global or parameter).
     pub name: String,
+    /// How many bytes its object has.
+    pub size: ObjectSize,
+}
+
+/// The size in bytes of the object of a base.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ObjectSize {
+    /// Not known (the object a pointer parameter points into, a global only declared).
+    Unknown,
+    /// A constant (a local or a global of a complete type).
+    Bytes(u64),
+    /// An `i64` value (read as signed) the function defines where it allocates the object
+    /// (`malloc(n)`, a variable-length array), before any access to it.
+    Value(ValueId),
 }
 
 /// A byte address: `offset` bytes (an `i64`, read as signed) from the start of `base`.

@@ -118,7 +118,11 @@ impl FunctionParser {
                 };
                 let name = c.string()?;
                 c.end()?;
-                bases.push(BaseInfo { kind, name });
+                bases.push(BaseInfo {
+                    kind,
+                    name,
+                    size: ObjectSize::Unknown,
+                });
             } else if c.eat("value ") {
                 self.exact = true;
                 let v = c.value_id()?;

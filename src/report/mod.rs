@@ -216,6 +216,10 @@ struct JsonCheck {
     /// For a runtime check, what misbehaves (`signed overflow in \`+\``).
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// For a memory check, the subproperty of SV-COMP's `valid-memsafety` a violation
+    /// refutes (`valid-deref`, `valid-free`, `valid-memtrack`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subproperty: Option<&'static str>,
     /// The deciding context's function.
     function: String,
     location: Option<String>,
@@ -282,6 +286,7 @@ fn json_check(report: &AnalysisReport, c: &MergedCheck) -> JsonCheck {
         id: deciding.id,
         kind: c.class().name(),
         error: c.kind().runtime_error(),
+        subproperty: c.kind().memsafety_subproperty(),
         function: deciding.function,
         location: c.loc().map(|l| l.to_string()),
         verdict: deciding.verdict,

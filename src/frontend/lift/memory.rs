@@ -7,10 +7,11 @@
 //!   thread), only the locals whose address never escapes get bases: anything other code
 //!   may reach can change between two instructions.
 //! - A pointer is described as a base and an `i64` byte offset when it is a base or a chain
-//!   of `getelementptr` and casts from one; the offset is built with wrapping arithmetic.
-//!   Any other pointer (loaded, a phi or select, a call result, `inttoptr`) is not
-//!   described: a load through it is arbitrary, a store through it clobbers its underlying
-//!   base when one is known, else every base other code may reach.
+//!   of `getelementptr` and casts from one, or a phi or select of pointers of one base
+//!   (`pointers.rs`); the offset is built with wrapping arithmetic. Any other pointer
+//!   (loaded, a call result, `inttoptr`) is not described: a load through it is arbitrary,
+//!   a store through it clobbers its underlying base when one is known, else every base
+//!   other code may reach.
 //! - Every base other code may reach (the *reachable* set: locals whose address escapes,
 //!   globals, pointees) is clobbered by each call that is not a convention or a harmless
 //!   intrinsic, and by each store through an undescribed pointer.
@@ -32,7 +33,7 @@ use super::{int_ty, Lifter};
 use crate::frontend::{conventions, raw, reach};
 use crate::ir::{
     Address, BaseId, BaseInfo, BaseKind, BinOp, CastOp, Const, Expr, HavocReason, Inst, MemOp,
-    Operand, SourceLoc, Ty,
+    Operand, SourceLoc, Ty, ValueId,
 };
 
 const I64: Ty = Ty { width: 64 };
@@ -43,16 +44,35 @@ pub(super) struct Memory {
     /// The bases, in order of discovery.
     pub(super) bases: Vec<BaseInfo>,
     /// The LLVM object (alloca, global, pointer parameter) of each base.
-    base_of: std::collections::HashMap<LLVMValueRef, BaseId>,
+    pub(super) base_of: std::collections::HashMap<LLVMValueRef, BaseId>,
+    /// The pointer phis and selects of one base, with their `i64` offset (`pointers.rs`).
+    pub(super) merge_offset: std::collections::HashMap<LLVMValueRef, (BaseId, ValueId)>,
     /// Addresses of the `getelementptr` and cast instructions lifted so far.
     addr_of: std::collections::HashMap<LLVMValueRef, Address>,
     /// The bases other code may write: clobbered by unknown calls and stores.
-    reachable: Vec<BaseId>,
+    pub(super) reachable: Vec<BaseId>,
+    /// The liveness cell of each allocated object's base (`access.rs`, `--checks memory`).
+    pub(super) live: std::collections::HashMap<BaseId, BaseId>,
     /// The allocation sites (`malloc`, `calloc` calls) with a base, and whether the object
     /// starts zeroed.
-    heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,
+    pub(super) heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,
     /// The module's data layout, for sizes and field offsets.
-    target: Option<LLVMTargetDataRef>,
+    pub(super) target: Option<LLVMTargetDataRef>,
+}
+
+impl Memory {
+    /// Whether `base` is the object of an allocation site.
+    pub(super) fn is_heap(&self, base: BaseId) -> bool {
+        self.heap.values().any(|(b, _)| *b == base)
+    }
+
+    /// The LLVM object of a base.
+    pub(super) fn object_of(&self, base: BaseId) -> Option<LLVMValueRef> {
+        self.base_of
+            .iter()
+            .find(|(_, b)| **b == base)
+            .map(|(o, _)| *o)
+    }
 }
 
 fn const_i64(value: i128) -> Operand {
@@ -69,7 +89,7 @@ fn globals_are_sequential(func: LLVMValueRef) -> bool {
 }
 
 /// Looks through pointer casts (instructions or constant expressions).
-fn strip_casts(mut ptr: LLVMValueRef) -> LLVMValueRef {
+pub(super) fn strip_casts(mut ptr: LLVMValueRef) -> LLVMValueRef {
     loop {
         let is_cast = unsafe {
             (!LLVMIsABitCastInst(ptr).is_null() || !LLVMIsAAddrSpaceCastInst(ptr).is_null())
@@ -86,7 +106,7 @@ fn strip_casts(mut ptr: LLVMValueRef) -> LLVMValueRef {
     }
 }
 
-fn is_gep(value: LLVMValueRef) -> bool {
+pub(super) fn is_gep(value: LLVMValueRef) -> bool {
     unsafe {
         !LLVMIsAGetElementPtrInst(value).is_null()
             || (!LLVMIsAConstantExpr(value).is_null()
@@ -166,7 +186,7 @@ fn allocation_site(inst: LLVMValueRef) -> Option<bool> {
 }
 
 /// Whether `block` lies on a cycle of its function's CFG (it can run twice).
-fn in_cycle(block: LLVMBasicBlockRef) -> bool {
+pub(super) fn in_cycle(block: LLVMBasicBlockRef) -> bool {
     let successors = |b: LLVMBasicBlockRef| {
         let term = unsafe { LLVMGetBasicBlockTerminator(b) };
         if term.is_null() {
@@ -290,14 +310,15 @@ impl Lifter {
 
     fn new_base(&mut self, object: LLVMValueRef, kind: BaseKind, name: String) -> BaseId {
         let id = BaseId(self.memory.bases.len() as u32);
-        self.memory.bases.push(BaseInfo { kind, name });
+        let size = self.object_size_of(object, &name);
+        self.memory.bases.push(BaseInfo { kind, name, size });
         self.memory.base_of.insert(object, id);
         id
     }
 
     /// The address of `ptr`, when it is described (a base, a cast of a described pointer,
     /// a `getelementptr` instruction lifted earlier, a constant `getelementptr` of a base).
-    fn address(&mut self, ptr: LLVMValueRef) -> Option<Address> {
+    pub(super) fn address(&mut self, ptr: LLVMValueRef) -> Option<Address> {
         let ptr = strip_casts(ptr);
         if let Some(&base) = self.memory.base_of.get(&ptr) {
             return Some(Address {
@@ -307,6 +328,9 @@ impl Lifter {
         }
         if let Some(addr) = self.memory.addr_of.get(&ptr) {
             return Some(addr.clone());
+        }
+        if let Some(addr) = self.merge_address(ptr) {
+            return Some(addr);
         }
         if is_gep(ptr) && !raw::is_instruction(ptr) {
             // A constant expression: every index is a constant, nothing is emitted.
@@ -328,6 +352,19 @@ impl Lifter {
             ptr = raw::operand(ptr, 0);
         }
         None
+    }
+
+    /// An `alloca`: a new object each time it runs, whose bytes are arbitrary.
+    pub(super) fn lift_alloca(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) {
+        if let Some(&base) = self.memory.base_of.get(&inst) {
+            self.define_object_size(piece, base, inst, loc);
+        }
+        self.clobber_through(piece, inst, loc);
     }
 
     /// Lifts a `getelementptr` or pointer cast instruction: records its address.
@@ -507,7 +544,9 @@ impl Lifter {
 
     /// A call of code the lifter does not see: every base other code may reach.
     pub(super) fn clobber_reachable(&mut self, piece: usize, loc: &Option<SourceLoc>) {
-        let bases = self.memory.reachable.clone();
+        // That code may also free what it reaches.
+        let mut bases = self.memory.reachable.clone();
+        bases.extend(self.reachable_live_cells());
         self.clobber(piece, bases, loc);
     }
 
@@ -760,6 +799,8 @@ impl Lifter {
         let Some(&(base, zeroed)) = self.memory.heap.get(&inst) else {
             return;
         };
+        self.define_object_size(piece, base, inst, loc);
+        self.set_live(piece, base, true, loc);
         let op = if zeroed {
             MemOp::Init {
                 base,
@@ -864,7 +905,7 @@ fn const_leaves(
 /// its own, which the lifter does not describe).
 /// Whether `ptr` is the global that only keeps checked operations alive
 /// ([`conventions::KEEP_SINK`]).
-fn is_keep_sink(ptr: LLVMValueRef) -> bool {
+pub(super) fn is_keep_sink(ptr: LLVMValueRef) -> bool {
     let global = unsafe { !LLVMIsAGlobalVariable(ptr).is_null() };
     global && raw::name(ptr) == conventions::KEEP_SINK
 }

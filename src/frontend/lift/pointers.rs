@@ -1,0 +1,349 @@
+//! Pointer values beyond chains of `getelementptr`: phis and selects of pointers into one
+//! base, comparisons of pointers, and differences of pointers converted to integers.
+//!
+//! - A pointer phi or select whose incoming pointers all derive from one base (through
+//!   casts, `getelementptr`s and other such phis and selects) is described by that base and
+//!   an `i64` offset that is itself a phi or select (`p++` loops, `while (p < end)`). An
+//!   incoming pointer whose offset is not described gives an arbitrary offset in that base.
+//!   Locals allocated in a cycle of the CFG are left out: each execution of their `alloca`
+//!   is a new object, and a phi could mix the objects of two iterations.
+//! - `icmp` of two pointers described in one base compares their offsets, relational
+//!   predicates as signed numbers (exact while the addresses do not wrap around the address
+//!   space; C orders only pointers into one object); in a 32-bit address space both offsets
+//!   are truncated first. A pointer into a local or a defined global compared with `NULL` is
+//!   decided: such an address is never null.
+//! - `sub (ptrtoint p), (ptrtoint q)` of pointers described in one base is the difference
+//!   of their offsets.
+
+use std::collections::HashMap;
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::target::LLVMPointerSize;
+use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode};
+
+use super::memory::{in_cycle, is_gep, strip_casts};
+use super::Lifter;
+use crate::frontend::raw;
+use crate::ir::{
+    Address, BaseId, BinOp, CastOp, CmpPred, Const, Expr, Inst, Operand, SourceLoc, Ty, ValueId,
+};
+
+const I64: Ty = Ty { width: 64 };
+
+/// What is known of a pointer phi or select during the search for its base.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Origin {
+    /// Nothing yet (only other phis on a cycle seen so far).
+    Unseen,
+    /// Every incoming pointer derives from this base.
+    Base(BaseId),
+    /// Incoming pointers of several bases, or of none.
+    Mixed,
+}
+
+impl Origin {
+    fn join(self, other: Origin) -> Origin {
+        match (self, other) {
+            (Origin::Unseen, x) | (x, Origin::Unseen) => x,
+            (Origin::Base(a), Origin::Base(b)) if a == b => Origin::Base(a),
+            _ => Origin::Mixed,
+        }
+    }
+}
+
+/// Whether `inst` is a phi or select of pointers.
+fn is_pointer_merge(inst: LLVMValueRef) -> bool {
+    matches!(
+        raw::opcode(inst),
+        LLVMOpcode::LLVMPHI | LLVMOpcode::LLVMSelect
+    ) && raw::is_pointer(raw::type_of(inst))
+}
+
+/// The pointers a phi or select merges.
+fn merged(inst: LLVMValueRef) -> Vec<LLVMValueRef> {
+    if raw::opcode(inst) == LLVMOpcode::LLVMPHI {
+        raw::incomings(inst).into_iter().map(|(v, _)| v).collect()
+    } else {
+        vec![raw::operand(inst, 1), raw::operand(inst, 2)]
+    }
+}
+
+/// `ptr` without its casts and `getelementptr`s.
+fn root(mut ptr: LLVMValueRef) -> LLVMValueRef {
+    for _ in 0..64 {
+        ptr = strip_casts(ptr);
+        if !is_gep(ptr) {
+            return ptr;
+        }
+        ptr = raw::operand(ptr, 0);
+    }
+    ptr
+}
+
+/// Whether `value` is the constant null pointer.
+fn is_null(value: LLVMValueRef) -> bool {
+    unsafe { raw::is_pointer(raw::type_of(value)) && !LLVMIsAConstantPointerNull(value).is_null() }
+}
+
+impl Lifter {
+    /// Finds the pointer phis and selects of one base and gives each an `i64` offset value.
+    pub(super) fn collect_pointer_merges(&mut self) {
+        let merges: Vec<LLVMValueRef> = self
+            .llvm_blocks
+            .iter()
+            .flat_map(|b| raw::instructions(*b))
+            .filter(|i| is_pointer_merge(*i))
+            .collect();
+        let mut origin: HashMap<LLVMValueRef, Origin> =
+            merges.iter().map(|m| (*m, Origin::Unseen)).collect();
+        let origin_of = |ptr: LLVMValueRef, origin: &HashMap<LLVMValueRef, Origin>| {
+            let r = root(ptr);
+            if let Some(o) = origin.get(&r) {
+                return *o;
+            }
+            match self.memory.base_of.get(&r) {
+                Some(&base) => {
+                    let fresh_each_time = unsafe { !LLVMIsAAllocaInst(r).is_null() }
+                        && in_cycle(unsafe { LLVMGetInstructionParent(r) });
+                    if fresh_each_time {
+                        Origin::Mixed
+                    } else {
+                        Origin::Base(base)
+                    }
+                }
+                None => Origin::Mixed,
+            }
+        };
+        // A fixpoint from below over a lattice of height three.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &m in &merges {
+                let new = merged(m)
+                    .into_iter()
+                    .fold(origin[&m], |acc, p| acc.join(origin_of(p, &origin)));
+                if new != origin[&m] {
+                    origin.insert(m, new);
+                    changed = true;
+                }
+            }
+        }
+        for m in merges {
+            if let Origin::Base(base) = origin[&m] {
+                let name = format!("{}.offset", raw::name(m));
+                let offset = self.new_value(I64, name, None);
+                self.memory.merge_offset.insert(m, (base, offset));
+            }
+        }
+    }
+
+    /// The address of a pointer phi or select of one base.
+    pub(super) fn merge_address(&self, ptr: LLVMValueRef) -> Option<Address> {
+        let &(base, offset) = self.memory.merge_offset.get(&ptr)?;
+        Some(Address {
+            base,
+            offset: Operand::Value(offset),
+        })
+    }
+
+    /// The offset `ptr` has in `base`, arbitrary when it is not described.
+    fn offset_in(&mut self, base: BaseId, ptr: LLVMValueRef) -> Operand {
+        match self.address(ptr) {
+            Some(addr) if addr.base == base => addr.offset,
+            _ => Operand::Undef(I64),
+        }
+    }
+
+    /// The move of a pointer phi's offset on the edge from `from`, when it has one.
+    pub(super) fn merge_move(
+        &mut self,
+        phi: LLVMValueRef,
+        from: LLVMBasicBlockRef,
+    ) -> Option<(ValueId, Operand)> {
+        let &(base, offset) = self.memory.merge_offset.get(&phi)?;
+        let incoming = raw::incomings(phi)
+            .into_iter()
+            .find(|(_, b)| *b == from)
+            .map(|(v, _)| v);
+        let src = match incoming {
+            Some(v) => self.offset_in(base, v),
+            None => Operand::Undef(I64),
+        };
+        Some((offset, src))
+    }
+
+    /// A pointer phi (defined by its moves) or select of one base: defines its offset.
+    pub(super) fn lift_pointer_merge(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) {
+        let Some(&(base, offset)) = self.memory.merge_offset.get(&inst) else {
+            return;
+        };
+        if raw::opcode(inst) == LLVMOpcode::LLVMPHI {
+            self.defined[offset.index()] = true;
+            return;
+        }
+        let cond = self
+            .operand(raw::operand(inst, 0), loc)
+            .unwrap_or(Operand::Undef(Ty::BOOL));
+        let on_true = self.offset_in(base, raw::operand(inst, 1));
+        let on_false = self.offset_in(base, raw::operand(inst, 2));
+        let expr = Expr::Select {
+            cond,
+            on_true,
+            on_false,
+        };
+        self.push(piece, Inst::Assign { dest: offset, expr }, loc.clone());
+    }
+
+    /// The width in bits of the module's pointers.
+    fn pointer_width(&self) -> u32 {
+        match self.memory.target {
+            Some(target) => 8 * unsafe { LLVMPointerSize(target) },
+            None => 64,
+        }
+    }
+
+    /// `offset` truncated to the pointer width (unchanged for 64-bit pointers).
+    fn pointer_sized(
+        &mut self,
+        piece: usize,
+        offset: Operand,
+        width: u32,
+        loc: &Option<SourceLoc>,
+    ) -> Operand {
+        if width >= 64 {
+            return offset;
+        }
+        let ty = Ty::int(width);
+        if let Operand::Const(c) = offset {
+            return Operand::Const(Const::new(ty, c.signed()));
+        }
+        let narrow = self.synthetic_value(ty, "offset");
+        let expr = Expr::Cast {
+            op: CastOp::Trunc,
+            arg: offset,
+        };
+        self.push(piece, Inst::Assign { dest: narrow, expr }, loc.clone());
+        Operand::Value(narrow)
+    }
+
+    /// `icmp` of two pointers: of one base, a comparison of offsets; of a local or defined
+    /// global with `NULL`, a constant. False when neither, and nothing was emitted.
+    pub(super) fn lift_pointer_comparison(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) -> bool {
+        let (a, b) = (raw::operand(inst, 0), raw::operand(inst, 1));
+        if !raw::is_pointer(raw::type_of(a)) {
+            return false;
+        }
+        let pred = raw::int_predicate(unsafe { LLVMGetICmpPredicate(inst) });
+        let against_null = match (is_null(a), is_null(b)) {
+            (false, true) => Some(a),
+            (true, false) => Some(b),
+            _ => None,
+        };
+        if let Some(ptr) = against_null {
+            if !matches!(pred, CmpPred::Eq | CmpPred::Ne) || !self.never_null(ptr) {
+                return false;
+            }
+            let expr = Expr::Use(Operand::Const(Const::bool(pred == CmpPred::Ne)));
+            self.assign(piece, inst, expr, loc);
+            return true;
+        }
+        let (Some(x), Some(y)) = (self.address(a), self.address(b)) else {
+            return false;
+        };
+        if x.base != y.base {
+            return false;
+        }
+        let width = self.pointer_width();
+        let lhs = self.pointer_sized(piece, x.offset, width, loc);
+        let rhs = self.pointer_sized(piece, y.offset, width, loc);
+        let pred = match pred {
+            CmpPred::Ult => CmpPred::Slt,
+            CmpPred::Ule => CmpPred::Sle,
+            CmpPred::Ugt => CmpPred::Sgt,
+            CmpPred::Uge => CmpPred::Sge,
+            other => other,
+        };
+        self.assign(piece, inst, Expr::Cmp { pred, lhs, rhs }, loc);
+        true
+    }
+
+    /// Whether `ptr` derives from a local or a defined global, whose address is never null
+    /// (an offset from it that reached zero would have left the object first).
+    fn never_null(&self, ptr: LLVMValueRef) -> bool {
+        let r = root(ptr);
+        let object = match self.memory.merge_offset.get(&r) {
+            // Every incoming pointer derives from this base (`collect_pointer_merges`).
+            Some(&(base, _)) => self.memory.object_of(base),
+            None => Some(r),
+        };
+        object.is_some_and(|o| unsafe {
+            !LLVMIsAAllocaInst(o).is_null()
+                || (!LLVMIsAGlobalVariable(o).is_null()
+                    && !LLVMGetInitializer(o).is_null()
+                    && LLVMGetLinkage(o) != LLVMLinkage::LLVMExternalWeakLinkage)
+        })
+    }
+
+    /// `sub (ptrtoint p), (ptrtoint q)` with `p` and `q` described in one base: the
+    /// difference of their offsets. False when not that, and nothing was emitted.
+    pub(super) fn lift_pointer_difference(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) -> bool {
+        let pointer_of = |v: LLVMValueRef| {
+            let is_ptrtoint = unsafe {
+                (raw::is_instruction(v) && raw::opcode(v) == LLVMOpcode::LLVMPtrToInt)
+                    || (!LLVMIsAConstantExpr(v).is_null()
+                        && LLVMGetConstOpcode(v) == LLVMOpcode::LLVMPtrToInt)
+            };
+            is_ptrtoint.then(|| raw::operand(v, 0))
+        };
+        let (Some(p), Some(q)) = (
+            pointer_of(raw::operand(inst, 0)),
+            pointer_of(raw::operand(inst, 1)),
+        ) else {
+            return false;
+        };
+        let Some(&dest) = self.value_of.get(&inst) else {
+            return false;
+        };
+        let (Some(x), Some(y)) = (self.address(p), self.address(q)) else {
+            return false;
+        };
+        if x.base != y.base {
+            return false;
+        }
+        let ty = self.values[dest.index()].ty;
+        let diff = self.synthetic_value(I64, "difference");
+        let expr = Expr::Binary {
+            op: BinOp::Sub,
+            lhs: x.offset,
+            rhs: y.offset,
+            flags: Default::default(),
+        };
+        self.push(piece, Inst::Assign { dest: diff, expr }, loc.clone());
+        let expr = if ty.width == 64 {
+            Expr::Use(Operand::Value(diff))
+        } else {
+            Expr::Cast {
+                op: CastOp::Trunc,
+                arg: Operand::Value(diff),
+            }
+        };
+        self.push(piece, Inst::Assign { dest, expr }, loc.clone());
+        true
+    }
+}
