@@ -48,6 +48,11 @@ pub fn clang_args(config: &FrontendConfig, source: &Path, output: &Path) -> Vec<
         // same condition and place as in the native replay, built with the same sanitizer.
         args.extend(BOUNDS_CHECKS.iter().map(|s| s.to_string()));
     }
+    if config.checks.contains(crate::ir::CheckClass::Memory) {
+        // A dereference of `NULL` stays in the program: LLVM may otherwise drop the paths
+        // that reach one as undefined, and with them the access the memory checks are about.
+        args.push("-fno-delete-null-pointer-checks".to_string());
+    }
     if config.checks.contains(crate::ir::CheckClass::Shift) {
         // Only clang knows which `<<` is signed: its shift-base tests become the checks of
         // the base (`frontend::ubsan`); the amount is checked by the pass `runtime-checks`.

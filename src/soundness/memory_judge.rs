@@ -44,6 +44,18 @@ pub const KINDS: &[(&str, &[ErrorClass])] = &[
         ],
     ),
     ("use-after-free", &[ErrorClass::UseAfterFree]),
+    // The analyzer's class `memory` (`--checks memory`): its checks of a line together
+    // claim that no access or `free` there goes wrong.
+    (
+        "memory",
+        &[
+            ErrorClass::OutOfBounds,
+            ErrorClass::NullDereference,
+            ErrorClass::UseAfterFree,
+            ErrorClass::DoubleFree,
+            ErrorClass::InvalidFree,
+        ],
+    ),
     ("double-free", &[ErrorClass::DoubleFree]),
     ("invalid-free", &[ErrorClass::InvalidFree]),
 ];

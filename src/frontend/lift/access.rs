@@ -23,8 +23,8 @@ use inkwell::llvm_sys::target::LLVMStoreSizeOfType;
 use super::Lifter;
 use crate::frontend::raw;
 use crate::ir::{
-    Address, BaseId, BaseInfo, BaseKind, BinOp, CheckKind, CmpPred, Const, Expr, Inst, MemOp,
-    ObjectSize, Operand, SourceLoc, Ty,
+    Address, BaseId, BaseInfo, BaseKind, BinOp, CheckKind, CmpPred, Const, Expr, HavocReason, Inst,
+    MemOp, ObjectSize, Operand, SourceLoc, Ty,
 };
 
 const I64: Ty = Ty { width: 64 };
@@ -113,6 +113,17 @@ impl Lifter {
         };
         conds.push(self.compare(piece, CmpPred::Sle, addr.offset, room, loc));
         Some(self.all(piece, conds, loc))
+    }
+
+    /// An arbitrary condition of a check the memory model cannot decide: a havoc whose reason
+    /// names `what` (not an `undef`, so that a run through it reads nothing uninitialized).
+    fn not_modeled(&mut self, piece: usize, what: &str, loc: &Option<SourceLoc>) -> Operand {
+        let dest = self.synthetic_value(Ty::BOOL, "unchecked");
+        let reason = HavocReason::Unsupported {
+            what: format!("{what} the memory model does not describe"),
+        };
+        self.push(piece, Inst::Havoc { dest, reason }, loc.clone());
+        Operand::Value(dest)
     }
 
     /// The liveness cell of a heap base, when it has one.
@@ -230,7 +241,7 @@ impl Lifter {
                     .into(),
                 loc.clone(),
             );
-            Operand::Undef(Ty::BOOL)
+            self.not_modeled(piece, "the bounds of an access", loc)
         };
         if !alive.is_empty() {
             let cond = self.all(piece, alive, loc);
@@ -348,7 +359,7 @@ impl Lifter {
                 // A local or a global: never returned by an allocator.
                 Operand::Const(Const::bool(false))
             }
-            _ => Operand::Undef(Ty::BOOL),
+            _ => self.not_modeled(piece, "the pointer given to `free`", loc),
         };
         let check = self.new_check(CheckKind::InvalidFree, loc.clone());
         let piece = self.split_on_check(current, cond, check, loc.clone(), loc, "free");
