@@ -799,6 +799,8 @@ impl NativeProgram {
                 args.push(sanitize_flag(config.checks));
                 if memory {
                     args.push(ADDRESS_SANITIZER.into());
+                    // As the analyzed build: a dereference of NULL stays in the program.
+                    args.push("-fno-delete-null-pointer-checks".into());
                 }
                 // Not trapping: the handlers of `runtime/replay.c` name the operation.
                 args.push("-fno-sanitize-recover=all".into());
