@@ -277,11 +277,11 @@ fn another_configuration_does_not_reuse_entries() {
 
 #[test]
 fn results_stopped_by_time_are_not_stored() {
-    // `main` cannot see that `positive` returns a positive value, and no search finds
-    // a counterexample: its analysis ends at its time budget. `positive` is proved.
+    // No engine proves `s != 7` over a sum of cubes, and the counterexample search looks
+    // for an execution until its time is up: `main` ends by time. `positive` is proved.
     let p = Project::new(
         r#"#include <assert.h>
-extern int __VERIFIER_nondet_int(void);
+extern unsigned __VERIFIER_nondet_uint(void);
 
 int positive(int x) {
     int y = x < 1 ? 1 : x;
@@ -290,8 +290,12 @@ int positive(int x) {
 }
 
 int main(void) {
-    int a = __VERIFIER_nondet_int();
-    assert(positive(a) + positive(a / 2) >= 2);
+    unsigned n = __VERIFIER_nondet_uint(), i = 0, s = 0;
+    while (i < n) {
+        i++;
+        s += i * i * i;
+    }
+    assert(s != 7 + positive((int)n) - positive((int)n));
     return 0;
 }
 "#,
