@@ -298,7 +298,13 @@ int f(int a, unsigned char b) {
   return a;
 }
 ";
-    let run = check("lib", program, &["--entry", "f"]);
+    // The replay of a violation from arbitrary arguments, without the precondition that
+    // would turn it into `holds if a <= 7`.
+    let run = check(
+        "lib",
+        program,
+        &["--entry", "f", "-Z", "precondition-work=0"],
+    );
     assert_violated(&run);
     assert_harness_fails(&run);
     assert_witness(&run, &run.source);

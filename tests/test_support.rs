@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The kinds of check the report names.
-const KINDS: [&str; 5] = [ASSERT, "overflow", "div", "shift", "bounds"];
+const KINDS: [&str; 6] = [ASSERT, "overflow", "div", "shift", "bounds", "memory"];
 
 #[test]
 fn every_test_program_parses() {
