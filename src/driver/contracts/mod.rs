@@ -159,6 +159,9 @@ fn round_config(config: &AnalysisConfig) -> AnalysisConfig {
     // equalities, congruences and the relational stage in them): they would make a round
     // depend on the load.
     params.stages.solver_stages = false;
+    // A round keeps a candidate only when it is proved for every argument: preconditions
+    // (`holds if`) would spend the round's time on checks it drops anyway.
+    params.stages.precondition_work = 0;
     // The relational stage also takes a fifth of each round's budget from the rounds'
     // candidates (recursion_tabulated.c lost its contract with it on).
     params.precision.relational_congruences = false;
