@@ -73,7 +73,8 @@ pub fn class_of(error: &str) -> ErrorClass {
         | "stack-buffer-overflow"
         | "stack-buffer-underflow"
         | "global-buffer-overflow"
-        | "dynamic-stack-buffer-overflow" => ErrorClass::OutOfBounds,
+        | "dynamic-stack-buffer-overflow"
+        | "out-of-bounds-index" => ErrorClass::OutOfBounds,
         "null-dereference" => ErrorClass::NullDereference,
         "heap-use-after-free" => ErrorClass::UseAfterFree,
         "double-free" => ErrorClass::DoubleFree,

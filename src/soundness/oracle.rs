@@ -6,8 +6,10 @@
 //! For a program with memory errors on purpose ([`Skeleton::record_memory_errors`]) the
 //! address sanitizer reports the first memory error of each execution to the runtime,
 //! which records its name and line and ends the execution; the sanitizers that would trap
-//! first on those errors (`null`, `bounds`, `object-size`) are off, and the program has
-//! debug information so that the report has lines.
+//! first on those errors (`null`, `object-size`) are off, UBSan's `bounds` reports (an index
+//! outside an array of known size, which the address sanitizer can miss) end the execution
+//! the same way instead of trapping, and the program has debug information so that the
+//! reports have lines.
 
 use super::Skeleton;
 use crate::bench::runner::{run_limited, Limits, Termination};
@@ -55,7 +57,8 @@ pub fn cflags(skeleton: &Skeleton) -> Vec<String> {
         flags.extend(
             [
                 "-fsanitize=address",
-                "-fno-sanitize=null,bounds,object-size",
+                "-fno-sanitize=null,object-size",
+                "-fno-sanitize-trap=bounds",
                 "-g",
                 "-DORACLE_RECORD_MEMORY_ERRORS",
             ]
@@ -253,5 +256,41 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(obs.runs, 4);
+    }
+
+    /// A program with memory errors on purpose: a constant-index write past a global array,
+    /// which the address sanitizer lets through, ends the execution as a memory error of its
+    /// line (UBSan's `bounds`), so nothing after it is judged.
+    #[test]
+    fn records_an_index_past_a_global_array() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = "long long oracle_input(long long lo, long long hi);\n\
+             static long long g[3];\n\
+             int main(void) { int k = (int)oracle_input(2, 3);\n\
+             #line 7 \"prog.c\"\n\
+             g[3] = 4;\n\
+             g[k] = 1; return 0; }\n";
+        let skeleton = Skeleton {
+            lines: Vec::new(),
+            includes: Vec::new(),
+            style: super::super::AssertStyle::CAssert,
+            cflags: Vec::new(),
+            oracle_cflags: Vec::new(),
+            analysis_cflags: Vec::new(),
+            analysis_checks: None,
+            record_memory_errors: true,
+            classes: Vec::new(),
+        };
+        let obs = observe(dir.path(), "global", source, &cflags(&skeleton))
+            .unwrap()
+            .unwrap();
+        assert_eq!(obs.runs, 2);
+        assert_eq!(
+            obs.memory_errors
+                .get(&7)
+                .map(|e| e.iter().cloned().collect::<Vec<_>>()),
+            Some(vec!["out-of-bounds-index".to_string()])
+        );
+        assert!(!obs.memory_errors.contains_key(&8));
     }
 }
