@@ -21,7 +21,12 @@ fn line_of_mark(path: &Path, mark: &str) -> u32 {
 fn report(path: &Path) -> Value {
     common::check_json(
         path,
-        &["--timeout", "20", "--entry", "scale,window,clamp,never"],
+        &[
+            "--timeout",
+            "20",
+            "--entry",
+            "scale,window,clamp,never,fill",
+        ],
     )
 }
 
@@ -141,6 +146,24 @@ fn a_precondition_over_two_parameters_holds_natively() {
     assert!(outside > 0, "no argument outside `{p}` fails the check");
 }
 
+/// `len <= 0` also keeps the check from failing, but only by returning before it: a
+/// precondition under which the check never runs is no contract, and is left out.
+#[test]
+fn a_precondition_says_nothing_of_arguments_that_never_reach_the_check() {
+    let path = common::program("preconditions/library.c");
+    let report = report(&path);
+    let line = line_of_mark(&path, "holds if k >= 1");
+    let check = common::check_at_line(&report, line).expect("the check");
+    let p = precondition(check);
+    assert_eq!(p, "k >= 1");
+    let (inside, outside) = judge(&path, "fill", &["len", "k"], &p, line);
+    assert_eq!(
+        inside, 0,
+        "an argument that satisfies `{p}` fails the check"
+    );
+    assert!(outside > 0, "no argument outside `{p}` fails the check");
+}
+
 #[test]
 fn a_check_that_holds_for_every_argument_stays_proved_and_one_that_never_does_violated() {
     let path = common::program("preconditions/library.c");
@@ -154,7 +177,7 @@ fn a_check_that_holds_for_every_argument_stays_proved_and_one_that_never_does_vi
     assert!(never["counterexample"]["confirmed_by"]
         .as_str()
         .is_some_and(|c| c.contains("replayed")));
-    assert_eq!(report["summary"]["holds_if"], 2, "{}", report["summary"]);
+    assert_eq!(report["summary"]["holds_if"], 3, "{}", report["summary"]);
 }
 
 #[test]

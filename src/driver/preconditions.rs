@@ -56,7 +56,7 @@ use crate::domain::readable::readable_invariant;
 use crate::domain::{IntervalDomain, NumericDomain, Polyhedron};
 use crate::ir::{
     ArithFlags, BinOp, BlockId, CastOp, CheckId, CmpPred, Const, Expr, Function, Inst, Interp,
-    Module, Operand, Terminator, Ty, ValueId, ValueInfo,
+    Module, Operand, SourceLoc, Terminator, Ty, ValueId, ValueInfo,
 };
 use num_traits::{One, Signed, Zero};
 use std::collections::BTreeMap;
@@ -143,7 +143,13 @@ fn attempt<D: NumericDomain>(
     if targets.is_empty() || deadline.expired() || *runs >= MAX_RUNS {
         return;
     }
-    let candidates = infer::<D>(func, &targets, config, engine, deadline);
+    let lines: BTreeMap<CheckId, (String, u32)> = results
+        .iter()
+        .filter(|r| targets.contains(&r.check))
+        .filter_map(|r| Some((r.check, r.loc.as_ref().map(|l| (l.file.clone(), l.line))?)))
+        .collect();
+    let drafts = infer::<D>(func, &targets, config, engine, deadline);
+    let candidates = exercised(func, drafts, &lines, config, deadline);
     // One certification per distinct candidate, in the order of the checks.
     let mut by_candidate: BTreeMap<usize, Vec<CheckId>> = BTreeMap::new();
     let mut distinct: Vec<&Candidate> = Vec::new();
@@ -178,6 +184,135 @@ struct Candidate {
     text: String,
 }
 
+/// A candidate before it is printed: each disjunct as a linear expression (`e ≥ 0`) and as
+/// the affine form its certification computes.
+struct Draft {
+    disjuncts: Vec<(LinExpr, Affine)>,
+}
+
+/// How a run's candidates are printed: the parameters' names and machine ranges.
+struct Printer {
+    space: Space,
+    ranges: Vec<Interval>,
+}
+
+impl Printer {
+    /// The C text of the disjunction of `e ≥ 0`, `None` when it is `true` or `false`.
+    fn text(&self, disjuncts: &[(LinExpr, Affine)]) -> Option<String> {
+        let printed: Vec<Vec<LinCons>> = disjuncts
+            .iter()
+            .map(|(e, _)| {
+                vec![LinCons {
+                    expr: e.clone(),
+                    kind: ConsKind::Ge,
+                }]
+            })
+            .collect();
+        let text = readable_invariant(&printed, &self.space, &self.ranges);
+        (text != "false" && text != "true").then_some(text)
+    }
+}
+
+/// The candidates, less the disjuncts under which the check is never reached (no block that
+/// evaluates it reachable by an analysis over intervals with the disjunct assumed): such a
+/// disjunct says only "do not run this code" (`len <= 0` before an early return), which no
+/// reader wants as a contract. A candidate left with no disjunct is dropped. Dropping a
+/// disjunct only strengthens the precondition, so certification stays what it was.
+fn exercised(
+    func: &Function,
+    (drafts, printer): (Vec<(CheckId, Draft)>, Option<Printer>),
+    lines: &BTreeMap<CheckId, (String, u32)>,
+    config: &AnalysisConfig,
+    deadline: &Deadline,
+) -> Vec<(CheckId, Candidate)> {
+    let Some(printer) = printer else {
+        return Vec::new();
+    };
+    let checks: Vec<CheckId> = drafts.iter().map(|(c, _)| *c).collect();
+    let sites = error_blocks(func, &checks);
+    let at: BTreeMap<CheckId, Vec<BlockId>> = sites
+        .iter()
+        .map(|&(check, site)| (check, evaluating(func, site, lines.get(&check))))
+        .collect();
+    // Which checks each distinct disjunct lets run (`None`: not known, kept).
+    let mut reached: Vec<(Affine, Option<Vec<CheckId>>)> = Vec::new();
+    let mut out = Vec::new();
+    for (check, draft) in drafts {
+        let mut kept = Vec::new();
+        for (e, affine) in draft.disjuncts {
+            let known = match reached.iter().position(|(a, _)| *a == affine) {
+                Some(i) => i,
+                None => {
+                    let runs = if reached.len() < MAX_RUNS {
+                        reaching(func, &affine, &at, config, deadline)
+                    } else {
+                        None
+                    };
+                    reached.push((affine.clone(), runs));
+                    reached.len() - 1
+                }
+            };
+            if reached[known].1.as_ref().is_none_or(|r| r.contains(&check)) {
+                kept.push((e, affine));
+            }
+        }
+        if kept.is_empty() {
+            continue;
+        }
+        let Some(text) = printer.text(&kept) else {
+            continue;
+        };
+        let disjuncts = kept.into_iter().map(|(_, a)| a).collect();
+        out.push((check, Candidate { disjuncts, text }));
+    }
+    out
+}
+
+/// The blocks that evaluate the check of the error block `site`: those that branch to it,
+/// and those with code of the check's source line (the first operand of `a || b` is
+/// evaluated in a block that does not branch to the error site).
+fn evaluating(func: &Function, site: BlockId, line: Option<&(String, u32)>) -> Vec<BlockId> {
+    let on_line = |loc: &Option<SourceLoc>| matches!((loc, line), (Some(l), Some((file, n))) if l.line == *n && l.file == *file);
+    func.blocks
+        .iter()
+        .enumerate()
+        .filter(|&(i, b)| {
+            i != site.index()
+                && (b.term.successors().contains(&site)
+                    || b.locs.iter().any(on_line)
+                    || on_line(&b.term_loc))
+        })
+        .map(|(i, _)| BlockId(i as u32))
+        .collect()
+}
+
+/// The checks of `at` whose evaluating blocks an analysis over intervals reaches with
+/// `disjunct` assumed at the entry; `None` when the analysis did not complete.
+fn reaching(
+    func: &Function,
+    disjunct: &Affine,
+    at: &BTreeMap<CheckId, Vec<BlockId>>,
+    config: &AnalysisConfig,
+    deadline: &Deadline,
+) -> Option<Vec<CheckId>> {
+    let mut assumed = func.clone();
+    let insts = assumption(&mut assumed, std::slice::from_ref(disjunct))?;
+    let entry = assumed.entry.index();
+    assumed.blocks[entry].insts.splice(0..0, insts);
+    analyze::<IntervalDomain, _>(
+        &assumed,
+        config,
+        super::Engine::Classic,
+        deadline,
+        |_, _, run| {
+            at.iter()
+                .filter(|(_, blocks)| blocks.iter().any(|b| run.invariants.at(*b).is_some()))
+                .map(|(c, _)| *c)
+                .collect()
+        },
+    )
+}
+
 /// `Σ aᵢ·pᵢ + c` over parameters, each with the reading the inference gave it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Affine {
@@ -187,14 +322,14 @@ struct Affine {
 }
 
 /// The candidate of each target whose error site the analysis with live parameters reaches
-/// with a printable, non-false complement.
+/// with a complement over named parameters, and how to print them.
 fn infer<D: NumericDomain>(
     func: &Function,
     targets: &[CheckId],
     config: &AnalysisConfig,
     engine: super::Engine,
     deadline: &Deadline,
-) -> Vec<(CheckId, Candidate)> {
+) -> (Vec<(CheckId, Draft)>, Option<Printer>) {
     let mut probe = func.clone();
     let sites = error_blocks(func, targets);
     for &(_, block) in &sites {
@@ -208,9 +343,10 @@ fn infer<D: NumericDomain>(
         }
     }
     analyze::<D, _>(&probe, config, engine, deadline, |ctx, lowering, run| {
-        candidates(func, &sites, ctx, lowering, run)
+        let (drafts, printer) = candidates(func, &sites, ctx, lowering, run);
+        (drafts, Some(printer))
     })
-    .unwrap_or_default()
+    .unwrap_or((Vec::new(), None))
 }
 
 /// The candidates of the error `sites` from a complete run over the function with live
@@ -221,7 +357,7 @@ fn candidates<D: NumericDomain>(
     ctx: &FunctionContext<'_>,
     lowering: &Lowering<'_>,
     run: &Run<D>,
-) -> Vec<(CheckId, Candidate)> {
+) -> (Vec<(CheckId, Draft)>, Printer) {
     let layout = lowering.layout();
     let param_vars: Vec<(Var, ValueId)> = func
         .params
@@ -269,35 +405,29 @@ fn candidates<D: NumericDomain>(
         {
             continue;
         }
-        let printed: Vec<Vec<LinCons>> = disjuncts
-            .iter()
-            .map(|e| {
-                vec![LinCons {
-                    expr: e.clone(),
-                    kind: ConsKind::Ge,
-                }]
-            })
-            .collect();
-        let text = readable_invariant(&printed, &space, &print_ranges);
-        if text == "false" || text == "true" {
-            continue;
-        }
         let disjuncts = disjuncts
-            .iter()
-            .map(|e| Affine {
-                terms: e
-                    .terms()
-                    .filter_map(|(var, a)| {
-                        let p = layout.value(var)?;
-                        Some((p, ctx.reading(p), a.clone()))
-                    })
-                    .collect(),
-                constant: e.constant_part().clone(),
+            .into_iter()
+            .map(|e| {
+                let affine = Affine {
+                    terms: e
+                        .terms()
+                        .filter_map(|(var, a)| {
+                            let p = layout.value(var)?;
+                            Some((p, ctx.reading(p), a.clone()))
+                        })
+                        .collect(),
+                    constant: e.constant_part().clone(),
+                };
+                (e, affine)
             })
             .collect();
-        out.push((check, Candidate { disjuncts, text }));
+        out.push((check, Draft { disjuncts }));
     }
-    out
+    let printer = Printer {
+        space,
+        ranges: print_ranges,
+    };
+    (out, printer)
 }
 
 /// The complement of the conjunction `cons` over the box `ranges`, as a disjunction of

@@ -29,3 +29,10 @@ int never(int n) {
   check(k == 1); /* violated for every argument */
   return k;
 }
+
+int fill(int len, int k) {
+  if (len <= 0)
+    return -1;
+  check(k >= 1); /* holds if k >= 1, whatever len */
+  return len;
+}
