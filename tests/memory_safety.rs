@@ -96,3 +96,69 @@ fn the_failing_lines_fail_under_the_address_sanitizer() {
         .collect();
     assert_eq!(reported, failing);
 }
+
+/// The `NullDeref` check of the access on the line marked `/* MARK`, and the assertion
+/// there if any, of `tests/programs/memory/null_params.c` (a library: its pointer
+/// parameters may be `NULL`).
+fn null_checks(report: &serde_json::Value, source: &str, mark: &str) -> Vec<String> {
+    let line = (1..)
+        .zip(source.lines())
+        .find(|(_, l)| l.contains(&format!("/* {mark}")))
+        .map(|(n, _)| n)
+        .unwrap_or_else(|| panic!("no line marked {mark}"));
+    report["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| common::line_of(c) == Some(line))
+        .filter(|c| {
+            c["kind"] == "assert"
+                || c["error"]
+                    .as_str()
+                    .is_some_and(|e| e.contains("null pointer"))
+        })
+        .map(|c| format!("{} {}", c["kind"].as_str().unwrap_or("?"), c["verdict"]))
+        .collect()
+}
+
+#[test]
+fn a_test_against_null_decides_what_it_guards() {
+    let path = program("memory/null_params.c");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let report = check_json(&path, &["--checks", "all", "--timeout", "60"]);
+    let proved = |mark: &str, kinds: &[&str]| {
+        let found = null_checks(&report, &source, mark);
+        let want: Vec<String> = kinds.iter().map(|k| format!("{k} \"proved\"")).collect();
+        assert_eq!(found, want, "{mark}: {report}");
+    };
+    proved("assertion after the test", &["assert"]);
+    proved("guarded read", &["memory"]);
+    proved("read in a pointer loop", &["memory"]);
+    proved("offset from a pointer tested", &["memory"]);
+    // A caller may pass NULL: unknown (a replay passes a buffer), naming the parameter.
+    let line = (1..)
+        .zip(source.lines())
+        .find(|(_, l)| l.contains("/* unguarded read"))
+        .map(|(n, _)| n)
+        .unwrap();
+    let unguarded: Vec<&serde_json::Value> = report["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| common::line_of(c) == Some(line))
+        .filter(|c| {
+            c["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("null pointer"))
+        })
+        .collect();
+    assert_eq!(unguarded.len(), 1, "{report}");
+    assert_eq!(unguarded[0]["verdict"], "unknown", "{report}");
+    assert!(
+        unguarded[0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("`src`, which a caller may pass as NULL")),
+        "{}",
+        unguarded[0]
+    );
+}

@@ -163,6 +163,9 @@ fn unmodeled(reason: &HavocReason) -> Option<String> {
              value, within its contract when it has one)"
         )),
         HavocReason::Load => Some("a load from memory that is not modeled (any value)".into()),
+        HavocReason::NullParam { param } => Some(format!(
+            "the pointer parameter `{param}`, which a caller may pass as NULL"
+        )),
         HavocReason::Unsupported { what } => Some(format!("{what}, which is not modeled")),
     }
 }

@@ -9,6 +9,7 @@
 mod access;
 mod library;
 mod memory;
+mod null;
 mod pointers;
 mod sizes;
 
@@ -451,6 +452,7 @@ impl Lifter {
         let mut current = k;
         if k == 0 {
             self.assume_own_context(current);
+            self.define_null_flags(current);
         }
         for inst in raw::instructions(block) {
             let loc = debuginfo::location(inst);

@@ -394,6 +394,11 @@ pub enum HavocReason {
     },
     /// A load from memory that was not promoted to SSA.
     Load,
+    /// Whether a pointer parameter is `NULL` (a caller may pass it): nonzero when it is.
+    NullParam {
+        /// The parameter's name.
+        param: String,
+    },
     /// Something the lifter does not model (pointer arithmetic, floats, wide integers, ...).
     Unsupported {
         /// What it was, for the warning.

@@ -859,6 +859,8 @@ impl<'t> Cursor<'t> {
             HavocReason::UnknownCall {
                 function: text(self)?,
             }
+        } else if self.eat("null param ") {
+            HavocReason::NullParam { param: text(self)? }
         } else if self.eat("unsupported ") {
             HavocReason::Unsupported { what: text(self)? }
         } else if self.eat("load") {

@@ -113,6 +113,8 @@ impl fmt::Display for HavocReason {
                 write!(f, "unknown call {function:?}")
             }
             (HavocReason::Load, _) => write!(f, "load"),
+            (HavocReason::NullParam { param }, false) => write!(f, "null param {param}"),
+            (HavocReason::NullParam { param }, true) => write!(f, "null param {param:?}"),
             (HavocReason::Unsupported { what }, false) => write!(f, "unsupported {what}"),
             (HavocReason::Unsupported { what }, true) => write!(f, "unsupported {what:?}"),
         }

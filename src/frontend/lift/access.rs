@@ -13,8 +13,9 @@
 //! - `InvalidFree` at `free(p)`: `p` at offset 0 of a live allocated object; a local or a
 //!   global is never freeable; `free(NULL)` is fine; any other pointer is unknown.
 //!
-//! Null dereferences are not checked here: an allocation is assumed to succeed (see
-//! `sizes.rs`), and a described pointer is never null.
+//! - `NullDeref` before each access through a pointer into a pointer parameter's object: the
+//!   parameter is not `NULL` (`null.rs`). An allocation is assumed to succeed (see
+//!   `sizes.rs`), and pointers into locals and globals are never null.
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
@@ -219,12 +220,16 @@ impl Lifter {
         let piece = *current;
         let mut bounds = Vec::new();
         let mut alive = Vec::new();
+        let mut not_null = Vec::new();
         let mut described = true;
         for &ptr in ptrs {
             let Some(addr) = self.address(ptr) else {
                 described = false;
                 continue;
             };
+            if let Some(cond) = self.not_null(piece, &addr, loc) {
+                not_null.push(cond);
+            }
             match self.inside(piece, &addr, len, loc) {
                 Some(cond) => bounds.push(cond),
                 None => described = false,
@@ -243,6 +248,14 @@ impl Lifter {
             );
             self.not_modeled(piece, "the bounds of an access", loc)
         };
+        if !not_null.is_empty() {
+            let cond = self.all(piece, not_null, loc);
+            let kind = CheckKind::NullDeref {
+                access: access.clone(),
+            };
+            let check = self.new_check(kind, loc.clone());
+            self.split_on_check(current, cond, check, loc.clone(), loc, "null");
+        }
         if !alive.is_empty() {
             let cond = self.all(piece, alive, loc);
             let kind = CheckKind::UseAfterFree {

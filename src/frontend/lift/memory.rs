@@ -53,6 +53,8 @@ pub(super) struct Memory {
     pub(super) reachable: Vec<BaseId>,
     /// The liveness cell of each allocated object's base (`access.rs`, `--checks memory`).
     pub(super) live: std::collections::HashMap<BaseId, BaseId>,
+    /// The null flag of each pointer parameter's base (`null.rs`).
+    pub(super) null: std::collections::HashMap<BaseId, crate::ir::ValueId>,
     /// The allocation sites (`malloc`, `calloc` calls) with a base, and whether the object
     /// starts zeroed.
     pub(super) heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,

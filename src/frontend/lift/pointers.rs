@@ -11,7 +11,8 @@
 //!   predicates as signed numbers (exact while the addresses do not wrap around the address
 //!   space; C orders only pointers into one object); in a 32-bit address space both offsets
 //!   are truncated first. A pointer into a local or a defined global compared with `NULL` is
-//!   decided: such an address is never null.
+//!   decided: such an address is never null; one into a pointer parameter's object is null
+//!   when the parameter is (`null.rs`).
 //! - `sub (ptrtoint p), (ptrtoint q)` of pointers described in one base is the difference
 //!   of their offsets.
 
@@ -201,7 +202,7 @@ impl Lifter {
     }
 
     /// The width in bits of the module's pointers.
-    fn pointer_width(&self) -> u32 {
+    pub(super) fn pointer_width(&self) -> u32 {
         match self.memory.target {
             Some(target) => 8 * unsafe { LLVMPointerSize(target) },
             None => 64,
@@ -209,7 +210,7 @@ impl Lifter {
     }
 
     /// `offset` truncated to the pointer width (unchanged for 64-bit pointers).
-    fn pointer_sized(
+    pub(super) fn pointer_sized(
         &mut self,
         piece: usize,
         offset: Operand,
@@ -251,8 +252,11 @@ impl Lifter {
             _ => None,
         };
         if let Some(ptr) = against_null {
-            if !matches!(pred, CmpPred::Eq | CmpPred::Ne) || !self.never_null(ptr) {
+            if !matches!(pred, CmpPred::Eq | CmpPred::Ne) {
                 return false;
+            }
+            if !self.never_null(ptr) {
+                return self.lift_null_comparison(piece, inst, ptr, pred == CmpPred::Eq, loc);
             }
             let expr = Expr::Use(Operand::Const(Const::bool(pred == CmpPred::Ne)));
             self.assign(piece, inst, expr, loc);

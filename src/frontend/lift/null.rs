@@ -1,0 +1,126 @@
+//! `NULL` for pointer parameters: the object a pointer parameter points into (a `Pointee`
+//! base) may be no object at all, when the caller passed `NULL`.
+//!
+//! Each `Pointee` base has a *null flag*, an arbitrary boolean defined at the entry (a havoc
+//! that names the parameter), true exactly when the parameter is `NULL`. So a test
+//! `p == NULL`, the dereferences after it and the assertions it guards all speak of one
+//! value, and a path that returned early on `src == NULL` carries `src != NULL` on.
+//!
+//! - `p + o == NULL` (an `icmp eq`/`ne` with the null constant) is `null(p) && o == 0`:
+//!   no offset from an object reaches address zero without leaving the object first, and
+//!   `NULL + o` for `o != 0` is undefined and not zero.
+//! - `NullDeref` (`--checks memory`) before each access through a pointer into a `Pointee`
+//!   base: `null(p)` is zero. Pointers into locals, globals and allocated objects are never
+//!   `NULL` (an allocation is assumed to succeed, see `sizes.rs`), and need no check.
+
+use inkwell::llvm_sys::prelude::*;
+
+use super::Lifter;
+use crate::ir::{
+    Address, BaseId, BaseKind, BinOp, CmpPred, Const, Expr, HavocReason, Inst, Operand, SourceLoc,
+    Ty,
+};
+
+impl Lifter {
+    /// Defines at the entry (in `piece`) whether each pointer parameter is `NULL`.
+    pub(super) fn define_null_flags(&mut self, piece: usize) {
+        let pointees: Vec<BaseId> = (0..self.memory.bases.len())
+            .map(|i| BaseId(i as u32))
+            .filter(|b| self.memory.bases[b.index()].kind == BaseKind::Pointee)
+            .collect();
+        for base in pointees {
+            let name = &self.memory.bases[base.index()].name;
+            let param = name.strip_prefix('*').unwrap_or(name).to_string();
+            let dest = self.synthetic_value(Ty::BOOL, &format!("null.{param}"));
+            let reason = HavocReason::NullParam { param };
+            self.push(piece, Inst::Havoc { dest, reason }, None);
+            self.memory.null.insert(base, dest);
+        }
+    }
+
+    /// Whether `base` is `NULL` (an `i1`), when it may be.
+    fn is_null_base(&self, base: BaseId) -> Option<Operand> {
+        self.memory.null.get(&base).map(|v| Operand::Value(*v))
+    }
+
+    /// `icmp eq|ne ptr, null` for `ptr` into a pointer parameter's base: `null(p) && o == 0`
+    /// (or its negation). False when `ptr` is not such a pointer, and nothing was emitted.
+    pub(super) fn lift_null_comparison(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        ptr: LLVMValueRef,
+        equal: bool,
+        loc: &Option<SourceLoc>,
+    ) -> bool {
+        let Some(addr) = self.address(ptr) else {
+            return false;
+        };
+        let Some(null) = self.is_null_base(addr.base) else {
+            return false;
+        };
+        let width = self.pointer_width();
+        let offset = self.pointer_sized(piece, addr.offset, width, loc);
+        let at_start = self.synthetic_value(Ty::BOOL, "null");
+        let expr = Expr::Cmp {
+            pred: CmpPred::Eq,
+            lhs: offset,
+            rhs: Operand::Const(Const::new(Ty { width }, 0)),
+        };
+        self.push(
+            piece,
+            Inst::Assign {
+                dest: at_start,
+                expr,
+            },
+            loc.clone(),
+        );
+        let is_null = self.synthetic_value(Ty::BOOL, "null");
+        let expr = Expr::Binary {
+            op: BinOp::And,
+            lhs: null,
+            rhs: Operand::Value(at_start),
+            flags: Default::default(),
+        };
+        self.push(
+            piece,
+            Inst::Assign {
+                dest: is_null,
+                expr,
+            },
+            loc.clone(),
+        );
+        let expr = if equal {
+            Expr::Use(Operand::Value(is_null))
+        } else {
+            Expr::Binary {
+                op: BinOp::Xor,
+                lhs: Operand::Value(is_null),
+                rhs: Operand::Const(Const::bool(true)),
+                flags: Default::default(),
+            }
+        };
+        self.assign(piece, inst, expr, loc);
+        true
+    }
+
+    /// The condition of the `NullDeref` check of an access through `addr`: its base is not
+    /// `NULL`; `None` when the base is never `NULL`.
+    pub(super) fn not_null(
+        &mut self,
+        piece: usize,
+        addr: &Address,
+        loc: &Option<SourceLoc>,
+    ) -> Option<Operand> {
+        let null = self.is_null_base(addr.base)?;
+        let dest = self.synthetic_value(Ty::BOOL, "nonnull");
+        let expr = Expr::Binary {
+            op: BinOp::Xor,
+            lhs: null,
+            rhs: Operand::Const(Const::bool(true)),
+            flags: Default::default(),
+        };
+        self.push(piece, Inst::Assign { dest, expr }, loc.clone());
+        Some(Operand::Value(dest))
+    }
+}
