@@ -33,7 +33,7 @@
 use inkwell::llvm_sys::prelude::*;
 
 use super::Lifter;
-use crate::frontend::{debuginfo, library_model};
+use crate::frontend::{debuginfo, library, library_model};
 use crate::ir::{CheckKind, CmpPred, Const, HavocReason, Inst, MemOp, Operand, SourceLoc, Ty};
 
 const BYTE: Ty = Ty { width: 8 };
@@ -92,10 +92,13 @@ const NON_ALLOCATING_INPUTS: &[&str] = &[
     "getenv",
 ];
 
-/// Whether a call of the C library's `name` may allocate an object the program owns.
+/// Whether a call of the C library's `name` may allocate an object the program owns: an
+/// allocator, or a function without a model that is neither an input nor of `<math.h>`.
 pub(super) fn library_may_allocate(name: &str) -> bool {
     ALLOCATORS.contains(&name)
-        || (library_model::model(name).is_none() && !NON_ALLOCATING_INPUTS.contains(&name))
+        || (library_model::model(name).is_none()
+            && !NON_ALLOCATING_INPUTS.contains(&name)
+            && !library::is_math(name))
 }
 
 impl Lifter {
@@ -247,4 +250,23 @@ pub(super) struct Leaks {
     pub(super) checks: Vec<(crate::ir::BaseId, crate::ir::CheckId)>,
     /// An error function or assertion function that ends an execution without a leak branch.
     pub(super) unchecked_end: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::library_may_allocate;
+
+    #[test]
+    fn allocators_and_unmodeled_functions_may_allocate() {
+        for name in [
+            "strdup", "realloc", "asprintf", "getline", "getpwnam", "malloc",
+        ] {
+            assert!(library_may_allocate(name), "{name}");
+        }
+        for name in [
+            "strlen", "printf", "free", "memcpy", "sqrt", "atoi", "scanf",
+        ] {
+            assert!(!library_may_allocate(name), "{name}");
+        }
+    }
 }
