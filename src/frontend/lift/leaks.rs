@@ -34,7 +34,10 @@ use inkwell::llvm_sys::prelude::*;
 
 use super::Lifter;
 use crate::frontend::{debuginfo, library, library_model};
-use crate::ir::{CheckKind, CmpPred, Const, HavocReason, Inst, MemOp, Operand, SourceLoc, Ty};
+use crate::ir::{
+    BlockId, CheckKind, CmpPred, Const, Edge, HavocReason, Inst, MemOp, Operand, SourceLoc,
+    Terminator, Ty,
+};
 
 const BYTE: Ty = Ty { width: 8 };
 
@@ -161,15 +164,47 @@ impl Lifter {
                 rhs: Operand::Const(Const::new(BYTE, 0)),
             };
             self.push(piece, Inst::Assign { dest: freed, expr }, loc.clone());
-            self.split_on_check(
-                current,
-                Operand::Value(freed),
-                check,
-                loc.clone(),
-                loc,
-                "leak",
-            );
+            self.branch_to_leak(current, Operand::Value(freed), check, loc);
         }
+    }
+
+    /// Ends the current piece with a branch on `freed`: on to a new piece when it holds, else
+    /// to the error block of `check`, one per check whatever the number of ends (the
+    /// analysis keeps one error site per check).
+    fn branch_to_leak(
+        &mut self,
+        current: &mut usize,
+        freed: Operand,
+        check: crate::ir::CheckId,
+        loc: &Option<SourceLoc>,
+    ) {
+        let piece = *current;
+        let k = self.block_of_piece(piece);
+        let base = self.pieces[k].name.clone();
+        let error = match self.leaks.error_pieces.get(&check) {
+            Some(&error) => error,
+            None => {
+                let error = self.new_piece(k, format!("{base}.leak.fail"));
+                self.pieces[error].term = Some((Terminator::Error(check), loc.clone()));
+                self.leaks.error_pieces.insert(check, error);
+                error
+            }
+        };
+        let n = self.layout[k].len();
+        let cont = self.new_piece(k, format!("{base}.leak{n}.ok"));
+        let term = Terminator::Branch {
+            cond: freed,
+            then_edge: Edge {
+                target: BlockId(cont as u32),
+                moves: vec![],
+            },
+            else_edge: Edge {
+                target: BlockId(error as u32),
+                moves: vec![],
+            },
+        };
+        self.pieces[piece].term = Some((term, loc.clone()));
+        *current = cont;
     }
 
     /// An execution of `main` may end at an error function or a failed assertion, which
@@ -250,6 +285,8 @@ pub(super) struct Leaks {
     pub(super) checks: Vec<(crate::ir::BaseId, crate::ir::CheckId)>,
     /// An error function or assertion function that ends an execution without a leak branch.
     pub(super) unchecked_end: Option<String>,
+    /// The error piece of each leak check, shared by the ends of the program.
+    pub(super) error_pieces: std::collections::HashMap<crate::ir::CheckId, usize>,
 }
 
 #[cfg(test)]
