@@ -215,6 +215,7 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
         unanalyzable: vec![],
         callee_constants: vec![],
         held_at_own_precision: vec![],
+        leaks: Default::default(),
     };
     let graph = ReducedGraph::new(&func);
     let mut res = Vec::new();
@@ -335,6 +336,7 @@ fn a_wrong_expectation_fails() {
         unanalyzable: vec![],
         callee_constants: vec![],
         held_at_own_precision: vec![],
+        leaks: Default::default(),
     };
     let report = driver::analyze(&module, &config(Engine::Classic));
     assert!(!matches!(report.results[0].verdict, Verdict::Proved));

@@ -97,6 +97,94 @@ fn the_failing_lines_fail_under_the_address_sanitizer() {
     assert_eq!(reported, failing);
 }
 
+/// The leak checks (`valid-memtrack`) of `--checks memory`, on `tests/programs/memory/leaks`.
+fn leaks_report(name: &str) -> (std::path::PathBuf, serde_json::Value) {
+    let path = program(&format!("memory/leaks/{name}"));
+    let report = check_json(&path, &["--checks", "memory", "--timeout", "60"]);
+    (path, report)
+}
+
+/// The report's memory checks of subproperty `valid-memtrack`.
+fn leak_checks(report: &serde_json::Value) -> Vec<&serde_json::Value> {
+    report["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["subproperty"] == "valid-memtrack")
+        .collect()
+}
+
+/// An object freed on every path (`exit` included) is proved; one lost on some input is
+/// violated with a native replay in which LeakSanitizer reports the object allocated there.
+#[test]
+fn leak_checks_prove_freed_objects_and_replay_lost_ones() {
+    let (path, report) = leaks_report("freed_or_leaked.c");
+    let found = annotated(&path).disagreements(&report, "leaks");
+    assert!(found.is_empty(), "{}\n{report}", found.join("\n"));
+    assert_eq!(leak_checks(&report).len(), 2, "{report}");
+    let lost = common::check_at_line(&report, 10).expect("a leak check at line 10");
+    assert!(lost["counterexample"].is_object(), "{lost}");
+    assert_eq!(report["leaks"]["covered"], true, "{report}");
+}
+
+/// An allocation in a loop, freed in each iteration: proved or unknown, never violated.
+#[test]
+fn an_allocation_in_a_loop_is_not_violated_without_a_leak() {
+    let (path, report) = leaks_report("loop.c");
+    let found = annotated(&path).disagreements(&report, "leaks");
+    assert!(found.is_empty(), "{}\n{report}", found.join("\n"));
+    let leaks = leak_checks(&report);
+    assert_eq!(leaks.len(), 1, "{report}");
+    assert_ne!(leaks[0]["verdict"], "violated", "{report}");
+}
+
+/// An object code without a body returns: its leak check stays unknown, with the reason.
+#[test]
+fn an_object_of_unknown_code_is_not_followed() {
+    let (_, report) = leaks_report("unknown_code.c");
+    let leaks = leak_checks(&report);
+    assert_eq!(leaks.len(), 1, "{report}");
+    assert_eq!(common::line_of(leaks[0]), Some(9), "{report}");
+    assert_eq!(leaks[0]["verdict"], "unknown", "{report}");
+    let reason = leaks[0]["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("`make_buffer`"), "{reason}");
+}
+
+/// A program without objects of the heap has no leak check, and the report says that the
+/// leak checks (none) cover it: nothing can leak, and `valid-memsafety` is `TRUE` once
+/// every other memory check is proved.
+#[test]
+fn a_program_of_locals_only_has_its_leaks_covered() {
+    let (_, report) = leaks_report("locals_only.c");
+    assert!(leak_checks(&report).is_empty(), "{report}");
+    assert_eq!(report["leaks"]["covered"], true, "{report}");
+    assert_eq!(report["verdict"], "true", "{report}");
+    let text = serde_json::to_string(&report).unwrap();
+    assert_eq!(
+        polyfocus::bench::memsafety::answer(&text),
+        Some(polyfocus::bench::memsafety::MemSafetyAnswer::True)
+    );
+}
+
+/// A function analyzed apart from `main` (here: recursive) may allocate what no leak check
+/// of `main` follows: the coverage is partial, with the reason.
+#[test]
+fn a_function_analyzed_apart_makes_the_coverage_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("apart.c");
+    std::fs::write(
+        &path,
+        "#include <stdlib.h>\n\
+         extern int __VERIFIER_nondet_int(void);\n\
+         int *chain(int n) { if (n <= 0) return malloc(4); return chain(n - 1); }\n\
+         int main(void) { int *p = chain(__VERIFIER_nondet_int() % 4); free(p); return 0; }\n",
+    )
+    .unwrap();
+    let report = check_json(&path, &["--checks", "memory", "--timeout", "30"]);
+    assert_eq!(report["leaks"]["covered"], false, "{report}");
+    assert!(report["leaks"]["reason"].is_string(), "{report}");
+}
+
 /// The `NullDeref` check of the access on the line marked `/* MARK`, and the assertion
 /// there if any, of `tests/programs/memory/null_params.c` (a library: its pointer
 /// parameters may be `NULL`).

@@ -9,8 +9,11 @@
 //!   sanitizer stopped at that very access, free or leak; `sub` is its subproperty (the first
 //!   violated check in the report's order, which is the source's).
 //! - `TRUE`: the whole report is proved, every memory check of it is proved, and the report
-//!   has leak checks: without them nothing says that no memory is lost, and the answer is
-//!   `UNKNOWN` ("leaks are not checked").
+//!   says that its leak checks cover the whole program (`"leaks": {"covered": true}`: every
+//!   object the program may allocate has a leak check, `frontend/leak_coverage.rs`), so that
+//!   a program with no leak check, one that allocates nothing, loses nothing either.
+//!   Without that nothing says that no memory is lost, and the answer is `UNKNOWN` ("leaks
+//!   are not checked", with the report's reason when it gives one).
 //! - `UNKNOWN` otherwise, with the first unknown check's reason.
 
 use super::classify::{UnknownReason, Verdict};
@@ -39,11 +42,8 @@ impl MemSafetyAnswer {
     }
 }
 
-/// The reason of `UNKNOWN` when the report has no leak check.
+/// The reason of `UNKNOWN` when the report says nothing of leaks.
 pub const LEAKS_NOT_CHECKED: &str = "leaks are not checked";
-
-/// The subproperty of leaks.
-pub const MEMTRACK: &str = "valid-memtrack";
 
 #[derive(Deserialize)]
 struct Report {
@@ -51,7 +51,17 @@ struct Report {
     #[serde(default)]
     reason: Option<String>,
     #[serde(default)]
+    leaks: Option<Leaks>,
+    #[serde(default)]
     checks: Vec<Check>,
+}
+
+/// Whether the leak checks cover the whole program, and why not.
+#[derive(Deserialize)]
+struct Leaks {
+    covered: bool,
+    #[serde(default)]
+    reason: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -88,12 +98,13 @@ pub fn answer(stdout: &str) -> Option<MemSafetyAnswer> {
             .checks
             .iter()
             .all(|c| c.verdict.as_deref() == Some("proved"));
-    let tracks_leaks = memory
-        .iter()
-        .any(|c| c.subproperty.as_deref() == Some(MEMTRACK));
-    Some(match (all_proved, tracks_leaks) {
+    let leaks_covered = report.leaks.as_ref().is_some_and(|l| l.covered);
+    Some(match (all_proved, leaks_covered) {
         (true, true) => MemSafetyAnswer::True,
-        (true, false) => MemSafetyAnswer::Unknown(LEAKS_NOT_CHECKED.to_string()),
+        (true, false) => MemSafetyAnswer::Unknown(match report.leaks.and_then(|l| l.reason) {
+            Some(why) => format!("unsupported: {LEAKS_NOT_CHECKED} over the whole program: {why}"),
+            None => LEAKS_NOT_CHECKED.to_string(),
+        }),
         (false, _) => {
             let reason = report
                 .checks
@@ -175,20 +186,27 @@ mod tests {
     }
 
     #[test]
-    fn true_needs_every_check_proved_and_leaks_checked() {
-        let proved = r#"{"verdict":"true","checks":[
+    fn true_needs_every_check_proved_and_leaks_covered() {
+        let proved = r#"{"verdict":"true","leaks":{"covered":true},"checks":[
             {"kind":"memory","subproperty":"valid-deref","verdict":"proved"},
             {"kind":"memory","subproperty":"valid-memtrack","verdict":"proved"}]}"#;
         assert_eq!(answer(proved), Some(MemSafetyAnswer::True));
-        let no_leaks = r#"{"verdict":"true","checks":[
+        // A program that allocates nothing: no leak check, and none needed.
+        let locals_only = r#"{"verdict":"true","leaks":{"covered":true},"checks":[
             {"kind":"memory","subproperty":"valid-deref","verdict":"proved"}]}"#;
+        assert_eq!(answer(locals_only), Some(MemSafetyAnswer::True));
+        // Proved leak checks do not say that every object has one.
+        let partial = r#"{"verdict":"true","leaks":{"covered":false,"reason":"`f` is analyzed apart"},"checks":[
+            {"kind":"memory","subproperty":"valid-memtrack","verdict":"proved"}]}"#;
+        let Some(MemSafetyAnswer::Unknown(why)) = answer(partial) else {
+            panic!("{:?}", answer(partial));
+        };
+        assert!(why.starts_with("unsupported: leaks are not checked over the whole program: `f`"));
+        let no_leaks = r#"{"verdict":"true","checks":[
+            {"kind":"memory","subproperty":"valid-deref","verdict":"proved"},
+            {"kind":"memory","subproperty":"valid-memtrack","verdict":"proved"}]}"#;
         assert_eq!(
             answer(no_leaks),
-            Some(MemSafetyAnswer::Unknown(LEAKS_NOT_CHECKED.into()))
-        );
-        let nothing = r#"{"verdict":"true","checks":[]}"#;
-        assert_eq!(
-            answer(nothing),
             Some(MemSafetyAnswer::Unknown(LEAKS_NOT_CHECKED.into()))
         );
         let open = r#"{"verdict":"unknown","checks":[

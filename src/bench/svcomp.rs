@@ -32,7 +32,8 @@ pub enum Property {
         /// The entry function.
         entry: String,
         /// Whether the file also asks `valid-memcleanup` (all memory freed at the end), which
-        /// no check decides: such a property is never answered `TRUE`.
+        /// a `TRUE` answer of `check --checks memory` also gives (the leak checks prove every
+        /// object freed at every end of the program).
         cleanup: bool,
     },
     /// Anything else; the text says what.

@@ -12,7 +12,9 @@
 //! The access's place is the first frame of the program's own code: frames of the
 //! sanitizer's interceptors (`memcpy`, `strlen`, `free`) and of the C library carry no
 //! source location of the program, and are skipped. For a leak the stack is where the
-//! object was allocated, not where it was lost: a leak is matched by kind only.
+//! object was allocated, not where it was lost: LeakSanitizer lists every leaked object's
+//! allocation stack (`Direct leak of ...`, `Indirect leak of ...`), and a leak check is
+//! confirmed by a leaked object allocated at the check's place, the allocation site.
 
 use crate::ir::CheckKind;
 use std::path::PathBuf;
@@ -90,8 +92,11 @@ pub struct SanitizerReport {
     /// The error.
     pub error: MemoryError,
     /// Where the program's code made the faulty access or free (for a leak, where the
-    /// object was allocated); `None` when no frame has a source place of the program.
+    /// first object was allocated); `None` when no frame has a source place of the program.
     pub frame: Option<Frame>,
+    /// For a leak, where each leaked object was allocated (the first frame of the program's
+    /// code of each allocation stack); empty for other errors.
+    pub leaks: Vec<Frame>,
 }
 
 /// The report in a run's standard error, if there is one of a kind a memory check knows.
@@ -119,6 +124,15 @@ pub fn parse_report(stderr: &str) -> Option<SanitizerReport> {
             }
         }
     };
+    if error == MemoryError::Leak {
+        let leaks = leak_sites(lines);
+        let frame = leaks.first().cloned();
+        return Some(SanitizerReport {
+            error,
+            frame,
+            leaks,
+        });
+    }
     // The first stack after the error line: frames until the first line that is not one.
     let mut frame = None;
     let mut seen_frames = false;
@@ -136,7 +150,33 @@ pub fn parse_report(stderr: &str) -> Option<SanitizerReport> {
             break;
         }
     }
-    Some(SanitizerReport { error, frame })
+    Some(SanitizerReport {
+        error,
+        frame,
+        leaks: vec![],
+    })
+}
+
+/// The allocation place of each leaked object of a LeakSanitizer report: the first frame of
+/// the program's code of each stack after a `Direct leak` or `Indirect leak` line.
+fn leak_sites<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<Frame> {
+    let mut sites = Vec::new();
+    let mut in_stack = false;
+    for line in lines {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("Direct leak of") || trimmed.starts_with("Indirect leak of") {
+            in_stack = true;
+            continue;
+        }
+        if !in_stack || !trimmed.starts_with('#') {
+            continue;
+        }
+        if let Some(f) = program_frame(trimmed) {
+            sites.push(f);
+            in_stack = false;
+        }
+    }
+    sites
 }
 
 /// Addresses below this are in the zero page: a null pointer plus a small offset.
@@ -287,6 +327,27 @@ allocated by thread T0 here:\n\
             None
         );
         assert_eq!(parse_report("no report\n"), None);
+    }
+
+    #[test]
+    fn reads_every_leaked_object_allocation_place() {
+        let text = "==9==ERROR: LeakSanitizer: detected memory leaks\n\
+\n\
+Direct leak of 24 byte(s) in 1 object(s) allocated from:\n\
+    #0 0x4c0 in malloc (/tmp/t/l+0x4c0) (BuildId: 12)\n\
+    #1 0x4d0 in make /tmp/t/l.c:4:10\n\
+    #2 0x4e0 in main /tmp/t/l.c:9:3\n\
+\n\
+Indirect leak of 8 byte(s) in 1 object(s) allocated from:\n\
+    #0 0x4c0 in malloc (/tmp/t/l+0x4c0) (BuildId: 12)\n\
+    #1 0x4f0 in main /tmp/t/l.c:11:12\n\
+\n\
+SUMMARY: AddressSanitizer: 32 byte(s) leaked in 2 allocation(s).\n";
+        let r = parse_report(text).unwrap();
+        assert_eq!(r.error, MemoryError::Leak);
+        let lines: Vec<u32> = r.leaks.iter().map(|f| f.line).collect();
+        assert_eq!(lines, [4, 11]);
+        assert_eq!(r.frame.unwrap().line, 4);
     }
 
     #[test]

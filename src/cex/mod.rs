@@ -1059,6 +1059,9 @@ impl Search<'_> {
         match targets.as_slice() {
             [c] => NativeSite::Target(*c),
             [] => NativeSite::Other,
+            // Several leaked objects, each allocated at the place of a searched leak check:
+            // each of those is violated (the interpreter's path may end at another one).
+            [c, ..] if error.memory == Some(asan::MemoryError::Leak) => NativeSite::Target(*c),
             // One operation inlined at several places: the interpreter's path decides.
             _ => NativeSite::Unknown,
         }

@@ -229,6 +229,9 @@ pub struct RuntimeError {
     pub line: u32,
     /// 1-based column (0 when unknown).
     pub column: u32,
+    /// For a leak, where each leaked object was allocated (`file`, `line` and `column` are
+    /// the first of them).
+    pub leaked_at: Vec<super::asan::Frame>,
 }
 
 impl RuntimeError {
@@ -256,6 +259,7 @@ impl RuntimeError {
                 file: frame.file,
                 line: frame.line,
                 column: frame.column,
+                leaked_at: report.leaks,
             });
         };
         let (class, place) = line.trim().split_once(' ')?;
@@ -267,32 +271,40 @@ impl RuntimeError {
             file: file.to_string(),
             line: line.parse().ok()?,
             column: column.parse().ok()?,
+            leaked_at: vec![],
         })
     }
 
     /// Whether this error is a violation of a check of `kind` at `loc`: the same class (for
     /// a sanitizer report, an error kind that confirms the check) at the same file, line and
     /// column (line only when the check has no column). A leak is reported where its object
-    /// was allocated, not where it was lost: it is matched by kind alone.
+    /// was allocated, not where it was lost: it matches a leak check at the place of any
+    /// leaked object's allocation.
     pub fn is_at(&self, kind: &crate::ir::CheckKind, loc: Option<&crate::ir::SourceLoc>) -> bool {
         let base = |f: &str| {
             Path::new(f)
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
         };
+        let at = |file: &str, line: u32, column: u32| {
+            loc.is_some_and(|loc| {
+                line != 0
+                    && loc.line == line
+                    && (loc.column == column || loc.column == 0)
+                    && base(&loc.file) == base(file)
+            })
+        };
         match self.memory {
-            Some(MemoryError::Leak) => return MemoryError::Leak.confirms(kind),
+            Some(MemoryError::Leak) => {
+                return MemoryError::Leak.confirms(kind)
+                    && self.leaked_at.iter().any(|f| at(&f.file, f.line, f.column))
+            }
             Some(error) if !error.confirms(kind) => return false,
             Some(_) => {}
             None if kind.native_name() != self.class => return false,
             None => {}
         }
-        loc.is_some_and(|loc| {
-            self.line != 0
-                && loc.line == self.line
-                && (loc.column == self.column || loc.column == 0)
-                && base(&loc.file) == base(&self.file)
-        })
+        at(&self.file, self.line, self.column)
     }
 
     /// The error for people: `overflow at t.c:3:13`.

@@ -50,6 +50,9 @@ pub struct AnalysisReport {
     pub names: FunctionNames,
     /// How many functions the cache of results gave and how many were analyzed.
     pub cache: CacheUse,
+    /// Whether the leak checks cover the whole program (the module's, see
+    /// [`crate::ir::LeakCoverage`]).
+    pub leaks: crate::ir::LeakCoverage,
 }
 
 /// What the cache of per-function results did in a run (all zero without a cache).

@@ -2,7 +2,10 @@
 //! (run as `check --checks overflow`) and `valid-memsafety` (run as `check --checks memory`,
 //! answered by [`crate::bench::memsafety`]: `FALSE(valid-deref)`, `FALSE(valid-free)` or
 //! `FALSE(valid-memtrack)` from a replayed violation, `TRUE` only when every memory check,
-//! leaks included, is proved).
+//! leaks included, is proved and the leak checks cover the whole program). A property file
+//! that also lists `valid-memcleanup` gets the same answers: a proved leak check says that
+//! its object is freed at every end of the program, and with the whole program covered every
+//! object has one, so `TRUE` means that all memory is freed before the program ends.
 //!
 //! The task is analyzed by a child process (`ANALYZER check ... --format json`, by default
 //! this executable), so that a crash of the analysis still ends in a verdict line. The last
@@ -54,13 +57,14 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
     args.tuning.resolve(Scope::Analysis)?;
     let property_text = std::fs::read_to_string(&args.property)
         .with_context(|| format!("reading {}", args.property.display()))?;
-    // For memory safety, whether the file also asks `valid-memcleanup`.
-    let mut memsafety: Option<bool> = None;
+    // Whether the property is memory safety; `valid-memcleanup` asks nothing more (see the
+    // module docs).
+    let mut memsafety = false;
     let (entry, checks) = match parse_property(&property_text) {
         Property::UnreachCall { entry, .. } => (entry, "assert"),
         Property::NoOverflow { entry } => (entry, "overflow"),
-        Property::MemSafety { entry, cleanup } => {
-            memsafety = Some(cleanup);
+        Property::MemSafety { entry, cleanup: _ } => {
+            memsafety = true;
             (entry, "memory")
         }
         Property::Unsupported(what) => {
@@ -134,11 +138,8 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
         .with_context(|| format!("running {}", analyzer.display()))?;
     eprint!("{}", outcome.stderr);
     let interpretation = interpret(&outcome, memory_bytes);
-    if let Some(cleanup) = memsafety {
+    if memsafety {
         let answer = match (&outcome.termination, memsafety_answer(&outcome.stdout)) {
-            (Termination::Exited(0..=2), Some(MemSafetyAnswer::True)) if cleanup => {
-                MemSafetyAnswer::Unknown("valid-memcleanup is not checked".into())
-            }
             (Termination::Exited(0..=2), Some(answer)) => answer,
             // No report: the run's failure says why.
             _ => MemSafetyAnswer::Unknown(

@@ -220,6 +220,7 @@ fn analyze_inner(
 ) -> AnalysisReport {
     let mut report = AnalysisReport {
         names: crate::check::FunctionNames::of_module(module),
+        leaks: module.leaks.clone(),
         ..AnalysisReport::default()
     };
     let config = &config.within_process_memory();

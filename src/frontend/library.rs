@@ -100,7 +100,7 @@ pub const INVOKES_CALLBACKS: &[&str] = &[
 ];
 
 /// Math functions: the C names and their `f`/`l` variants.
-fn is_math(name: &str) -> bool {
+pub(super) fn is_math(name: &str) -> bool {
     const MATH: &[&str] = &[
         "acos",
         "acosh",

@@ -7,6 +7,7 @@
 //! modeled is a [`Inst::Havoc`] with a warning (one per kind and function).
 
 mod access;
+mod leaks;
 mod library;
 mod memory;
 mod null;
@@ -45,6 +46,9 @@ pub struct Lifted {
     pub warnings: Vec<LiftWarning>,
     /// In certify mode, what each contract check stands for (see [`LiftOptions`]).
     pub obligations: Vec<(CheckId, Obligation)>,
+    /// Whether its leak checks cover every object it may allocate (`lift/leaks.rs`): `None`
+    /// when leaks are not followed in it (not `main`, or no memory checks), else why not.
+    pub leak_coverage: Option<Result<(), String>>,
 }
 
 /// How calls of functions with a contract (`super::contract`) are lifted.
@@ -159,6 +163,7 @@ pub fn fallback_function(
             loc,
         }],
         obligations: vec![],
+        leak_coverage: None,
     }
 }
 
@@ -280,6 +285,8 @@ struct Lifter {
     obligations: Vec<(CheckId, Obligation)>,
     /// Whether to add the memory-safety checks (`access.rs`).
     memory_checks: bool,
+    /// The leak checks of `main` (`leaks.rs`).
+    leaks: leaks::Leaks,
 }
 
 /// What the lifter does with the rest of a block after an instruction.
@@ -368,6 +375,7 @@ impl Lifter {
             specialize: None,
             obligations: vec![],
             memory_checks: false,
+            leaks: leaks::Leaks::default(),
         }
     }
 
@@ -442,6 +450,7 @@ impl Lifter {
         self.collect_bases();
         self.collect_pointer_merges();
         self.collect_live_cells();
+        self.collect_leak_checks();
         for k in 0..self.llvm_blocks.len() {
             self.lift_block(k);
         }
@@ -453,6 +462,7 @@ impl Lifter {
         if k == 0 {
             self.assume_own_context(current);
             self.define_null_flags(current);
+            self.start_leak_tracking(current);
         }
         for inst in raw::instructions(block) {
             let loc = debuginfo::location(inst);
@@ -473,6 +483,10 @@ impl Lifter {
                         self.check_own_summary(&mut current, inst, &loc)
                     }
                     _ => {}
+                }
+                if raw::opcode(inst) == LLVMOpcode::LLVMRet {
+                    // The end of `main`, hence of the program.
+                    self.check_no_leak(&mut current, &loc);
                 }
                 // An invoke's result is defined before the terminator.
                 self.define_if_needed(current, inst, &loc, None);
@@ -954,6 +968,12 @@ impl Lifter {
                 },
                 loc,
             );
+            let callee = if raw::calls_inline_asm(inst) {
+                "inline assembly"
+            } else {
+                "the function called through a pointer"
+            };
+            self.unfollowed_allocation(current, callee, loc);
             return Flow::Continue;
         };
         let name = raw::name(callee);
@@ -1000,6 +1020,7 @@ impl Lifter {
                 self.havoc(piece, inst, HavocReason::Nondet { function: name }, loc);
             }
             Some(Role::Error) => {
+                self.note_unchecked_end(&name);
                 let check_loc = debuginfo::check_location(inst).or_else(|| loc.clone());
                 let check =
                     self.new_check(CheckKind::ErrorCall { function: name }, check_loc.clone());
@@ -1007,7 +1028,9 @@ impl Lifter {
                 return Flow::Ended;
             }
             Some(Role::Stop) => {
-                self.pieces[piece].term = Some((Terminator::Stop, loc.clone()));
+                // An end of the program: `exit`, or abnormal (`abort`, see `leaks.rs`).
+                self.check_no_leak(current, loc);
+                self.pieces[*current].term = Some((Terminator::Stop, loc.clone()));
                 return Flow::Ended;
             }
             Some(Role::Assume) => {
@@ -1024,6 +1047,7 @@ impl Lifter {
                 );
             }
             Some(Role::Assert) => {
+                self.note_unchecked_end(&name);
                 let cond = if raw::num_args(inst) >= 1 {
                     self.nonzero(piece, raw::operand(inst, 0), loc, "assert")
                 } else {
@@ -1047,6 +1071,7 @@ impl Lifter {
                     _ => {}
                 }
                 self.library_call(*current, inst, &name, loc);
+                self.library_leak(current, inst, &name, loc);
             }
             None => {
                 let contract = self.contracts.get(&name).cloned();
@@ -1071,11 +1096,14 @@ impl Lifter {
                             piece,
                             Inst::Havoc {
                                 dest,
-                                reason: HavocReason::UnknownCall { function: name },
+                                reason: HavocReason::UnknownCall {
+                                    function: name.clone(),
+                                },
                             },
                             loc.clone(),
                         );
                         self.assume_summary(current, c, &args, Operand::Value(dest), loc);
+                        self.unfollowed_allocation(current, &format!("`{name}`"), loc);
                         return Flow::Continue;
                     }
                 }
@@ -1094,12 +1122,15 @@ impl Lifter {
                 self.havoc(
                     piece,
                     inst,
-                    HavocReason::UnknownCall { function: name },
+                    HavocReason::UnknownCall {
+                        function: name.clone(),
+                    },
                     loc,
                 );
                 if let Some((lo, hi)) = range {
                     self.assume_result_range(piece, inst, lo, hi, loc);
                 }
+                self.unfollowed_allocation(current, &format!("`{name}`"), loc);
             }
         }
         Flow::Continue
@@ -1912,6 +1943,7 @@ impl Lifter {
     }
 
     fn finish(self) -> Lifted {
+        let leak_coverage = self.leak_coverage();
         // Final block ids: the pieces of each LLVM block, in LLVM's block order.
         let mut final_id = vec![0u32; self.pieces.len()];
         let mut order = Vec::new();
@@ -1949,6 +1981,7 @@ impl Lifter {
             checks: self.checks,
             warnings: self.warnings,
             obligations: self.obligations,
+            leak_coverage,
         }
     }
 }

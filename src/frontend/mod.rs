@@ -47,6 +47,7 @@ mod debuginfo;
 mod entries;
 mod error;
 mod evaluate;
+mod leak_coverage;
 mod library;
 mod library_model;
 mod lift;
@@ -241,6 +242,7 @@ impl<'a> Program<'a> {
             unanalyzable: vec![],
             callee_constants: vec![],
             held_at_own_precision: vec![],
+            leaks: Default::default(),
         };
         let mut obligations = Vec::new();
         let specializations = contract::specializations(candidates);
@@ -565,7 +567,9 @@ fn lift_entries(
         unanalyzable: vec![],
         callee_constants: vec![],
         held_at_own_precision: vec![],
+        leaks: Default::default(),
     };
+    let mut leak_coverages = Vec::new();
     for &func in entries {
         let first_check = res.checks.len() as u32;
         if let Some(callee) = reach::returns_twice_callee(func) {
@@ -608,6 +612,7 @@ fn lift_entries(
             }
         };
         let name = lifted.function.name.clone();
+        leak_coverages.push((name.clone(), lifted.leak_coverage.clone()));
         // Error sites LLVM deleted as unreachable: checks without a site.
         let mut remaining: Vec<lift::ErrorSite> = lifted
             .checks
@@ -685,6 +690,7 @@ fn lift_entries(
         res.functions.push(function);
         res.warnings.extend(lifted.warnings);
     }
+    res.leaks = leak_coverage::of_module(selection, &res, &leak_coverages);
     (res, float_runs)
 }
 

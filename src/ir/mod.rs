@@ -1089,6 +1089,23 @@ pub struct Module {
     /// in the x87's extended precision instead (i386 without SSE arithmetic), which is not
     /// modeled: they are reported unknown with that reason unless proved otherwise.
     pub held_at_own_precision: Vec<CheckId>,
+    /// Whether the leak checks ([`CheckKind::Leak`]) cover every object the program may
+    /// allocate, so that no leak check also means no leak.
+    pub leaks: LeakCoverage,
+}
+
+/// Whether the leak checks of a run cover the whole program (`--checks memory`).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub enum LeakCoverage {
+    /// Leaks are not checked (no memory checks).
+    #[default]
+    NotChecked,
+    /// Every object the program may allocate has a leak check: the entry is `main`, lifted
+    /// alone, and each allocation in it is followed or has a leak check of its own. When
+    /// the program allocates nothing, there is no leak check and no leak.
+    Whole,
+    /// The leak checks do not cover the whole program: why.
+    Partial(String),
 }
 
 /// A function whose lifted form does not have the semantics of the source (it calls

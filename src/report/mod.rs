@@ -21,7 +21,7 @@ use project::ProgramReport as Program;
 
 use crate::check::{AnalysisReport, CheckRun, FunctionNames, FunctionRun, LoopInvariant};
 use crate::check::{CheckResult, MergedCheck, ProgramVerdict, Verdict};
-use crate::ir::{CheckClass, LiftWarning};
+use crate::ir::{CheckClass, LeakCoverage, LiftWarning};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -48,6 +48,9 @@ struct JsonReport<'a> {
     time_ms: u128,
     /// The checks by verdict, overall and per kind.
     summary: JsonSummary,
+    /// With memory checks: whether the leak checks cover the whole program.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    leaks: Option<JsonLeaks>,
     /// One per check of the source (location and kind), its contexts merged.
     checks: Vec<JsonCheck>,
     invariants: Vec<JsonInvariant<'a>>,
@@ -55,6 +58,43 @@ struct JsonReport<'a> {
     refinement: Vec<JsonRefinement<'a>>,
     warnings: Vec<String>,
     functions: Vec<JsonFunction<'a>>,
+}
+
+/// Whether the leak checks cover every object the program may allocate: then a program
+/// whose leak checks are all proved (or that has none) loses no memory.
+#[derive(Serialize)]
+struct JsonLeaks {
+    covered: bool,
+    /// Why not, when not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+fn json_leaks(coverage: &LeakCoverage) -> Option<JsonLeaks> {
+    match coverage {
+        LeakCoverage::NotChecked => None,
+        LeakCoverage::Whole => Some(JsonLeaks {
+            covered: true,
+            reason: None,
+        }),
+        LeakCoverage::Partial(why) => Some(JsonLeaks {
+            covered: false,
+            reason: Some(why.clone()),
+        }),
+    }
+}
+
+/// The line of the text report on the leak checks' coverage, with memory checks.
+fn leaks_line(coverage: &LeakCoverage) -> Option<String> {
+    match coverage {
+        LeakCoverage::NotChecked => None,
+        LeakCoverage::Whole => {
+            Some("leaks: every object the program may allocate has a leak check".into())
+        }
+        LeakCoverage::Partial(why) => {
+            Some(format!("leaks: not checked over the whole program: {why}"))
+        }
+    }
 }
 
 /// How the analysis of one function ended: finished, or the budget it ran out of.
@@ -434,6 +474,7 @@ pub fn json(program: &Program, info: &RunInfo) -> String {
         domain: info.domain,
         time_ms: info.elapsed.as_millis(),
         summary: json_summary(checks.iter().copied()),
+        leaks: json_leaks(&report.leaks),
         checks: checks.iter().map(|c| json_check(report, c)).collect(),
         invariants: report
             .loop_invariants
@@ -605,6 +646,9 @@ pub fn text(program: &Program, info: &RunInfo) -> String {
     };
     if checks.is_empty() {
         let _ = writeln!(out, "no assertions found");
+    }
+    if let Some(line) = leaks_line(&report.leaks) {
+        let _ = writeln!(out, "{line}");
     }
     for r in report.refinement.iter().filter(|r| r.rounds > 0) {
         let _ = writeln!(

@@ -1,5 +1,7 @@
 //! Judges the checks of memory kinds against the memory errors of the native runs (the
-//! first one of each execution, as the address sanitizer reports it: its name and line).
+//! first one of each execution, as the address sanitizer reports it: its name and line),
+//! and the leak checks against the objects LeakSanitizer finds leaked at the normal end of
+//! an execution (by allocation line, [`LEAK`]).
 //!
 //! A check kind of the report claims something about some classes of memory errors; the
 //! table [`KINDS`] says which. At a line, a check of a kind is wrong when it is `proved`
@@ -27,9 +29,16 @@ pub enum ErrorClass {
     DoubleFree,
     /// A `free` of what `malloc` did not return.
     InvalidFree,
-    /// Any other report (a wild access, a leak, ...).
+    /// An object left allocated and unreachable at the normal end of an execution
+    /// (LeakSanitizer), at the line of its allocation.
+    Leak,
+    /// Any other report (a wild access, ...).
     Other,
 }
+
+/// The oracle's name of a leaked object, and the report's kind of a leak check (a memory
+/// check of subproperty `valid-memtrack`, see [`super::report`]).
+pub const LEAK: &str = "leak";
 
 /// The check kinds of memory and the classes of errors each is about.
 pub const KINDS: &[(&str, &[ErrorClass])] = &[
@@ -58,6 +67,7 @@ pub const KINDS: &[(&str, &[ErrorClass])] = &[
     ),
     ("double-free", &[ErrorClass::DoubleFree]),
     ("invalid-free", &[ErrorClass::InvalidFree]),
+    (LEAK, &[ErrorClass::Leak]),
 ];
 
 /// The classes a check kind is about, or `None` when it is not a memory kind.
@@ -79,6 +89,7 @@ pub fn class_of(error: &str) -> ErrorClass {
         "heap-use-after-free" => ErrorClass::UseAfterFree,
         "double-free" => ErrorClass::DoubleFree,
         "bad-free" => ErrorClass::InvalidFree,
+        LEAK => ErrorClass::Leak,
         _ => ErrorClass::Other,
     }
 }
@@ -196,6 +207,7 @@ mod tests {
             ErrorClass::UseAfterFree,
             ErrorClass::DoubleFree,
             ErrorClass::InvalidFree,
+            ErrorClass::Leak,
         ] {
             assert!(KINDS.iter().any(|(_, c)| c.contains(&class)), "{class:?}");
         }
@@ -255,6 +267,38 @@ mod tests {
         assert!(j.wrong.is_empty());
         assert_eq!(j.memory_unchecked, 2);
         assert!(j.memory_verdicts.is_empty());
+    }
+
+    #[test]
+    fn judges_leak_checks_against_leaked_objects() {
+        let none = Held::default();
+        // An object allocated at line 4 leaked in some execution: the leak check there is
+        // wrong when proved; the access checks of that line are not about leaks.
+        let j = run(
+            &[
+                check(LEAK, 4, Verdict::Proved),
+                check("memory", 4, Verdict::Proved),
+            ],
+            &[(4, LEAK)],
+            &none,
+        );
+        assert_eq!(
+            j.wrong,
+            [Wrong::MemoryProvedButErrs {
+                line: 4,
+                kind: LEAK.to_string(),
+                error: LEAK.to_string()
+            }]
+        );
+        // Violated while no execution leaks anything: wrong.
+        let j = run(&[check(LEAK, 9, Verdict::Violated)], &[], &none);
+        assert_eq!(
+            j.wrong,
+            [Wrong::MemoryViolatedButClean {
+                line: 9,
+                kind: LEAK.to_string()
+            }]
+        );
     }
 
     #[test]

@@ -35,7 +35,8 @@ pub struct Observation {
     /// Assertions that failed in some execution.
     pub failed: BTreeSet<usize>,
     /// The memory errors that ended some execution, by line: the address sanitizer's name
-    /// (see [`super::memory_judge::class_of`]).
+    /// (see [`super::memory_judge::class_of`]); and the objects some execution left leaked
+    /// at its end, by allocation line (`leak`).
     pub memory_errors: BTreeMap<u32, BTreeSet<String>>,
     /// `(slot, line, error)`: an execution failed the assertion at `line` (`assert`) or
     /// had a memory `error` there while the precondition of `slot` held
@@ -187,6 +188,12 @@ fn parse(stdout: &str) -> Result<std::result::Result<Observation, Rejection>> {
                     .entry(number(2)? as u32)
                     .or_default()
                     .insert(error);
+            }
+            Some("L") => {
+                obs.memory_errors
+                    .entry(number(1)? as u32)
+                    .or_default()
+                    .insert(super::memory_judge::LEAK.to_string());
             }
             Some("H") => {
                 let error = word(&words, 3, line)?;

@@ -10,7 +10,8 @@
  * A child reports, one line each: "I OFFSET DOMAIN" per input served, "P ID BITS" per probe
  * value, "F ID" when an assertion fails (then it exits), "M ERROR LINE" when the address
  * sanitizer reports a memory error (then it exits; only when built with
- * ORACLE_RECORD_MEMORY_ERRORS), and before either, "H SLOT LINE ERROR" for each precondition
+ * ORACLE_RECORD_MEMORY_ERRORS), "L LINE" per object LeakSanitizer finds leaked at the
+ * normal end of the execution, allocated at LINE (same builds), and before "F" or "M", "H SLOT LINE ERROR" for each precondition
  * slot set at that moment (see below). The parent prints on stdout each distinct line but
  * "I" once, "S SIGNAL" when a child was killed by a signal (a sanitizer trap, a crash,
  * SIGALRM after ORACLE_RUN_SECONDS), "X" when a child asked for too many inputs, "T" when
@@ -32,8 +33,9 @@
 /* Read by the address sanitizer when a program is built with it (the memory generators):
    a memory error aborts (SIGABRT, a rejection) instead of exiting with a status the parent
    would not see, unless the program records memory errors (its report callback ends the
-   execution first); leaks are not errors. Unused otherwise. */
-const char *__asan_default_options(void) { return "abort_on_error=1:detect_leaks=0:hard_rss_limit_mb=2048"; }
+   execution first). Leaks are not errors: LeakSanitizer never runs at exit on its own, only
+   when a program that records memory errors asks it (oracle_leaks). Unused otherwise. */
+const char *__asan_default_options(void) { return "abort_on_error=1:detect_leaks=1:leak_check_at_exit=0:hard_rss_limit_mb=2048"; }
 
 #define ORACLE_MAX_INPUTS 64
 #define ORACLE_MAX_SLOTS 1024
@@ -176,6 +178,50 @@ void __ubsan_on_report(void) {
     oracle_emit(text);
     _exit(0);
 }
+
+int __lsan_do_recoverable_leak_check(void);
+
+/* At the normal end of an execution (main returned or exit was called; registered before
+   main runs, so after the program's own handlers): "L LINE" for each leaked object,
+   LINE the innermost frame in the program of its allocation stack, from LeakSanitizer's
+   report, which goes to a temporary file standing in for standard error. */
+static void oracle_leaks(void) {
+    FILE *f = tmpfile();
+    int saved;
+    long size;
+    char *report, *at;
+    if (!f)
+        return;
+    fflush(stderr);
+    saved = dup(2);
+    dup2(fileno(f), 2);
+    __lsan_do_recoverable_leak_check();
+    dup2(saved, 2);
+    close(saved);
+    size = lseek(fileno(f), 0, SEEK_END);
+    if (size <= 0 || (report = malloc((size_t)size + 1)) == NULL) {
+        fclose(f);
+        return;
+    }
+    if (pread(fileno(f), report, (size_t)size, 0) != size) {
+        free(report);
+        fclose(f);
+        return;
+    }
+    report[size] = 0;
+    fclose(f);
+    for (at = strstr(report, "leak of "); at; ) {
+        char *next = strstr(at + 1, "leak of ");
+        char *frame = strstr(at, "prog.c:");
+        if (frame && (!next || frame < next)) {
+            char text[32];
+            snprintf(text, sizeof text, "L %lu\n", strtoul(frame + strlen("prog.c:"), NULL, 10));
+            oracle_emit(text);
+        }
+        at = next;
+    }
+    free(report);
+}
 #endif
 
 void oracle_assume(int cond) {
@@ -229,6 +275,7 @@ __attribute__((constructor(101))) static void oracle_enumerate(void) {
                 dup2(null_fd, 1);
 #ifdef ORACLE_RECORD_MEMORY_ERRORS
             __asan_set_error_report_callback(oracle_memory_error);
+            atexit(oracle_leaks);
 #endif
             alarm(ORACLE_RUN_SECONDS);
             return; /* on to main */

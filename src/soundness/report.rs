@@ -9,7 +9,8 @@
 //! ```
 //!
 //! - `kind` is `assert` for assertions (also when absent), a memory kind (`bounds`, `null`,
-//!   `free`, ...: the table of [`super::memory_judge`]), or another runtime check (`overflow`,
+//!   `free`, ...: the table of [`super::memory_judge`]; a memory check whose `subproperty`
+//!   is `valid-memtrack` is read as kind `leak`), or another runtime check (`overflow`,
 //!   `div`, `shift`, not judged here);
 //! - `verdict` is `proved`, `violated`, `unknown` or `holds if`;
 //! - with `holds if`, `precondition` is a C expression over the parameters of `function`
@@ -127,7 +128,13 @@ fn parse_check(check: &Value) -> Result<Check> {
         bail!("a `holds if` check without a precondition: {check}");
     }
     Ok(Check {
-        kind: check["kind"].as_str().unwrap_or("assert").to_string(),
+        // A leak check is judged against leaked objects, not against the accesses of its
+        // line (`memory_judge`).
+        kind: if check["subproperty"] == "valid-memtrack" {
+            super::memory_judge::LEAK.to_string()
+        } else {
+            check["kind"].as_str().unwrap_or("assert").to_string()
+        },
         line: check["location"].as_str().and_then(line_in_program),
         verdict,
         function: check["function"].as_str().map(str::to_string),

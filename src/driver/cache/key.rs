@@ -319,6 +319,7 @@ function other() entry bb0
             unanalyzable: vec![],
             callee_constants: vec![],
             held_at_own_precision: vec![],
+            leaks: Default::default(),
         }
     }
 

@@ -24,6 +24,10 @@ use crate::ir::{
 impl Lifter {
     /// Defines at the entry (in `piece`) whether each pointer parameter is `NULL`.
     pub(super) fn define_null_flags(&mut self, piece: usize) {
+        // `main`'s `argv` points to the arguments' array, never `NULL` (C11 5.1.2.2.1).
+        if self.name == "main" {
+            return;
+        }
         let pointees: Vec<BaseId> = (0..self.memory.bases.len())
             .map(|i| BaseId(i as u32))
             .filter(|b| self.memory.bases[b.index()].kind == BaseKind::Pointee)

@@ -10,8 +10,9 @@
 //! - `icmp` of two pointers described in one base compares their offsets, relational
 //!   predicates as signed numbers (exact while the addresses do not wrap around the address
 //!   space; C orders only pointers into one object); in a 32-bit address space both offsets
-//!   are truncated first. A pointer into a local or a defined global compared with `NULL` is
-//!   decided: such an address is never null; one into a pointer parameter's object is null
+//!   are truncated first. A pointer into a local, a defined global or (with memory checks)
+//!   an allocated object compared with `NULL` is decided: such an address is never null
+//!   (an allocation is assumed to succeed); one into a pointer parameter's object is null
 //!   when the parameter is (`null.rs`).
 //! - `sub (ptrtoint p), (ptrtoint q)` of pointers described in one base is the difference
 //!   of their offsets.
@@ -282,8 +283,10 @@ impl Lifter {
         true
     }
 
-    /// Whether `ptr` derives from a local or a defined global, whose address is never null
-    /// (an offset from it that reached zero would have left the object first).
+    /// Whether `ptr` derives from a local, a defined global or (with memory checks, whose
+    /// replays abort when an allocation fails) an allocation site with a base, whose address
+    /// is never null (an offset from it that reached zero would have left the object first;
+    /// an allocation is assumed to succeed, see `sizes.rs`).
     fn never_null(&self, ptr: LLVMValueRef) -> bool {
         let r = root(ptr);
         let object = match self.memory.merge_offset.get(&r) {
@@ -292,7 +295,8 @@ impl Lifter {
             None => Some(r),
         };
         object.is_some_and(|o| unsafe {
-            !LLVMIsAAllocaInst(o).is_null()
+            (self.memory_checks && self.memory.heap.contains_key(&o))
+                || !LLVMIsAAllocaInst(o).is_null()
                 || (!LLVMIsAGlobalVariable(o).is_null()
                     && !LLVMGetInitializer(o).is_null()
                     && LLVMGetLinkage(o) != LLVMLinkage::LLVMExternalWeakLinkage)
