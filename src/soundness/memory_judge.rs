@@ -1,5 +1,6 @@
 //! Judges the checks of memory kinds against the memory errors of the native runs (the
-//! first one of each execution, as the address sanitizer reports it: its name and line),
+//! first one of each execution, as the address sanitizer reports it, or UBSan's `bounds`
+//! for a subscript outside an array of known size: its name and line),
 //! and the leak checks against the objects LeakSanitizer finds leaked at the normal end of
 //! an execution (by allocation line, [`LEAK`]).
 //!
@@ -19,8 +20,13 @@ use std::collections::{BTreeMap, BTreeSet};
 /// A class of memory errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ErrorClass {
-    /// An access outside its object (before its start or past its end).
+    /// An access outside its object (before its start or past its end), as the address
+    /// sanitizer reports it.
     OutOfBounds,
+    /// A subscript outside an array of known size, as UBSan's `bounds` reports it (first,
+    /// before the access): what the `bounds` check speaks of, and nothing else does, since an
+    /// index past a field's array may stay inside its object.
+    IndexOutOfBounds,
     /// A dereference of `NULL` (an access in the zero page).
     NullDereference,
     /// An access to a freed object.
@@ -42,7 +48,7 @@ pub const LEAK: &str = "leak";
 
 /// The check kinds of memory and the classes of errors each is about.
 pub const KINDS: &[(&str, &[ErrorClass])] = &[
-    ("bounds", &[ErrorClass::OutOfBounds]),
+    ("bounds", &[ErrorClass::IndexOutOfBounds]),
     ("null", &[ErrorClass::NullDereference]),
     (
         "free",
@@ -83,8 +89,8 @@ pub fn class_of(error: &str) -> ErrorClass {
         | "stack-buffer-overflow"
         | "stack-buffer-underflow"
         | "global-buffer-overflow"
-        | "dynamic-stack-buffer-overflow"
-        | "out-of-bounds-index" => ErrorClass::OutOfBounds,
+        | "dynamic-stack-buffer-overflow" => ErrorClass::OutOfBounds,
+        "out-of-bounds-index" => ErrorClass::IndexOutOfBounds,
         "null-dereference" => ErrorClass::NullDereference,
         "heap-use-after-free" => ErrorClass::UseAfterFree,
         "double-free" => ErrorClass::DoubleFree,
@@ -203,6 +209,7 @@ mod tests {
     fn every_class_has_a_kind() {
         for class in [
             ErrorClass::OutOfBounds,
+            ErrorClass::IndexOutOfBounds,
             ErrorClass::NullDereference,
             ErrorClass::UseAfterFree,
             ErrorClass::DoubleFree,
@@ -218,25 +225,35 @@ mod tests {
     #[test]
     fn finds_wrong_memory_verdicts() {
         let none = Held::default();
-        // A heap overflow at line 5: `bounds` proved there is wrong, `null` proved is not.
+        // A heap overflow at line 5: `memory` proved there is wrong; `null` proved is not,
+        // nor `bounds` (a subscript of an array of known size: UBSan would have stopped
+        // first). An index past an array at line 6: `bounds` proved there is wrong.
         let j = run(
             &[
-                check("bounds", 5, Verdict::Proved),
+                check("memory", 5, Verdict::Proved),
                 check("null", 5, Verdict::Proved),
+                check("bounds", 5, Verdict::Proved),
                 check("bounds", 6, Verdict::Proved),
             ],
-            &[(5, "heap-buffer-overflow")],
+            &[(5, "heap-buffer-overflow"), (6, "out-of-bounds-index")],
             &none,
         );
         assert_eq!(
             j.wrong,
-            [Wrong::MemoryProvedButErrs {
-                line: 5,
-                kind: "bounds".to_string(),
-                error: "heap-buffer-overflow".to_string()
-            }]
+            [
+                Wrong::MemoryProvedButErrs {
+                    line: 5,
+                    kind: "memory".to_string(),
+                    error: "heap-buffer-overflow".to_string()
+                },
+                Wrong::MemoryProvedButErrs {
+                    line: 6,
+                    kind: "bounds".to_string(),
+                    error: "out-of-bounds-index".to_string()
+                }
+            ]
         );
-        assert_eq!(j.memory_verdicts.len(), 3);
+        assert_eq!(j.memory_verdicts.len(), 4);
         assert_eq!(j.memory_unchecked, 0);
         // A double free: `free` violated is right, `bounds` violated is wrong.
         let j = run(
@@ -308,7 +325,7 @@ mod tests {
             unjudged: BTreeSet::new(),
         };
         let j = run(
-            &[check("bounds", 5, Verdict::HoldsIf)],
+            &[check("memory", 5, Verdict::HoldsIf)],
             &[(5, "heap-buffer-overflow")],
             &held,
         );
