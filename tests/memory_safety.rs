@@ -250,3 +250,22 @@ fn a_test_against_null_decides_what_it_guards() {
         unguarded[0]
     );
 }
+
+/// A length loop over a buffer whose terminator the program stores at `size - 1`: the read
+/// `text[n]` stays inside the buffer only because the loop stops at that zero, which the
+/// segment of zero bytes and the selects that update it carry to the loop head.
+#[test]
+fn a_length_loop_stops_at_the_stored_terminator() {
+    let report = check_json(
+        &program("memory/terminated.c"),
+        &["--checks", "memory", "--timeout", "60"],
+    );
+    let checks: Vec<&serde_json::Value> = report["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["kind"] == "memory")
+        .collect();
+    assert_eq!(checks.len(), 3, "{report}");
+    assert!(checks.iter().all(|c| c["verdict"] == "proved"), "{report}");
+}

@@ -17,6 +17,7 @@
 //!
 //! Every rule over-approximates the bit-precise semantics; none is exact for all inputs.
 
+use super::dying::Dying;
 use crate::context::layout::{Dim, Layout};
 use crate::context::FunctionContext;
 use crate::domain::{
@@ -38,6 +39,8 @@ pub struct Lowering<'f> {
     space: Space,
     /// The definition of each value assigned by an expression.
     defs: Vec<Option<&'f Expr>>,
+    /// What a path may forget after each step.
+    dying: Dying,
 }
 
 impl<'f> Lowering<'f> {
@@ -94,6 +97,7 @@ impl<'f> Lowering<'f> {
             layout,
             space: Space::with_kinds(names, kinds),
             defs,
+            dying: Dying::new(func.blocks.len()),
         }
     }
 
@@ -110,6 +114,11 @@ impl<'f> Lowering<'f> {
     /// Which precision techniques are on.
     pub fn precision(&self) -> PrecisionParams {
         self.params().precision
+    }
+
+    /// The values a path's transformer may forget after each of its steps.
+    pub fn dying(&self) -> &Dying {
+        &self.dying
     }
 
     /// The expression a value is assigned, when it is assigned one.
@@ -436,6 +445,47 @@ impl<'f> Lowering<'f> {
                 _ => {}
             },
             _ => {}
+        }
+    }
+
+    /// The operands whose values a guard on `v` reads besides `v` (through the definitions
+    /// [`Lowering::guard_rec`] decomposes): a superset, whatever the depth and the truth.
+    pub fn guard_operands(&self, v: ValueId) -> Vec<&'f Operand> {
+        if !self.func().value(v).ty.is_bool() {
+            return Vec::new();
+        }
+        let Some(def) = self.defs[v.index()] else {
+            return Vec::new();
+        };
+        match def {
+            Expr::Cmp { lhs, rhs, .. } => {
+                let mut res = vec![lhs, rhs];
+                for side in [lhs, rhs] {
+                    if let Operand::Value(x) = side {
+                        if let Some(Expr::Cast {
+                            op: CastOp::ZExt | CastOp::SExt,
+                            arg,
+                        }) = self.defs[x.index()]
+                        {
+                            res.push(arg);
+                        }
+                    }
+                }
+                res
+            }
+            Expr::Binary {
+                op: BinOp::And | BinOp::Or | BinOp::Xor,
+                lhs,
+                rhs,
+                ..
+            } => vec![lhs, rhs],
+            Expr::Use(x) => vec![x],
+            Expr::Select {
+                cond,
+                on_true,
+                on_false,
+            } => vec![cond, on_true, on_false],
+            _ => Vec::new(),
         }
     }
 

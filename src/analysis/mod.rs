@@ -16,6 +16,7 @@ pub mod certify;
 pub mod classic;
 pub mod congruence;
 pub mod diseq;
+pub mod dying;
 pub mod focus;
 pub mod loop_entry;
 pub mod lower;

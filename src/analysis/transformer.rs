@@ -41,14 +41,92 @@ pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, s
     apply_path_whole(lowering, path, state);
 }
 
-/// [`apply_path`] on the state as one.
+/// [`apply_path`] on the state as one. Each value is forgotten once no later step of the
+/// path reads it (`dying.rs`): the image is the same, the states on the way smaller.
+///
+/// A select whose condition a later step reads again splits the state in two, one part
+/// per truth of the condition, instead of joining the two images: the later selects and
+/// guards on the same condition are then decided in each part, and the parts are joined
+/// once every condition they were split on is dead (or at the path's end). A domain
+/// that keeps a state per valuation of its booleans does this by itself.
 fn apply_path_whole<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, state: &mut D) {
+    let dying = lowering.dying();
+    let split_selects = !D::partitions_on_booleans();
+    let mut parts: Vec<D> = vec![std::mem::replace(state, D::bottom(lowering.space()))];
+    let mut open: Vec<ValueId> = Vec::new();
     for (b, idx) in &path.edges {
-        if state.is_bottom() {
-            return;
+        for (i, inst) in lowering.func().block(*b).insts.iter().enumerate() {
+            parts.retain(|p| !p.is_bottom());
+            if parts.is_empty() {
+                return;
+            }
+            let gone = dying.after_inst(lowering, *b, i);
+            let cond = match inst {
+                crate::ir::Inst::Assign {
+                    expr:
+                        crate::ir::Expr::Select {
+                            cond: crate::ir::Operand::Value(c),
+                            ..
+                        },
+                    ..
+                } if split_selects && !gone.values.contains(c) => Some(*c),
+                _ => None,
+            };
+            match cond {
+                Some(c) if parts.len() * 2 <= MAX_SELECT_PARTS => {
+                    let cond = crate::ir::Operand::Value(c);
+                    parts = parts
+                        .into_iter()
+                        .flat_map(|p| {
+                            let mut on_true = p.clone();
+                            lowering.apply_guard(&mut on_true, &cond, true);
+                            let mut on_false = p;
+                            lowering.apply_guard(&mut on_false, &cond, false);
+                            [on_true, on_false]
+                        })
+                        .filter(|p| !p.is_bottom())
+                        .collect();
+                    if !open.contains(&c) {
+                        open.push(c);
+                    }
+                }
+                _ => {}
+            }
+            for p in &mut parts {
+                lowering.apply_inst(p, inst);
+                gone.apply(p);
+            }
+            if !open.is_empty() {
+                open.retain(|c| !gone.values.contains(c));
+                if open.is_empty() {
+                    parts = vec![join_all(parts, lowering)];
+                }
+            }
         }
-        apply_block(lowering, *b, state);
-        apply_exit(lowering, *b, *idx, state);
+        for p in &mut parts {
+            apply_exit(lowering, *b, *idx, p);
+            dying.after_edge(lowering, *b, *idx).apply(p);
+        }
+        if !open.is_empty() {
+            let gone = dying.after_edge(lowering, *b, *idx);
+            open.retain(|c| !gone.values.contains(c));
+            if open.is_empty() {
+                parts = vec![join_all(parts, lowering)];
+            }
+        }
+    }
+    *state = join_all(parts, lowering);
+}
+
+/// Parts a path's state is split into by selects, at most.
+const MAX_SELECT_PARTS: usize = 8;
+
+/// The join of `parts` (bottom when there are none).
+fn join_all<D: NumericDomain>(parts: Vec<D>, lowering: &Lowering<'_>) -> D {
+    let mut it = parts.into_iter().filter(|p| !p.is_bottom());
+    match it.next() {
+        None => D::bottom(lowering.space()),
+        Some(first) => it.fold(first, |acc, p| acc.join(&p)),
     }
 }
 

@@ -104,6 +104,12 @@ pub trait NumericDomain: Lattice {
     fn split_parts(&self) -> Option<Vec<Self>> {
         None
     }
+    /// Whether the domain keeps one state per valuation of its boolean dimensions
+    /// ([`DimKind::Bool`]): forgetting a boolean then joins states, which a later operation
+    /// would have kept apart.
+    fn partitions_on_booleans() -> bool {
+        false
+    }
     /// The state as a disjunction of constraint systems, exactly (no over-approximation:
     /// the path-focusing queries look for paths ending *outside* it). Convex domains have one
     /// disjunct, [`NumericDomain::to_cons`]; a bottom state has none.

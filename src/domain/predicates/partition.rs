@@ -775,6 +775,10 @@ impl<N: NumericDomain, P: PartPolicy> NumericDomain for Partitioned<N, P> {
         P::NAME
     }
 
+    fn partitions_on_booleans() -> bool {
+        true
+    }
+
     fn split_parts(&self) -> Option<Vec<Self>> {
         (self.parts.len() > 1).then(|| {
             self.parts
