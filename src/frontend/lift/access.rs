@@ -43,7 +43,7 @@ fn access_text(verb: &str, bytes: u64) -> String {
 
 impl Lifter {
     /// A new `i1` value `lhs pred rhs`.
-    fn compare(
+    pub(super) fn compare(
         &mut self,
         piece: usize,
         pred: CmpPred,
@@ -58,7 +58,7 @@ impl Lifter {
     }
 
     /// A new value `lhs op rhs`, of the operands' type `ty`.
-    fn binary(
+    pub(super) fn binary(
         &mut self,
         piece: usize,
         op: BinOp,

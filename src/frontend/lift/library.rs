@@ -13,7 +13,7 @@ use inkwell::llvm_sys::prelude::*;
 use super::Lifter;
 use crate::frontend::library_model::{self, ResultRange, Writes};
 use crate::frontend::raw;
-use crate::ir::{CmpPred, Const, Expr, HavocReason, Inst, Operand, SourceLoc, Ty};
+use crate::ir::{CmpPred, Const, HavocReason, Inst, Operand, SourceLoc, Ty};
 
 impl Lifter {
     /// A call of `name`, a function of the C library or POSIX that the program does not
@@ -135,16 +135,8 @@ impl Lifter {
         rhs: Operand,
         loc: &Option<SourceLoc>,
     ) {
-        let cond = self.synthetic_value(Ty::BOOL, "library.range");
-        let expr = Expr::Cmp { pred, lhs, rhs };
-        self.push(piece, Inst::Assign { dest: cond, expr }, loc.clone());
-        self.push(
-            piece,
-            Inst::Assume {
-                cond: Operand::Value(cond),
-            },
-            loc.clone(),
-        );
+        let cond = self.compare(piece, pred, lhs, rhs, loc);
+        self.push(piece, Inst::Assume { cond }, loc.clone());
     }
 }
 

@@ -65,41 +65,15 @@ impl Lifter {
         };
         let width = self.pointer_width();
         let offset = self.pointer_sized(piece, addr.offset, width, loc);
-        let at_start = self.synthetic_value(Ty::BOOL, "null");
-        let expr = Expr::Cmp {
-            pred: CmpPred::Eq,
-            lhs: offset,
-            rhs: Operand::Const(Const::new(Ty { width }, 0)),
-        };
-        self.push(
-            piece,
-            Inst::Assign {
-                dest: at_start,
-                expr,
-            },
-            loc.clone(),
-        );
-        let is_null = self.synthetic_value(Ty::BOOL, "null");
-        let expr = Expr::Binary {
-            op: BinOp::And,
-            lhs: null,
-            rhs: Operand::Value(at_start),
-            flags: Default::default(),
-        };
-        self.push(
-            piece,
-            Inst::Assign {
-                dest: is_null,
-                expr,
-            },
-            loc.clone(),
-        );
+        let zero = Operand::Const(Const::new(Ty { width }, 0));
+        let at_start = self.compare(piece, CmpPred::Eq, offset, zero, loc);
+        let is_null = self.binary(piece, BinOp::And, (null, at_start), Ty::BOOL, loc);
         let expr = if equal {
-            Expr::Use(Operand::Value(is_null))
+            Expr::Use(is_null)
         } else {
             Expr::Binary {
                 op: BinOp::Xor,
-                lhs: Operand::Value(is_null),
+                lhs: is_null,
                 rhs: Operand::Const(Const::bool(true)),
                 flags: Default::default(),
             }
@@ -117,14 +91,7 @@ impl Lifter {
         loc: &Option<SourceLoc>,
     ) -> Option<Operand> {
         let null = self.is_null_base(addr.base)?;
-        let dest = self.synthetic_value(Ty::BOOL, "nonnull");
-        let expr = Expr::Binary {
-            op: BinOp::Xor,
-            lhs: null,
-            rhs: Operand::Const(Const::bool(true)),
-            flags: Default::default(),
-        };
-        self.push(piece, Inst::Assign { dest, expr }, loc.clone());
-        Some(Operand::Value(dest))
+        let not = Operand::Const(Const::bool(true));
+        Some(self.binary(piece, BinOp::Xor, (null, not), Ty::BOOL, loc))
     }
 }
