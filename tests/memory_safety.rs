@@ -269,3 +269,61 @@ fn a_length_loop_stops_at_the_stored_terminator() {
     assert_eq!(checks.len(), 3, "{report}");
     assert!(checks.iter().all(|c| c["verdict"] == "proved"), "{report}");
 }
+
+/// The verdicts of the bounds checks of `tests/programs/memory/caller_objects.c`, a library
+/// whose pointer parameters point into objects of its callers, by line mark.
+fn bounds_verdict(report: &serde_json::Value, source: &str, mark: &str) -> Vec<String> {
+    let line = (1..)
+        .zip(source.lines())
+        .find(|(_, l)| l.contains(&format!("/* {mark}")))
+        .map(|(n, _)| n)
+        .unwrap_or_else(|| panic!("no line marked {mark}"));
+    report["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| common::line_of(c) == Some(line))
+        .filter(|c| {
+            c["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("outside the object"))
+        })
+        .map(|c| c["verdict"].as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
+/// A replay passes a buffer of its own for each pointer parameter: an access past it, or
+/// through a pointer read from its arbitrary words, is no counterexample; an overflow of the
+/// function's own local array is, subscript and all (the replay's address sanitizer, not
+/// UBSan's index check, stops it when `--checks bounds` is not selected).
+#[test]
+fn a_replay_buffer_too_small_is_no_counterexample() {
+    let path = program("memory/caller_objects.c");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let args = [
+        "--checks",
+        "memory",
+        "--entry",
+        "set_level,put,peek,fill",
+        "--timeout",
+        "60",
+    ];
+    let report = check_json(&path, &args);
+    for mark in [
+        "field of a large object",
+        "through a pointer read from the object",
+        "past the replay's buffer",
+    ] {
+        let verdicts = bounds_verdict(&report, &source, mark);
+        assert!(!verdicts.is_empty(), "{mark}: no check in {report}");
+        assert!(
+            verdicts.iter().all(|v| v == "unknown"),
+            "{mark}: {verdicts:?} in {report}"
+        );
+    }
+    assert_eq!(
+        bounds_verdict(&report, &source, "past a local array"),
+        ["violated"],
+        "{report}"
+    );
+}

@@ -97,6 +97,9 @@ pub struct SanitizerReport {
     /// For a leak, where each leaked object was allocated (the first frame of the program's
     /// code of each allocation stack); empty for other errors.
     pub leaks: Vec<Frame>,
+    /// Whether the overflowed object is a buffer the replay's driver passed for a pointer
+    /// parameter (allocated by `polyfocus_entry_buffer`), not an object of the program.
+    pub in_entry_buffer: bool,
 }
 
 /// The report in a run's standard error, if there is one of a kind a memory check knows.
@@ -124,11 +127,9 @@ pub fn parse_report(stderr: &str) -> Option<SanitizerReport> {
             }
         }
     };
-    // An overflow of the buffer the replay passes for a pointer parameter: the program's
-    // object may be larger than the replay's guess, so the run is no counterexample.
-    if error == MemoryError::Overflow && stderr.contains(" in polyfocus_entry_buffer") {
-        return None;
-    }
+    // The accessed object's allocation stack names the driver's buffer function.
+    let in_entry_buffer =
+        error == MemoryError::Overflow && stderr.contains(" in polyfocus_entry_buffer");
     if error == MemoryError::Leak {
         let leaks = leak_sites(lines);
         let frame = leaks.first().cloned();
@@ -136,6 +137,7 @@ pub fn parse_report(stderr: &str) -> Option<SanitizerReport> {
             error,
             frame,
             leaks,
+            in_entry_buffer,
         });
     }
     // The first stack after the error line: frames until the first line that is not one.
@@ -159,6 +161,7 @@ pub fn parse_report(stderr: &str) -> Option<SanitizerReport> {
         error,
         frame,
         leaks: vec![],
+        in_entry_buffer,
     })
 }
 
@@ -314,10 +317,10 @@ allocated by thread T0 here:\n\
         );
     }
 
-    /// The replay's own buffer for a pointer parameter is smaller than the object the
-    /// function expects: its overflow says nothing of the program.
+    /// The replay's own buffer for a pointer parameter may be smaller than the object the
+    /// function expects: the report says whose object overflowed.
     #[test]
-    fn an_overflow_of_a_replay_buffer_is_no_report() {
+    fn an_overflow_of_a_replay_buffer_is_told_apart() {
         let text = "==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x5\n\
 WRITE of size 16384 at 0x5 thread T0\n\
     #0 0x1 in __asan_memset (/tmp/t/prog+0x1)\n\
@@ -326,7 +329,9 @@ WRITE of size 16384 at 0x5 thread T0\n\
 allocated by thread T0 here:\n\
     #0 0x3 in malloc (/tmp/t/prog+0x3)\n\
     #1 0x4 in polyfocus_entry_buffer /tmp/t/replay.c:293:35\n";
-        assert_eq!(parse_report(text), None);
+        let report = parse_report(text).expect("an overflow");
+        assert!(report.in_entry_buffer);
+        assert_eq!(report.frame.map(|f| f.line), Some(880));
     }
 
     #[test]

@@ -725,11 +725,16 @@ pub const ASAN_RUNTIME_MACRO: &str = "-DPOLYFOCUS_ASAN";
 /// The undefined behaviours the native build checks (UBSan's names): always these, and the
 /// base of a signed left shift when shifts are checked (`--checks shift`), so that a run
 /// does not stop there when only other checks are searched (the analysis reads such a shift
-/// as the machine's wrap-around then).
+/// as the machine's wrap-around then). Subscripts past an array's bound are checked unless
+/// the build has the address sanitizer and `--checks bounds` is not selected: an access
+/// outside its object then stops the run as the memory error of its access, which is what a
+/// memory check at that subscript asks, rather than as an index error no check selected.
 pub fn sanitize_flag(checks: crate::ir::CheckSelection) -> String {
     let mut flag =
-        "-fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent,bounds"
-            .to_string();
+        "-fsanitize=signed-integer-overflow,integer-divide-by-zero,shift-exponent".to_string();
+    if checks.contains(crate::ir::CheckClass::Bounds) || !sanitizes_memory(checks) {
+        flag.push_str(",bounds");
+    }
     if checks.contains(crate::ir::CheckClass::Shift) {
         flag.push_str(",shift-base");
     }

@@ -414,7 +414,7 @@ mod from_entry {
                 _ => None,
             };
         }
-        let error = replay::RuntimeError::of_run(run)?;
+        let error = program.runtime_error(run)?;
         let matching: Vec<CheckId> = targets
             .iter()
             .copied()
@@ -1041,7 +1041,7 @@ impl Search<'_> {
     /// A runtime error at no check of its class is another site, never left to the
     /// interpreter to attribute.
     fn runtime_site(&self, run: &RunResult) -> NativeSite {
-        let Some(error) = replay::RuntimeError::of_run(run) else {
+        let Some(error) = self.program.runtime_error(run) else {
             return NativeSite::Other;
         };
         let matching: Vec<CheckId> = (0..self.module_checks.len())

@@ -232,6 +232,9 @@ pub struct RuntimeError {
     /// For a leak, where each leaked object was allocated (`file`, `line` and `column` are
     /// the first of them).
     pub leaked_at: Vec<super::asan::Frame>,
+    /// Whether a sanitizer's overflow is of a buffer the driver passed for a pointer
+    /// parameter, not of an object of the program.
+    pub in_entry_buffer: bool,
 }
 
 impl RuntimeError {
@@ -260,6 +263,7 @@ impl RuntimeError {
                 line: frame.line,
                 column: frame.column,
                 leaked_at: report.leaks,
+                in_entry_buffer: report.in_entry_buffer,
             });
         };
         let (class, place) = line.trim().split_once(' ')?;
@@ -272,6 +276,7 @@ impl RuntimeError {
             line: line.parse().ok()?,
             column: column.parse().ok()?,
             leaked_at: vec![],
+            in_entry_buffer: false,
         })
     }
 
@@ -398,6 +403,26 @@ pub struct NativeProgram {
 }
 
 impl NativeProgram {
+    /// The runtime error a run stopped on, when it is evidence against the program.
+    ///
+    /// A driver's buffer for a pointer parameter is a guess of the object a caller passes:
+    /// 4096 bytes whose words are arbitrary. A run that overflows it, follows a pointer read
+    /// from it (arbitrary, where a caller stores a valid pointer or `NULL` knowingly) or
+    /// faults at a wild or null address has found the guess wrong, not the program. Such a
+    /// run is no counterexample of a memory check; errors in the program's own objects are.
+    pub fn runtime_error(&self, run: &RunResult) -> Option<RuntimeError> {
+        let error = RuntimeError::of_run(run)?;
+        let guessed = match error.memory {
+            Some(MemoryError::Overflow) => error.in_entry_buffer,
+            Some(MemoryError::NullDeref | MemoryError::WildDeref) => true,
+            _ => false,
+        };
+        if self.buffers > 0 && guessed {
+            return None;
+        }
+        Some(error)
+    }
+
     /// The source lines (`file`, `line`) of the calls on the stack when a run reached the
     /// error hook, from the frames it printed, innermost first.
     pub fn error_lines(&self, run: &RunResult) -> Vec<(String, u32)> {
