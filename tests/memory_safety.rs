@@ -185,10 +185,12 @@ fn a_function_analyzed_apart_makes_the_coverage_partial() {
     assert!(report["leaks"]["reason"].is_string(), "{report}");
 }
 
-/// The `NullDeref` check of the access on the line marked `/* MARK`, and the assertion
-/// there if any, of `tests/programs/memory/null_params.c` (a library: its pointer
-/// parameters may be `NULL`).
-fn null_checks(report: &serde_json::Value, source: &str, mark: &str) -> Vec<String> {
+/// The checks of `report` on the line of `source` marked `/* MARK`.
+fn checks_on_line<'r>(
+    report: &'r serde_json::Value,
+    source: &str,
+    mark: &str,
+) -> impl Iterator<Item = &'r serde_json::Value> {
     let line = (1..)
         .zip(source.lines())
         .find(|(_, l)| l.contains(&format!("/* {mark}")))
@@ -198,7 +200,14 @@ fn null_checks(report: &serde_json::Value, source: &str, mark: &str) -> Vec<Stri
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|c| common::line_of(c) == Some(line))
+        .filter(move |c| common::line_of(c) == Some(line))
+}
+
+/// The `NullDeref` check of the access on the line marked `/* MARK`, and the assertion
+/// there if any, of `tests/programs/memory/null_params.c` (a library: its pointer
+/// parameters may be `NULL`).
+fn null_checks(report: &serde_json::Value, source: &str, mark: &str) -> Vec<String> {
+    checks_on_line(report, source, mark)
         .filter(|c| {
             c["kind"] == "assert"
                 || c["error"]
@@ -223,17 +232,9 @@ fn a_test_against_null_decides_what_it_guards() {
     proved("guarded read", &["memory"]);
     proved("read in a pointer loop", &["memory"]);
     proved("offset from a pointer tested", &["memory"]);
-    // A caller may pass NULL: unknown (a replay passes a buffer), naming the parameter.
-    let line = (1..)
-        .zip(source.lines())
-        .find(|(_, l)| l.contains("/* unguarded read"))
-        .map(|(n, _)| n)
-        .unwrap();
-    let unguarded: Vec<&serde_json::Value> = report["checks"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|c| common::line_of(c) == Some(line))
+    // A caller may pass NULL: the dereference holds if it does not, the function's
+    // contract on that parameter.
+    let unguarded: Vec<&serde_json::Value> = checks_on_line(&report, &source, "unguarded read")
         .filter(|c| {
             c["error"]
                 .as_str()
@@ -241,13 +242,21 @@ fn a_test_against_null_decides_what_it_guards() {
         })
         .collect();
     assert_eq!(unguarded.len(), 1, "{report}");
-    assert_eq!(unguarded[0]["verdict"], "unknown", "{report}");
-    assert!(
-        unguarded[0]["reason"]
-            .as_str()
-            .is_some_and(|r| r.contains("`src`, which a caller may pass as NULL")),
-        "{}",
-        unguarded[0]
+    assert_eq!(unguarded[0]["verdict"], "holds if", "{report}");
+    assert_eq!(unguarded[0]["precondition"], "src != NULL", "{report}");
+    // `n <= 0` is left out: under it the read never runs.
+    let counted = null_checks(&report, &source, "read when counted");
+    assert_eq!(counted, ["memory \"holds if\""], "{report}");
+    let precondition = report["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|c| c["verdict"] == "holds if" && c["function"] == "counted")
+        .map(|c| c["precondition"].clone());
+    assert_eq!(
+        precondition,
+        Some(serde_json::json!("p != NULL")),
+        "{report}"
     );
 }
 
@@ -273,16 +282,7 @@ fn a_length_loop_stops_at_the_stored_terminator() {
 /// The verdicts of the bounds checks of `tests/programs/memory/caller_objects.c`, a library
 /// whose pointer parameters point into objects of its callers, by line mark.
 fn bounds_verdict(report: &serde_json::Value, source: &str, mark: &str) -> Vec<String> {
-    let line = (1..)
-        .zip(source.lines())
-        .find(|(_, l)| l.contains(&format!("/* {mark}")))
-        .map(|(n, _)| n)
-        .unwrap_or_else(|| panic!("no line marked {mark}"));
-    report["checks"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|c| common::line_of(c) == Some(line))
+    checks_on_line(report, source, mark)
         .filter(|c| {
             c["error"]
                 .as_str()

@@ -191,6 +191,25 @@ fn find_within(
         Ok(p) => p,
         Err(outcome) => return (None, outcome),
     };
+    // The driver passes a buffer for every pointer parameter, never `NULL`: no replay from
+    // this entry reaches a null dereference of a parameter, so none is searched.
+    let targets: Vec<CheckId> = targets
+        .iter()
+        .copied()
+        .filter(|c| {
+            program.buffers == 0
+                || !matches!(module.check(*c).kind, ir::CheckKind::NullDeref { .. })
+        })
+        .collect();
+    if targets.is_empty() {
+        return (
+            None,
+            CexOutcome::NotFound(
+                "a replay passes a buffer for each pointer parameter, never NULL".into(),
+            ),
+        );
+    }
+    let targets = targets.as_slice();
     let deadline = after_build(deadline, slice);
     let kinds = InputKinds {
         stubbed: program

@@ -1,19 +1,20 @@
 //! Preconditions of the checks of a function called with arbitrary arguments: for a check
-//! its analysis did not prove, a condition on the function's integer parameters under which
-//! it holds, reported as `holds if P`.
+//! its analysis did not prove, a condition on the function's *inputs* under which it holds,
+//! reported as `holds if P`. The inputs are its integer parameters and, for each pointer
+//! parameter, whether it is `NULL` (the null flag the lifter defines at the entry).
 //!
-//! **Inference.** Parameters are SSA values that never change, so the arguments of every
-//! execution that reaches an error site are, at that site, the values of the parameters.
-//! The function is analyzed once more with each parameter kept live at the open error
-//! sites (a copy of each parameter in the error block, which changes no execution): the
-//! invariant there, over the parameters, over-approximates the arguments from which the
+//! **Inference.** Inputs are SSA values that never change, so the arguments of every
+//! execution that reaches an error site are, at that site, the values of the inputs.
+//! The function is analyzed once more with each input kept live at the open error
+//! sites (a copy of each input in the error block, which changes no execution): the
+//! invariant there, over the inputs, over-approximates the arguments from which the
 //! error site is reachable. Its complement is the candidate: `P = ¬c₁ ∨ … ∨ ¬cₙ` for the
 //! invariant's constraints `cᵢ`, less those the parameters' machine ranges imply (their
 //! negation holds for no argument). A candidate that is `false` is no precondition.
 //!
 //! **Certification.** The candidate rests on the analysis like every invariant, and is
 //! certified the same way: the function is analyzed again with each disjunct of `P`
-//! assumed at its entry (instructions that compute it exactly, then an assumption; one
+//! assumed at its entry, after the null flags' definitions (instructions that compute it exactly, then an assumption; one
 //! analysis per disjunct, since a convex domain would lose the disjunction), and `holds if
 //! P` is reported only when each of these analyses reaches its fixpoint with no invariant
 //! at the error site. The analysis is sound for every execution of the function, and every
@@ -23,8 +24,10 @@
 //! **Printing.** `P` is printed as a C expression over the parameters' source names
 //! (`domain::readable`, equivalent on the parameters' machine ranges), each compared as the
 //! analysis reads it (signed or unsigned, which follows how the function compares it: the
-//! signedness of its C type when the function compares it at all). A parameter without a
-//! source name makes the candidate unprintable, and it is not reported.
+//! signedness of its C type when the function compares it at all). A disjunct over a null
+//! flag alone is printed `src != NULL` or `src == NULL`; one that mixes a null flag with
+//! other inputs is not printable. A parameter without a source name makes the candidate
+//! unprintable, and it is not reported.
 //!
 //! **Which checks.** Functions other than `main` (whose arguments come from the command
 //! line): their unknown checks, and, in a function where executions start with arbitrary
@@ -55,8 +58,8 @@ use crate::domain::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Space, Va
 use crate::domain::readable::readable_invariant;
 use crate::domain::{IntervalDomain, NumericDomain, Polyhedron};
 use crate::ir::{
-    ArithFlags, BinOp, BlockId, CastOp, CheckId, CmpPred, Const, Expr, Function, Inst, Interp,
-    Module, Operand, SourceLoc, Terminator, Ty, ValueId, ValueInfo,
+    ArithFlags, BinOp, BlockId, CastOp, CheckClass, CheckId, CmpPred, Const, Expr, Function,
+    HavocReason, Inst, Interp, Module, Operand, SourceLoc, Terminator, Ty, ValueId, ValueInfo,
 };
 use num_traits::{One, Signed, Zero};
 use std::collections::BTreeMap;
@@ -88,7 +91,7 @@ pub(super) fn settle(
     relational: bool,
 ) {
     let work = config.params.stages.precondition_work;
-    if func.name == "main" || func.params.is_empty() || work == 0 || time.is_zero() {
+    if func.name == "main" || inputs(func).is_empty() || work == 0 || time.is_zero() {
         return;
     }
     let deadline = Deadline::after(time)
@@ -143,9 +146,12 @@ fn attempt<D: NumericDomain>(
     if targets.is_empty() || deadline.expired() || *runs >= MAX_RUNS {
         return;
     }
+    // An assertion's condition may span blocks of its line (`a || b`); a runtime check's
+    // is computed where it branches, and the line may hold earlier checks of the same
+    // access (a null check before a bounds check), which would count as evaluating it.
     let lines: BTreeMap<CheckId, (String, u32)> = results
         .iter()
-        .filter(|r| targets.contains(&r.check))
+        .filter(|r| targets.contains(&r.check) && r.kind.class() == CheckClass::Assert)
         .filter_map(|r| Some((r.check, r.loc.as_ref().map(|l| (l.file.clone(), l.line))?)))
         .collect();
     let drafts = infer::<D>(func, &targets, config, engine, deadline);
@@ -176,7 +182,58 @@ fn attempt<D: NumericDomain>(
     }
 }
 
-/// A candidate precondition: a disjunction of constraints over the parameters, each
+/// An input of a function a precondition may speak of: a parameter, or whether a pointer
+/// parameter is `NULL` (its null flag).
+struct Input {
+    value: ValueId,
+    /// For a null flag, the pointer parameter's source name.
+    null_of: Option<String>,
+}
+
+/// The inputs of `func`: its parameters, then the null flags its entry block defines.
+fn inputs(func: &Function) -> Vec<Input> {
+    let mut out: Vec<Input> = func
+        .params
+        .iter()
+        .map(|&value| Input {
+            value,
+            null_of: None,
+        })
+        .collect();
+    for inst in &func.blocks[func.entry.index()].insts {
+        if let Inst::Havoc {
+            dest,
+            reason: HavocReason::NullParam { param },
+        } = inst
+        {
+            out.push(Input {
+                value: *dest,
+                null_of: Some(param.clone()),
+            });
+        }
+    }
+    out
+}
+
+/// Where an assumption over the inputs goes in the entry block: after the definitions of
+/// the null flags it may read.
+fn assumption_point(func: &Function) -> usize {
+    func.blocks[func.entry.index()]
+        .insts
+        .iter()
+        .rposition(|i| {
+            matches!(
+                i,
+                Inst::Havoc {
+                    reason: HavocReason::NullParam { .. },
+                    ..
+                }
+            )
+        })
+        .map_or(0, |i| i + 1)
+}
+
+/// A candidate precondition: a disjunction of constraints over the inputs, each
 /// `Σ aᵢ·pᵢ + c ≥ 0`, and its C text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Candidate {
@@ -190,26 +247,52 @@ struct Draft {
     disjuncts: Vec<(LinExpr, Affine)>,
 }
 
-/// How a run's candidates are printed: the parameters' names and machine ranges.
+/// How a run's candidates are printed: the parameters' names and machine ranges, and the
+/// null flags (the pointer parameter's name, and the flag's reading when it is `NULL`).
 struct Printer {
     space: Space,
     ranges: Vec<Interval>,
+    nulls: BTreeMap<Var, (String, Int)>,
 }
 
 impl Printer {
-    /// The C text of the disjunction of `e ≥ 0`, `None` when it is `true` or `false`.
+    /// The C text of the disjunction of `e ≥ 0`, `None` when it is `true` or `false`, or
+    /// when a disjunct mixes a null flag with other inputs.
     fn text(&self, disjuncts: &[(LinExpr, Affine)]) -> Option<String> {
-        let printed: Vec<Vec<LinCons>> = disjuncts
-            .iter()
-            .map(|(e, _)| {
-                vec![LinCons {
+        let mut flags = Vec::new();
+        let mut printed: Vec<Vec<LinCons>> = Vec::new();
+        for (e, _) in disjuncts {
+            let terms: Vec<(Var, Int)> = e.terms().map(|(v, a)| (v, a.clone())).collect();
+            match terms.as_slice() {
+                [(v, a)] if self.nulls.contains_key(v) => {
+                    let (name, null) = &self.nulls[v];
+                    // `a·f + c ≥ 0` at the flag's two readings.
+                    let holds = |f: &Int| a * f + e.constant_part() >= Int::zero();
+                    match (holds(&Int::zero()), holds(null)) {
+                        (true, false) => flags.push(format!("{name} != NULL")),
+                        (false, true) => flags.push(format!("{name} == NULL")),
+                        _ => return None,
+                    }
+                }
+                _ if terms.iter().any(|(v, _)| self.nulls.contains_key(v)) => return None,
+                _ => printed.push(vec![LinCons {
                     expr: e.clone(),
                     kind: ConsKind::Ge,
-                }]
-            })
-            .collect();
-        let text = readable_invariant(&printed, &self.space, &self.ranges);
-        (text != "false" && text != "true").then_some(text)
+                }]),
+            }
+        }
+        let mut parts = Vec::new();
+        if !printed.is_empty() {
+            let text = readable_invariant(&printed, &self.space, &self.ranges);
+            if text == "true" || text == "false" && flags.is_empty() {
+                return None;
+            }
+            if text != "false" {
+                parts.push(text);
+            }
+        }
+        parts.extend(flags);
+        (!parts.is_empty()).then(|| parts.join(" || "))
     }
 }
 
@@ -269,8 +352,9 @@ fn exercised(
 }
 
 /// The blocks that evaluate the check of the error block `site`: those that branch to it,
-/// and those with code of the check's source line (the first operand of `a || b` is
-/// evaluated in a block that does not branch to the error site).
+/// and, given the check's source `line` (an assertion's), those with code of that line (the
+/// first operand of `a || b` is evaluated in a block that does not branch to the error
+/// site).
 fn evaluating(func: &Function, site: BlockId, line: Option<&(String, u32)>) -> Vec<BlockId> {
     let on_line = |loc: &Option<SourceLoc>| matches!((loc, line), (Some(l), Some((file, n))) if l.line == *n && l.file == *file);
     func.blocks
@@ -298,7 +382,8 @@ fn reaching(
     let mut assumed = func.clone();
     let insts = assumption(&mut assumed, std::slice::from_ref(disjunct))?;
     let entry = assumed.entry.index();
-    assumed.blocks[entry].insts.splice(0..0, insts);
+    let point = assumption_point(func);
+    assumed.blocks[entry].insts.splice(point..point, insts);
     analyze::<IntervalDomain, _>(
         &assumed,
         config,
@@ -313,7 +398,7 @@ fn reaching(
     )
 }
 
-/// `Σ aᵢ·pᵢ + c` over parameters, each with the reading the inference gave it.
+/// `Σ aᵢ·pᵢ + c` over inputs, each with the reading the inference gave it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Affine {
     /// `(parameter, reading, coefficient)`.
@@ -321,8 +406,8 @@ struct Affine {
     constant: Int,
 }
 
-/// The candidate of each target whose error site the analysis with live parameters reaches
-/// with a complement over named parameters, and how to print them.
+/// The candidate of each target whose error site the analysis with live inputs reaches
+/// with a complement over named inputs, and how to print them.
 fn infer<D: NumericDomain>(
     func: &Function,
     targets: &[CheckId],
@@ -332,8 +417,9 @@ fn infer<D: NumericDomain>(
 ) -> (Vec<(CheckId, Draft)>, Option<Printer>) {
     let mut probe = func.clone();
     let sites = error_blocks(func, targets);
+    let inputs = inputs(func);
     for &(_, block) in &sites {
-        for &p in &func.params {
+        for p in inputs.iter().map(|i| i.value) {
             let ty = probe.value(p).ty;
             let copy = new_value(&mut probe, ty, "param.live");
             probe.blocks[block.index()].insts.push(Inst::Assign {
@@ -350,7 +436,7 @@ fn infer<D: NumericDomain>(
 }
 
 /// The candidates of the error `sites` from a complete run over the function with live
-/// parameters.
+/// inputs.
 fn candidates<D: NumericDomain>(
     func: &Function,
     sites: &[(CheckId, BlockId)],
@@ -359,14 +445,14 @@ fn candidates<D: NumericDomain>(
     run: &Run<D>,
 ) -> (Vec<(CheckId, Draft)>, Printer) {
     let layout = lowering.layout();
-    let param_vars: Vec<(Var, ValueId)> = func
-        .params
+    let inputs = inputs(func);
+    let param_vars: Vec<(Var, ValueId)> = inputs
         .iter()
-        .map(|&p| (layout.value_var(p), p))
+        .map(|i| (layout.value_var(i.value), i.value))
         .collect();
     let others: Vec<Var> = layout
         .dims()
-        .filter(|(_, dim)| !matches!(dim, Dim::Value(v) if func.params.contains(v)))
+        .filter(|(_, dim)| !matches!(dim, Dim::Value(v) if inputs.iter().any(|i| i.value == *v)))
         .map(|(var, _)| var)
         .collect();
     let ranges: BTreeMap<Var, (Int, Int)> = param_vars
@@ -375,10 +461,23 @@ fn candidates<D: NumericDomain>(
         .collect();
     // The names of the parameters, for printing; other dimensions never appear.
     let mut names = vec![String::new(); lowering.space().dim()];
-    for &(var, p) in &param_vars {
-        match &func.value(p).source_name {
+    let mut nulls = BTreeMap::new();
+    for (input, &(var, p)) in inputs.iter().zip(&param_vars) {
+        let name = input
+            .null_of
+            .as_ref()
+            .or(func.value(p).source_name.as_ref());
+        match name {
             Some(name) if is_identifier(name) => names[var.index()] = name.clone(),
-            _ => {}
+            _ => continue,
+        }
+        if let Some(param) = &input.null_of {
+            // The reading of `true`: 1 unsigned, -1 signed.
+            let null = match ctx.reading(p) {
+                Interp::Signed => -Int::one(),
+                Interp::Unsigned => Int::one(),
+            };
+            nulls.insert(var, (param.clone(), null));
         }
     }
     let space = Space::named(names.clone());
@@ -426,6 +525,7 @@ fn candidates<D: NumericDomain>(
     let printer = Printer {
         space,
         ranges: print_ranges,
+        nulls,
     };
     (out, printer)
 }
@@ -526,7 +626,8 @@ fn certify_one<D: NumericDomain>(
         return Vec::new();
     };
     let entry = assumed.entry.index();
-    assumed.blocks[entry].insts.splice(0..0, insts);
+    let at = assumption_point(func);
+    assumed.blocks[entry].insts.splice(at..at, insts);
     analyze::<D, _>(&assumed, config, engine, deadline, |_, _, run| {
         error_blocks(func, checks)
             .into_iter()

@@ -33,3 +33,9 @@ int later(int *a, int n) {
   int *q = a + 2;
   return *q; /* offset from a pointer tested on another path */
 }
+
+int counted(const int *p, int n) {
+  if (n > 0)
+    return p[n - 1]; /* read when counted */
+  return 0;
+}
