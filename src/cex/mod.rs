@@ -153,6 +153,44 @@ pub fn find_after_build(
     find_within(ctx, module, targets, config, build_deadline, Some(slice))
 }
 
+/// The checks of `func` whose condition is whether an access stays inside an object the
+/// memory model does not describe (`HavocReason::UnknownBounds`): their error sites are
+/// entered from a branch on such a value.
+fn guessed_bounds(func: &ir::Function) -> Vec<CheckId> {
+    let unknown: std::collections::BTreeSet<ir::ValueId> = func
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match i {
+            ir::Inst::Havoc {
+                dest,
+                reason: ir::HavocReason::UnknownBounds,
+            } => Some(*dest),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for block in &func.blocks {
+        let ir::Terminator::Branch {
+            cond: ir::Operand::Value(v),
+            then_edge,
+            else_edge,
+        } = &block.term
+        else {
+            continue;
+        };
+        if !unknown.contains(v) {
+            continue;
+        }
+        for edge in [then_edge, else_edge] {
+            if let ir::Terminator::Error(c) = func.blocks[edge.target.index()].term {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// The search's deadline once the program is built: `slice` from now, within `deadline`.
 fn after_build(deadline: Instant, slice: Option<Duration>) -> Instant {
     match slice {
@@ -191,21 +229,26 @@ fn find_within(
         Ok(p) => p,
         Err(outcome) => return (None, outcome),
     };
-    // The driver passes a buffer for every pointer parameter, never `NULL`: no replay from
-    // this entry reaches a null dereference of a parameter, so none is searched.
+    // The driver passes a buffer for every pointer parameter, never `NULL`, of a size that
+    // guesses the caller's object: no replay from this entry reaches a null dereference of a
+    // parameter, nor confirms an access outside an object the model does not describe (it
+    // may be that buffer), so neither is searched.
+    let guessed = guessed_bounds(func);
     let targets: Vec<CheckId> = targets
         .iter()
         .copied()
         .filter(|c| {
             program.buffers == 0
-                || !matches!(module.check(*c).kind, ir::CheckKind::NullDeref { .. })
+                || !(matches!(module.check(*c).kind, ir::CheckKind::NullDeref { .. })
+                    || guessed.contains(c))
         })
         .collect();
     if targets.is_empty() {
         return (
             None,
             CexOutcome::NotFound(
-                "a replay passes a buffer for each pointer parameter, never NULL".into(),
+                "a replay passes a buffer of a guessed size for each pointer parameter, never NULL"
+                    .into(),
             ),
         );
     }

@@ -166,6 +166,10 @@ fn unmodeled(reason: &HavocReason) -> Option<String> {
         HavocReason::NullParam { param } => Some(format!(
             "the pointer parameter `{param}`, which a caller may pass as NULL"
         )),
+        HavocReason::UnknownBounds => Some(
+            "the bounds of an access through a pointer whose object the memory model does not describe"
+                .into(),
+        ),
         HavocReason::Unsupported { what } => Some(format!("{what}, which is not modeled")),
     }
 }

@@ -399,6 +399,9 @@ pub enum HavocReason {
         /// The parameter's name.
         param: String,
     },
+    /// Whether an access stays inside its object, when the memory model describes neither
+    /// the object nor its size (a pointer parameter's object, a pointer loaded from memory).
+    UnknownBounds,
     /// Something the lifter does not model (pointer arithmetic, floats, wide integers, ...).
     Unsupported {
         /// What it was, for the warning.

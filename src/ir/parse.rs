@@ -866,6 +866,9 @@ impl<'t> Cursor<'t> {
         } else if self.eat("load") {
             self.expect(")")?;
             HavocReason::Load
+        } else if self.eat("unknown bounds") {
+            self.expect(")")?;
+            HavocReason::UnknownBounds
         } else {
             return Err(self.error("unknown havoc reason".into()));
         };

@@ -113,6 +113,7 @@ impl fmt::Display for HavocReason {
                 write!(f, "unknown call {function:?}")
             }
             (HavocReason::Load, _) => write!(f, "load"),
+            (HavocReason::UnknownBounds, _) => write!(f, "unknown bounds"),
             (HavocReason::NullParam { param }, false) => write!(f, "null param {param}"),
             (HavocReason::NullParam { param }, true) => write!(f, "null param {param:?}"),
             (HavocReason::Unsupported { what }, false) => write!(f, "unsupported {what}"),

@@ -246,7 +246,10 @@ impl Lifter {
                     .into(),
                 loc.clone(),
             );
-            self.not_modeled(piece, "the bounds of an access", loc)
+            let dest = self.synthetic_value(Ty::BOOL, "unchecked");
+            let reason = HavocReason::UnknownBounds;
+            self.push(piece, Inst::Havoc { dest, reason }, loc.clone());
+            Operand::Value(dest)
         };
         if !not_null.is_empty() {
             let cond = self.all(piece, not_null, loc);
