@@ -22,11 +22,34 @@ use crate::smt::FocusPath;
 /// decisions fall back to "anything". Each part being a subset of the state, the join of
 /// their images is a sound image of the state.
 pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, state: &mut D) {
+    apply_path_with(lowering, path, state, Selects::Split);
+}
+
+/// What [`apply_path_whole`] does at a select whose condition a later step reads again.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Selects {
+    /// Splits the state on the condition: for the image of a state, whose bounds decide
+    /// many conditions (a decided split leaves one part).
+    Split,
+    /// Joins the two images: for a relation, which starts from every state, where only the
+    /// path's own guards decide a condition, so that each split doubles the parts and the
+    /// hulls each part computes grow (a loop's relation over two arrays took seconds in 8
+    /// parts, milliseconds in one).
+    Join,
+}
+
+/// [`apply_path`], with `selects` saying whether a select splits the state.
+fn apply_path_with<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    path: &FocusPath,
+    state: &mut D,
+    selects: Selects,
+) {
     if lowering.precision().partwise_paths {
         if let Some(parts) = state.split_parts() {
             let mut image: Option<D> = None;
             for mut part in parts {
-                apply_path_whole(lowering, path, &mut part);
+                apply_path_whole(lowering, path, &mut part, selects);
                 image = Some(match image {
                     None => part,
                     Some(acc) => acc.join(&part),
@@ -38,7 +61,7 @@ pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, s
             return;
         }
     }
-    apply_path_whole(lowering, path, state);
+    apply_path_whole(lowering, path, state, selects);
 }
 
 /// [`apply_path`] on the state as one. Each value is forgotten once no later step of the
@@ -48,10 +71,16 @@ pub fn apply_path<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, s
 /// per truth of the condition, instead of joining the two images: the later selects and
 /// guards on the same condition are then decided in each part, and the parts are joined
 /// once every condition they were split on is dead (or at the path's end). A domain
-/// that keeps a state per valuation of its booleans does this by itself.
-fn apply_path_whole<D: NumericDomain>(lowering: &Lowering<'_>, path: &FocusPath, state: &mut D) {
+/// that keeps a state per valuation of its booleans does this by itself. A relation
+/// ([`path_relation`]) does not split ([`Selects::Join`]).
+fn apply_path_whole<D: NumericDomain>(
+    lowering: &Lowering<'_>,
+    path: &FocusPath,
+    state: &mut D,
+    selects: Selects,
+) {
     let dying = lowering.dying();
-    let split_selects = !D::partitions_on_booleans();
+    let split_selects = selects == Selects::Split && !D::partitions_on_booleans();
     let mut parts: Vec<D> = vec![std::mem::replace(state, D::bottom(lowering.space()))];
     let mut open: Vec<ValueId> = Vec::new();
     for (b, idx) in &path.edges {
@@ -195,7 +224,8 @@ pub fn path_relation<D: NumericDomain>(
         })
         .collect();
     rel.meet_cons(&copies);
-    apply_path(lowering, path, &mut rel);
+    // From every start a split condition is rarely decided: splitting would multiply parts.
+    apply_path_with(lowering, path, &mut rel, Selects::Join);
     rel
 }
 
