@@ -214,6 +214,42 @@ pub fn is_interposed(func: LLVMValueRef) -> bool {
     raw::is_defined(func) && library::is_library_function(&raw::name(func))
 }
 
+/// Interfaces that run a function they are given asynchronously to the caller: a signal
+/// handler, a thread, a timer or notification thread.
+const ASYNC_STARTERS: [&str; 13] = [
+    "signal",
+    "sigaction",
+    "sigset",
+    "bsd_signal",
+    "sysv_signal",
+    "pthread_create",
+    "thrd_create",
+    "timer_create",
+    "mq_notify",
+    "aio_read",
+    "aio_write",
+    "lio_listio",
+    "clone",
+];
+
+/// Whether a function of the module may run between two instructions of an entry: one
+/// whose address escapes, when the module refers to an interface that starts asynchronous
+/// code ([`ASYNC_STARTERS`]), has constructors (they run before `main`), or calls foreign
+/// code (which may start anything). A function whose address escapes otherwise (a table
+/// of handlers, a comparator) runs only within a call, which clobbers what it may write.
+pub fn may_run_asynchronously(m: LLVMModuleRef) -> bool {
+    let functions = raw::functions(m);
+    if !functions.iter().any(|&f| raw::is_defined(f) && escapes(f)) {
+        return false;
+    }
+    let starts_async = functions.iter().any(|&f| {
+        !raw::is_defined(f)
+            && unsafe { !LLVMGetFirstUse(f).is_null() }
+            && ASYNC_STARTERS.contains(&raw::name(f).as_str())
+    });
+    starts_async || !Constructors::of(m).elements.is_empty() || !foreign_functions(m).is_empty()
+}
+
 /// The foreign functions the module refers to (see the module docs), sorted: empty when
 /// the program is closed.
 pub fn foreign_functions(m: LLVMModuleRef) -> Vec<String> {

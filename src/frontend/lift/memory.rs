@@ -3,9 +3,9 @@
 //!
 //! - Bases: each `alloca` (`Local`), each global the function refers to (`Global`), and the
 //!   object each pointer parameter points into (`Pointee`). When some function of the
-//!   module can run out of line (a defined function's address escapes: a handler, a
-//!   thread), only the locals whose address never escapes get bases: anything other code
-//!   may reach can change between two instructions.
+//!   module can run asynchronously (`reach::may_run_asynchronously`: a handler, a thread),
+//!   only the locals whose address never escapes get bases: anything other code may reach
+//!   can change between two instructions. Volatile and atomic accesses are never cells.
 //! - A pointer is described as a base and an `i64` byte offset when it is a base or a chain
 //!   of `getelementptr` and casts from one, or a phi or select of pointers of one base
 //!   (`pointers.rs`); the offset is built with wrapping arithmetic. Any other pointer
@@ -81,13 +81,22 @@ fn const_i64(value: i128) -> Operand {
     Operand::Const(Const::new(I64, value))
 }
 
-/// Whether no function of the module can run out of line (a handler, a thread, a
-/// constructor): then the globals change only at the instructions of the entry.
+/// Whether no function of the module can run asynchronously to the entry (a handler, a
+/// thread, a constructor): then the globals change only at the instructions of the entry
+/// and within its calls.
 fn globals_are_sequential(func: LLVMValueRef) -> bool {
     let module = unsafe { LLVMGetGlobalParent(func) };
-    !raw::functions(module)
-        .into_iter()
-        .any(|f| raw::is_defined(f) && reach::escapes(f))
+    !reach::may_run_asynchronously(module)
+}
+
+/// Whether a load or store is volatile or atomic: its object may be changed by other code
+/// at any time (a device, a handler, another thread), so it is not a cell of the model.
+fn shared_access(inst: LLVMValueRef) -> bool {
+    use inkwell::llvm_sys::LLVMAtomicOrdering;
+    unsafe {
+        LLVMGetVolatile(inst) != 0
+            || LLVMGetOrdering(inst) != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+    }
 }
 
 /// Looks through pointer casts (instructions or constant expressions).
@@ -564,8 +573,7 @@ impl Lifter {
         let Some(&dest) = self.value_of.get(&inst) else {
             return; // a pointer, float or aggregate: no integer value
         };
-        let volatile = unsafe { LLVMGetVolatile(inst) != 0 };
-        let addr = if volatile {
+        let addr = if shared_access(inst) {
             None
         } else {
             self.address(raw::operand(inst, 0))
@@ -599,8 +607,11 @@ impl Lifter {
         if is_keep_sink(ptr) {
             return; // only there to keep a checked operation (`normalize`)
         }
-        let volatile = unsafe { LLVMGetVolatile(inst) != 0 };
-        let addr = if volatile { None } else { self.address(ptr) };
+        let addr = if shared_access(inst) {
+            None
+        } else {
+            self.address(ptr)
+        };
         let Some(addr) = addr else {
             self.clobber_through(piece, ptr, loc);
             return;
