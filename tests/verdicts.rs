@@ -528,3 +528,16 @@ fn template_bounds() {
 
 /// The assertions of `template_bounds.c` that only the template bounds prove.
 const TEMPLATE_BOUNDS_LINES: [u32; 2] = [16, 28];
+
+/// A callback in a table runs within the call through it: the globals stay cells between
+/// calls, and the call may change them.
+#[test]
+fn callbacks_run_within_calls() {
+    check_program("callbacks_in_a_table.c");
+}
+
+/// A signal handler may run between any two instructions: what it may write is arbitrary.
+#[test]
+fn a_signal_handler_makes_globals_arbitrary() {
+    check_program("signal_handler.c");
+}
