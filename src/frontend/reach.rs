@@ -266,6 +266,7 @@ pub fn foreign_functions(m: LLVMModuleRef) -> Vec<String> {
 /// Whether an undefined function called `name` may be program code that was not given.
 fn is_foreign(name: &str) -> bool {
     !(name.starts_with("llvm.")
+        || super::ubsan::is_handler(name)
         || conventions::is_uninit_initializer(name)
         || conventions::role(name, false).is_some()
         || library::is_library_function(name))
