@@ -119,10 +119,20 @@ impl Lifter {
     /// An arbitrary condition of a check the memory model cannot decide: a havoc whose reason
     /// names `what` (not an `undef`, so that a run through it reads nothing uninitialized).
     fn not_modeled(&mut self, piece: usize, what: &str, loc: &Option<SourceLoc>) -> Operand {
-        let dest = self.synthetic_value(Ty::BOOL, "unchecked");
         let reason = HavocReason::Unsupported {
             what: format!("{what} the memory model does not describe"),
         };
+        self.arbitrary_condition(piece, reason, loc)
+    }
+
+    /// A havoc of a check's condition, for `reason`.
+    fn arbitrary_condition(
+        &mut self,
+        piece: usize,
+        reason: HavocReason,
+        loc: &Option<SourceLoc>,
+    ) -> Operand {
+        let dest = self.synthetic_value(Ty::BOOL, "unchecked");
         self.push(piece, Inst::Havoc { dest, reason }, loc.clone());
         Operand::Value(dest)
     }
@@ -246,10 +256,7 @@ impl Lifter {
                     .into(),
                 loc.clone(),
             );
-            let dest = self.synthetic_value(Ty::BOOL, "unchecked");
-            let reason = HavocReason::UnknownBounds;
-            self.push(piece, Inst::Havoc { dest, reason }, loc.clone());
-            Operand::Value(dest)
+            self.arbitrary_condition(piece, HavocReason::UnknownBounds, loc)
         };
         if !not_null.is_empty() {
             let cond = self.all(piece, not_null, loc);
