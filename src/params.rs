@@ -471,7 +471,7 @@ impl Params {
             relational_congruence_share: 0.2,
             relational_share_reference: Duration::from_secs(20),
             engine_work: 0,
-            precondition_work: 1 << 26,
+            precondition_work: 1 << 27,
             solver_stages: true,
         },
         run: RunParams {

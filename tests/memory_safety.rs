@@ -260,6 +260,47 @@ fn a_test_against_null_decides_what_it_guards() {
     );
 }
 
+/// The object a pointer parameter points into has the size a caller gives it: a bounds
+/// check through the parameter holds if that size covers the bytes the function reads or
+/// writes (`size(p)`: the bytes from `p` to the end of its object).
+#[test]
+fn an_access_through_a_parameter_holds_if_its_object_is_large_enough() {
+    let path = program("memory/param_sizes.c");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let report = check_json(&path, &["--checks", "memory", "--timeout", "60"]);
+    let bounds = |mark: &str| -> Vec<(String, String)> {
+        checks_on_line(&report, &source, mark)
+            .filter(|c| {
+                c["error"]
+                    .as_str()
+                    .is_some_and(|e| e.contains("outside the object"))
+            })
+            .map(|c| {
+                (
+                    c["verdict"].as_str().unwrap_or("?").to_string(),
+                    c["precondition"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let holds_if = |p: &str| vec![("holds if".to_string(), p.to_string())];
+    assert_eq!(
+        bounds("read of a counted array"),
+        holds_if("4*n - size(a) <= 0"),
+        "{report}"
+    );
+    assert_eq!(
+        bounds("write of a counted buffer"),
+        holds_if("len - size(dst) <= 0"),
+        "{report}"
+    );
+    assert_eq!(
+        bounds("read of the second element"),
+        holds_if("size(p) >= 8"),
+        "{report}"
+    );
+}
+
 /// A length loop over a buffer whose terminator the program stores at `size - 1`: the read
 /// `text[n]` stays inside the buffer only because the loop stops at that zero, which the
 /// segment of zero bytes and the selects that update it carry to the loop head.
@@ -302,9 +343,11 @@ fn bounds_verdict(report: &serde_json::Value, source: &str, mark: &str) -> Vec<S
 }
 
 /// A replay passes a buffer of its own for each pointer parameter: an access past it, or
-/// through a pointer read from its arbitrary words, is no counterexample; an overflow of the
-/// function's own local array is, subscript and all (the replay's address sanitizer, not
-/// UBSan's index check, stops it when `--checks bounds` is not selected).
+/// through a pointer read from its arbitrary words, is no counterexample (an access through
+/// a parameter holds if the caller's object is large enough); an overflow of the function's
+/// own local array is replayed, subscript and all (the replay's address sanitizer, not
+/// UBSan's index check, stops it when `--checks bounds` is not selected), and, the function
+/// being an entry, reported as the contract that excludes it.
 #[test]
 fn a_replay_buffer_too_small_is_no_counterexample() {
     let path = program("memory/caller_objects.c");
@@ -318,21 +361,45 @@ fn a_replay_buffer_too_small_is_no_counterexample() {
         "60",
     ];
     let report = check_json(&path, &args);
-    for mark in [
-        "field of a large object",
-        "through a pointer read from the object",
-        "past the replay's buffer",
+    // The read of `k->out` holds if `size(k) >= 8`; the write through it is not described.
+    for (mark, want) in [
+        ("field of a large object", &["holds if"][..]),
+        (
+            "through a pointer read from the object",
+            &["holds if", "unknown"],
+        ),
+        ("past the replay's buffer", &["holds if"]),
+        ("past a local array", &["holds if"]),
     ] {
-        let verdicts = bounds_verdict(&report, &source, mark);
-        assert!(!verdicts.is_empty(), "{mark}: no check in {report}");
-        assert!(
-            verdicts.iter().all(|v| v == "unknown"),
-            "{mark}: {verdicts:?} in {report}"
+        assert_eq!(
+            bounds_verdict(&report, &source, mark),
+            want,
+            "{mark}: {report}"
         );
     }
-    assert_eq!(
-        bounds_verdict(&report, &source, "past a local array"),
-        ["violated"],
-        "{report}"
+    let preconditions: Vec<&str> = report["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| {
+            c["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("outside the object"))
+        })
+        .filter_map(|c| c["precondition"].as_str())
+        .collect();
+    for p in ["size(s) >= 300004", "size(p) >= 4101", "i <= 3"] {
+        assert!(preconditions.contains(&p), "{p}: {report}");
+    }
+    let replayed = report["functions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["function"] == "fill")
+        .flat_map(|f| f["stages"].as_array().into_iter().flatten())
+        .any(|s| s["detail"] == "counterexample confirmed");
+    assert!(
+        replayed,
+        "the overflow of the local array is replayed: {report}"
     );
 }

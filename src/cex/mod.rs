@@ -153,22 +153,42 @@ pub fn find_after_build(
     find_within(ctx, module, targets, config, build_deadline, Some(slice))
 }
 
-/// The checks of `func` whose condition is whether an access stays inside an object the
-/// memory model does not describe (`HavocReason::UnknownBounds`): their error sites are
-/// entered from a branch on such a value.
+/// The checks of `func` whose condition is whether an access stays inside an object of a
+/// size the replay guesses: one the memory model does not describe
+/// (`HavocReason::UnknownBounds`), or a pointer parameter's (its condition reads
+/// `HavocReason::SizeParam`, which a replay's buffer does not follow). Their error sites
+/// are entered from a branch on such a value.
 fn guessed_bounds(func: &ir::Function) -> Vec<CheckId> {
-    let unknown: std::collections::BTreeSet<ir::ValueId> = func
+    let mut unknown: std::collections::BTreeSet<ir::ValueId> = func
         .blocks
         .iter()
         .flat_map(|b| &b.insts)
         .filter_map(|i| match i {
             ir::Inst::Havoc {
                 dest,
-                reason: ir::HavocReason::UnknownBounds,
+                reason: ir::HavocReason::UnknownBounds | ir::HavocReason::SizeParam { .. },
             } => Some(*dest),
             _ => None,
         })
         .collect();
+    // What is computed from them (a check's condition is a conjunction of comparisons).
+    loop {
+        let before = unknown.len();
+        for inst in func.blocks.iter().flat_map(|b| &b.insts) {
+            if let ir::Inst::Assign { dest, .. } = inst {
+                let reads = inst
+                    .operands()
+                    .iter()
+                    .any(|o| matches!(o, ir::Operand::Value(v) if unknown.contains(v)));
+                if reads {
+                    unknown.insert(*dest);
+                }
+            }
+        }
+        if unknown.len() == before {
+            break;
+        }
+    }
     let mut out = Vec::new();
     for block in &func.blocks {
         let ir::Terminator::Branch {

@@ -166,6 +166,9 @@ fn unmodeled(reason: &HavocReason) -> Option<String> {
         HavocReason::NullParam { param } => Some(format!(
             "the pointer parameter `{param}`, which a caller may pass as NULL"
         )),
+        HavocReason::SizeParam { param } => Some(format!(
+            "the size of the object `{param}` points into, which depends on the caller"
+        )),
         HavocReason::UnknownBounds => Some(
             "the bounds of an access through a pointer whose object the memory model does not describe"
                 .into(),

@@ -1,7 +1,8 @@
 //! Preconditions of the checks of a function called with arbitrary arguments: for a check
 //! its analysis did not prove, a condition on the function's *inputs* under which it holds,
 //! reported as `holds if P`. The inputs are its integer parameters and, for each pointer
-//! parameter, whether it is `NULL` (the null flag the lifter defines at the entry).
+//! parameter, whether it is `NULL` (the null flag the lifter defines at the entry) and,
+//! under `--checks memory`, the size of its object from the pointer on (`size(p)`).
 //!
 //! **Inference.** Inputs are SSA values that never change, so the arguments of every
 //! execution that reaches an error site are, at that site, the values of the inputs.
@@ -45,6 +46,8 @@
 //! (`params::StageParams::precondition_work`), time only as a safety net (`--timeout` of
 //! their own, within the run's budget), and at most `MAX_RUNS` analyses certify
 //! candidates.
+
+mod conjuncts;
 
 use super::engine::{run_engine, Run};
 use super::AnalysisConfig;
@@ -182,41 +185,50 @@ fn attempt<D: NumericDomain>(
     }
 }
 
-/// An input of a function a precondition may speak of: a parameter, or whether a pointer
-/// parameter is `NULL` (its null flag).
+/// An input of a function a precondition may speak of: a parameter, whether a pointer
+/// parameter is `NULL` (its null flag), or the size of its object from the pointer on.
 struct Input {
     value: ValueId,
-    /// For a null flag, the pointer parameter's source name.
-    null_of: Option<String>,
+    of: InputOf,
 }
 
-/// The inputs of `func`: its parameters, then the null flags its entry block defines.
+/// What an input stands for, and so how a precondition prints it.
+enum InputOf {
+    /// A parameter, by its source name.
+    Param,
+    /// The null flag of the pointer parameter named (`p != NULL`).
+    Null(String),
+    /// The object size of the pointer parameter named (`size(p)`).
+    Size(String),
+}
+
+/// The inputs of `func`: its parameters, then the null flags and object sizes its entry
+/// block defines.
 fn inputs(func: &Function) -> Vec<Input> {
     let mut out: Vec<Input> = func
         .params
         .iter()
         .map(|&value| Input {
             value,
-            null_of: None,
+            of: InputOf::Param,
         })
         .collect();
     for inst in &func.blocks[func.entry.index()].insts {
-        if let Inst::Havoc {
-            dest,
-            reason: HavocReason::NullParam { param },
-        } = inst
-        {
-            out.push(Input {
-                value: *dest,
-                null_of: Some(param.clone()),
-            });
-        }
+        let Inst::Havoc { dest, reason } = inst else {
+            continue;
+        };
+        let of = match reason {
+            HavocReason::NullParam { param } => InputOf::Null(param.clone()),
+            HavocReason::SizeParam { param } => InputOf::Size(param.clone()),
+            _ => continue,
+        };
+        out.push(Input { value: *dest, of });
     }
     out
 }
 
 /// Where an assumption over the inputs goes in the entry block: after the definitions of
-/// the null flags it may read.
+/// the null flags and object sizes it may read.
 fn assumption_point(func: &Function) -> usize {
     func.blocks[func.entry.index()]
         .insts
@@ -225,7 +237,7 @@ fn assumption_point(func: &Function) -> usize {
             matches!(
                 i,
                 Inst::Havoc {
-                    reason: HavocReason::NullParam { .. },
+                    reason: HavocReason::NullParam { .. } | HavocReason::SizeParam { .. },
                     ..
                 }
             )
@@ -256,6 +268,19 @@ struct Printer {
 }
 
 impl Printer {
+    /// Whether `e ≥ 0` says exactly that a pointer parameter is `NULL`.
+    fn is_null(&self, e: &LinExpr) -> bool {
+        let terms: Vec<(Var, Int)> = e.terms().map(|(v, a)| (v, a.clone())).collect();
+        let [(v, a)] = terms.as_slice() else {
+            return false;
+        };
+        let Some((_, null)) = self.nulls.get(v) else {
+            return false;
+        };
+        let holds = |f: &Int| a * f + e.constant_part() >= Int::zero();
+        !holds(&Int::zero()) && holds(null)
+    }
+
     /// The C text of the disjunction of `e ≥ 0`, `None` when it is `true` or `false`, or
     /// when a disjunct mixes a null flag with other inputs.
     fn text(&self, disjuncts: &[(LinExpr, Affine)]) -> Option<String> {
@@ -299,8 +324,10 @@ impl Printer {
 /// The candidates, less the disjuncts under which the check is never reached (no block that
 /// evaluates it reachable by an analysis over intervals with the disjunct assumed): such a
 /// disjunct says only "do not run this code" (`len <= 0` before an early return), which no
-/// reader wants as a contract. A candidate left with no disjunct is dropped. Dropping a
-/// disjunct only strengthens the precondition, so certification stays what it was.
+/// reader wants as a contract. A disjunct `p == NULL` alone is dropped without an analysis:
+/// a pointer parameter that is `NULL` stops the function at its first dereference, so it
+/// says the same. A candidate left with no disjunct is dropped. Dropping a disjunct only
+/// strengthens the precondition, so certification stays what it was.
 fn exercised(
     func: &Function,
     (drafts, printer): (Vec<(CheckId, Draft)>, Option<Printer>),
@@ -323,6 +350,9 @@ fn exercised(
     for (check, draft) in drafts {
         let mut kept = Vec::new();
         for (e, affine) in draft.disjuncts {
+            if printer.is_null(&e) {
+                continue;
+            }
             let known = match reached.iter().position(|(a, _)| *a == affine) {
                 Some(i) => i,
                 None => {
@@ -379,7 +409,7 @@ fn reaching(
     config: &AnalysisConfig,
     deadline: &Deadline,
 ) -> Option<Vec<CheckId>> {
-    let mut assumed = func.clone();
+    let mut assumed = only_sites(func, &[]);
     let insts = assumption(&mut assumed, std::slice::from_ref(disjunct))?;
     let entry = assumed.entry.index();
     let point = assumption_point(func);
@@ -415,8 +445,12 @@ fn infer<D: NumericDomain>(
     engine: super::Engine,
     deadline: &Deadline,
 ) -> (Vec<(CheckId, Draft)>, Option<Printer>) {
-    let mut probe = func.clone();
+    let mut probe = only_sites(func, targets);
     let sites = error_blocks(func, targets);
+    conjuncts::split_at(
+        &mut probe,
+        &sites.iter().map(|&(_, b)| b).collect::<Vec<_>>(),
+    );
     let inputs = inputs(func);
     for &(_, block) in &sites {
         for p in inputs.iter().map(|i| i.value) {
@@ -455,7 +489,7 @@ fn candidates<D: NumericDomain>(
         .filter(|(_, dim)| !matches!(dim, Dim::Value(v) if inputs.iter().any(|i| i.value == *v)))
         .map(|(var, _)| var)
         .collect();
-    let ranges: BTreeMap<Var, (Int, Int)> = param_vars
+    let mut ranges: BTreeMap<Var, (Int, Int)> = param_vars
         .iter()
         .map(|&(var, p)| (var, lowering.range(p)))
         .collect();
@@ -463,15 +497,22 @@ fn candidates<D: NumericDomain>(
     let mut names = vec![String::new(); lowering.space().dim()];
     let mut nulls = BTreeMap::new();
     for (input, &(var, p)) in inputs.iter().zip(&param_vars) {
-        let name = input
-            .null_of
-            .as_ref()
-            .or(func.value(p).source_name.as_ref());
+        let name = match &input.of {
+            InputOf::Param => func.value(p).source_name.as_ref(),
+            InputOf::Null(param) | InputOf::Size(param) => Some(param),
+        };
         match name {
             Some(name) if is_identifier(name) => names[var.index()] = name.clone(),
             _ => continue,
         }
-        if let Some(param) = &input.null_of {
+        if let InputOf::Size(param) = &input.of {
+            // An object size is never negative (the entry assumes it).
+            names[var.index()] = format!("size({param})");
+            if let Some((lo, _)) = ranges.get_mut(&var) {
+                *lo = Int::zero();
+            }
+        }
+        if let InputOf::Null(param) = &input.of {
             // The reading of `true`: 1 unsigned, -1 signed.
             let null = match ctx.reading(p) {
                 Interp::Signed => -Int::one(),
@@ -621,7 +662,7 @@ fn certify_one<D: NumericDomain>(
     engine: super::Engine,
     deadline: &Deadline,
 ) -> Vec<CheckId> {
-    let mut assumed = func.clone();
+    let mut assumed = only_sites(func, checks);
     let Some(insts) = assumption(&mut assumed, assumed_at_entry) else {
         return Vec::new();
     };
@@ -687,16 +728,20 @@ fn assumption(func: &mut Function, disjuncts: &[Affine]) -> Option<Vec<Inst>> {
             magnitude += a.abs() * reach;
             terms.push((*p, ty, signed, a.clone()));
         }
-        if magnitude >= limit {
+        // 64 bits when they hold the sum, 128 for one over 64-bit inputs (an object size).
+        let wide_ty = if magnitude < limit {
+            i64t
+        } else if magnitude < Int::one() << 125 {
+            Ty::int(128)
+        } else {
             return None;
-        }
-        let mut acc: Operand = Operand::Const(Const::new(i64t, to_i128(&e.constant)?));
+        };
+        let mut acc: Operand = Operand::Const(Const::new(wide_ty, to_i128(&e.constant)?));
         for (p, ty, signed, a) in terms {
-            // A 64-bit value read unsigned never gets here: its reach is 2^64.
-            let wide = if ty.width == 64 {
+            let wide = if ty.width == wide_ty.width {
                 Operand::Value(p)
             } else {
-                let w = new_value(func, i64t, "pre.ext");
+                let w = new_value(func, wide_ty, "pre.ext");
                 insts.push(assign(
                     w,
                     Expr::Cast {
@@ -706,16 +751,16 @@ fn assumption(func: &mut Function, disjuncts: &[Affine]) -> Option<Vec<Inst>> {
                 ));
                 Operand::Value(w)
             };
-            let term = new_value(func, i64t, "pre.term");
+            let term = new_value(func, wide_ty, "pre.term");
             insts.push(assign(
                 term,
                 binary(
                     BinOp::Mul,
                     wide,
-                    Operand::Const(Const::new(i64t, to_i128(&a)?)),
+                    Operand::Const(Const::new(wide_ty, to_i128(&a)?)),
                 ),
             ));
-            let sum = new_value(func, i64t, "pre.sum");
+            let sum = new_value(func, wide_ty, "pre.sum");
             insts.push(assign(sum, binary(BinOp::Add, acc, Operand::Value(term))));
             acc = Operand::Value(sum);
         }
@@ -725,7 +770,7 @@ fn assumption(func: &mut Function, disjuncts: &[Affine]) -> Option<Vec<Inst>> {
             Expr::Cmp {
                 pred: CmpPred::Sge,
                 lhs: acc,
-                rhs: Operand::Const(Const::new(i64t, 0)),
+                rhs: Operand::Const(Const::new(wide_ty, 0)),
             },
         ));
         truths.push(truth);
@@ -816,6 +861,19 @@ fn new_value(func: &mut Function, ty: Ty, name: &str) -> ValueId {
         source_name: None,
     });
     ValueId((func.values.len() - 1) as u32)
+}
+
+/// `func` with the error sites of checks other than `checks` ending their paths without an
+/// error: the same executions continue past every check (the path through a check's error
+/// site ended there already), and an analysis has fewer sites to reach.
+fn only_sites(func: &Function, checks: &[CheckId]) -> Function {
+    let mut out = func.clone();
+    for block in &mut out.blocks {
+        if matches!(block.term, Terminator::Error(c) if !checks.contains(&c)) {
+            block.term = Terminator::Stop;
+        }
+    }
+    out
 }
 
 /// The error block of each of `checks` in `func`.

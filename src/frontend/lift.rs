@@ -462,6 +462,7 @@ impl Lifter {
         if k == 0 {
             self.assume_own_context(current);
             self.define_null_flags(current);
+            self.define_param_sizes(current);
             self.start_leak_tracking(current);
         }
         for inst in raw::instructions(block) {

@@ -399,6 +399,12 @@ pub enum HavocReason {
         /// The parameter's name.
         param: String,
     },
+    /// The bytes of the object a pointer parameter points into, from the pointer on (any
+    /// size a caller may pass; `size(param)` in a precondition).
+    SizeParam {
+        /// The parameter's name.
+        param: String,
+    },
     /// Whether an access stays inside its object, when the memory model describes neither
     /// the object nor its size (a pointer parameter's object, a pointer loaded from memory).
     UnknownBounds,

@@ -861,6 +861,8 @@ impl<'t> Cursor<'t> {
             }
         } else if self.eat("null param ") {
             HavocReason::NullParam { param: text(self)? }
+        } else if self.eat("size param ") {
+            HavocReason::SizeParam { param: text(self)? }
         } else if self.eat("unsupported ") {
             HavocReason::Unsupported { what: text(self)? }
         } else if self.eat("load") {

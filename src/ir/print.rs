@@ -116,6 +116,8 @@ impl fmt::Display for HavocReason {
             (HavocReason::UnknownBounds, _) => write!(f, "unknown bounds"),
             (HavocReason::NullParam { param }, false) => write!(f, "null param {param}"),
             (HavocReason::NullParam { param }, true) => write!(f, "null param {param:?}"),
+            (HavocReason::SizeParam { param }, false) => write!(f, "size param {param}"),
+            (HavocReason::SizeParam { param }, true) => write!(f, "size param {param:?}"),
             (HavocReason::Unsupported { what }, false) => write!(f, "unsupported {what}"),
             (HavocReason::Unsupported { what }, true) => write!(f, "unsupported {what:?}"),
         }

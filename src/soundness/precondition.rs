@@ -104,6 +104,10 @@ pub fn plan(report: &Report, skeleton: &Skeleton) -> Result<(Vec<Precondition>, 
             _ => None,
         })
         .collect();
+    let sanitized = skeleton
+        .oracle_cflags
+        .iter()
+        .any(|f| f == "-fsanitize=address");
     let mut planned = Vec::new();
     let mut unjudged = BTreeSet::new();
     for (k, check) in report.checks.iter().enumerate() {
@@ -114,21 +118,47 @@ pub fn plan(report: &Report, skeleton: &Skeleton) -> Result<(Vec<Precondition>, 
         if expr.contains([';', '{', '}', '#', '\n', '\r']) {
             bail!("the precondition `{expr}` is not a C expression");
         }
-        match check.function.as_deref() {
-            Some(f) if functions.contains(f) && planned.len() < MAX_SLOTS => {
-                planned.push(Precondition {
+        // `size(p)` is measured by the address sanitizer's shadow memory.
+        let expr = match object_sizes(&expr) {
+            Some(_) if !sanitized => None,
+            Some(native) => Some(native),
+            None => Some(expr),
+        };
+        match (check.function.as_deref(), expr) {
+            (Some(f), Some(expr)) if functions.contains(f) && planned.len() < MAX_SLOTS => planned
+                .push(Precondition {
                     check: k,
                     slot: planned.len(),
                     function: f.to_string(),
                     expr,
-                })
-            }
+                }),
             _ => {
                 unjudged.insert(k);
             }
         }
     }
     Ok((planned, unjudged))
+}
+
+/// `expr` with each `size(p)` (the bytes of `p`'s object from `p` on) measured by the
+/// oracle runtime, `None` when it has none.
+fn object_sizes(expr: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = expr;
+    let mut found = false;
+    while let Some(at) = rest.find("size(") {
+        let before = rest[..at].chars().next_back();
+        out.push_str(&rest[..at]);
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str("size(");
+        } else {
+            out.push_str("oracle_object_size(");
+            found = true;
+        }
+        rest = &rest[at + "size(".len()..];
+    }
+    out.push_str(rest);
+    found.then_some(out)
 }
 
 /// Runs the oracle program of `skeleton` with `conditions` and `preconditions` for every
@@ -167,6 +197,15 @@ mod tests {
     use crate::soundness::report::Check;
     use crate::soundness::{AssertStyle, CType};
     use std::collections::BTreeMap;
+
+    #[test]
+    fn object_sizes_are_measured_by_the_runtime() {
+        assert_eq!(
+            object_sizes("4*n - size(a) <= 0 || size(b) >= 2").as_deref(),
+            Some("4*n - oracle_object_size(a) <= 0 || oracle_object_size(b) >= 2")
+        );
+        assert_eq!(object_sizes("n >= 1 && bufsize >= 2"), None);
+    }
 
     /// `f(n)` asserts `n < 3` and recurses on `n - 1`; `main` calls it with `n` in 0..=4.
     fn recursive_program() -> (Skeleton, Conditions) {

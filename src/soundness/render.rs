@@ -45,6 +45,7 @@ pub fn oracle_text(
          void oracle_fail(int id, unsigned line);\n\
          struct oracle_scope { int slot; int saved; };\n\
          int oracle_enter(int slot, int holds);\n\
+         long long oracle_object_size(const void *p);\n\
          void oracle_leave(struct oracle_scope *scope);\n",
     );
     let first_line = analysis_prefix(skeleton).len() + 1;

@@ -96,24 +96,42 @@ impl Lifter {
         len: Operand,
         loc: &Option<SourceLoc>,
     ) -> Option<Operand> {
-        let size = match self.memory.bases[addr.base.index()].size {
+        let info = &self.memory.bases[addr.base.index()];
+        let (size, param) = match info.size {
             ObjectSize::Unknown => return None,
-            ObjectSize::Bytes(n) => const_i64(n as i128),
-            ObjectSize::Value(v) => Operand::Value(v),
+            ObjectSize::Bytes(n) => (const_i64(n as i128), false),
+            ObjectSize::Value(v) => (Operand::Value(v), info.kind == BaseKind::Pointee),
         };
         let zero = const_i64(0);
         let mut conds = vec![self.compare(piece, CmpPred::Sge, addr.offset, zero, loc)];
-        for value in [len, size] {
+        // A pointer parameter's size is assumed `>= 0` at the entry.
+        let size_checked = if param { None } else { Some(size) };
+        for value in [Some(len), size_checked].into_iter().flatten() {
             if !matches!(value, Operand::Const(_)) {
                 conds.push(self.compare(piece, CmpPred::Sge, value, zero, loc));
             }
         }
         let room = match (size, len) {
             (Operand::Const(s), Operand::Const(l)) => const_i64(s.signed() - l.signed()),
+            (_, Operand::Const(l)) if param => self.param_room(addr.base, size, l.signed()),
             _ => self.binary(piece, BinOp::Sub, (size, len), I64, loc),
         };
         conds.push(self.compare(piece, CmpPred::Sle, addr.offset, room, loc));
         Some(self.all(piece, conds, loc))
+    }
+
+    /// `size - width` of a pointer parameter's base, computed once at the entry (piece 0,
+    /// which dominates every access) and shared by its accesses of that width: one value
+    /// instead of one per access, for the domains to track.
+    fn param_room(&mut self, base: BaseId, size: Operand, width: i128) -> Operand {
+        if let Some(v) = self.memory.room.get(&(base, width)) {
+            return Operand::Value(*v);
+        }
+        let room = self.binary(0, BinOp::Sub, (size, const_i64(width)), I64, &None);
+        if let Operand::Value(v) = room {
+            self.memory.room.insert((base, width), v);
+        }
+        room
     }
 
     /// An arbitrary condition of a check the memory model cannot decide: a havoc whose reason

@@ -53,6 +53,9 @@ pub(super) struct Memory {
     pub(super) reachable: Vec<BaseId>,
     /// The liveness cell of each allocated object's base (`access.rs`, `--checks memory`).
     pub(super) live: std::collections::HashMap<BaseId, BaseId>,
+    /// `size(p) - w` for a pointer parameter's base and an access width `w`, defined once
+    /// at the entry for every access of that width (`access.rs`).
+    pub(super) room: std::collections::HashMap<(BaseId, i128), crate::ir::ValueId>,
     /// The null flag of each pointer parameter's base (`null.rs`).
     pub(super) null: std::collections::HashMap<BaseId, crate::ir::ValueId>,
     /// The allocation sites (`malloc`, `calloc` calls) with a base, and whether the object

@@ -1,8 +1,14 @@
 //! The size of each base's object ([`ObjectSize`]): a constant for a local of fixed size
 //! and a defined global; the size operand of `malloc(n)`, `calloc(n, m)` (when one factor
 //! is constant, so that the product cannot wrap unseen) and of a variable-length `alloca`,
-//! as an `i64` value defined where the object is allocated; unknown for the object a
-//! pointer parameter points into and for a global only declared here.
+//! as an `i64` value defined where the object is allocated; unknown for a global only
+//! declared here.
+//!
+//! The object a pointer parameter points into has, under `--checks memory`, an arbitrary
+//! size `size(p) >= 0` defined at the entry: the bytes from `p` to the end of its object,
+//! which the caller decides. A bounds check through `p` is then a condition on it, and a
+//! precondition may state it (`holds if 4 * n <= size(a)`). An access before `p` (a
+//! negative offset) is outside what this describes and stays unknown.
 //!
 //! An allocation is assumed to succeed (its result is not `NULL`), as SV-COMP's
 //! memory-safety tasks and the address sanitizer's allocator do.
@@ -14,7 +20,10 @@ use inkwell::llvm_sys::LLVMOpcode;
 
 use super::Lifter;
 use crate::frontend::raw;
-use crate::ir::{BaseId, BinOp, CastOp, Const, Expr, Inst, ObjectSize, Operand, SourceLoc, Ty};
+use crate::ir::{
+    BaseId, BaseKind, BinOp, CastOp, CmpPred, Const, Expr, HavocReason, Inst, ObjectSize, Operand,
+    SourceLoc, Ty,
+};
 
 const I64: Ty = Ty { width: 64 };
 
@@ -147,5 +156,29 @@ impl Lifter {
             _ => Expr::Use(Operand::Undef(I64)),
         };
         self.push(piece, Inst::Assign { dest, expr }, loc.clone());
+    }
+
+    /// Defines at the entry (in `piece`) the size of each pointer parameter's object, an
+    /// arbitrary `i64` of at least 0 (`--checks memory` only: nothing else reads it).
+    pub(super) fn define_param_sizes(&mut self, piece: usize) {
+        // `main`'s `argv`: its size is not a caller's choice to state.
+        if !self.memory_checks || self.name == "main" {
+            return;
+        }
+        let pointees: Vec<BaseId> = (0..self.memory.bases.len())
+            .map(|i| BaseId(i as u32))
+            .filter(|b| self.memory.bases[b.index()].kind == BaseKind::Pointee)
+            .collect();
+        for base in pointees {
+            let name = &self.memory.bases[base.index()].name;
+            let param = name.strip_prefix('*').unwrap_or(name).to_string();
+            let dest = self.synthetic_value(I64, &format!("size.{param}"));
+            let reason = HavocReason::SizeParam { param };
+            self.push(piece, Inst::Havoc { dest, reason }, None);
+            let zero = Operand::Const(Const::new(I64, 0));
+            let cond = self.compare(piece, CmpPred::Sge, Operand::Value(dest), zero, &None);
+            self.push(piece, Inst::Assume { cond }, None);
+            self.memory.bases[base.index()].size = ObjectSize::Value(dest);
+        }
     }
 }

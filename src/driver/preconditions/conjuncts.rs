@@ -1,0 +1,90 @@
+//! Error sites entered on a failed conjunction, one branch per conjunct.
+//!
+//! A runtime check's condition is a conjunction (`0 <= o && o <= size - w`), and its error
+//! site is entered when it is false: a disjunction, which a convex domain joins into
+//! nothing useful, so the invariant there loses how the check failed. Branching to the
+//! site once per conjunct (`c₁ ? (c₂ ? ok : err) : err`) computes the same condition, and
+//! the invariant there is the join of one precise state per failed conjunct, most of them
+//! empty (`0 <= o` holds in the loop): the relation the precondition needs (`o > size - w`)
+//! survives.
+
+use crate::ir::{BinOp, Block, BlockId, Edge, Expr, Function, Inst, Operand, Terminator, Ty};
+use std::collections::BTreeMap;
+
+/// Rewrites each branch of `func` into one of `sites` on a conjunction of `i1` values into a
+/// chain of branches, one per conjunct; the function's executions are unchanged.
+pub(super) fn split_at(func: &mut Function, sites: &[BlockId]) {
+    let ands: BTreeMap<_, (Operand, Operand)> = func
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match i {
+            Inst::Assign {
+                dest,
+                expr:
+                    Expr::Binary {
+                        op: BinOp::And,
+                        lhs,
+                        rhs,
+                        ..
+                    },
+            } if func.value(*dest).ty == Ty::BOOL => Some((*dest, (*lhs, *rhs))),
+            _ => None,
+        })
+        .collect();
+    for b in 0..func.blocks.len() {
+        let Terminator::Branch {
+            cond: Operand::Value(cond),
+            then_edge,
+            else_edge,
+        } = func.blocks[b].term.clone()
+        else {
+            continue;
+        };
+        if !sites.contains(&else_edge.target) || !ands.contains_key(&cond) {
+            continue;
+        }
+        let leaves = conjuncts(Operand::Value(cond), &ands);
+        let loc = func.blocks[b].term_loc.clone();
+        let name = func.blocks[b].name.clone();
+        // Block `b` tests the first conjunct; each new block the next one.
+        let mut from = b;
+        for (k, leaf) in leaves.iter().enumerate() {
+            let next = if k + 1 == leaves.len() {
+                then_edge.clone()
+            } else {
+                func.blocks.push(Block {
+                    name: format!("{name}.and{k}"),
+                    insts: Vec::new(),
+                    locs: Vec::new(),
+                    term: Terminator::Stop, // replaced below
+                    term_loc: loc.clone(),
+                });
+                Edge {
+                    target: BlockId((func.blocks.len() - 1) as u32),
+                    moves: Vec::new(),
+                }
+            };
+            let target = next.target;
+            func.blocks[from].term = Terminator::Branch {
+                cond: *leaf,
+                then_edge: next,
+                else_edge: else_edge.clone(),
+            };
+            from = target.index();
+        }
+    }
+}
+
+/// The leaves of the conjunction tree rooted at `op`, left to right.
+fn conjuncts(op: Operand, ands: &BTreeMap<crate::ir::ValueId, (Operand, Operand)>) -> Vec<Operand> {
+    match op {
+        Operand::Value(v) if ands.contains_key(&v) => {
+            let (lhs, rhs) = ands[&v];
+            let mut out = conjuncts(lhs, ands);
+            out.extend(conjuncts(rhs, ands));
+            out
+        }
+        _ => vec![op],
+    }
+}
