@@ -7,7 +7,9 @@
 //! **Inference.** Inputs are SSA values that never change, so the arguments of every
 //! execution that reaches an error site are, at that site, the values of the inputs.
 //! The function is analyzed once more with each input kept live at the open error
-//! sites (a copy of each input in the error block, which changes no execution): the
+//! sites (a copy of each input in the error block, which changes no execution), each
+//! reached once per conjunct of its failed condition (`conjuncts.rs`), and the error sites
+//! of other checks ending their paths (`only_sites`, as in the certifying analyses): the
 //! invariant there, over the inputs, over-approximates the arguments from which the
 //! error site is reachable. Its complement is the candidate: `P = ¬c₁ ∨ … ∨ ¬cₙ` for the
 //! invariant's constraints `cᵢ`, less those the parameters' machine ranges imply (their
@@ -27,7 +29,7 @@
 //! analysis reads it (signed or unsigned, which follows how the function compares it: the
 //! signedness of its C type when the function compares it at all). A disjunct over a null
 //! flag alone is printed `src != NULL` or `src == NULL`; one that mixes a null flag with
-//! other inputs is not printable. A parameter without a source name makes the candidate
+//! other inputs is not printable. An object size is printed `size(p)`, read from 0 up. A parameter without a source name makes the candidate
 //! unprintable, and it is not reported.
 //!
 //! **Which checks.** Functions other than `main` (whose arguments come from the command
