@@ -304,13 +304,17 @@ fn analyze_inner(
         })
         .count();
     let n_started = AtomicUsize::new(0);
-    // Each function's pass-1 result moves to the worker that continues it.
-    let items: Vec<(usize, Mutex<Option<Pass<pipeline::Staged>>>)> = first
+    // Each function's pass-1 result moves to the worker that continues it. Smallest first:
+    // a share is what is left of the run over the functions left, so what a small function
+    // does not use goes to the larger ones after it, and a large function that overruns its
+    // share delays no function that has not started.
+    let mut items: Vec<(usize, Mutex<Option<Pass<pipeline::Staged>>>)> = first
         .into_iter()
         .enumerate()
         .filter(|(i, _)| cached[*i].is_none())
         .map(|(i, s)| (i, Mutex::new(s)))
         .collect();
+    items.sort_by_key(|(i, _)| (function_size(&module.functions[*i]), *i));
     let runs = parallel::map(
         &items,
         config.jobs,
@@ -383,7 +387,9 @@ fn analyze_inner(
             pass
         },
     );
-    let mut runs = items.iter().map(|(i, _)| *i).zip(runs);
+    let mut runs: Vec<(usize, Pass<_>)> = items.iter().map(|(i, _)| *i).zip(runs).collect();
+    runs.sort_by_key(|(i, _)| *i);
+    let mut runs = runs.into_iter();
     let mut next_run = runs.next();
     for (i, from_cache) in cached.into_iter().enumerate() {
         let func = &module.functions[i];

@@ -71,6 +71,18 @@ impl Memory {
         self.heap.values().any(|(b, _)| *b == base)
     }
 
+    /// The bases of the pointer parameters' objects, with the parameters' names.
+    pub(super) fn pointer_params(&self) -> Vec<(BaseId, String)> {
+        (0..self.bases.len())
+            .map(|i| BaseId(i as u32))
+            .filter(|b| self.bases[b.index()].kind == BaseKind::Pointee)
+            .map(|b| {
+                let name = &self.bases[b.index()].name;
+                (b, name.strip_prefix('*').unwrap_or(name).to_string())
+            })
+            .collect()
+    }
+
     /// The LLVM object of a base.
     pub(super) fn object_of(&self, base: BaseId) -> Option<LLVMValueRef> {
         self.base_of

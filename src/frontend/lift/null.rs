@@ -17,8 +17,7 @@ use inkwell::llvm_sys::prelude::*;
 
 use super::Lifter;
 use crate::ir::{
-    Address, BaseId, BaseKind, BinOp, CmpPred, Const, Expr, HavocReason, Inst, Operand, SourceLoc,
-    Ty,
+    Address, BaseId, BinOp, CmpPred, Const, Expr, HavocReason, Inst, Operand, SourceLoc, Ty,
 };
 
 impl Lifter {
@@ -28,13 +27,7 @@ impl Lifter {
         if self.name == "main" {
             return;
         }
-        let pointees: Vec<BaseId> = (0..self.memory.bases.len())
-            .map(|i| BaseId(i as u32))
-            .filter(|b| self.memory.bases[b.index()].kind == BaseKind::Pointee)
-            .collect();
-        for base in pointees {
-            let name = &self.memory.bases[base.index()].name;
-            let param = name.strip_prefix('*').unwrap_or(name).to_string();
+        for (base, param) in self.memory.pointer_params() {
             let dest = self.synthetic_value(Ty::BOOL, &format!("null.{param}"));
             let reason = HavocReason::NullParam { param };
             self.push(piece, Inst::Havoc { dest, reason }, None);

@@ -21,8 +21,8 @@ use inkwell::llvm_sys::LLVMOpcode;
 use super::Lifter;
 use crate::frontend::raw;
 use crate::ir::{
-    BaseId, BaseKind, BinOp, CastOp, CmpPred, Const, Expr, HavocReason, Inst, ObjectSize, Operand,
-    SourceLoc, Ty,
+    BaseId, BinOp, CastOp, CmpPred, Const, Expr, HavocReason, Inst, ObjectSize, Operand, SourceLoc,
+    Ty,
 };
 
 const I64: Ty = Ty { width: 64 };
@@ -165,13 +165,7 @@ impl Lifter {
         if !self.memory_checks || self.name == "main" {
             return;
         }
-        let pointees: Vec<BaseId> = (0..self.memory.bases.len())
-            .map(|i| BaseId(i as u32))
-            .filter(|b| self.memory.bases[b.index()].kind == BaseKind::Pointee)
-            .collect();
-        for base in pointees {
-            let name = &self.memory.bases[base.index()].name;
-            let param = name.strip_prefix('*').unwrap_or(name).to_string();
+        for (base, param) in self.memory.pointer_params() {
             let dest = self.synthetic_value(I64, &format!("size.{param}"));
             let reason = HavocReason::SizeParam { param };
             self.push(piece, Inst::Havoc { dest, reason }, None);
