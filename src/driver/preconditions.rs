@@ -16,21 +16,22 @@
 //! negation holds for no argument). A candidate that is `false` is no precondition.
 //!
 //! **Certification.** The candidate rests on the analysis like every invariant, and is
-//! certified the same way: the function is analyzed again with each disjunct of `P`
-//! assumed at its entry, after the null flags' definitions (instructions that compute it exactly, then an assumption; one
+//! certified the same way: the function is analyzed again with each disjunct of `P` assumed
+//! at its entry, after the definitions of the null flags and object sizes (instructions
+//! that compute it exactly, in 128 bits when 64 could overflow, then an assumption; one
 //! analysis per disjunct, since a convex domain would lose the disjunction), and `holds if
 //! P` is reported only when each of these analyses reaches its fixpoint with no invariant
 //! at the error site. The analysis is sound for every execution of the function, and every
 //! invocation whose arguments satisfy `P` satisfies one disjunct, so it passes the check. A
-//! constraint whose exact computation could overflow 64 bits is not used.
+//! constraint whose exact computation could overflow 128 bits is not used.
 //!
 //! **Printing.** `P` is printed as a C expression over the parameters' source names
 //! (`domain::readable`, equivalent on the parameters' machine ranges), each compared as the
 //! analysis reads it (signed or unsigned, which follows how the function compares it: the
 //! signedness of its C type when the function compares it at all). A disjunct over a null
 //! flag alone is printed `src != NULL` or `src == NULL`; one that mixes a null flag with
-//! other inputs is not printable. An object size is printed `size(p)`, read from 0 up. A parameter without a source name makes the candidate
-//! unprintable, and it is not reported.
+//! other inputs is not printable. An object size is printed `size(p)`, read from 0 up. A
+//! parameter without a source name makes the candidate unprintable, and it is not reported.
 //!
 //! **Which checks.** Functions other than `main` (whose arguments come from the command
 //! line): their unknown checks, and, in a function where executions start with arbitrary
@@ -703,7 +704,7 @@ fn analyze<D: NumericDomain, R>(
 }
 
 /// The instructions that compute the disjunction of `e ≥ 0` over the parameters of `func`
-/// exactly (in 64-bit arithmetic that cannot overflow) and assume it; `None` when a
+/// exactly (in 64- or 128-bit arithmetic that cannot overflow) and assume it; `None` when a
 /// constraint cannot be computed so.
 fn assumption(func: &mut Function, disjuncts: &[Affine]) -> Option<Vec<Inst>> {
     let i64t = Ty::int(64);
