@@ -243,6 +243,31 @@ mod tests {
         assert!(parse("P 1 5\n").is_err());
     }
 
+    /// `size(p)` of a precondition: the bytes from `p` to the end of its object, read from
+    /// the address sanitizer's shadow (a heap block, an offset into it, a local array, a
+    /// global, a freed block).
+    #[test]
+    fn object_sizes_are_measured_under_the_address_sanitizer() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = "#include <stdlib.h>\n\
+             void oracle_probe(int id, unsigned long long bits);\n\
+             long long oracle_object_size(const void *p);\n\
+             static char g[7];\n\
+             int main(void) { char *m = malloc(10); int a[4] = {0};\n\
+             oracle_probe(1, oracle_object_size(m)); oracle_probe(2, oracle_object_size(m + 3));\n\
+             oracle_probe(3, oracle_object_size(a)); oracle_probe(4, oracle_object_size(&a[1]));\n\
+             oracle_probe(5, oracle_object_size(g)); free(m);\n\
+             oracle_probe(6, oracle_object_size(m)); return a[0]; }\n";
+        let asan = vec!["-fsanitize=address".to_string()];
+        let obs = observe(dir.path(), "sizes", source, &asan)
+            .unwrap()
+            .unwrap();
+        let sizes: Vec<u64> = (1..=6)
+            .map(|id| *obs.probes[&id].iter().next().unwrap())
+            .collect();
+        assert_eq!(sizes, [10, 7, 16, 12, 7, 0]);
+    }
+
     /// With the address sanitizer, an out-of-bounds read of a heap buffer in one valuation
     /// rejects the program (the UB sanitizer knows no bound there; the read would return a
     /// neighbour and the program would be judged).
