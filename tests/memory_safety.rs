@@ -286,12 +286,12 @@ fn an_access_through_a_parameter_holds_if_its_object_is_large_enough() {
     let holds_if = |p: &str| vec![("holds if".to_string(), p.to_string())];
     assert_eq!(
         bounds("read of a counted array"),
-        holds_if("4*n - size(a) <= 0"),
+        holds_if("4*n <= size(a)"),
         "{report}"
     );
     assert_eq!(
         bounds("write of a counted buffer"),
-        holds_if("len - size(dst) <= 0"),
+        holds_if("len <= size(dst)"),
         "{report}"
     );
     assert_eq!(

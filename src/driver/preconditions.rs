@@ -30,8 +30,9 @@
 //! analysis reads it (signed or unsigned, which follows how the function compares it: the
 //! signedness of its C type when the function compares it at all). A disjunct over a null
 //! flag alone is printed `src != NULL` or `src == NULL`; one that mixes a null flag with
-//! other inputs is not printable. An object size is printed `size(p)`, read from 0 up. A
-//! parameter without a source name makes the candidate unprintable, and it is not reported.
+//! other inputs is not printable. An object size is printed `size(p)`, read from 0 up, and
+//! a disjunct that bounds it from below by other inputs as `len <= size(p)`. A parameter
+//! without a source name makes the candidate unprintable, and it is not reported.
 //!
 //! **Which checks.** Functions other than `main` (whose arguments come from the command
 //! line): their unknown checks, and, in a function where executions start with arbitrary
@@ -268,9 +269,26 @@ struct Printer {
     space: Space,
     ranges: Vec<Interval>,
     nulls: BTreeMap<Var, (String, Int)>,
+    /// The object sizes' dimensions.
+    sizes: Vec<Var>,
 }
 
 impl Printer {
+    /// `e ≥ 0` as a bound on an object size, `rest <= size(p)`, when `e` is `size(p)` plus
+    /// other terms (the contract a caller reads: `len <= size(dst)`).
+    fn size_bound(&self, e: &LinExpr) -> Option<String> {
+        let size = self.sizes.iter().find(|v| e.coeff(**v) == Int::one())?;
+        let rest = e.minus(&LinExpr::var(*size)).negated();
+        if rest.vars().next().is_none() || rest.vars().any(|v| self.nulls.contains_key(&v)) {
+            return None;
+        }
+        Some(format!(
+            "{} <= {}",
+            rest.display(&self.space),
+            self.space.name(*size)
+        ))
+    }
+
     /// Whether `e ≥ 0` says exactly that a pointer parameter is `NULL`.
     fn is_null(&self, e: &LinExpr) -> bool {
         let terms: Vec<(Var, Int)> = e.terms().map(|(v, a)| (v, a.clone())).collect();
@@ -288,6 +306,7 @@ impl Printer {
     /// when a disjunct mixes a null flag with other inputs.
     fn text(&self, disjuncts: &[(LinExpr, Affine)]) -> Option<String> {
         let mut flags = Vec::new();
+        let mut sized = Vec::new();
         let mut printed: Vec<Vec<LinCons>> = Vec::new();
         for (e, _) in disjuncts {
             let terms: Vec<(Var, Int)> = e.terms().map(|(v, a)| (v, a.clone())).collect();
@@ -303,6 +322,7 @@ impl Printer {
                     }
                 }
                 _ if terms.iter().any(|(v, _)| self.nulls.contains_key(v)) => return None,
+                _ if self.size_bound(e).is_some() => sized.extend(self.size_bound(e)),
                 _ => printed.push(vec![LinCons {
                     expr: e.clone(),
                     kind: ConsKind::Ge,
@@ -312,13 +332,14 @@ impl Printer {
         let mut parts = Vec::new();
         if !printed.is_empty() {
             let text = readable_invariant(&printed, &self.space, &self.ranges);
-            if text == "true" || text == "false" && flags.is_empty() {
+            if text == "true" || text == "false" && flags.is_empty() && sized.is_empty() {
                 return None;
             }
             if text != "false" {
                 parts.push(text);
             }
         }
+        parts.extend(sized);
         parts.extend(flags);
         (!parts.is_empty()).then(|| parts.join(" || "))
     }
@@ -566,10 +587,17 @@ fn candidates<D: NumericDomain>(
             .collect();
         out.push((check, Draft { disjuncts }));
     }
+    let sizes = inputs
+        .iter()
+        .zip(&param_vars)
+        .filter(|(i, _)| matches!(i.of, InputOf::Size(_)))
+        .map(|(_, &(var, _))| var)
+        .collect();
     let printer = Printer {
         space,
         ranges: print_ranges,
         nulls,
+        sizes,
     };
     (out, printer)
 }

@@ -201,8 +201,8 @@ mod tests {
     #[test]
     fn object_sizes_are_measured_by_the_runtime() {
         assert_eq!(
-            object_sizes("4*n - size(a) <= 0 || size(b) >= 2").as_deref(),
-            Some("4*n - oracle_object_size(a) <= 0 || oracle_object_size(b) >= 2")
+            object_sizes("4*n <= size(a) || size(b) >= 2").as_deref(),
+            Some("4*n <= oracle_object_size(a) || oracle_object_size(b) >= 2")
         );
         assert_eq!(object_sizes("n >= 1 && bufsize >= 2"), None);
     }

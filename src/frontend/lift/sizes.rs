@@ -7,7 +7,7 @@
 //! The object a pointer parameter points into has, under `--checks memory`, an arbitrary
 //! size `size(p) >= 0` defined at the entry: the bytes from `p` to the end of its object,
 //! which the caller decides. A bounds check through `p` is then a condition on it, and a
-//! precondition may state it (`holds if 4*n - size(a) <= 0`). An access before `p` (a
+//! precondition may state it (`holds if 4*n <= size(a)`). An access before `p` (a
 //! negative offset) is outside what this describes and stays unknown.
 //!
 //! An allocation is assumed to succeed (its result is not `NULL`), as SV-COMP's
