@@ -322,11 +322,13 @@ impl Printer {
                     }
                 }
                 _ if terms.iter().any(|(v, _)| self.nulls.contains_key(v)) => return None,
-                _ if self.size_bound(e).is_some() => sized.extend(self.size_bound(e)),
-                _ => printed.push(vec![LinCons {
-                    expr: e.clone(),
-                    kind: ConsKind::Ge,
-                }]),
+                _ => match self.size_bound(e) {
+                    Some(bound) => sized.push(bound),
+                    None => printed.push(vec![LinCons {
+                        expr: e.clone(),
+                        kind: ConsKind::Ge,
+                    }]),
+                },
             }
         }
         let mut parts = Vec::new();
