@@ -403,3 +403,64 @@ fn a_replay_buffer_too_small_is_no_counterexample() {
         "the overflow of the local array is replayed: {report}"
     );
 }
+
+/// A dereference of an uninitialized pointer is violated with a replay (its native run,
+/// uninitialized locals filled with a pattern that faults as an address, stops there under
+/// the address sanitizer), in a 64-bit and a 32-bit build; a pointer assigned on every
+/// path is not such a pointer.
+#[test]
+fn a_dereference_of_an_uninitialized_pointer_is_violated() {
+    let path = program("memory/uninit_pointer.c");
+    let source = std::fs::read_to_string(&path).unwrap();
+    for model in [&[][..], &["--m32"][..]] {
+        let mut args = vec!["--checks", "memory", "--timeout", "60"];
+        args.extend_from_slice(model);
+        let report = check_json(&path, &args);
+        let on = |mark: &str| -> Vec<(String, String)> {
+            checks_on_line(&report, &source, mark)
+                .map(|c| {
+                    (
+                        c["error"].as_str().unwrap_or("?").to_string(),
+                        c["verdict"].as_str().unwrap_or("?").to_string(),
+                    )
+                })
+                .collect()
+        };
+        let walk = on("walk of the uninitialized pointer");
+        assert_eq!(
+            walk,
+            [(
+                "read of 1 byte through an uninitialized pointer".to_string(),
+                "violated".to_string()
+            )],
+            "{model:?}: {report}"
+        );
+        let assigned = on("read through an assigned pointer");
+        assert!(
+            !assigned.is_empty() && assigned.iter().all(|(_, v)| v == "proved"),
+            "{model:?}: {report}"
+        );
+    }
+}
+
+/// Pointers into two distinct allocated objects, both live and each pointing inside its
+/// object, are unequal; the address of a freed object may be given again, so a comparison
+/// with it proves nothing (natively the allocator may reuse it).
+#[test]
+fn pointers_into_two_live_objects_differ() {
+    let path = program("memory/distinct_objects.c");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let report = check_json(&path, &["--checks", "all", "--timeout", "60"]);
+    let assertion = |mark: &str| -> Vec<String> {
+        checks_on_line(&report, &source, mark)
+            .filter(|c| c["kind"] == "assert")
+            .map(|c| c["verdict"].as_str().unwrap_or("?").to_string())
+            .collect()
+    };
+    assert_eq!(assertion("inside two live objects"), ["proved"], "{report}");
+    assert_eq!(
+        assertion("the address may be reused"),
+        ["unknown"],
+        "{report}"
+    );
+}

@@ -52,6 +52,12 @@ impl MemoryError {
                 MemoryError::Overflow | MemoryError::WildDeref,
                 CheckKind::OutOfBounds { .. }
             ) | (MemoryError::NullDeref, CheckKind::NullDeref { .. })
+                // The replay's pattern for uninitialized pointers faults, in the zero page
+                // once an offset wraps it around.
+                | (
+                    MemoryError::NullDeref | MemoryError::WildDeref,
+                    CheckKind::UninitPointer { .. }
+                )
                 | (MemoryError::UseAfterFree, CheckKind::UseAfterFree { .. })
                 | (
                     MemoryError::DoubleFree | MemoryError::BadFree,
@@ -119,7 +125,13 @@ pub fn parse_report(stderr: &str) -> Option<SanitizerReport> {
                 .nth(1)?
                 .split_whitespace()
                 .next()?;
-            let value = u64::from_str_radix(address.trim_start_matches("0x"), 16).ok()?;
+            // A non-canonical address (x86-64) faults without one: the report names none
+            // and hints at "a dereference of a high value address".
+            let value = match u64::from_str_radix(address.trim_start_matches("0x"), 16) {
+                Ok(v) => v,
+                Err(_) if stderr.contains("dereference of a high value address") => u64::MAX,
+                Err(_) => return None,
+            };
             if value < ZERO_PAGE {
                 MemoryError::NullDeref
             } else {
@@ -347,6 +359,10 @@ allocated by thread T0 here:\n\
         assert_eq!(parse_report(text).unwrap().error, MemoryError::NullDeref);
         let text = "==2==ERROR: AddressSanitizer: SEGV on unknown address 0x7f0000001000 (pc 0x1 T0)\n    #0 0x1 in f /t.c:2:3\n";
         assert_eq!(parse_report(text).unwrap().error, MemoryError::WildDeref);
+        let text = "==4==ERROR: AddressSanitizer: SEGV on unknown address (pc 0x1 bp 0x2 sp 0x3 T0)\n\
+==4==Hint: this fault was caused by a dereference of a high value address (see register values below).\n\
+    #0 0x1 in length /t.c:8:12\n";
+        assert_eq!(parse_report(text).unwrap().error, MemoryError::WildDeref);
         assert_eq!(
             parse_report("==3==ERROR: AddressSanitizer: stack-overflow on address 0x1\n"),
             None
@@ -385,5 +401,10 @@ SUMMARY: AddressSanitizer: 32 byte(s) leaked in 2 allocation(s).\n";
         assert!(MemoryError::DoubleFree.confirms(&CheckKind::InvalidFree));
         assert!(!MemoryError::Leak.confirms(&CheckKind::InvalidFree));
         assert!(MemoryError::Leak.confirms(&CheckKind::Leak));
+        let uninit = CheckKind::UninitPointer {
+            access: "read of 1 byte".into(),
+        };
+        assert!(MemoryError::WildDeref.confirms(&uninit));
+        assert!(!MemoryError::Overflow.confirms(&uninit));
     }
 }

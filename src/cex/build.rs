@@ -719,6 +719,13 @@ pub fn handler_renames() -> Vec<String> {
 /// The flag of the address sanitizer, for a build that [`sanitizes_memory`].
 pub const ADDRESS_SANITIZER: &str = "-fsanitize=address";
 
+/// Uninitialized locals hold clang's pattern in a build with the address sanitizer: a
+/// pointer that faults when dereferenced (`0xAAAA...` on 64 bits, `0xFFFFFFFF` on 32), so
+/// that a dereference of an uninitialized pointer (`CheckKind::UninitPointer`) stops the run
+/// there. An uninitialized value may hold any bits: this is one execution of the program,
+/// and executions whose path depends on such a value are rejected anyway (`exec`).
+pub const UNINIT_PATTERN: &str = "-ftrivial-auto-var-init=pattern";
+
 /// The macro that tells `runtime/replay.c` it is linked with the address sanitizer.
 pub const ASAN_RUNTIME_MACRO: &str = "-DPOLYFOCUS_ASAN";
 
@@ -806,6 +813,7 @@ impl NativeProgram {
                     args.push(ADDRESS_SANITIZER.into());
                     // As the analyzed build: a dereference of NULL stays in the program.
                     args.push("-fno-delete-null-pointer-checks".into());
+                    args.push(UNINIT_PATTERN.into());
                 }
                 // Not trapping: the handlers of `runtime/replay.c` name the operation.
                 args.push("-fno-sanitize-recover=all".into());

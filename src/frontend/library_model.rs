@@ -148,6 +148,9 @@ pub fn model(name: &str) -> Option<Model> {
         "localtime_r" | "gmtime_r" | "ctime_r" | "asctime_r" | "strerror_r" => {
             (Arguments(&[1]), Any)
         }
+        // Allocation: a fresh object (its contents and liveness are set by the lifter, see
+        // `lift::memory::allocation`); nothing the program had is written or freed.
+        "malloc" | "calloc" | "aligned_alloc" => (Nothing, Any),
         // Pseudo-random numbers (the generator's state is the library's).
         "rand" | "random" => (Nothing, Signed(0, RAND_MAX)),
         "rand_r" => (Arguments(&[0]), Signed(0, RAND_MAX)),

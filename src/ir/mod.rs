@@ -833,6 +833,13 @@ pub enum CheckKind {
         /// The access, for people (`read of 4 bytes`).
         access: String,
     },
+    /// A dereference of a pointer that holds the indeterminate value of an uninitialized
+    /// local (`char *s; *s = 0;`): undefined behaviour whatever the value, `valid-deref`.
+    /// Its replay fills uninitialized locals with a pattern that faults as an address.
+    UninitPointer {
+        /// The access, for people (`read of 1 byte`).
+        access: String,
+    },
     /// An access to an object after it was freed: `valid-deref` (ASan's
     /// `heap-use-after-free`).
     UseAfterFree {
@@ -861,6 +868,7 @@ impl CheckKind {
             CheckKind::Bounds { .. } => CheckClass::Bounds,
             CheckKind::OutOfBounds { .. }
             | CheckKind::NullDeref { .. }
+            | CheckKind::UninitPointer { .. }
             | CheckKind::UseAfterFree { .. }
             | CheckKind::InvalidFree
             | CheckKind::Leak => CheckClass::Memory,
@@ -905,6 +913,9 @@ impl CheckKind {
                 Some(format!("{access} outside the object pointed to"))
             }
             CheckKind::NullDeref { access } => Some(format!("{access} through a null pointer")),
+            CheckKind::UninitPointer { access } => {
+                Some(format!("{access} through an uninitialized pointer"))
+            }
             CheckKind::UseAfterFree { access } => Some(format!("{access} of a freed object")),
             CheckKind::InvalidFree => Some(
                 "`free` of a pointer that is not the start of a live allocated object".to_string(),
@@ -921,6 +932,7 @@ impl CheckKind {
         match self {
             CheckKind::OutOfBounds { .. }
             | CheckKind::NullDeref { .. }
+            | CheckKind::UninitPointer { .. }
             | CheckKind::UseAfterFree { .. } => Some("valid-deref"),
             CheckKind::InvalidFree => Some("valid-free"),
             CheckKind::Leak => Some("valid-memtrack"),

@@ -13,6 +13,9 @@
 //! - `InvalidFree` at `free(p)`: `p` at offset 0 of a live allocated object; a local or a
 //!   global is never freeable; `free(NULL)` is fine; any other pointer is unknown.
 //!
+//! - `UninitPointer` instead of all of these for an access through a pointer derived from
+//!   an uninitialized pointer local (`memory.rs` gives it a base of its own): undefined
+//!   whatever the value, so the check fails wherever it is reached.
 //! - `NullDeref` before each access through a pointer into a pointer parameter's object: the
 //!   parameter is not `NULL` (`null.rs`). An allocation is assumed to succeed (see
 //!   `sizes.rs`), and pointers into locals and globals are never null.
@@ -222,7 +225,12 @@ impl Lifter {
     }
 
     /// `base`'s object is live: its liveness cell holds 1.
-    fn is_live(&mut self, piece: usize, base: BaseId, loc: &Option<SourceLoc>) -> Option<Operand> {
+    pub(super) fn is_live(
+        &mut self,
+        piece: usize,
+        base: BaseId,
+        loc: &Option<SourceLoc>,
+    ) -> Option<Operand> {
         let addr = self.live_cell(base)?;
         let dest = self.synthetic_value(BYTE, "live");
         self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone());
@@ -246,6 +254,18 @@ impl Lifter {
             return;
         }
         let piece = *current;
+        // Through an uninitialized pointer every access is undefined, whatever its value: the
+        // path ends at the check (no other check of the access is asked).
+        let uninit = ptrs.iter().any(|p| {
+            self.address(*p)
+                .is_some_and(|a| self.memory.indeterminate.contains(&a.base))
+        });
+        if uninit {
+            let check = self.new_check(CheckKind::UninitPointer { access }, loc.clone());
+            let never = Operand::Const(Const::bool(false));
+            self.split_on_check(current, never, check, loc.clone(), loc, "uninit");
+            return;
+        }
         let mut bounds = Vec::new();
         let mut alive = Vec::new();
         let mut not_null = Vec::new();

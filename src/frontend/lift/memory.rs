@@ -6,6 +6,9 @@
 //!   module can run asynchronously (`reach::may_run_asynchronously`: a handler, a thread),
 //!   only the locals whose address never escapes get bases: anything other code may reach
 //!   can change between two instructions. Volatile and atomic accesses are never cells.
+//!   With memory checks, each uninitialized pointer local's indeterminate value is a base
+//!   too, of no bytes, so that an access through it or through a pointer derived from it is
+//!   known to be one (`access.rs`).
 //! - A pointer is described as a base and an `i64` byte offset when it is a base or a chain
 //!   of `getelementptr` and casts from one, or a phi or select of pointers of one base
 //!   (`pointers.rs`); the offset is built with wrapping arithmetic. Any other pointer
@@ -33,7 +36,7 @@ use super::{int_ty, Lifter};
 use crate::frontend::{conventions, raw, reach};
 use crate::ir::{
     Address, BaseId, BaseInfo, BaseKind, BinOp, CastOp, Const, Expr, HavocReason, Inst, MemOp,
-    Operand, SourceLoc, Ty, ValueId,
+    ObjectSize, Operand, SourceLoc, Ty, ValueId,
 };
 
 const I64: Ty = Ty { width: 64 };
@@ -58,6 +61,9 @@ pub(super) struct Memory {
     pub(super) room: std::collections::HashMap<(BaseId, i128), crate::ir::ValueId>,
     /// The null flag of each pointer parameter's base (`null.rs`).
     pub(super) null: std::collections::HashMap<BaseId, crate::ir::ValueId>,
+    /// The bases of uninitialized pointer locals (`--checks memory`): an object of no bytes
+    /// that every access through it violates (`access.rs`).
+    pub(super) indeterminate: BTreeSet<BaseId>,
     /// The allocation sites (`malloc`, `calloc` calls) with a base, and whether the object
     /// starts zeroed.
     pub(super) heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,
@@ -195,6 +201,17 @@ fn address_escapes(ptr: LLVMValueRef, depth: u32) -> bool {
     }
 }
 
+/// Whether `inst` gives an uninitialized pointer local its indeterminate value (a call
+/// `normalize` inserts, see `conventions::is_uninit_initializer`).
+fn is_uninit_pointer(inst: LLVMValueRef) -> bool {
+    raw::opcode(inst) == LLVMOpcode::LLVMCall
+        && raw::is_pointer(raw::type_of(inst))
+        && raw::called_function(inst).is_some_and(|f| {
+            let name = raw::name(f);
+            conventions::is_uninit_initializer(&name) && name != conventions::UNINIT_MEMORY
+        })
+}
+
 /// For a call of the C library's `malloc` or `calloc`: whether the object starts zeroed.
 fn allocation_site(inst: LLVMValueRef) -> Option<bool> {
     if raw::opcode(inst) != LLVMOpcode::LLVMCall {
@@ -288,6 +305,18 @@ impl Lifter {
                     if escapes {
                         reachable.push(id);
                     }
+                }
+                if self.memory_checks && is_uninit_pointer(inst) {
+                    // Derived pointers (`s++` over it) keep the base, so that every access
+                    // through the indeterminate value is known to be one.
+                    let id = BaseId(self.memory.bases.len() as u32);
+                    self.memory.bases.push(BaseInfo {
+                        kind: BaseKind::Local,
+                        name: format!("uninit{}", self.memory.indeterminate.len()),
+                        size: ObjectSize::Bytes(0),
+                    });
+                    self.memory.base_of.insert(inst, id);
+                    self.memory.indeterminate.insert(id);
                 }
                 if let Some(zeroed) = allocation_site(inst) {
                     // A fresh object per execution of the call: one base when the call runs

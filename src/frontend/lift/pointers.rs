@@ -28,7 +28,8 @@ use super::memory::{in_cycle, is_gep, strip_casts};
 use super::Lifter;
 use crate::frontend::raw;
 use crate::ir::{
-    Address, BaseId, BinOp, CastOp, CmpPred, Const, Expr, Inst, Operand, SourceLoc, Ty, ValueId,
+    Address, BaseId, BinOp, CastOp, CmpPred, Const, Expr, HavocReason, Inst, ObjectSize, Operand,
+    SourceLoc, Ty, ValueId,
 };
 
 const I64: Ty = Ty { width: 64 };
@@ -81,6 +82,38 @@ fn root(mut ptr: LLVMValueRef) -> LLVMValueRef {
         ptr = raw::operand(ptr, 0);
     }
     ptr
+}
+
+/// How long an object lives, for comparisons of pointers into two objects.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Lifetime {
+    /// As long as any pointer into it is compared (a global, a local of the whole call).
+    Always,
+    /// While its liveness cell holds 1 (an allocated object).
+    WhileLive,
+}
+
+/// Whether `alloca` has `llvm.lifetime` markers: its slot may be shared with another local
+/// whose lifetime does not overlap.
+fn has_lifetime_markers(alloca: LLVMValueRef) -> bool {
+    unsafe {
+        let mut u = LLVMGetFirstUse(alloca);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            if !LLVMIsACallInst(user).is_null()
+                && raw::called_function(user)
+                    .is_some_and(|f| raw::name(f).starts_with("llvm.lifetime."))
+            {
+                return true;
+            }
+            u = LLVMGetNextUse(u);
+        }
+    }
+    false
+}
+
+fn const_i64(value: i128) -> Operand {
+    Operand::Const(Const::new(I64, value))
 }
 
 /// Whether `value` is the constant null pointer.
@@ -267,7 +300,8 @@ impl Lifter {
             return false;
         };
         if x.base != y.base {
-            return false;
+            return matches!(pred, CmpPred::Eq | CmpPred::Ne)
+                && self.lift_distinct_objects_comparison(piece, inst, pred, (x, y), loc);
         }
         let width = self.pointer_width();
         let lhs = self.pointer_sized(piece, x.offset, width, loc);
@@ -281,6 +315,128 @@ impl Lifter {
         };
         self.assign(piece, inst, Expr::Cmp { pred, lhs, rhs }, loc);
         true
+    }
+
+    /// `p == q` (or `!=`) of pointers into two objects that are distinct while both live:
+    /// unequal while each points inside its live object (`0 <= o < size`); otherwise (one
+    /// past the end of one may be the start of the next, a freed object's address may be
+    /// reused) an arbitrary boolean. False when an object's lifetime or size is not known,
+    /// and nothing was emitted.
+    fn lift_distinct_objects_comparison(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        pred: CmpPred,
+        (x, y): (Address, Address),
+        loc: &Option<SourceLoc>,
+    ) -> bool {
+        let (Some(lx), Some(ly)) = (self.lifetime(x.base), self.lifetime(y.base)) else {
+            return false;
+        };
+        let mut may_meet = Vec::new();
+        for (addr, lifetime) in [(x, lx), (y, ly)] {
+            let Some(size) = self.size_operand(addr.base) else {
+                return false;
+            };
+            let not_before =
+                self.compare(piece, CmpPred::Sge, addr.offset.clone(), const_i64(0), loc);
+            let before_end = self.compare(piece, CmpPred::Slt, addr.offset, size, loc);
+            let inside = self.binary(piece, BinOp::And, (not_before, before_end), Ty::BOOL, loc);
+            let not_inside = self.binary(
+                piece,
+                BinOp::Xor,
+                (inside, Operand::Const(Const::bool(true))),
+                Ty::BOOL,
+                loc,
+            );
+            may_meet.push(not_inside);
+            if lifetime == Lifetime::WhileLive {
+                let live = self
+                    .is_live(piece, addr.base, loc)
+                    .expect("an allocated object has a liveness cell");
+                let dead = self.binary(
+                    piece,
+                    BinOp::Xor,
+                    (live, Operand::Const(Const::bool(true))),
+                    Ty::BOOL,
+                    loc,
+                );
+                may_meet.push(dead);
+            }
+        }
+        let may_meet = may_meet
+            .into_iter()
+            .reduce(|a, b| self.binary(piece, BinOp::Or, (a, b), Ty::BOOL, loc))
+            .expect("two addresses");
+        let reason = HavocReason::Unsupported {
+            what: "pointer comparison".into(),
+        };
+        let chosen = self.synthetic_value(Ty::BOOL, "same.address");
+        self.push(
+            piece,
+            Inst::Havoc {
+                dest: chosen,
+                reason,
+            },
+            loc.clone(),
+        );
+        let equal = self.binary(
+            piece,
+            BinOp::And,
+            (Operand::Value(chosen), may_meet),
+            Ty::BOOL,
+            loc,
+        );
+        let expr = if pred == CmpPred::Eq {
+            Expr::Use(equal)
+        } else {
+            Expr::Binary {
+                op: BinOp::Xor,
+                lhs: equal,
+                rhs: Operand::Const(Const::bool(true)),
+                flags: Default::default(),
+            }
+        };
+        self.assign(piece, inst, expr, loc);
+        true
+    }
+
+    /// How long the object of `base` lives, when it is an object of its own that no other
+    /// object of the function overlaps while it lives: a defined global, a local that lives
+    /// through the whole call (in the entry block, without lifetime markers, so that no other
+    /// local reuses its slot), or (with memory checks) an allocated object, live while its
+    /// liveness cell says so.
+    fn lifetime(&self, base: BaseId) -> Option<Lifetime> {
+        if self.memory.indeterminate.contains(&base) {
+            return None;
+        }
+        let object = self.memory.object_of(base)?;
+        unsafe {
+            if self.memory_checks && self.memory.live.contains_key(&base) {
+                return Some(Lifetime::WhileLive);
+            }
+            if !LLVMIsAGlobalVariable(object).is_null() {
+                let defined = !LLVMGetInitializer(object).is_null()
+                    && LLVMGetLinkage(object) != LLVMLinkage::LLVMExternalWeakLinkage;
+                return defined.then_some(Lifetime::Always);
+            }
+            if !LLVMIsAAllocaInst(object).is_null() {
+                let entry = LLVMGetEntryBasicBlock(self.func);
+                let whole_call =
+                    LLVMGetInstructionParent(object) == entry && !has_lifetime_markers(object);
+                return whole_call.then_some(Lifetime::Always);
+            }
+        }
+        None
+    }
+
+    /// The size of `base`'s object as an `i64` operand, when known.
+    fn size_operand(&self, base: BaseId) -> Option<Operand> {
+        match self.memory.bases[base.index()].size {
+            ObjectSize::Bytes(n) => Some(const_i64(n as i128)),
+            ObjectSize::Value(v) => Some(Operand::Value(v)),
+            ObjectSize::Unknown => None,
+        }
     }
 
     /// Whether `ptr` derives from a local, a defined global or (with memory checks, whose
