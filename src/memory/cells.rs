@@ -195,6 +195,7 @@ pub fn choose(func: &Function) -> Cells {
             _ => None,
         })
         .collect();
+    let phis = phi_congruences(func, &defs);
     let mut accesses: Vec<Vec<Access>> = func.bases.iter().map(|_| Vec::new()).collect();
     for b in &func.blocks {
         for inst in &b.insts {
@@ -212,7 +213,7 @@ pub fn choose(func: &Function) -> Cells {
     let mut layouts: Vec<Option<Vec<ExactKey>>> = Vec::new();
     let mut smashed: Vec<Option<(Ty, u64)>> = Vec::new();
     for list in &accesses {
-        let (exact, summary) = match classify(list, func, &defs) {
+        let (exact, summary) = match classify(list, func, &defs, &phis) {
             Shape::Exact(keys) => (Some(keys), None),
             Shape::Summary(ty, slot) => (None, Some((ty, slot))),
             Shape::None => (None, None),
@@ -286,7 +287,12 @@ enum Shape {
     None,
 }
 
-fn classify(list: &[Access], func: &Function, defs: &HashMap<ValueId, &Expr>) -> Shape {
+fn classify(
+    list: &[Access],
+    func: &Function,
+    defs: &HashMap<ValueId, &Expr>,
+    phis: &HashMap<ValueId, (u64, u64)>,
+) -> Shape {
     if list.is_empty() {
         return Shape::Exact(vec![]);
     }
@@ -320,7 +326,7 @@ fn classify(list: &[Access], func: &Function, defs: &HashMap<ValueId, &Expr>) ->
     let size = bytes(ty);
     let mut grid = None;
     for a in list {
-        let (residue, modulus) = congruence(&a.offset, func, defs, 0);
+        let (residue, modulus) = congruence(&a.offset, func, defs, phis, 0);
         if modulus % size != 0 {
             return Shape::None;
         }
@@ -332,12 +338,76 @@ fn classify(list: &[Access], func: &Function, defs: &HashMap<ValueId, &Expr>) ->
     Shape::Summary(ty, grid.unwrap_or(0))
 }
 
+/// A congruence not known yet: a phi whose incoming values were not all seen
+/// ([`phi_congruences`]); it absorbs every operation and is left out of a meet.
+const UNSEEN: (u64, u64) = (0, 0);
+
+/// The congruence of both `(r1, m1)` and `(r2, m2)`: the largest power-of-two modulus
+/// dividing both moduli and the residues' difference.
+fn meet((r1, m1): (u64, u64), (r2, m2): (u64, u64)) -> (u64, u64) {
+    if m1 == 0 {
+        return (r2, m2);
+    }
+    if m2 == 0 {
+        return (r1, m1);
+    }
+    let mut m = m1.min(m2);
+    let d = (r1 % m + m - r2 % m) % m;
+    if d != 0 {
+        m = m.min(1 << d.trailing_zeros());
+    }
+    (r1 % m, m)
+}
+
+/// The congruence of every phi (edge move destination) of `func`: a fixpoint from
+/// [`UNSEEN`] down, each phi the meet of its incoming operands (`p = base; p += 4` is
+/// `0 mod 4`). A phi never seen (a cycle no value enters) is unknown.
+fn phi_congruences(
+    func: &Function,
+    defs: &HashMap<ValueId, &Expr>,
+) -> HashMap<ValueId, (u64, u64)> {
+    let mut incoming: BTreeMap<ValueId, Vec<Operand>> = BTreeMap::new();
+    for b in &func.blocks {
+        for e in b.term.edges() {
+            for (dest, op) in &e.moves {
+                incoming.entry(*dest).or_default().push(*op);
+            }
+        }
+    }
+    let mut phis: HashMap<ValueId, (u64, u64)> = incoming.keys().map(|v| (*v, UNSEEN)).collect();
+    // Each round lowers some modulus or sees a phi: bounded by the lattice's height.
+    for _ in 0..(34 * incoming.len() + 1) {
+        let mut changed = false;
+        for (v, ops) in &incoming {
+            let new = ops
+                .iter()
+                .map(|op| congruence(op, func, defs, &phis, 0))
+                .fold(UNSEEN, meet);
+            if new != phis[v] {
+                phis.insert(*v, new);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for c in phis.values_mut() {
+        if c.1 == 0 {
+            *c = (0, 1);
+        }
+    }
+    phis
+}
+
 /// `(r, m)` with `m` a power of two: every value of the `i64` operand is `r` modulo `m`.
-/// Exact modulo 2^64, so wrap-around keeps it (for `m` up to [`MAX_MODULUS`]).
+/// Exact modulo 2^64, so wrap-around keeps it (for `m` up to [`MAX_MODULUS`]). A phi
+/// has the congruence `phis` gives it ([`UNSEEN`] while its fixpoint is being computed).
 fn congruence(
     op: &Operand,
     func: &Function,
     defs: &HashMap<ValueId, &Expr>,
+    phis: &HashMap<ValueId, (u64, u64)>,
     depth: u32,
 ) -> (u64, u64) {
     let unknown = (0, 1);
@@ -350,10 +420,13 @@ fn congruence(
         return unknown;
     }
     let Some(expr) = defs.get(&v) else {
-        return unknown;
+        return phis.get(&v).copied().unwrap_or(unknown);
     };
-    let sub = |op: &Operand| congruence(op, func, defs, depth + 1);
+    let sub = |op: &Operand| congruence(op, func, defs, phis, depth + 1);
     let combine = |(r1, m1): (u64, u64), (r2, m2): (u64, u64), negate: bool| {
+        if m1 == 0 || m2 == 0 {
+            return UNSEEN;
+        }
         let m = m1.min(m2);
         let r = if negate {
             (r1 % m + m - r2 % m) % m
@@ -369,6 +442,9 @@ fn congruence(
             BinOp::Sub => combine(sub(lhs), sub(rhs), true),
             BinOp::Mul => {
                 let (a, b) = (sub(lhs), sub(rhs));
+                if a.1 == 0 || b.1 == 0 {
+                    return UNSEEN;
+                }
                 // A product is a multiple of each factor's power-of-two part when that
                 // factor is known exactly.
                 let pow2 = |(r, m): (u64, u64)| {
@@ -392,6 +468,9 @@ fn congruence(
         },
         Expr::Cast { op, arg } => {
             let (r, m) = sub(arg);
+            if m == 0 {
+                return UNSEEN;
+            }
             let w = match op {
                 CastOp::SExt | CastOp::ZExt => match arg {
                     Operand::Value(a) => Some(func.value(*a).ty.width),

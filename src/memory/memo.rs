@@ -156,20 +156,53 @@ impl Numbering {
 
 /// The memo of one block: what each summary cell holds at the offsets read or written
 /// since the block's start with no write in between.
+///
+/// Each entry also keeps the offset operand it was made at (available where the entry is:
+/// it was available at that earlier point of the block chain) and the order of entries, so
+/// that a read at another offset can take an earlier entry's value when both offsets are
+/// equal ([`Memo::others`]).
 #[derive(Clone, Default)]
 pub struct Memo {
-    entries: HashMap<(CellId, Number), Sym>,
+    entries: HashMap<(CellId, Number), Entry>,
+    made: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    value: Sym,
+    at: Operand,
+    order: u64,
 }
 
 impl Memo {
     pub fn get(&self, cell: CellId, offset: Option<Number>) -> Option<Sym> {
-        self.entries.get(&(cell, offset?)).copied()
+        self.entries.get(&(cell, offset?)).map(|e| e.value)
     }
 
-    pub fn insert(&mut self, cell: CellId, offset: Option<Number>, value: Sym) {
+    /// Records that the element of `cell` at `at` (numbered `offset`) holds `value`.
+    pub fn insert(&mut self, cell: CellId, offset: Option<Number>, value: Sym, at: Operand) {
         if let Some(n) = offset {
-            self.entries.insert((cell, n), value);
+            self.made += 1;
+            let order = self.made;
+            self.entries.insert((cell, n), Entry { value, at, order });
         }
+    }
+
+    /// The newest `limit` entries of `cell` at offsets numbered otherwise than `offset`, newest
+    /// first: `(at, value)`, the element at `at` holds `value`.
+    pub fn others(&self, cell: CellId, offset: Number, limit: usize) -> Vec<(Operand, Sym)> {
+        let mut found: Vec<&Entry> = self
+            .entries
+            .iter()
+            .filter(|((c, n), _)| *c == cell && *n != offset)
+            .map(|(_, e)| e)
+            .collect();
+        found.sort_by_key(|e| std::cmp::Reverse(e.order));
+        found
+            .into_iter()
+            .take(limit)
+            .map(|e| (e.at, e.value))
+            .collect()
     }
 
     /// Drops every entry of `cells` (a write that may change them).

@@ -25,7 +25,7 @@ use std::collections::BTreeSet;
 
 use super::available::{single_entries, Available, SingleEntry};
 use super::cells::{self, Aliasing, CellId, Cells};
-use super::emit::{Bounds, Sym};
+use super::emit::{Bounds, Emit, Sym, SymExpr};
 use super::kind::{Load, Loads, Notes, Store};
 use super::memo::{Memo, Numbering};
 use super::output::{fresh, Emitter, Output, Pending, Sink};
@@ -36,6 +36,9 @@ use crate::ir::{
     Address, BaseId, BlockId, Expr, Function, HavocReason, Inst, MemOp, Operand, SourceLoc, Ty,
     ValueId, ValueInfo,
 };
+
+/// The most earlier entries of the memo a read of a summary cell compares its offset with.
+const MAX_FORWARDS: usize = 2;
 
 /// Replaces the memory operations of `func` by scalar values; `None` when the function's
 /// shape is not one the construction handles (an entry block with predecessors).
@@ -376,7 +379,8 @@ impl Block {
                 // it is a known copy.
                 let number = cx.numbering.number(&addr.offset);
                 if self.memo.get(c, number) == Some(sym) {
-                    self.memo.insert(c, number, Sym::Op(Operand::Value(dest)));
+                    let value = Sym::Op(Operand::Value(dest));
+                    self.memo.insert(c, number, value, addr.offset);
                 }
                 for (k, kind, range) in cx.kinds.all() {
                     let at = Load {
@@ -468,7 +472,7 @@ impl Block {
                 // The store may hit any element the memo knows of this cell; after it, the
                 // element at `offset` holds the stored value.
                 self.memo.forget(&[c]);
-                self.memo.insert(c, number, Sym::Op(value));
+                self.memo.insert(c, number, Sym::Op(value), addr.offset);
             }
             None => {}
         }
@@ -576,6 +580,17 @@ impl Reader<'_> {
             self.kind = k;
             rest = kind.load(self, &load(&tracks.bounds[range]), rest);
         }
+        // The element at an earlier offset of the block holds that entry's value: at an
+        // equal offset this read reads it too (`*a != *last` with `a == last` is false).
+        if let Some(n) = number {
+            let ty = cx.cells.cells[c.0].ty;
+            for (at, earlier) in self.memo.others(c, n, MAX_FORWARDS) {
+                let same = self
+                    .em
+                    .emit(Ty::BOOL, SymExpr::Equal(Sym::Op(offset), Sym::Op(at)));
+                rest = self.em.emit(ty, SymExpr::Select(same, earlier, rest));
+            }
+        }
         if let Sym::Op(x) = rest {
             // The load's own value where it has one (`dest := rest`), so that a property's
             // instantiation is the program's condition over it.
@@ -584,7 +599,7 @@ impl Reader<'_> {
                 kind.observe_read(&load(&tracks.bounds[range]), value, &mut self.notes[k]);
             }
         }
-        self.memo.insert(c, number, rest);
+        self.memo.insert(c, number, rest, offset);
         rest
     }
 }
