@@ -464,3 +464,38 @@ fn pointers_into_two_live_objects_differ() {
         "{report}"
     );
 }
+
+/// The bounds verdicts of the reads on the line of `source` marked `/* MARK`.
+fn outside_verdicts(report: &serde_json::Value, source: &str, mark: &str) -> Vec<String> {
+    checks_on_line(report, source, mark)
+        .filter(|c| {
+            c["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("outside the object"))
+        })
+        .map(|c| c["verdict"].as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
+/// A pointer walk over an allocated array (a summary cell on the element grid, through
+/// the walk's phi) that stops at an element equal to the last one stays inside: at the
+/// last element both reads read the same element. Stopping at a value that may be absent
+/// runs past the end, replayed.
+#[test]
+fn a_walk_to_the_last_value_stays_inside_and_one_to_an_absent_value_does_not() {
+    let inside = program("memory/walk_to_last.c");
+    let source = std::fs::read_to_string(&inside).unwrap();
+    let report = check_json(&inside, &["--checks", "memory", "--timeout", "60"]);
+    let mark = "read until the last element's value";
+    assert_eq!(
+        outside_verdicts(&report, &source, mark),
+        ["proved", "proved"],
+        "{report}"
+    );
+    let past = program("memory/walk_past_end.c");
+    let source = std::fs::read_to_string(&past).unwrap();
+    let report = check_json(&past, &["--checks", "memory", "--timeout", "60"]);
+    let mark = "read until a value maybe absent";
+    let verdicts = outside_verdicts(&report, &source, mark);
+    assert!(verdicts.contains(&"violated".to_string()), "{report}");
+}
