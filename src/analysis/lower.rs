@@ -946,8 +946,6 @@ impl<'f> Lowering<'f> {
         }
     }
 
-    /// Boolean connectives on 0/1 dimensions, encoded by the linear constraints whose
-    /// integer points are exactly the truth table.
     /// `dest := n % y`, `n` the dividend's reading (signed for `srem`, unsigned for `urem`)
     /// when it can be expressed, `y` a constant or a variable. Truncating remainder: when
     /// the state entails the divisor's sign (`y >= 1`, or `y <= -1` for `srem`),
@@ -1034,6 +1032,8 @@ impl<'f> Lowering<'f> {
         d.meet_cons(&cons);
     }
 
+    /// Boolean connectives on 0/1 dimensions, encoded by the linear constraints whose
+    /// integer points are exactly the truth table.
     fn apply_boolean<D: NumericDomain>(
         &self,
         d: &mut D,
