@@ -499,3 +499,23 @@ fn a_walk_to_the_last_value_stays_inside_and_one_to_an_absent_value_does_not() {
     let verdicts = outside_verdicts(&report, &source, mark);
     assert!(verdicts.contains(&"violated".to_string()), "{report}");
 }
+
+/// A subscript reduced by a remainder whose divisor is the array's length: `i % n` with
+/// `n >= 1` stays inside `a[0 .. n]` for `i >= 0`, but is negative for a negative `i`, and
+/// that read is replayed out of bounds.
+#[test]
+fn a_remainder_by_the_length_keeps_a_non_negative_index_inside() {
+    let path = program("memory/remainder_index.c");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let report = check_json(&path, &["--checks", "memory", "--timeout", "60"]);
+    assert_eq!(
+        bounds_verdict(&report, &source, "non-negative dividend"),
+        ["proved"],
+        "{report}"
+    );
+    let either = bounds_verdict(&report, &source, "dividend of either sign");
+    assert!(
+        either == ["violated"] || either == ["unknown"],
+        "{either:?}: {report}"
+    );
+}

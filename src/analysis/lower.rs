@@ -9,8 +9,9 @@
 //!   destination is `e - k·2^w` exactly; otherwise it is any value of its range;
 //! - `nsw`/`nuw` assert that the signed/unsigned result fits: the state is met with that
 //!   range first (the other executions are undefined behaviour and excluded);
-//! - division and remainder by constants, shifts right and masks are bounded by linear
-//!   constraints; everything else non-linear is any value of its range;
+//! - division by constants, remainder by constants and by divisors of a known sign, shifts
+//!   right and masks are bounded by linear constraints; everything else non-linear is any
+//!   value of its range;
 //! - a guard `c` (a branch condition, an assumption) is met with the constraints of `c`'s
 //!   definition when it is a comparison or a boolean combination of comparisons, plus `c = 1`
 //!   on the boolean's own dimension.
@@ -844,57 +845,13 @@ impl<'f> Lowering<'f> {
             }
             BinOp::URem | BinOp::SRem => {
                 let signed = op == BinOp::SRem;
-                let c = rhs_const.map(|c| {
-                    if signed {
-                        Int::from(c.signed())
-                    } else {
-                        Int::from(c.unsigned())
-                    }
-                });
                 let want = if signed {
                     Interp::Signed
                 } else {
                     Interp::Unsigned
                 };
                 let num = self.reading(d, lhs, want);
-                let smax = Int::from(ty.smax());
-                match (c, num) {
-                    (Some(c), Some(n)) if c.is_positive() && c <= smax => {
-                        let (lo, hi) = self.bound(d, &n).int_hull();
-                        let cm1 = &c - Int::one();
-                        let nonneg = lo.as_ref().map_or(false, |l| !l.is_negative());
-                        let nonpos = hi.as_ref().map_or(false, |h| !h.is_positive());
-                        let r = LinExpr::var(x);
-                        if nonneg && hi.as_ref().map_or(false, |h| *h <= cm1) {
-                            self.assign_wrapped(d, dest, &n);
-                            return;
-                        }
-                        if !signed || nonneg {
-                            // 0 ≤ r ≤ min(c - 1, n); the value is below 2^(w-1), so the
-                            // destination's reading is the same in both interpretations.
-                            self.havoc(d, dest);
-                            d.meet_cons(&[
-                                LinCons::ge(&r, &LinExpr::constant(0)),
-                                LinCons::le(&r, &LinExpr::constant(cm1)),
-                                LinCons::le(&r, &n),
-                            ]);
-                        } else if self.interp(dest) == Interp::Signed {
-                            self.havoc(d, dest);
-                            let mut cons = vec![
-                                LinCons::ge(&r, &LinExpr::constant(-cm1.clone())),
-                                LinCons::le(&r, &LinExpr::constant(cm1)),
-                            ];
-                            if nonpos {
-                                cons.push(LinCons::le(&r, &LinExpr::constant(0)));
-                                cons.push(LinCons::ge(&r, &n));
-                            }
-                            d.meet_cons(&cons);
-                        } else {
-                            self.havoc(d, dest);
-                        }
-                    }
-                    _ => self.havoc(d, dest),
-                }
+                self.assign_remainder(d, dest, signed, num.as_ref(), rhs);
             }
             BinOp::And | BinOp::Or | BinOp::Xor if ty.is_bool() => {
                 self.apply_boolean(d, dest, op, lhs, rhs)
@@ -987,6 +944,92 @@ impl<'f> Lowering<'f> {
             }
             BinOp::Xor => self.havoc(d, dest),
         }
+    }
+
+    /// `dest := n % y`, `n` the dividend's reading (signed for `srem`, unsigned for `urem`)
+    /// when it can be expressed, `y` a constant or a variable. Truncating remainder: when
+    /// the state entails the divisor's sign (`y >= 1`, or `y <= -1` for `srem`),
+    /// `|r| <= |y| - 1`, `r` has the sign of `n` and `|r| <= |n|`, and `r = n` when
+    /// `|n| < |y|`. Otherwise, or when those bounds do not hold of the destination's
+    /// reading, any value of its range.
+    fn assign_remainder<D: NumericDomain>(
+        &self,
+        d: &mut D,
+        dest: ValueId,
+        signed: bool,
+        n: Option<&LinExpr>,
+        divisor: &Operand,
+    ) {
+        let want = if signed {
+            Interp::Signed
+        } else {
+            Interp::Unsigned
+        };
+        let zero = LinExpr::constant(0);
+        let one = LinExpr::constant(1);
+        // The expressions take integer values: a lower bound above -1 is 0.
+        let holds = |c: LinCons| {
+            self.holds(d, &c)
+                || (c.kind == ConsKind::Ge
+                    && self
+                        .bound(d, &c.expr)
+                        .int_hull()
+                        .0
+                        .is_some_and(|l| !l.is_negative()))
+        };
+        // `|y|`: the divisor's reading of a known sign (zero divides nothing).
+        let magnitude = self.reading(d, divisor, want).and_then(|y| {
+            if holds(LinCons::ge(&y, &one)) {
+                Some(y)
+            } else if signed && holds(LinCons::le(&y, &one.negated())) {
+                Some(y.negated())
+            } else {
+                None
+            }
+        });
+        let Some(a) = magnitude else {
+            self.havoc(d, dest);
+            return;
+        };
+        let am1 = a.minus(&one);
+        // An unsigned reading is never negative.
+        let nonneg = !signed || n.is_some_and(|n| holds(LinCons::ge(n, &zero)));
+        let nonpos = signed && n.is_some_and(|n| holds(LinCons::le(n, &zero)));
+        if let Some(n) = n {
+            let below = holds(LinCons::le(n, &am1));
+            if below && (nonneg || holds(LinCons::ge(n, &am1.negated()))) {
+                self.assign_wrapped(d, dest, n);
+                return;
+            }
+        }
+        // The destination's reading is the remainder's value: a negative remainder read
+        // unsigned, or an unsigned one above `smax` read signed, is not convex in it.
+        let smax = LinExpr::constant(Int::from(self.func().value(dest).ty.smax()));
+        let fits = match self.interp(dest) {
+            Interp::Unsigned => nonneg,
+            Interp::Signed => {
+                signed
+                    || holds(LinCons::le(&am1, &smax))
+                    || n.is_some_and(|n| holds(LinCons::le(n, &smax)))
+            }
+        };
+        self.havoc(d, dest);
+        if !fits {
+            return;
+        }
+        let r = LinExpr::var(self.var(dest));
+        let mut cons = vec![LinCons::le(&r, &am1)];
+        if nonneg {
+            cons.push(LinCons::ge(&r, &zero));
+            cons.extend(n.map(|n| LinCons::le(&r, n)));
+        } else {
+            cons.push(LinCons::ge(&r, &am1.negated()));
+            if nonpos {
+                cons.push(LinCons::le(&r, &zero));
+                cons.extend(n.map(|n| LinCons::ge(&r, n)));
+            }
+        }
+        d.meet_cons(&cons);
     }
 
     /// Boolean connectives on 0/1 dimensions, encoded by the linear constraints whose
