@@ -112,7 +112,7 @@ const RULES: [(&str, &str, &str, &str); 8] = [
         "memory-safety",
         "Invalid memory access, free or leak",
         "An access through a pointer may touch bytes outside a live object or dereference \
-         NULL, a `free` may get a pointer that is not the start of a live allocated object, or \
+         NULL or an uninitialized pointer, a `free` may get a pointer that is not the start of a live allocated object, or \
          allocated memory may leak (`--checks memory`): violated with a counterexample replayed \
          under the address sanitizer (error), or not proved (warning).",
     ),
