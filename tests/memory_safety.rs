@@ -329,8 +329,8 @@ fn a_length_loop_stops_at_the_stored_terminator() {
     assert!(checks.iter().all(|c| c["verdict"] == "proved"), "{report}");
 }
 
-/// The verdicts of the bounds checks of `tests/programs/memory/caller_objects.c`, a library
-/// whose pointer parameters point into objects of its callers, by line mark.
+/// The verdicts of the bounds checks (accesses outside their object) on the line of `source`
+/// marked `/* MARK`.
 fn bounds_verdict(report: &serde_json::Value, source: &str, mark: &str) -> Vec<String> {
     checks_on_line(report, source, mark)
         .filter(|c| {
@@ -465,18 +465,6 @@ fn pointers_into_two_live_objects_differ() {
     );
 }
 
-/// The bounds verdicts of the reads on the line of `source` marked `/* MARK`.
-fn outside_verdicts(report: &serde_json::Value, source: &str, mark: &str) -> Vec<String> {
-    checks_on_line(report, source, mark)
-        .filter(|c| {
-            c["error"]
-                .as_str()
-                .is_some_and(|e| e.contains("outside the object"))
-        })
-        .map(|c| c["verdict"].as_str().unwrap_or("?").to_string())
-        .collect()
-}
-
 /// A pointer walk over an allocated array (a summary cell on the element grid, through
 /// the walk's phi) that stops at an element equal to the last one stays inside: at the
 /// last element both reads read the same element. Stopping at a value that may be absent
@@ -488,7 +476,7 @@ fn a_walk_to_the_last_value_stays_inside_and_one_to_an_absent_value_does_not() {
     let report = check_json(&inside, &["--checks", "memory", "--timeout", "60"]);
     let mark = "read until the last element's value";
     assert_eq!(
-        outside_verdicts(&report, &source, mark),
+        bounds_verdict(&report, &source, mark),
         ["proved", "proved"],
         "{report}"
     );
@@ -496,7 +484,7 @@ fn a_walk_to_the_last_value_stays_inside_and_one_to_an_absent_value_does_not() {
     let source = std::fs::read_to_string(&past).unwrap();
     let report = check_json(&past, &["--checks", "memory", "--timeout", "60"]);
     let mark = "read until a value maybe absent";
-    let verdicts = outside_verdicts(&report, &source, mark);
+    let verdicts = bounds_verdict(&report, &source, mark);
     assert!(verdicts.contains(&"violated".to_string()), "{report}");
 }
 

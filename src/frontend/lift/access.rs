@@ -81,6 +81,12 @@ impl Lifter {
     }
 
     /// The conjunction of `conds` (true when empty).
+    /// The negation of the boolean `x`.
+    pub(super) fn not(&mut self, piece: usize, x: Operand, loc: &Option<SourceLoc>) -> Operand {
+        let t = Operand::Const(Const::bool(true));
+        self.binary(piece, BinOp::Xor, (x, t), Ty::BOOL, loc)
+    }
+
     fn all(&mut self, piece: usize, conds: Vec<Operand>, loc: &Option<SourceLoc>) -> Operand {
         let mut it = conds.into_iter();
         let Some(first) = it.next() else {

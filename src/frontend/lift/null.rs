@@ -17,7 +17,7 @@ use inkwell::llvm_sys::prelude::*;
 
 use super::Lifter;
 use crate::ir::{
-    Address, BaseId, BinOp, CmpPred, Const, Expr, HavocReason, Inst, Operand, SourceLoc, Ty,
+    Address, BaseId, BinOp, CmpPred, Const, HavocReason, Inst, Operand, SourceLoc, Ty,
 };
 
 impl Lifter {
@@ -61,17 +61,7 @@ impl Lifter {
         let zero = Operand::Const(Const::new(Ty { width }, 0));
         let at_start = self.compare(piece, CmpPred::Eq, offset, zero, loc);
         let is_null = self.binary(piece, BinOp::And, (null, at_start), Ty::BOOL, loc);
-        let expr = if equal {
-            Expr::Use(is_null)
-        } else {
-            Expr::Binary {
-                op: BinOp::Xor,
-                lhs: is_null,
-                rhs: Operand::Const(Const::bool(true)),
-                flags: Default::default(),
-            }
-        };
-        self.assign(piece, inst, expr, loc);
+        self.assign(piece, inst, super::pointers::equality(is_null, equal), loc);
         true
     }
 

@@ -84,6 +84,21 @@ fn root(mut ptr: LLVMValueRef) -> LLVMValueRef {
     ptr
 }
 
+/// The result of an `icmp eq` (`equal`) or `ne` whose operands are equal when `value` is
+/// true.
+pub(super) fn equality(value: Operand, equal: bool) -> Expr {
+    if equal {
+        Expr::Use(value)
+    } else {
+        Expr::Binary {
+            op: BinOp::Xor,
+            lhs: value,
+            rhs: Operand::Const(Const::bool(true)),
+            flags: Default::default(),
+        }
+    }
+}
+
 /// How long an object lives, for comparisons of pointers into two objects.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Lifetime {
@@ -338,29 +353,16 @@ impl Lifter {
             let Some(size) = self.size_operand(addr.base) else {
                 return false;
             };
-            let not_before =
-                self.compare(piece, CmpPred::Sge, addr.offset.clone(), const_i64(0), loc);
-            let before_end = self.compare(piece, CmpPred::Slt, addr.offset, size, loc);
-            let inside = self.binary(piece, BinOp::And, (not_before, before_end), Ty::BOOL, loc);
-            let not_inside = self.binary(
-                piece,
-                BinOp::Xor,
-                (inside, Operand::Const(Const::bool(true))),
-                Ty::BOOL,
-                loc,
-            );
-            may_meet.push(not_inside);
+            // Outside its object (or one past its end) it may be any other object's address.
+            let before = self.compare(piece, CmpPred::Slt, addr.offset.clone(), const_i64(0), loc);
+            let past = self.compare(piece, CmpPred::Sge, addr.offset, size, loc);
+            let outside = self.binary(piece, BinOp::Or, (before, past), Ty::BOOL, loc);
+            may_meet.push(outside);
             if lifetime == Lifetime::WhileLive {
                 let live = self
                     .is_live(piece, addr.base, loc)
                     .expect("an allocated object has a liveness cell");
-                let dead = self.binary(
-                    piece,
-                    BinOp::Xor,
-                    (live, Operand::Const(Const::bool(true))),
-                    Ty::BOOL,
-                    loc,
-                );
+                let dead = self.not(piece, live, loc);
                 may_meet.push(dead);
             }
         }
@@ -387,17 +389,7 @@ impl Lifter {
             Ty::BOOL,
             loc,
         );
-        let expr = if pred == CmpPred::Eq {
-            Expr::Use(equal)
-        } else {
-            Expr::Binary {
-                op: BinOp::Xor,
-                lhs: equal,
-                rhs: Operand::Const(Const::bool(true)),
-                flags: Default::default(),
-            }
-        };
-        self.assign(piece, inst, expr, loc);
+        self.assign(piece, inst, equality(equal, pred == CmpPred::Eq), loc);
         true
     }
 
