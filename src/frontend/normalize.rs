@@ -395,7 +395,7 @@ unsafe fn initialize_locals(m: LLVMModuleRef, func: LLVMValueRef) {
         // At the alloca, and where each lifetime starts again (the inliner marks the scope
         // of an inlined callee's locals: each call gets fresh, arbitrary ones).
         let mut starts = vec![alloca];
-        starts.extend(lifetime_starts(alloca));
+        starts.extend(lifetime_markers(alloca, "llvm.lifetime.start"));
         for start in starts {
             let next = LLVMGetNextInstruction(start);
             if next.is_null() {
@@ -422,15 +422,15 @@ unsafe fn initialize(m: LLVMModuleRef, builder: LLVMBuilderRef, alloca: LLVMValu
     }
 }
 
-/// The `llvm.lifetime.start` calls on `alloca`.
-unsafe fn lifetime_starts(alloca: LLVMValueRef) -> Vec<LLVMValueRef> {
+/// The calls on `alloca` of the intrinsics named `prefix...` (`llvm.lifetime.start`, or
+/// `llvm.lifetime.` for both ends).
+pub(super) unsafe fn lifetime_markers(alloca: LLVMValueRef, prefix: &str) -> Vec<LLVMValueRef> {
     let mut res = Vec::new();
     let mut u = LLVMGetFirstUse(alloca);
     while !u.is_null() {
         let user = LLVMGetUser(u);
         if !LLVMIsACallInst(user).is_null()
-            && raw::called_function(user)
-                .is_some_and(|f| raw::name(f).starts_with("llvm.lifetime.start"))
+            && raw::called_function(user).is_some_and(|f| raw::name(f).starts_with(prefix))
         {
             res.push(user);
         }

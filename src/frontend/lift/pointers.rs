@@ -108,25 +108,6 @@ enum Lifetime {
     WhileLive,
 }
 
-/// Whether `alloca` has `llvm.lifetime` markers: its slot may be shared with another local
-/// whose lifetime does not overlap.
-fn has_lifetime_markers(alloca: LLVMValueRef) -> bool {
-    unsafe {
-        let mut u = LLVMGetFirstUse(alloca);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
-            if !LLVMIsACallInst(user).is_null()
-                && raw::called_function(user)
-                    .is_some_and(|f| raw::name(f).starts_with("llvm.lifetime."))
-            {
-                return true;
-            }
-            u = LLVMGetNextUse(u);
-        }
-    }
-    false
-}
-
 fn const_i64(value: i128) -> Operand {
     Operand::Const(Const::new(I64, value))
 }
@@ -414,8 +395,10 @@ impl Lifter {
             }
             if !LLVMIsAAllocaInst(object).is_null() {
                 let entry = LLVMGetEntryBasicBlock(self.func);
-                let whole_call =
-                    LLVMGetInstructionParent(object) == entry && !has_lifetime_markers(object);
+                // Markers let another local reuse its slot once its lifetime ends.
+                let whole_call = LLVMGetInstructionParent(object) == entry
+                    && crate::frontend::normalize::lifetime_markers(object, "llvm.lifetime.")
+                        .is_empty();
                 return whole_call.then_some(Lifetime::Always);
             }
         }
