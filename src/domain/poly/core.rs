@@ -539,25 +539,26 @@ impl Dd {
 
     /// `x := e` for column `x` (1-based) and homogeneous expression row `e` (`e[0]` is the
     /// constant). Invertible assignments (`e[x] ≠ 0`) transform both systems and stay
-    /// minimal; others go through the generators.
+    /// minimal; others forget `x` and then add `x = e`, two incremental steps instead of a
+    /// conversion of every generator (`e` does not mention `x`, so the result is the same
+    /// polyhedron, and minimal, hence in the same canonical form).
     pub fn assign(&mut self, x: usize, e: &Row, budget: &Budget) -> Result<(), BudgetExceeded> {
         if self.empty {
             return Ok(());
         }
-        if e[x].is_zero() {
-            let e = e.clone();
-            return self.map_gens(
-                move |g| {
-                    let mut r = g.clone();
-                    r[x] = dot(&e, g);
-                    r
-                },
-                budget,
-            );
-        }
         self.minimize(budget)?;
         if self.empty {
             return Ok(());
+        }
+        if e[x].is_zero() {
+            let cols = self.cols();
+            let mut line = vec![Coef::ZERO; cols];
+            line[x] = Coef::Small(1);
+            self.add_gens(vec![line], vec![], budget)?;
+            let mut eq: Row = e.iter().map(Coef::neg).collect();
+            eq[x] = Coef::Small(1);
+            normalize(&mut eq);
+            return self.add_cons(vec![eq], vec![], budget);
         }
         let a = e[x].clone();
         let map_g = |g: &Row| -> Row {
@@ -597,6 +598,93 @@ impl Dd {
         });
         self.recanon();
         Ok(())
+    }
+
+    /// The product of minimal non-empty polyhedra over disjoint columns, over `dim`
+    /// dimensions: `parts` gives each factor with the result's columns (1-based) of its
+    /// dimensions; the other columns are unconstrained. Built minimal without a conversion:
+    /// the facets are the factors' facets, the lines and rays the factors' own, the points
+    /// every combination of the factors' points; `x₀ ≥ 0` is a facet exactly when it is one
+    /// of every factor (the product's recession cone then has full dimension). `None` when
+    /// a factor is not minimal or the points would exceed `max_points`.
+    pub fn product(dim: usize, parts: &[(&[usize], &Dd)], max_points: usize) -> Option<Dd> {
+        let cols = dim + 1;
+        let mut n_points: usize = 1;
+        for (_, d) in parts {
+            if d.empty || !d.minimal {
+                return None;
+            }
+            let here = d.gens().ineqs.iter().filter(|g| g[0].signum() > 0).count();
+            n_points = n_points.checked_mul(here).filter(|&n| n <= max_points)?;
+        }
+        let embed = |pos: &[usize], r: &Row| -> Row {
+            let mut n = vec![Coef::ZERO; cols];
+            n[0] = r[0].clone();
+            for (j, c) in r.iter().enumerate().skip(1) {
+                n[pos[j - 1]] = c.clone();
+            }
+            n
+        };
+        let mut cons = Sys::default();
+        let mut gens = Sys::default();
+        let mut free = vec![true; cols];
+        free[0] = false;
+        let mut points: Vec<Row> = vec![positivity(cols)];
+        for (pos, d) in parts {
+            for &c in pos.iter() {
+                free[c] = false;
+            }
+            let c = d.cons();
+            cons.eqs.extend(c.eqs.iter().map(|r| embed(pos, r)));
+            cons.ineqs.extend(
+                c.ineqs
+                    .iter()
+                    .filter(|r| !is_trivial(r))
+                    .map(|r| embed(pos, r)),
+            );
+            let g = d.gens();
+            gens.eqs.extend(g.eqs.iter().map(|r| embed(pos, r)));
+            gens.ineqs.extend(
+                g.ineqs
+                    .iter()
+                    .filter(|r| r[0].is_zero())
+                    .map(|r| embed(pos, r)),
+            );
+            let mut next = Vec::with_capacity(points.len());
+            for a in &points {
+                for q in g.ineqs.iter().filter(|r| r[0].signum() > 0) {
+                    // `a/a₀` and `q/q₀` over disjoint columns: `[a₀q₀, q₀·a, a₀·q]`.
+                    let mut r: Row = a.iter().map(|c| c.mul(&q[0])).collect();
+                    for (j, c) in q.iter().enumerate().skip(1) {
+                        r[pos[j - 1]] = c.mul(&a[0]);
+                    }
+                    normalize(&mut r);
+                    next.push(r);
+                }
+            }
+            points = next;
+        }
+        if parts
+            .iter()
+            .all(|(_, d)| d.cons().ineqs.iter().any(|r| is_trivial(r)))
+        {
+            cons.ineqs.push(positivity(cols));
+        }
+        for (c, _) in free.iter().enumerate().filter(|(_, f)| **f) {
+            let mut line = vec![Coef::ZERO; cols];
+            line[c] = Coef::Small(1);
+            gens.eqs.push(line);
+        }
+        gens.ineqs.extend(points);
+        let mut dd = Dd {
+            dim,
+            empty: false,
+            cons: Some(cons),
+            gens: Some(gens),
+            minimal: true,
+        };
+        dd.recanon();
+        Some(dd)
     }
 
     /// Bounds of the homogeneous form `e` (`e[0]` ignored) over a minimized non-empty

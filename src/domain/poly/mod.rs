@@ -36,6 +36,10 @@ use num_traits::Zero;
 use std::fmt;
 use std::sync::Arc;
 
+/// Beyond this many points a product of blocks is left to the conversion, which counts its
+/// work against the budget (the points of a product multiply).
+const MAX_PRODUCT_POINTS: usize = 1024;
+
 impl Budget {
     /// The budget the trait constructors use: generous, only stops blow-ups.
     pub fn standard() -> Budget {
@@ -162,7 +166,8 @@ impl Polyhedron {
     }
 
     /// The product of the blocks inside `vars` (a union of blocks and free dimensions), as
-    /// one polyhedron over `vars` (in order). Minimal when it is a single block.
+    /// one polyhedron over `vars` (in order). Minimal unless its points would exceed
+    /// `MAX_PRODUCT_POINTS` (then the constraints only, for a conversion within the budget).
     fn gather(&self, vars: &[usize]) -> Dd {
         let inside: Vec<&Block> = self
             .blocks
@@ -174,6 +179,23 @@ impl Polyhedron {
         }
         if inside.is_empty() {
             return Dd::top(vars.len());
+        }
+        let positions: Vec<Vec<usize>> = inside
+            .iter()
+            .map(|b| {
+                b.vars
+                    .iter()
+                    .map(|v| vars.binary_search(v).unwrap() + 1)
+                    .collect()
+            })
+            .collect();
+        let parts: Vec<(&[usize], &Dd)> = positions
+            .iter()
+            .zip(&inside)
+            .map(|(pos, b)| (pos.as_slice(), &*b.dd))
+            .collect();
+        if let Some(dd) = Dd::product(vars.len(), &parts, MAX_PRODUCT_POINTS) {
+            return dd;
         }
         let cols = vars.len() + 1;
         let mut sys = Sys::default();
@@ -478,6 +500,17 @@ impl Polyhedron {
     pub fn try_assign(&mut self, var: Var, expr: &LinExpr) -> Result<(), BudgetExceeded> {
         if self.bottom {
             return Ok(());
+        }
+        if expr.coeff(var).is_zero() {
+            // Forget `var`, then `var = expr`: the same polyhedron, but the relations `var`
+            // had are projected in their own block and never joined to `expr`'s blocks (a
+            // product of blocks has the product of their vertices).
+            self.try_forget(&[var])?;
+            let eq = LinCons {
+                expr: LinExpr::var(var).minus(expr),
+                kind: ConsKind::Eq,
+            };
+            return self.meet_cons_impl(std::slice::from_ref(&eq));
         }
         let mut vs: Vec<usize> = expr.vars().map(Var::index).collect();
         vs.push(var.index());
@@ -1098,6 +1131,48 @@ mod tests {
             Budget::unlimited(),
         );
         assert_eq!(p.to_cons_vec(), projected.to_cons_vec());
+    }
+
+    /// Sparse constraints over six dimensions (one or two variables each), so that the
+    /// polyhedra have several blocks.
+    fn sparse_cons() -> impl proptest::strategy::Strategy<Value = LinCons> {
+        use proptest::prelude::*;
+        (0u32..6, 0u32..6, -2i64..=2, -2i64..=2, -4i64..=4, 0u8..4).prop_map(
+            |(i, j, a, b, k, kind)| {
+                let mut e = LinExpr::constant(k);
+                e.add_term(if a == 0 { 1 } else { a }, Var(i));
+                e.add_term(b, Var(j));
+                LinCons {
+                    expr: e,
+                    kind: if kind == 0 { ConsKind::Eq } else { ConsKind::Ge },
+                }
+            },
+        )
+    }
+
+    proptest::proptest! {
+        /// The product of blocks built directly is the minimal canonical polyhedron a
+        /// conversion of their constraints gives.
+        #[test]
+        fn a_product_of_blocks_is_the_converted_one(
+            cs in proptest::collection::vec(sparse_cons(), 0..7),
+            extra in 0usize..6,
+        ) {
+            let p = Polyhedron::from_cons(6, &cs, Budget::unlimited());
+            if !p.bottom {
+                let mut vars: Vec<usize> = p.blocks.iter().flat_map(|b| b.vars.clone()).collect();
+                vars.push(extra);
+                vars.sort_unstable();
+                vars.dedup();
+                let built = p.gather(&vars);
+                proptest::prop_assert!(built.is_minimal() || p.blocks.len() < 2);
+                let mut converted = Dd::from_cons(vars.len(), built.cons().clone());
+                converted.minimize(&Budget::unlimited()).unwrap();
+                let mut built = built;
+                built.minimize(&Budget::unlimited()).unwrap();
+                proptest::prop_assert_eq!(built, converted);
+            }
+        }
     }
 
     #[test]
