@@ -29,7 +29,6 @@ pub fn analyze<D: NumericDomain>(
     let mut outcome = Outcome::Complete;
     let dim = lowering.space().dim() as u64;
     let widening_delay = lowering.params().classic.widening_delay;
-    let dead = dead_at_entries(lowering);
 
     while let Some(i) = worklist.pop_first() {
         let b = graph.rpo()[i];
@@ -42,7 +41,7 @@ pub fn analyze<D: NumericDomain>(
         };
         for (succ, mut out) in successors_out(lowering, b, state) {
             let idx = succ.index();
-            out.forget(&dead[idx]);
+            out.forget(&dead_at_entry(lowering, succ));
             let new = match &states[idx] {
                 None => out,
                 Some(old) => {
@@ -67,7 +66,7 @@ pub fn analyze<D: NumericDomain>(
     }
 
     if outcome == Outcome::Complete {
-        narrow_once(lowering, &mut states, deadline, &dead);
+        narrow_once(lowering, &mut states, deadline);
     }
     (Invariants { at_block: states }, outcome)
 }
@@ -83,7 +82,6 @@ fn narrow_once<D: NumericDomain>(
     lowering: &Lowering<'_>,
     states: &mut [Option<D>],
     deadline: &Deadline,
-    dead: &[Vec<Var>],
 ) {
     let func = lowering.func();
     let graph = lowering.context().graph();
@@ -105,7 +103,7 @@ fn narrow_once<D: NumericDomain>(
             };
             for (succ, mut out) in successors_out(lowering, *p, state) {
                 if succ == *b {
-                    out.forget(&dead[b.index()]);
+                    out.forget(&dead_at_entry(lowering, *b));
                     acc = Some(match acc {
                         None => out,
                         Some(a) => a.join(&out),
@@ -183,24 +181,19 @@ fn dominating_disequalities(lowering: &Lowering<'_>, b: BlockId) -> Vec<(Operand
     res
 }
 
-/// The value dimensions dead at each block's entry (values not live there: SSA values
-/// that nothing reads any more). The engine forgets them in every state it stores, which
+/// The value dimensions dead at a block's entry (values not live there: SSA values that
+/// nothing reads any more), computed where a state flows in: a list per block would take
+/// blocks × values of memory (gigabytes for a large `main` after inlining). The engine forgets them in every state it stores, which
 /// leaves the relations between the live values exactly as they were (projection keeps
 /// every constraint they imply) while the polyhedra stay small: a function lifted with
 /// contract checks has hundreds of short-lived values, and carrying them made the blocks
 /// of the decomposed polyhedra, hence each step, grow with the function.
-fn dead_at_entries(lowering: &Lowering<'_>) -> Vec<Vec<Var>> {
+fn dead_at_entry(lowering: &Lowering<'_>, b: BlockId) -> Vec<Var> {
     let ctx = lowering.context();
-    let n_values = lowering.func().values.len();
-    (0..lowering.func().blocks.len())
-        .map(|b| {
-            let live = &ctx.live_in()[b];
-            (0..n_values)
-                .map(|i| ValueId(i as u32))
-                .filter(|v| !live.contains(v))
-                .map(|v| lowering.layout().value_var(v))
-                .collect()
-        })
+    (0..lowering.func().values.len())
+        .map(|i| ValueId(i as u32))
+        .filter(|v| !ctx.is_live_at(b, *v))
+        .map(|v| lowering.layout().value_var(v))
         .collect()
 }
 

@@ -836,7 +836,6 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
 /// constant `c` (and `c ± 1`) compared against in the function.
 fn thresholds(lowering: &Lowering<'_>) -> Vec<LinCons> {
     let func = lowering.func();
-    let live_in = lowering.context().live_in();
     let mut constants: BTreeSet<Int> = BTreeSet::new();
     for b in &func.blocks {
         for inst in &b.insts {
@@ -861,10 +860,12 @@ fn thresholds(lowering: &Lowering<'_>) -> Vec<LinCons> {
         .into_iter()
         .take(lowering.focus_params().max_threshold_constants)
         .collect();
-    let mut vars: BTreeSet<ValueId> = BTreeSet::new();
-    for l in live_in {
-        vars.extend(l.iter().copied().filter(|v| !func.value(*v).ty.is_bool()));
-    }
+    let vars: BTreeSet<ValueId> = lowering
+        .context()
+        .live_anywhere()
+        .into_iter()
+        .filter(|v| !func.value(*v).ty.is_bool())
+        .collect();
     let mut res = Vec::new();
     for v in vars {
         let x = LinExpr::var(lowering.layout().value_var(v));

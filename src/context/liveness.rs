@@ -9,11 +9,41 @@
 //! (whole libraries inlined into one entry) take milliseconds, where ordered sets took
 //! seconds and gigabytes before any budget of the analysis applied.
 
-use crate::ir::{Function, Operand, Terminator, ValueId};
+use crate::ir::{BlockId, Function, Operand, Terminator, ValueId};
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
-/// The values live at the entry of each block, indexed by block.
-pub fn live_in(func: &Function) -> Vec<BTreeSet<ValueId>> {
+/// The values live at the entry of each block: a bit row per block, and each block's
+/// ordered set built when first asked for (sets for every block of a large inlined `main`
+/// took most of a gigabyte).
+pub struct LiveSets {
+    rows: Vec<Vec<u64>>,
+    sets: Vec<OnceLock<BTreeSet<ValueId>>>,
+}
+
+impl LiveSets {
+    /// The values live at the entry of `b`.
+    pub fn at(&self, b: BlockId) -> &BTreeSet<ValueId> {
+        self.sets[b.index()].get_or_init(|| members(&self.rows[b.index()]))
+    }
+
+    /// Whether `v` is live at the entry of `b`.
+    pub fn contains(&self, b: BlockId, v: ValueId) -> bool {
+        contains(&self.rows[b.index()], v)
+    }
+
+    /// The values live at the entry of some block.
+    pub fn anywhere(&self) -> BTreeSet<ValueId> {
+        let width = self.rows.first().map_or(0, Vec::len);
+        let union: Vec<u64> = (0..width)
+            .map(|w| self.rows.iter().fold(0, |acc, r| acc | r[w]))
+            .collect();
+        members(&union)
+    }
+}
+
+/// The values live at the entry of each block.
+pub fn live_in(func: &Function) -> LiveSets {
     let n_blocks = func.blocks.len();
     let width = func.values.len().div_ceil(64);
     let row = || vec![0u64; width];
@@ -72,7 +102,10 @@ pub fn live_in(func: &Function) -> Vec<BTreeSet<ValueId>> {
             }
         }
     }
-    live.iter().map(|bits| members(bits)).collect()
+    LiveSets {
+        sets: live.iter().map(|_| OnceLock::new()).collect(),
+        rows: live,
+    }
 }
 
 fn insert(bits: &mut [u64], v: ValueId) {

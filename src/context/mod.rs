@@ -36,7 +36,7 @@ pub struct FunctionContext<'f> {
     func: &'f Function,
     readings: Vec<Interp>,
     graph: ReducedGraph,
-    live_in: Vec<BTreeSet<ValueId>>,
+    live_in: liveness::LiveSets,
     layout: Layout,
     params: Params,
     injected_unknowns: Arc<InjectedUnknowns>,
@@ -89,14 +89,19 @@ impl<'f> FunctionContext<'f> {
         &self.graph
     }
 
-    /// The values live at the entry of each block, indexed by block.
-    pub fn live_in(&self) -> &[BTreeSet<ValueId>] {
-        &self.live_in
-    }
-
     /// The values live at the entry of a block.
     pub fn live_at(&self, b: BlockId) -> &BTreeSet<ValueId> {
-        &self.live_in[b.index()]
+        self.live_in.at(b)
+    }
+
+    /// Whether `v` is live at the entry of `b` (without building the block's set).
+    pub fn is_live_at(&self, b: BlockId, v: ValueId) -> bool {
+        self.live_in.contains(b, v)
+    }
+
+    /// The values live at the entry of some block.
+    pub fn live_anywhere(&self) -> BTreeSet<ValueId> {
+        self.live_in.anywhere()
     }
 
     /// The dimensions of the function's states, without predicate slots.

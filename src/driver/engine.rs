@@ -83,7 +83,7 @@ pub(super) fn loop_invariants_of<D: NumericDomain>(
 ) -> Vec<LoopInvariant> {
     let func = lowering.func();
     let graph = lowering.context().graph();
-    let live_in = lowering.context().live_in();
+    let ctx = lowering.context();
     let mut loop_invariants = Vec::new();
     if run.outcome != Outcome::Complete {
         return loop_invariants;
@@ -119,7 +119,7 @@ pub(super) fn loop_invariants_of<D: NumericDomain>(
                     .flat_map(|d| {
                         let mut part = D::top(lowering.space());
                         part.meet_cons(d);
-                        project_to_source(lowering, &live_in[cp.block.index()], &part)
+                        project_to_source(lowering, ctx.live_at(cp.block), &part)
                             .to_disjunction()
                     })
                     .collect();
@@ -128,7 +128,7 @@ pub(super) fn loop_invariants_of<D: NumericDomain>(
             _ => match run.invariants.at(cp.block) {
                 None => "false".to_string(),
                 Some(d) => readable_invariant(
-                    &project_to_source(lowering, &live_in[cp.block.index()], d).to_disjunction(),
+                    &project_to_source(lowering, ctx.live_at(cp.block), d).to_disjunction(),
                     lowering.space(),
                     &ranges,
                 ),

@@ -532,6 +532,17 @@ impl Polyhedron {
         if self.bottom || assignments.is_empty() {
             return Ok(());
         }
+        let reads_a_target = assignments
+            .iter()
+            .any(|(_, e)| assignments.iter().any(|(v, _)| !e.coeff(*v).is_zero()));
+        if !reads_a_target {
+            // No expression reads a target, so one at a time is the same map, and each
+            // step is incremental instead of a conversion of every generator.
+            for (v, e) in assignments {
+                self.try_assign(*v, e)?;
+            }
+            return Ok(());
+        }
         let vs: Vec<usize> = assignments
             .iter()
             .flat_map(|(v, e)| e.vars().map(Var::index).chain(std::iter::once(v.index())))
