@@ -608,6 +608,7 @@ fn budget_exceeded_falls_back_to_a_sound_box() {
         max_rows: 20,
         max_bits: 64,
         max_work: u64::MAX,
+        stoppable: false,
     };
     let cube = Polyhedron::from_cons(6, &cs[..12], tight);
     let far = Polyhedron::from_cons(

@@ -21,6 +21,7 @@ pub mod poly;
 pub mod polynomial;
 pub mod predicates;
 pub mod readable;
+pub mod stop;
 
 pub use interval::IntervalDomain;
 pub use linear::{ConsKind, DimKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};

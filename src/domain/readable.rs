@@ -37,6 +37,7 @@ fn budget() -> Budget {
         max_rows: 2_000,
         max_bits: 256,
         max_work: 200_000,
+        stoppable: false,
     }
 }
 

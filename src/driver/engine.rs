@@ -119,8 +119,7 @@ pub(super) fn loop_invariants_of<D: NumericDomain>(
                     .flat_map(|d| {
                         let mut part = D::top(lowering.space());
                         part.meet_cons(d);
-                        project_to_source(lowering, ctx.live_at(cp.block), &part)
-                            .to_disjunction()
+                        project_to_source(lowering, ctx.live_at(cp.block), &part).to_disjunction()
                     })
                     .collect();
                 readable_invariant(&parts, lowering.space(), &ranges)

@@ -10,7 +10,10 @@
 
 use super::bitset::BitSet;
 use super::num::{combine, dot, negate, normalize, row_bits, Coef, Row};
-use crate::domain::BudgetExceeded;
+use crate::domain::{stop, BudgetExceeded};
+
+/// Pairs of rays examined between two looks at the clock.
+const STOP_CHECK_EVERY: u64 = 1024;
 
 /// Limits on the size of a conversion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +26,9 @@ pub struct Budget {
     /// plus one per third ray tested against it): the conversion's time grows with them
     /// long before the number of rows shows it.
     pub max_work: u64,
+    /// Whether the conversions also give up once this thread's stop instant has passed
+    /// ([`crate::domain::stop`]).
+    pub stoppable: bool,
 }
 
 impl Budget {
@@ -32,6 +38,7 @@ impl Budget {
             max_rows: usize::MAX,
             max_bits: u64::MAX,
             max_work: u64::MAX,
+            stoppable: false,
         }
     }
 }
@@ -148,6 +155,7 @@ impl Converted {
         let min_common = (cols as isize) - (self.lines.len() as isize) - 2;
         let mut new_rays = Vec::new();
         let mut new_sat = Vec::new();
+        let mut tested: u64 = 0;
         for p in 0..self.rays.len() {
             if s[p] <= 0 {
                 continue;
@@ -155,6 +163,12 @@ impl Converted {
             for n in 0..self.rays.len() {
                 if s[n] >= 0 {
                     continue;
+                }
+                tested += 1;
+                if budget.stoppable && tested % STOP_CHECK_EVERY == 0 && stop::reached() {
+                    return Err(BudgetExceeded {
+                        what: "the stage's time".to_string(),
+                    });
                 }
                 let common = self.sat[p].and(&self.sat[n]);
                 let work = if (common.count() as isize) < min_common {

@@ -47,6 +47,7 @@ impl Budget {
             max_rows: 20_000,
             max_bits: 2048,
             max_work: 20_000_000,
+            stoppable: true,
         }
     }
 }
@@ -1155,7 +1156,11 @@ mod tests {
                 e.add_term(b, Var(j));
                 LinCons {
                     expr: e,
-                    kind: if kind == 0 { ConsKind::Eq } else { ConsKind::Ge },
+                    kind: if kind == 0 {
+                        ConsKind::Eq
+                    } else {
+                        ConsKind::Ge
+                    },
                 }
             },
         )

@@ -248,7 +248,11 @@ pub(super) fn walk(stages: &[PipelineStage], inputs: &Inputs<'_>, state: &mut St
         }
         let allowance = stage.share.allowance(&inputs.clock, &ran);
         crate::progress::stage(|| stage.step.reported().name().into());
-        let mut run = || (stage.run)(inputs, state, &allowance);
+        // A polyhedra operation past the stage's end gives up (its fallback is sound)
+        // rather than run on for seconds.
+        let until = allowance.until;
+        let mut run =
+            || crate::domain::stop::until(until, || (stage.run)(inputs, state, &allowance));
         if stage.step.reported() == Stage::CounterexampleSearch {
             // In a solver context of its own: a search stops at a time limit, and the terms
             // it leaves in the thread's context would change the models (hence the
