@@ -1149,21 +1149,18 @@ mod tests {
     /// polyhedra have several blocks.
     fn sparse_cons() -> impl proptest::strategy::Strategy<Value = LinCons> {
         use proptest::prelude::*;
-        (0u32..6, 0u32..6, -2i64..=2, -2i64..=2, -4i64..=4, 0u8..4).prop_map(
-            |(i, j, a, b, k, kind)| {
-                let mut e = LinExpr::constant(k);
-                e.add_term(if a == 0 { 1 } else { a }, Var(i));
-                e.add_term(b, Var(j));
-                LinCons {
-                    expr: e,
-                    kind: if kind == 0 {
-                        ConsKind::Eq
-                    } else {
-                        ConsKind::Ge
-                    },
-                }
-            },
-        )
+        let terms = (0u32..6, 0u32..6, -2i64..=2, -2i64..=2, -4i64..=4);
+        (terms, proptest::bool::weighted(0.25)).prop_map(|((i, j, a, b, k), eq)| {
+            let mut e = LinExpr::constant(k);
+            e.add_term(if a == 0 { 1 } else { a }, Var(i));
+            e.add_term(b, Var(j));
+            let zero = LinExpr::constant(0);
+            if eq {
+                LinCons::eq(&e, &zero)
+            } else {
+                LinCons::ge(&e, &zero)
+            }
+        })
     }
 
     proptest::proptest! {
