@@ -519,7 +519,8 @@ pub fn simplify_generators(gens: &[Polynomial], vars: &[Var], degree: u32) -> Ve
 /// True when `p` is a combination `Σ mᵢ·gᵢ` of monomial multiples over `vars` of the
 /// generators, of degree at most one more than the largest of `p`, the generators and
 /// `degree`: then `g = 0` for every generator
-/// implies `p = 0`. False says nothing (the ideal is truncated).
+/// implies `p = 0`. False says nothing (the ideal is truncated, or this thread's stop
+/// instant, [`super::stop`], ended the elimination).
 pub fn in_ideal(p: &Polynomial, gens: &[Polynomial], vars: &[Var], degree: u32) -> bool {
     if p.is_zero() {
         return true;
@@ -533,8 +534,14 @@ pub fn in_ideal(p: &Polynomial, gens: &[Polynomial], vars: &[Var], degree: u32) 
         for m in Monomial::all_up_to(vars, cap.saturating_sub(g.degree())) {
             columns.push(g.times(&Polynomial::term(1, m)));
         }
+        if super::stop::reached() {
+            return false;
+        }
     }
-    dependencies(&columns).iter().any(|c| !c[0].is_zero())
+    // Stopped at the stage's end: not shown to be in the ideal (what callers assume of a
+    // polynomial they know nothing about).
+    dependencies_until(&columns, &super::stop::reached)
+        .is_some_and(|deps| deps.iter().any(|c| !c[0].is_zero()))
 }
 
 #[cfg(test)]

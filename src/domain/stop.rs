@@ -1,10 +1,11 @@
 //! An instant after which the conversions of the polyhedra give up as if their budget of
-//! work were spent. The caller of the operation already has a sound fallback for that (an
-//! interval hull), so a stage whose deadline passes inside one large conversion stops
-//! within milliseconds instead of running on for seconds past its share.
+//! work were spent, and an ideal membership test answers "not shown". Their callers already
+//! have a sound answer for that (an interval hull; no proof), so a stage whose deadline
+//! passes inside one large operation stops within milliseconds instead of running on for
+//! seconds past its share.
 //!
-//! Only budgets that ask for it (the polyhedra's `Budget::stoppable`) stop: the exact
-//! operations run with an unlimited budget never fail.
+//! Only polyhedra budgets that ask for it (`Budget::stoppable`) stop: the exact operations
+//! run with an unlimited budget never fail.
 
 use std::cell::Cell;
 use std::time::Instant;
