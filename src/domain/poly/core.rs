@@ -687,6 +687,61 @@ impl Dd {
         Some(dd)
     }
 
+    /// The factor on columns `cols` (1-based) of a minimal non-empty polyhedron that is the
+    /// product of its restrictions to groups of columns (no row mentions two groups), built
+    /// by restriction instead of a conversion: the product's points are the combinations of
+    /// its factors' points, and each of its lines and rays lies in one factor. `x₀ ≥ 0` is a
+    /// facet of the factor exactly when its recession cone has the factor's dimension.
+    pub fn factor(&self, cols: &[usize]) -> Dd {
+        let sub = |r: &Row| -> Row {
+            std::iter::once(r[0].clone())
+                .chain(cols.iter().map(|&j| r[j].clone()))
+                .collect()
+        };
+        let mentions = |r: &&Row| cols.iter().any(|&j| !r[j].is_zero());
+        let c = self.cons();
+        let eqs: Vec<Row> = c.eqs.iter().filter(mentions).map(sub).collect();
+        let mut ineqs: Vec<Row> = c
+            .ineqs
+            .iter()
+            .filter(|r| !is_trivial(r))
+            .filter(mentions)
+            .map(sub)
+            .collect();
+        let g = self.gens();
+        let lines: Vec<Row> = g.eqs.iter().filter(mentions).map(sub).collect();
+        let mut rays: Vec<Row> = Vec::new();
+        for r in &g.ineqs {
+            if r[0].signum() > 0 {
+                let mut point = sub(r);
+                normalize(&mut point);
+                rays.push(point);
+            } else if mentions(&r) {
+                rays.push(sub(r));
+            }
+        }
+        let recession: Vec<Row> = lines
+            .iter()
+            .chain(rays.iter().filter(|r| r[0].is_zero()))
+            .cloned()
+            .collect();
+        if echelon(recession).len() + eqs.len() == cols.len() {
+            ineqs.push(positivity(cols.len() + 1));
+        }
+        let mut dd = Dd {
+            dim: cols.len(),
+            empty: false,
+            cons: Some(Sys { eqs, ineqs }),
+            gens: Some(Sys {
+                eqs: lines,
+                ineqs: rays,
+            }),
+            minimal: true,
+        };
+        dd.recanon();
+        dd
+    }
+
     /// Bounds of the homogeneous form `e` (`e[0]` ignored) over a minimized non-empty
     /// polyhedron: `(min, max)` as fractions `(num, den)`, `None` when unbounded.
     pub fn bound_row(&self, e: &Row) -> (Option<(Coef, Coef)>, Option<(Coef, Coef)>) {
