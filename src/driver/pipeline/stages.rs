@@ -33,7 +33,9 @@
 //! `analysis::Deadline::spend`, the same on any machine and under any load): the interval
 //! stage's and, when set, the engine's. The others are wall-clock; inside them, path
 //! focusing and bounded model checking also stop at a budget of the solver's own work
-//! (`FocusParams::solver_work`, `CexParams::bmc_work`).
+//! (`FocusParams::solver_work`, `CexParams::bmc_work`). At a share's end the polyhedra
+//! conversions and ideal tests running then give up too (`domain::stop`), with their
+//! usual sound answers, so that no single operation runs on past it.
 
 use super::{Allowance, Inputs, State};
 use crate::check::Stage;
