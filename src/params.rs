@@ -359,6 +359,14 @@ pub struct StageParams {
     /// alone limits it). The contract search of recursive functions (`driver::contracts`) sets it
     /// so that what its rounds prove does not depend on the machine's load.
     pub engine_work: u64,
+    /// Units of counted work (`domain::stop`: solver resource units, conversion tests,
+    /// engine steps) one second of a stage's share is worth, so that the stages between
+    /// the engine and the full search, the engine included, stop at the same point on any
+    /// machine and under any load; 0: their shares are wall-clock only.
+    pub work_per_second: u64,
+    /// A share counted in work may last this many times its length in time before the
+    /// clock stops it anyway (a safety net, for work not counted).
+    pub time_net: f64,
     /// The budget of work, in steps, of the analyses that infer and certify the
     /// preconditions of one function's open checks (`driver::preconditions`; 0: none are
     /// inferred). Time stops them only at what is left of `--timeout`.
@@ -399,6 +407,9 @@ pub struct TraceParams {
     pub focus: bool,
     /// The counterexample search prints its steps with the time left.
     pub counterexamples: bool,
+    /// Each stage prints its time, its budget of counted work and the work it counted by
+    /// kind (to measure `StageParams::work_per_second`).
+    pub work: bool,
 }
 
 /// Faults injected on purpose, to test that no verdict depends on them.
@@ -471,6 +482,8 @@ impl Params {
             relational_congruence_share: 0.2,
             relational_share_reference: Duration::from_secs(20),
             engine_work: 0,
+            work_per_second: 10_000_000,
+            time_net: 1.0,
             precondition_work: 1 << 27,
             solver_stages: true,
         },
@@ -509,6 +522,7 @@ impl Params {
         trace: TraceParams {
             focus: false,
             counterexamples: false,
+            work: false,
         },
         faults: FaultParams {
             solver_unknown_every: 0,

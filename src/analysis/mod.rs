@@ -106,6 +106,7 @@ impl Deadline {
     pub fn spend(&self, steps: u64) -> bool {
         self.spent.set(self.spent.get().saturating_add(steps));
         WORK_SPENT.fetch_add(steps, std::sync::atomic::Ordering::Relaxed);
+        crate::domain::stop::charge(crate::domain::stop::Work::Step, steps);
         let Some(left) = &self.work else {
             return true;
         };
@@ -143,7 +144,10 @@ impl Deadline {
         if self.hit.get().is_some() {
             return true;
         }
-        let hit = if Instant::now() >= self.end {
+        // The stage's budget of work (`domain::stop`) ends the deadline too.
+        let hit = if crate::domain::stop::work_spent() {
+            Some(Limit::Work)
+        } else if Instant::now() >= self.end {
             Some(Limit::Time)
         } else if self.memory.is_some_and(|m| m.exceeded()) {
             Some(Limit::Memory)

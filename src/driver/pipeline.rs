@@ -233,6 +233,8 @@ struct Allowance {
     /// For a search after a native build (which `until` limits): the search's own time,
     /// from the build's end.
     search_slice: Option<Duration>,
+    /// Its budget of counted work (`domain::stop`), when its share is counted in work.
+    meter: Option<u64>,
 }
 
 impl Allowance {
@@ -327,7 +329,7 @@ pub(super) fn interval_pass(
     cex: Option<&CexConfig>,
     budget: Duration,
 ) -> Staged {
-    let clock = Clock::new(Instant::now(), budget);
+    let clock = Clock::new(Instant::now(), budget, &config.params);
     let mut state = State::new(func);
     if budget.is_zero() {
         // The run's budget is spent: not even the context is built.
@@ -412,7 +414,7 @@ pub(super) fn run(
     budget: Duration,
     staged: Option<Staged>,
 ) -> FunctionOutcome {
-    let clock = Clock::new(Instant::now(), budget);
+    let clock = Clock::new(Instant::now(), budget, &config.params);
     let mut state = match staged {
         Some(Staged(state)) => state,
         None => State::new(func),

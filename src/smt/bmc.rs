@@ -95,6 +95,8 @@ pub struct Bmc<'a> {
     exhausted: bool,
     /// The function's count of solver checks that answer `unknown` on purpose.
     injected: Arc<InjectedUnknowns>,
+    /// The solver's own limit of work per check (see [`Self::set_work_limit`]), 0 for none.
+    work_limit: u32,
 }
 
 impl<'a> Bmc<'a> {
@@ -196,6 +198,7 @@ impl<'a> Bmc<'a> {
             fresh: 0,
             exhausted: false,
             injected,
+            work_limit: 0,
         }
     }
 
@@ -213,6 +216,7 @@ impl<'a> Bmc<'a> {
     /// Limits each later query to `steps` of the solver's resource count (see
     /// [`super::set_work_limit`]), 0 for none; the time limits stay, as a safety net.
     pub fn set_work_limit(&mut self, steps: u32) {
+        self.work_limit = steps;
         super::set_work_limit(&self.solver, steps);
     }
 
@@ -259,6 +263,7 @@ impl<'a> Bmc<'a> {
             std::slice::from_ref(&assumption),
             hard_deadline,
             &self.injected,
+            self.work_limit,
         );
         let res = match answer {
             SatResult::Sat => match self.solver.get_model() {
@@ -304,6 +309,7 @@ impl<'a> Bmc<'a> {
             std::slice::from_ref(&assumption),
             hard_deadline,
             &self.injected,
+            self.work_limit,
         );
         self.solver.assert(&assumption.not());
         match answer {

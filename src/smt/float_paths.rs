@@ -230,7 +230,7 @@ impl<'p> Run<'p> {
         // No check of the float paths answers `unknown` on purpose: the faults are injected
         // into the analysis's checks (`params::FaultParams`).
         let none = crate::context::InjectedUnknowns::every(0);
-        match super::check_until(&solver, &assumptions, deadline, &none) {
+        match super::check_until(&solver, &assumptions, deadline, &none, 0) {
             SatResult::Sat => Ok(true),
             SatResult::Unsat => Ok(false),
             SatResult::Unknown => give_up("solver unknown"),

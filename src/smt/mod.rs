@@ -119,15 +119,53 @@ const INTERRUPT_REPEAT: std::time::Duration = std::time::Duration::from_millis(5
 /// relational-congruence query of lz4 ran 7 minutes past its deadline in `scripts/real-code`).
 /// A deadline already past gives `unknown` without asking, and so does a check that
 /// `injected` designates (a test aid, [`crate::params::FaultParams`]).
+///
+/// `own_limit` is the solver's own limit of work per check ([`set_work_limit`], 0 for
+/// none); inside a stage with a budget of work ([`crate::domain::stop`]) the check is also
+/// limited to what is left of it, and what it spends is charged to it.
 pub(crate) fn check_until(
     solver: &Solver,
     assumptions: &[Bool],
     deadline: std::time::Instant,
     injected: &InjectedUnknowns,
+    own_limit: u32,
 ) -> SatResult {
+    use crate::domain::stop;
     if injected.next_is_unknown() {
         return SatResult::Unknown;
     }
+    // What is left of the stage's budget, in the solver's units (0 would mean no limit).
+    let meter = stop::work_left().map(|left| left / stop::Work::Solver.weight());
+    if meter == Some(0) {
+        return SatResult::Unknown;
+    }
+    if let Some(left) = meter {
+        let left = u32::try_from(left).unwrap_or(u32::MAX);
+        let limit = if own_limit == 0 {
+            left
+        } else {
+            own_limit.min(left)
+        };
+        set_work_limit(solver, limit);
+    }
+    let before = work_count(solver);
+    let answer = check_interruptible(solver, assumptions, deadline);
+    stop::charge(
+        stop::Work::Solver,
+        work_count(solver).saturating_sub(before),
+    );
+    if meter.is_some() {
+        set_work_limit(solver, own_limit);
+    }
+    answer
+}
+
+/// Checks `solver` under `assumptions`, interrupting it at `deadline` (see [`check_until`]).
+fn check_interruptible(
+    solver: &Solver,
+    assumptions: &[Bool],
+    deadline: std::time::Instant,
+) -> SatResult {
     let limit = deadline.saturating_duration_since(std::time::Instant::now());
     if limit.is_zero() {
         return SatResult::Unknown;
@@ -680,7 +718,13 @@ impl RegionFormula {
         }
         let probe = Bool::fresh_const("load");
         self.solver.assert(&probe.not());
-        match check_until(&self.solver, &[probe], deadline, &self.injected) {
+        match check_until(
+            &self.solver,
+            &[probe],
+            deadline,
+            &self.injected,
+            self.work_limit,
+        ) {
             SatResult::Unknown => Err(Unknown::Loading(self.solver.get_reason_unknown())),
             SatResult::Sat | SatResult::Unsat => {
                 self.loaded = true;
@@ -1316,7 +1360,7 @@ impl RegionFormula {
         };
         self.solver.assert(&Bool::and(&[reached, escape]));
         let terms: Vec<Int> = values.iter().map(|v| self.target_term(*v, cp)).collect();
-        let res = match check_until(&self.solver, &[], deadline, &self.injected) {
+        let res = match check_until(&self.solver, &[], deadline, &self.injected, self.work_limit) {
             SatResult::Unsat => PointResult::Unsat,
             SatResult::Unknown => PointResult::Unknown(Unknown::Solver(
                 self.solver.get_reason_unknown().unwrap_or_default(),
@@ -1366,7 +1410,7 @@ impl RegionFormula {
         keys: &BTreeMap<CutPointId, Option<Vec<LinCons>>>,
         deadline: std::time::Instant,
     ) -> QueryResult {
-        let res = match check_until(&self.solver, &[], deadline, &self.injected) {
+        let res = match check_until(&self.solver, &[], deadline, &self.injected, self.work_limit) {
             SatResult::Unsat => QueryResult::Unsat,
             SatResult::Unknown => QueryResult::Unknown(Unknown::Solver(
                 self.solver.get_reason_unknown().unwrap_or_default(),
@@ -1677,7 +1721,7 @@ mod tests {
     #[test]
     fn a_deadline_already_past_gives_unknown_without_asking() {
         let solver = hard_solver();
-        let answer = check_until(&solver, &[], Instant::now(), &InjectedUnknowns::every(0));
+        let answer = check_until(&solver, &[], Instant::now(), &InjectedUnknowns::every(0), 0);
         assert_eq!(answer, SatResult::Unknown);
     }
 
@@ -1690,6 +1734,7 @@ mod tests {
             &[],
             start + Duration::from_millis(200),
             &InjectedUnknowns::every(0),
+            0,
         );
         assert_eq!(answer, SatResult::Unknown);
         // Liveness, not speed: without the interrupts the check runs for ever.

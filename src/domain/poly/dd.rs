@@ -91,10 +91,24 @@ impl Converted {
         budget: &Budget,
     ) -> Result<(), BudgetExceeded> {
         let mut work_left = budget.max_work;
+        let mut charged_at = work_left;
+        let mut added = Ok(());
         for (k, (row, &eq)) in rows.iter().zip(is_eq).enumerate() {
-            self.add_row(row, eq, first + k, cols, budget, &mut work_left)?;
+            added = self.add_row(
+                row,
+                eq,
+                first + k,
+                cols,
+                budget,
+                &mut work_left,
+                &mut charged_at,
+            );
+            if added.is_err() {
+                break;
+            }
         }
-        Ok(())
+        stop::charge(stop::Work::Conversion, charged_at - work_left);
+        added
     }
 
     fn add_row(
@@ -105,6 +119,7 @@ impl Converted {
         cols: usize,
         budget: &Budget,
         work_left: &mut u64,
+        charged_at: &mut u64,
     ) -> Result<(), BudgetExceeded> {
         // A line not saturating `c` absorbs it.
         let sl: Vec<Coef> = self.lines.iter().map(|l| dot(c, l)).collect();
@@ -165,10 +180,15 @@ impl Converted {
                     continue;
                 }
                 tested += 1;
-                if budget.stoppable && tested % STOP_CHECK_EVERY == 0 && stop::reached() {
-                    return Err(BudgetExceeded {
-                        what: "the stage's time".to_string(),
-                    });
+                if tested % STOP_CHECK_EVERY == 0 {
+                    // The stage's budget of work sees the tests as they go.
+                    stop::charge(stop::Work::Conversion, *charged_at - *work_left);
+                    *charged_at = *work_left;
+                    if budget.stoppable && stop::reached() {
+                        return Err(BudgetExceeded {
+                            what: "the stage's share".to_string(),
+                        });
+                    }
                 }
                 let common = self.sat[p].and(&self.sat[n]);
                 let work = if (common.count() as isize) < min_common {

@@ -29,13 +29,19 @@
 //! | `TemplateBounds` | template bounds | the relational congruences reached their fixpoint and asked every query in time, open | the rest of the relational congruences' share |
 //! | `FullCex` | counterexample search | a search is configured | until `B` less a margin (`B / final_margin_divisor`, at least `final_margin_min`) from the function's start |
 //!
-//! Every share ends by the pass's end. Two shares count work (steps of
-//! `analysis::Deadline::spend`, the same on any machine and under any load): the interval
-//! stage's and, when set, the engine's. The others are wall-clock; inside them, path
-//! focusing and bounded model checking also stop at a budget of the solver's own work
-//! (`FocusParams::solver_work`, `CexParams::bmc_work`). At a share's end the polyhedra
-//! conversions and ideal tests running then give up too (`domain::stop`), with their
-//! usual sound answers, so that no single operation runs on past it.
+//! Every share ends by the pass's end. The interval stage's share and, when set, the
+//! engine's count work in steps (`analysis::Deadline::spend`). The shares of the stages
+//! from the polynomial equalities after the engine to refinement are also counted in work when
+//! `StageParams::work_per_second` is set: the same fraction, its seconds at that rate, the
+//! function's counted work (`domain::stop`: solver resource units, conversion tests, engine
+//! steps) standing for the time since its start. A stage whose budget of work is spent
+//! stops at the same point of its computation on any machine and under any load; its time
+//! share stays, `StageParams::time_net` times as long, as a safety net for the work no
+//! counter sees. The searches are wall-clock; inside them, bounded model checking stops at
+//! its own budget of solver work (`CexParams::bmc_work`), like path focusing
+//! (`FocusParams::solver_work`) in every stage. At a share's end the polyhedra conversions,
+//! the ideal tests and the solver checks running then give up too (`domain::stop`), with
+//! their usual sound answers, so that no single operation runs on past it.
 
 use super::{Allowance, Inputs, State};
 use crate::check::Stage;
@@ -109,6 +115,9 @@ pub(super) struct Share {
     pub time: TimeShare,
     /// Its budget of work in steps, when it counts work.
     pub work: Option<u64>,
+    /// Whether its time share is also counted in work (`domain::stop`), at
+    /// `StageParams::work_per_second`.
+    pub metered: bool,
 }
 
 /// The wall-clock part of a share.
@@ -167,28 +176,72 @@ impl Reference {
 impl Share {
     /// A wall-clock share.
     fn time(time: TimeShare) -> Share {
-        Share { time, work: None }
+        Share {
+            time,
+            work: None,
+            metered: false,
+        }
+    }
+
+    /// A share counted in work, its time a safety net.
+    fn metered(time: TimeShare) -> Share {
+        Share {
+            time,
+            work: None,
+            metered: true,
+        }
     }
 
     /// What the share allows a stage that starts now, given the function's `clock` and the
     /// limits of the stages that ran before (`ran`).
-    fn allowance(&self, clock: &Clock, ran: &[(Step, Instant)]) -> Allowance {
+    fn allowance(&self, clock: &Clock, ran: &[Ran]) -> Allowance {
         let now = Instant::now();
         let budget = clock.budget;
         let mut search_slice = None;
+        // A share counted in work: its seconds at `work_per_second`, the function's work so
+        // far taking the place of the time since its start. Its time is then a safety net
+        // `time_net` times as long. The searches' work is left out: their shares are time
+        // (a short slice), and their solver work, at several times the rate of the other
+        // stages, would leave the stages after them nothing.
+        let counted = crate::domain::stop::counted();
+        let searched: u64 = ran.iter().map(|r| r.searched).sum();
+        let done = counted
+            .saturating_sub(clock.work_started)
+            .saturating_sub(searched);
+        let in_work = |share: Duration| (share.as_secs_f64() * clock.work_per_second as f64) as u64;
+        let metered = self.metered && clock.work_per_second > 0;
+        let net = |share: Duration| {
+            if metered {
+                share.mul_f64(clock.time_net)
+            } else {
+                share
+            }
+        };
+        let mut meter = None;
         let until = match self.time {
             TimeShare::Whole => clock.ends,
             TimeShare::FromFunctionStart { of, fraction } => {
-                clock.started + of.of(budget).mul_f64(fraction)
+                let share = of.of(budget).mul_f64(fraction);
+                meter = Some(in_work(share).saturating_sub(done));
+                clock.started + net(share)
             }
-            TimeShare::FromStageStart { of, fraction } => now + of.of(budget).mul_f64(fraction),
+            TimeShare::FromStageStart { of, fraction } => {
+                let share = of.of(budget).mul_f64(fraction);
+                meter = Some(in_work(share));
+                now + net(share)
+            }
             TimeShare::FromFunctionStartAtLeast {
                 of,
                 fraction,
                 floor,
             } => {
                 let share = of.of(budget).mul_f64(fraction);
-                (clock.started + share).max(now + share.mul_f64(floor))
+                meter = Some(
+                    in_work(share)
+                        .saturating_sub(done)
+                        .max(in_work(share.mul_f64(floor))),
+                );
+                (clock.started + net(share)).max(now + net(share.mul_f64(floor)))
             }
             TimeShare::BuildThenSearch {
                 build_divisor,
@@ -205,18 +258,34 @@ impl Share {
                 let margin = (budget / margin_divisor).max(margin_min);
                 clock.started + budget.saturating_sub(margin)
             }
-            TimeShare::RestOf(step) => ran
-                .iter()
-                .rev()
-                .find(|(s, _)| *s == step)
-                .map_or(now, |(_, until)| *until),
+            TimeShare::RestOf(step) => match ran.iter().rev().find(|r| r.step == step) {
+                Some(r) => {
+                    meter = r.work_ends.map(|end| end.saturating_sub(counted));
+                    r.until
+                }
+                None => {
+                    meter = Some(0);
+                    now
+                }
+            },
         };
         Allowance {
             until: until.min(clock.ends),
             work: self.work,
             search_slice,
+            meter: meter.filter(|_| metered),
         }
     }
+}
+
+/// A stage that ran: its step and where its share ended, in time and in counted work
+/// (`domain::stop::counted`); for a search, the work it counted.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Ran {
+    step: Step,
+    until: Instant,
+    work_ends: Option<u64>,
+    searched: u64,
 }
 
 /// The function's budget for a pass.
@@ -228,34 +297,49 @@ pub(super) struct Clock {
     pub budget: Duration,
     /// `started + budget`: no stage of the pass works past it.
     pub ends: Instant,
+    /// The thread's counted work when the pass started (`domain::stop::counted`).
+    pub work_started: u64,
+    /// Units of work a second of a share is worth (0: the shares are wall-clock only).
+    pub work_per_second: u64,
+    /// How many times its length a share counted in work may last in time.
+    pub time_net: f64,
 }
 
 impl Clock {
-    /// A budget counted from `started`.
-    pub(super) fn new(started: Instant, budget: Duration) -> Clock {
+    /// A budget counted from `started`, its shares in work as `params` says.
+    pub(super) fn new(started: Instant, budget: Duration, params: &Params) -> Clock {
         Clock {
             started,
             budget,
             ends: started + budget,
+            work_started: crate::domain::stop::counted(),
+            work_per_second: params.stages.work_per_second,
+            time_net: params.stages.time_net,
         }
     }
 }
 
 /// Runs the wanted stages of `stages` in order.
 pub(super) fn walk(stages: &[PipelineStage], inputs: &Inputs<'_>, state: &mut State) {
-    let mut ran: Vec<(Step, Instant)> = Vec::new();
+    let mut ran: Vec<Ran> = Vec::new();
     for stage in stages {
         if !(stage.wanted)(inputs, state) {
             continue;
         }
         let allowance = stage.share.allowance(&inputs.clock, &ran);
         crate::progress::stage(|| stage.step.reported().name().into());
-        // A polyhedra operation past the stage's end gives up (its fallback is sound)
-        // rather than run on for seconds.
+        // A polyhedra operation or a solver check past the stage's share gives up (its
+        // fallback is sound) rather than run on.
         let until = allowance.until;
+        let meter = allowance.meter;
+        let work_ends = meter.map(|m| crate::domain::stop::counted().saturating_add(m));
+        let trace = inputs.config.params.trace.work;
+        let (t0, k0) = (Instant::now(), crate::domain::stop::counted_by_kind());
         let mut run =
-            || crate::domain::stop::until(until, || (stage.run)(inputs, state, &allowance));
-        if stage.step.reported() == Stage::CounterexampleSearch {
+            || crate::domain::stop::within(until, meter, || (stage.run)(inputs, state, &allowance));
+        let searching = stage.step.reported() == Stage::CounterexampleSearch;
+        let before = crate::domain::stop::counted();
+        if searching {
             // In a solver context of its own: a search stops at a time limit, and the terms
             // it leaves in the thread's context would change the models (hence the
             // predicates and the proofs) of the stages after it.
@@ -263,7 +347,30 @@ pub(super) fn walk(stages: &[PipelineStage], inputs: &Inputs<'_>, state: &mut St
         } else {
             run();
         }
-        ran.push((stage.step, allowance.until));
+        if trace {
+            let k1 = crate::domain::stop::counted_by_kind();
+            eprintln!(
+                "polyfocus: work: {} {:?} {:.3} s, budget {:?}, solver {}, conversion {}, steps {}",
+                inputs.func.name,
+                stage.step,
+                t0.elapsed().as_secs_f64(),
+                meter,
+                k1[0] - k0[0],
+                k1[1] - k0[1],
+                k1[2] - k0[2]
+            );
+        }
+        let searched = if searching {
+            crate::domain::stop::counted().saturating_sub(before)
+        } else {
+            0
+        };
+        ran.push(Ran {
+            step: stage.step,
+            until: allowance.until,
+            work_ends,
+            searched,
+        });
     }
 }
 
@@ -275,6 +382,7 @@ pub(super) fn first_pass(params: &Params) -> Vec<PipelineStage> {
         share: Share {
             time: TimeShare::Whole,
             work: Some(params.stages.interval_work),
+            metered: false,
         },
         run: super::fixpoint::interval_stage,
     }]
@@ -342,6 +450,7 @@ pub(super) fn second_pass<D: NumericDomain, P: NumericDomain>(
                     fraction: if searching { p.engine_share } else { 1.0 },
                 },
                 work: (p.engine_work > 0).then_some(p.engine_work),
+                metered: false,
             },
             run: super::fixpoint::engine_stage::<D>,
         },
@@ -354,7 +463,7 @@ pub(super) fn second_pass<D: NumericDomain, P: NumericDomain>(
                     && s.progress.any_imprecise()
                     && (s.complete() || !s.equalities_exhausted)
             },
-            share: Share::time(TimeShare::FromStageStart {
+            share: Share::metered(TimeShare::FromStageStart {
                 of: shared,
                 fraction: p.engine_share / 3.0,
             }),
@@ -365,7 +474,7 @@ pub(super) fn second_pass<D: NumericDomain, P: NumericDomain>(
             wanted: |i, s| {
                 i.config.params.stages.solver_stages && s.complete() && s.progress.any_imprecise()
             },
-            share: Share::time(TimeShare::FromFunctionStart {
+            share: Share::metered(TimeShare::FromFunctionStart {
                 of: shared,
                 fraction: p.congruence_share,
             }),
@@ -391,7 +500,7 @@ pub(super) fn second_pass<D: NumericDomain, P: NumericDomain>(
                     && i.config.params.care_set.enabled
                     && s.progress.any_imprecise()
             },
-            share: Share::time(TimeShare::FromFunctionStart {
+            share: Share::metered(TimeShare::FromFunctionStart {
                 of: shared,
                 fraction: params.care_set.share,
             }),
@@ -404,7 +513,7 @@ pub(super) fn second_pass<D: NumericDomain, P: NumericDomain>(
         PipelineStage {
             step: Step::Refine,
             wanted: |i, s| i.refines() && s.complete() && s.progress.any_imprecise(),
-            share: Share::time(TimeShare::FromFunctionStartAtLeast {
+            share: Share::metered(TimeShare::FromFunctionStartAtLeast {
                 of: shared,
                 fraction: p.refinement_share,
                 floor: p.refinement_floor,
@@ -452,7 +561,11 @@ mod tests {
     use crate::domain::{IntervalDomain, Polyhedron};
 
     fn clock(budget_ms: u64) -> Clock {
-        Clock::new(Instant::now(), Duration::from_millis(budget_ms))
+        Clock::new(
+            Instant::now(),
+            Duration::from_millis(budget_ms),
+            &Params::DEFAULT,
+        )
     }
 
     /// The stages of pass 2 run in the order the module's table documents.
@@ -585,13 +698,73 @@ mod tests {
         assert_eq!(a.until, c.started + Duration::from_secs(5));
     }
 
+    /// A metered share is its seconds at the rate, less the function's work so far when
+    /// counted from the function's start; the rest of an earlier share is what is left of
+    /// its work. Without a rate, no share is metered.
+    #[test]
+    fn metered_shares_count_work() {
+        let mut params = Params::DEFAULT;
+        params.stages.work_per_second = 1000;
+        let c = Clock::new(Instant::now(), Duration::from_secs(10), &params);
+        let of = Reference::Budget;
+        let from_start = Share::metered(TimeShare::FromFunctionStart { of, fraction: 0.5 });
+        assert_eq!(from_start.allowance(&c, &[]).meter, Some(5000));
+        crate::domain::stop::charge(crate::domain::stop::Work::Conversion, 1000);
+        assert_eq!(from_start.allowance(&c, &[]).meter, Some(4000));
+        let from_stage = Share::metered(TimeShare::FromStageStart { of, fraction: 0.1 });
+        assert_eq!(from_stage.allowance(&c, &[]).meter, Some(1000));
+        let at_least = Share::metered(TimeShare::FromFunctionStartAtLeast {
+            of,
+            fraction: 0.1,
+            floor: 0.5,
+        });
+        assert_eq!(at_least.allowance(&c, &[]).meter, Some(500));
+        // A search's work does not count against the shares after it.
+        let searched = [Ran {
+            step: Step::QuickCex,
+            until: c.ends,
+            work_ends: None,
+            searched: 2000,
+        }];
+        crate::domain::stop::charge(crate::domain::stop::Work::Conversion, 2000);
+        assert_eq!(from_start.allowance(&c, &searched).meter, Some(4000));
+        let counted = crate::domain::stop::counted();
+        let ran = [Ran {
+            step: Step::RelationalCongruences,
+            until: c.ends,
+            work_ends: Some(counted + 300),
+            searched: 0,
+        }];
+        let rest = Share::metered(TimeShare::RestOf(Step::RelationalCongruences));
+        assert_eq!(rest.allowance(&c, &ran).meter, Some(300));
+        assert_eq!(rest.allowance(&c, &[]).meter, Some(0));
+        // A wall-clock share, or no rate: no budget of work.
+        assert_eq!(Share::time(TimeShare::Whole).allowance(&c, &[]).meter, None);
+        params.stages.work_per_second = 0;
+        let plain = Clock::new(Instant::now(), Duration::from_secs(10), &params);
+        assert_eq!(from_stage.allowance(&plain, &[]).meter, None);
+    }
+
     /// The rest of an earlier stage's share is what it had; nothing when it did not run.
     #[test]
     fn rest_of_an_earlier_share() {
         let c = clock(10_000);
         let share = Share::time(TimeShare::RestOf(Step::RelationalCongruences));
         let until = c.started + Duration::from_secs(2);
-        let ran = [(Step::Refine, c.ends), (Step::RelationalCongruences, until)];
+        let ran = [
+            Ran {
+                step: Step::Refine,
+                until: c.ends,
+                work_ends: None,
+                searched: 0,
+            },
+            Ran {
+                step: Step::RelationalCongruences,
+                until,
+                work_ends: None,
+                searched: 0,
+            },
+        ];
         assert_eq!(share.allowance(&c, &ran).until, until);
         let before = Instant::now();
         let none = share.allowance(&c, &ran[..1]).until;
