@@ -18,7 +18,7 @@ use std::time::Instant;
 /// What a unit of counted work is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Work {
-    /// One unit of the solver's resource count (z3's `rlimit`).
+    /// One unit of the solver's own resource count (its `rlimit`).
     Solver,
     /// One adjacency test of a polyhedra conversion (or the ray scan it costs).
     Conversion,
