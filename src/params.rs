@@ -360,13 +360,11 @@ pub struct StageParams {
     /// so that what its rounds prove does not depend on the machine's load.
     pub engine_work: u64,
     /// Units of counted work (`domain::stop`: solver resource units, conversion tests,
-    /// engine steps) one second of a stage's share is worth, so that the stages between
-    /// the engine and the full search, the engine included, stop at the same point on any
-    /// machine and under any load; 0: their shares are wall-clock only.
+    /// engine steps) one second of a stage's share is worth, so that the stages from the
+    /// polynomial equalities after the engine to refinement stop at the same point on any
+    /// machine and under any load; their time shares stay as a safety net. 0: their shares
+    /// are wall-clock only.
     pub work_per_second: u64,
-    /// A share counted in work may last this many times its length in time before the
-    /// clock stops it anyway (a safety net, for work not counted).
-    pub time_net: f64,
     /// The budget of work, in steps, of the analyses that infer and certify the
     /// preconditions of one function's open checks (`driver::preconditions`; 0: none are
     /// inferred). Time stops them only at what is left of `--timeout`.
@@ -483,7 +481,6 @@ impl Params {
             relational_share_reference: Duration::from_secs(20),
             engine_work: 0,
             work_per_second: 10_000_000,
-            time_net: 1.0,
             precondition_work: 1 << 27,
             solver_stages: true,
         },

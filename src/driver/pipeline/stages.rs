@@ -36,8 +36,8 @@
 //! function's counted work (`domain::stop`: solver resource units, conversion tests, engine
 //! steps) standing for the time since its start. A stage whose budget of work is spent
 //! stops at the same point of its computation on any machine and under any load; its time
-//! share stays, `StageParams::time_net` times as long, as a safety net for the work no
-//! counter sees. The searches are wall-clock; inside them, bounded model checking stops at
+//! share stays as a safety net for the work no counter sees, so a share in work only ever
+//! ends earlier than the time share alone. The searches are wall-clock; inside them, bounded model checking stops at
 //! its own budget of solver work (`CexParams::bmc_work`), like path focusing
 //! (`FocusParams::solver_work`) in every stage. At a share's end the polyhedra conversions,
 //! the ideal tests and the solver checks running then give up too (`domain::stop`), with
@@ -199,8 +199,8 @@ impl Share {
         let budget = clock.budget;
         let mut search_slice = None;
         // A share counted in work: its seconds at `work_per_second`, the function's work so
-        // far taking the place of the time since its start. Its time is then a safety net
-        // `time_net` times as long. The searches' work is left out: their shares are time
+        // far taking the place of the time since its start; its time share stays. The
+        // searches' work is left out: their shares are time
         // (a short slice), and their solver work, at several times the rate of the other
         // stages, would leave the stages after them nothing.
         let counted = crate::domain::stop::counted();
@@ -210,25 +210,18 @@ impl Share {
             .saturating_sub(searched);
         let in_work = |share: Duration| (share.as_secs_f64() * clock.work_per_second as f64) as u64;
         let metered = self.metered && clock.work_per_second > 0;
-        let net = |share: Duration| {
-            if metered {
-                share.mul_f64(clock.time_net)
-            } else {
-                share
-            }
-        };
         let mut meter = None;
         let until = match self.time {
             TimeShare::Whole => clock.ends,
             TimeShare::FromFunctionStart { of, fraction } => {
                 let share = of.of(budget).mul_f64(fraction);
                 meter = Some(in_work(share).saturating_sub(done));
-                clock.started + net(share)
+                clock.started + share
             }
             TimeShare::FromStageStart { of, fraction } => {
                 let share = of.of(budget).mul_f64(fraction);
                 meter = Some(in_work(share));
-                now + net(share)
+                now + share
             }
             TimeShare::FromFunctionStartAtLeast {
                 of,
@@ -241,7 +234,7 @@ impl Share {
                         .saturating_sub(done)
                         .max(in_work(share.mul_f64(floor))),
                 );
-                (clock.started + net(share)).max(now + net(share.mul_f64(floor)))
+                (clock.started + share).max(now + share.mul_f64(floor))
             }
             TimeShare::BuildThenSearch {
                 build_divisor,
@@ -301,8 +294,6 @@ pub(super) struct Clock {
     pub work_started: u64,
     /// Units of work a second of a share is worth (0: the shares are wall-clock only).
     pub work_per_second: u64,
-    /// How many times its length a share counted in work may last in time.
-    pub time_net: f64,
 }
 
 impl Clock {
@@ -314,7 +305,6 @@ impl Clock {
             ends: started + budget,
             work_started: crate::domain::stop::counted(),
             work_per_second: params.stages.work_per_second,
-            time_net: params.stages.time_net,
         }
     }
 }
