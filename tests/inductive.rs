@@ -8,6 +8,7 @@
 mod common;
 
 use polyfocus::analysis::certify::{certify, Certificate};
+use polyfocus::analysis::relevance::Relevance;
 use polyfocus::analysis::{congruence, relational_congruence, template_bounds, FunctionContext};
 use polyfocus::bench::manifest::{read_manifest, DataModel as BenchModel};
 use polyfocus::driver::{analyze, AnalysisConfig, DomainKind, Engine};
@@ -47,13 +48,26 @@ fn configs() -> Vec<(&'static str, AnalysisConfig)> {
     ]
 }
 
-/// Certifies every function of one program; returns the failures.
-fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
+/// What [`certify_program`] found in one program.
+#[derive(Default)]
+struct Certified {
+    /// The invariants, congruences or bounds that are not inductive.
+    failures: Vec<String>,
+    /// The relational congruences found (so that a test can check the certification is
+    /// not vacuous).
+    relations: usize,
+    /// The template bounds found.
+    bounds: usize,
+}
+
+/// Certifies every function of one program.
+fn certify_program(label: &str, fe: &FrontendConfig) -> Certified {
     let Ok(module) = load(fe) else {
-        return vec![];
+        return Certified::default();
     };
     let mut failures = Vec::new();
     let mut relations = 0usize;
+    let mut n_bounds = 0usize;
     for (name, config) in configs() {
         let report = analyze(&module, &config);
         for inv in &report.cut_invariants {
@@ -75,13 +89,18 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
             }
             // The relational congruences the same stage finds next to them.
             if name == "focus-poly" {
+                let relevant = Relevance::toward_errors(func);
                 let limits = relational_congruence::Limits {
                     deadline: std::time::Instant::now() + Duration::from_secs(10),
                     query: Duration::from_secs(2),
                 };
-                if let Some(rel) =
-                    relational_congruence::analyze(&ctx, &inv.at_cut_point, &classes, limits)
-                {
+                if let Some(rel) = relational_congruence::analyze(
+                    &ctx,
+                    &inv.at_cut_point,
+                    &classes,
+                    &relevant,
+                    limits,
+                ) {
                     relations += rel.count();
                     let cert = relational_congruence::certify(
                         &ctx,
@@ -104,9 +123,9 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
                         query: Duration::from_secs(2),
                     };
                     if let Some(bounds) =
-                        template_bounds::analyze(&ctx, &inv.at_cut_point, &known, limits)
+                        template_bounds::analyze(&ctx, &inv.at_cut_point, &known, &relevant, limits)
                     {
-                        BOUNDS.fetch_add(bounds.count(), std::sync::atomic::Ordering::SeqCst);
+                        n_bounds += bounds.count();
                         let cert = template_bounds::certify(
                             &ctx,
                             inv,
@@ -122,13 +141,12 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Vec<String> {
             }
         }
     }
-    RELATIONS.fetch_add(relations, std::sync::atomic::Ordering::SeqCst);
-    failures
+    Certified {
+        failures,
+        relations,
+        bounds: n_bounds,
+    }
 }
-
-/// Relational congruences found by [`certify_program`] so far (the congruence test checks
-/// that its program has some, so that the certification is not vacuous).
-static RELATIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Certification does not share the formula's blind spots: with the formula made to read a
 /// constant moved into an unsigned narrow phi signed (the cause of two wrong proofs, injected on
@@ -199,9 +217,6 @@ fn certification_refutes_a_misread_formula() {
     assert!(paths > 0, "the misreading is found as such");
 }
 
-/// Template bounds found by [`certify_program`] so far.
-static BOUNDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
 /// The template bounds of `tests/programs/template_bounds.c` (`0 <= 2n - i <= 1` and its
 /// kin) are certified inductive, and there are some.
 #[test]
@@ -218,14 +233,14 @@ fn template_bounds_are_inductive() {
         checks: polyfocus::ir::CheckSelection::ASSERT,
         options: polyfocus::frontend::FrontendOptions::DEFAULT,
     };
-    let before = BOUNDS.load(std::sync::atomic::Ordering::SeqCst);
-    let failures = certify_program(&path.display().to_string(), &fe);
+    let certified = certify_program(&path.display().to_string(), &fe);
+    let failures = certified.failures;
     assert!(
         failures.is_empty(),
         "not inductive:\n{}",
         failures.join("\n")
     );
-    let found = BOUNDS.load(std::sync::atomic::Ordering::SeqCst) - before;
+    let found = certified.bounds;
     assert!(found >= 6, "{}: {found} template bounds", path.display());
 }
 
@@ -239,8 +254,8 @@ fn relational_congruences_of_the_congruence_programs_are_inductive() {
         .map(|e| e.expect("entry").path())
         .collect();
     entries.sort();
-    for path in entries {
-        let text = std::fs::read_to_string(&path).expect("readable");
+    let failures = in_two_workers(&entries, |path| {
+        let text = std::fs::read_to_string(path).expect("readable");
         let names: Vec<String> = text
             .lines()
             .filter_map(|l| l.strip_prefix("void ")?.strip_suffix("(void) {"))
@@ -257,20 +272,22 @@ fn relational_congruences_of_the_congruence_programs_are_inductive() {
             checks: polyfocus::ir::CheckSelection::ASSERT,
             options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
-        let before = RELATIONS.load(std::sync::atomic::Ordering::SeqCst);
-        let failures = certify_program(&path.display().to_string(), &fe);
-        assert!(
-            failures.is_empty(),
-            "not inductive:\n{}",
-            failures.join("\n")
-        );
-        let found = RELATIONS.load(std::sync::atomic::Ordering::SeqCst) - before;
-        assert!(
-            found >= 4,
-            "{}: {found} relational congruences",
-            path.display()
-        );
-    }
+        let certified = certify_program(&path.display().to_string(), &fe);
+        let mut failures = certified.failures;
+        if certified.relations < 4 {
+            failures.push(format!(
+                "{}: only {} relational congruences",
+                path.display(),
+                certified.relations
+            ));
+        }
+        failures
+    });
+    assert!(
+        failures.is_empty(),
+        "not inductive, or too few relations:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -278,13 +295,13 @@ fn invariants_of_test_programs_are_inductive() {
     let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "programs"]
         .iter()
         .collect();
-    let mut failures = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
     entries.sort();
-    for path in entries {
+    // Each program is independent: two workers, like the benchmark test below.
+    let failures = in_two_workers(&entries, |path| {
         let fe = FrontendConfig {
             inputs: vec![path.clone()],
             cflags: vec![],
@@ -296,8 +313,8 @@ fn invariants_of_test_programs_are_inductive() {
             checks: polyfocus::ir::CheckSelection::ASSERT,
             options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
-        failures.extend(certify_program(&path.display().to_string(), &fe));
-    }
+        certify_program(&path.display().to_string(), &fe).failures
+    });
     assert!(
         failures.is_empty(),
         "not inductive:\n{}",
@@ -333,47 +350,57 @@ fn benchmark_invariants_are_inductive(test: &str, step: usize) {
         .into_iter()
         .step_by(step)
         .collect();
-    // Two workers (CI has two cores); each task is independent.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failures = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let Some(task) = tasks.get(i) else { break };
-                let fe = FrontendConfig {
-                    inputs: vec![bench.join(&task.name)],
-                    cflags: polyfocus::bench::manifest::split_words(&task.cflags).unwrap(),
-                    data_model: match task.data_model {
-                        BenchModel::Ilp32 => DataModel::Ilp32,
-                        BenchModel::Lp64 => DataModel::Lp64,
-                    },
-                    entry: EntrySelection::Named(task.entry.clone()),
-                    inline_limit: polyfocus::frontend::INLINE_LIMIT,
-                    inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
-                    lift_limit: polyfocus::frontend::LIFT_LIMIT,
-                    checks: polyfocus::ir::CheckSelection::ASSERT,
-                    options: polyfocus::frontend::FrontendOptions::DEFAULT,
-                };
-                let started = std::time::Instant::now();
-                let found = certify_program(&task.name, &fe);
-                eprintln!(
-                    "{} certified in {:.1} s",
-                    task.name,
-                    started.elapsed().as_secs_f64()
-                );
-                failures.lock().unwrap().extend(found);
-            });
-        }
+    let failures = in_two_workers(&tasks, |task| {
+        let fe = FrontendConfig {
+            inputs: vec![bench.join(&task.name)],
+            cflags: polyfocus::bench::manifest::split_words(&task.cflags).unwrap(),
+            data_model: match task.data_model {
+                BenchModel::Ilp32 => DataModel::Ilp32,
+                BenchModel::Lp64 => DataModel::Lp64,
+            },
+            entry: EntrySelection::Named(task.entry.clone()),
+            inline_limit: polyfocus::frontend::INLINE_LIMIT,
+            inline_caller_limit: polyfocus::frontend::INLINE_CALLER_LIMIT,
+            lift_limit: polyfocus::frontend::LIFT_LIMIT,
+            checks: polyfocus::ir::CheckSelection::ASSERT,
+            options: polyfocus::frontend::FrontendOptions::DEFAULT,
+        };
+        let started = std::time::Instant::now();
+        let found = certify_program(&task.name, &fe).failures;
+        eprintln!(
+            "{} certified in {:.1} s",
+            task.name,
+            started.elapsed().as_secs_f64()
+        );
+        found
     });
-    let mut failures = failures.into_inner().unwrap();
-    failures.sort();
     assert!(
         failures.is_empty(),
         "{} not inductive:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The failures `check` finds in each item, over two workers (CI has two cores), sorted.
+fn in_two_workers<T: Sync>(items: &[T], check: impl Fn(&T) -> Vec<String> + Sync) -> Vec<String> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                while let Some(item) =
+                    items.get(next.fetch_add(1, std::sync::atomic::Ordering::SeqCst))
+                {
+                    let found = check(item);
+                    failures.lock().unwrap().extend(found);
+                }
+            });
+        }
+    });
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    failures
 }
 
 /// The polynomial equalities at loop heads (`analysis::polyeq`) are inductive.
@@ -422,9 +449,10 @@ fn polynomial_equalities_are_inductive() {
             programs.push((nla.join(task), false));
         }
     }
-    let mut failures = Vec::new();
-    let mut n_equalities = 0;
-    for (path, must_certify) in programs {
+    // Each program is independent: two workers.
+    let n_equalities = std::sync::atomic::AtomicUsize::new(0);
+    let failures = in_two_workers(&programs, |(path, must_certify)| {
+        let mut failures = Vec::new();
         let fe = FrontendConfig {
             inputs: vec![path.clone()],
             cflags: vec![],
@@ -445,19 +473,26 @@ fn polynomial_equalities_are_inductive() {
                 let Some(eqs) = discover(&ctx, degree, &top, &deadline) else {
                     continue;
                 };
-                n_equalities += eqs.at_cut_point.iter().map(Vec::len).sum::<usize>();
+                n_equalities.fetch_add(
+                    eqs.at_cut_point.iter().map(Vec::len).sum::<usize>(),
+                    std::sync::atomic::Ordering::SeqCst,
+                );
                 let certifying = Deadline::after(Duration::from_secs(60));
                 match certify_eqs(&ctx, &top, &eqs, &certifying) {
                     Consecution::Certified => {}
-                    Consecution::Undecided if !must_certify => {}
+                    Consecution::Undecided if !*must_certify => {}
                     other => {
                         failures.push(format!("{} degree {degree}: {other:?}", path.display()))
                     }
                 }
             }
         }
-    }
-    assert!(n_equalities > 0, "no polynomial equality found at all");
+        failures
+    });
+    assert!(
+        n_equalities.into_inner() > 0,
+        "no polynomial equality found at all"
+    );
     assert!(
         failures.is_empty(),
         "not inductive:\n{}",

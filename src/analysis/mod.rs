@@ -24,6 +24,7 @@ pub mod phases;
 pub mod polyeq;
 pub mod refine;
 pub mod relational_congruence;
+pub mod relevance;
 pub mod template_bounds;
 pub mod transformer;
 

@@ -26,6 +26,7 @@
 use super::ascent::{ascend, CutValue};
 use super::certify::{Certificate, CutInvariants};
 use super::congruence::Congruences;
+use super::relevance::Relevance;
 use super::FunctionContext;
 use crate::domain::lattice::AffineLattice;
 use crate::domain::{Int, LinCons};
@@ -37,7 +38,8 @@ use std::time::Duration;
 
 pub use super::ascent::Limits;
 
-/// The most values tracked at one cut point (the first live ones, by id): the lattice of a
+/// The most values tracked at one cut point (the live ones nearest to the open error sites,
+/// [`Relevance`]): the lattice of a
 /// projection is still sound, and the solver's models stay small.
 const MAX_TRACKED: usize = 24;
 
@@ -159,23 +161,23 @@ impl RelationalCongruences {
 
 /// Computes the lattices of every cut point, next to the engine's `invariants` (one
 /// disjunction per cut point, `None` where the engine found no state) and the
-/// non-relational `classes`. `None` when the deadline passed before the fixpoint.
+/// non-relational `classes`, over the values of each cut point most `relevant` to the open
+/// error sites. `None` when the deadline passed before the fixpoint.
 pub fn analyze(
     ctx: &FunctionContext<'_>,
     invariants: &[Option<Vec<Vec<LinCons>>>],
     classes: &Congruences,
+    relevant: &Relevance,
     limits: Limits,
 ) -> Option<RelationalCongruences> {
     let graph = ctx.graph();
     let lattices: Vec<CutLattice> = graph
         .ids()
         .map(|p| {
-            let values: Vec<ValueId> = ctx
-                .live_at(graph.cut_point(p).block)
-                .iter()
-                .copied()
-                .take(MAX_TRACKED)
-                .collect();
+            let values: Vec<ValueId> = relevant.nearest(
+                ctx.live_at(graph.cut_point(p).block).iter().copied(),
+                MAX_TRACKED,
+            );
             let n = values.len();
             let lattice = if graph.cut_point(p).kind == CutKind::Entry {
                 AffineLattice::top(n)

@@ -13,7 +13,8 @@
 //! joined into `q`'s intervals until no edge finds such a point (hola 34, 38 and 46,
 //! loop-new/half and pagai's trip_count are of this kind).
 //!
-//! **Termination** is by widening: a bound that moved [`MAX_MOVES`] times is dropped.
+//! **Termination** is by widening: a bound that moved [`MAX_MOVES`] times jumps to the
+//! nearest of a few [`THRESHOLDS`] past it, once, and is dropped at its next move.
 //! **Soundness** is as for the lattices: the fixpoint ends only when every edge's query is
 //! unsat with the final intervals, so they are inductive next to the engine's invariants
 //! and the congruences, which are inductive on their own; a solver `unknown` drops every
@@ -22,6 +23,7 @@
 
 use super::ascent::{ascend, CutValue};
 use super::certify::{Certificate, CutInvariants};
+use super::relevance::Relevance;
 use super::FunctionContext;
 use crate::domain::{Int, LinCons};
 use crate::graph::{CutKind, CutPointId};
@@ -33,7 +35,8 @@ use std::time::Duration;
 
 pub use super::ascent::Limits;
 
-/// The values a cut point's templates range over, at most (the first live ones by id).
+/// The values a cut point's templates range over, at most (the live ones nearest to the
+/// open error sites, [`Relevance`]).
 /// This and the three limits below are fixed limits of the stage: its templates grow
 /// quadratically with the values, and each bound found costs solver queries.
 const MAX_VALUES: usize = 8;
@@ -41,8 +44,12 @@ const MAX_VALUES: usize = 8;
 const MAX_TEMPLATES: usize = 96;
 /// The largest coefficient `c` of `c·x - y` (taken from the function's divisors).
 const MAX_COEF: u128 = 16;
-/// Moves of one bound past its first value before it is dropped (the widening).
+/// Moves of one bound past its first value before it widens (the widening).
 const MAX_MOVES: u8 = 1;
+/// Where a bound that moves past [`MAX_MOVES`] goes, once, before it is dropped (widening
+/// with thresholds): a template that keeps growing toward `x - y <= 0` or `i - n <= -1`,
+/// a model at a time, stops at the bound instead of being dropped. Ascending.
+const THRESHOLDS: [i64; 3] = [-1, 0, 1];
 
 /// One linear form with its interval.
 #[derive(Clone, Debug)]
@@ -83,14 +90,33 @@ impl Template {
             if t < lo {
                 changed = true;
                 self.lo_moves += 1;
-                self.lo = (self.lo_moves <= MAX_MOVES).then(|| t.clone());
+                self.lo = if self.lo_moves <= MAX_MOVES {
+                    Some(t.clone())
+                } else {
+                    // Past its moves, the bound jumps to the next threshold below, once.
+                    THRESHOLDS
+                        .iter()
+                        .rev()
+                        .map(|&k| Int::from(k))
+                        .find(|k| k <= t)
+                        .filter(|_| self.lo_moves == MAX_MOVES + 1)
+                };
             }
         }
         if let Some(hi) = &self.hi {
             if t > hi {
                 changed = true;
                 self.hi_moves += 1;
-                self.hi = (self.hi_moves <= MAX_MOVES).then(|| t.clone());
+                self.hi = if self.hi_moves <= MAX_MOVES {
+                    Some(t.clone())
+                } else {
+                    // Past its moves, the bound jumps to the next threshold above, once.
+                    THRESHOLDS
+                        .iter()
+                        .map(|&k| Int::from(k))
+                        .find(|k| k >= t)
+                        .filter(|_| self.hi_moves == MAX_MOVES + 1)
+                };
             }
         }
         changed
@@ -260,12 +286,14 @@ fn templates(values: &[ValueId], coefs: &[Int]) -> Vec<Template> {
 
 /// Computes the template bounds of every cut point, next to the engine's `invariants` (one
 /// disjunction per cut point, `None` where the engine found no state) and the facts
-/// `known(p)` true of every execution at `p` (the congruences). `None` when the deadline
-/// passed before the fixpoint.
+/// `known(p)` true of every execution at `p` (the congruences), over the values of each cut
+/// point most `relevant` to the open error sites. `None` when the deadline passed before
+/// the fixpoint.
 pub fn analyze(
     ctx: &FunctionContext<'_>,
     invariants: &[Option<Vec<Vec<LinCons>>>],
     known: &dyn Fn(CutPointId) -> Vec<SideFact>,
+    relevant: &Relevance,
     limits: Limits,
 ) -> Option<TemplateBounds> {
     let graph = ctx.graph();
@@ -274,13 +302,13 @@ pub fn analyze(
     let at: Vec<CutBounds> = graph
         .ids()
         .map(|p| {
-            let values: Vec<ValueId> = ctx
-                .live_at(graph.cut_point(p).block)
-                .iter()
-                .copied()
-                .filter(|v| !func.value(*v).ty.is_bool())
-                .take(MAX_VALUES)
-                .collect();
+            let values: Vec<ValueId> = relevant.nearest(
+                ctx.live_at(graph.cut_point(p).block)
+                    .iter()
+                    .copied()
+                    .filter(|v| !func.value(*v).ty.is_bool()),
+                MAX_VALUES,
+            );
             let mut cut = CutBounds {
                 templates: templates(&values, &coefs),
                 values,
@@ -314,4 +342,45 @@ pub fn certify(
         &|q| bounds.facts_at(q),
         timeout,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(x: i64) -> Template {
+        Template {
+            terms: vec![(ValueId(0), Int::one())],
+            lo: Some(Int::from(x)),
+            hi: Some(Int::from(x)),
+            lo_moves: 0,
+            hi_moves: 0,
+        }
+    }
+
+    #[test]
+    fn a_bound_moves_once_then_jumps_to_a_threshold_then_is_dropped() {
+        let mut t = at(-5);
+        assert!(t.join(&Int::from(-3)));
+        assert_eq!(t.hi, Some(Int::from(-3)));
+        // Past its move: the next threshold above, `-1`, not the model's `-2`.
+        assert!(t.join(&Int::from(-2)));
+        assert_eq!(t.hi, Some(Int::from(-1)));
+        assert!(!t.join(&Int::from(-1)), "inside the interval: no change");
+        assert!(t.join(&Int::from(0)));
+        assert_eq!(t.hi, None, "a third move drops the bound");
+        assert_eq!(t.lo, Some(Int::from(-5)), "the other side did not move");
+    }
+
+    #[test]
+    fn a_lower_bound_jumps_down_and_a_value_past_every_threshold_is_dropped() {
+        let mut t = at(5);
+        assert!(t.join(&Int::from(3)));
+        assert!(t.join(&Int::from(2)));
+        assert_eq!(t.lo, Some(Int::from(1)), "the next threshold below 2");
+        let mut u = at(5);
+        u.join(&Int::from(6));
+        u.join(&Int::from(7));
+        assert_eq!(u.hi, None, "no threshold above 7");
+    }
 }

@@ -12,9 +12,11 @@ use super::congruences::prove_excluded;
 use super::stages::Step;
 use super::{Allowance, Inputs, RelationalFacts, State};
 use crate::analysis::relational_congruence::{self, Limits};
+use crate::analysis::relevance::Relevance;
 use crate::analysis::{congruence, template_bounds};
 use crate::check::{StageEnd, StageRun};
 use crate::graph::CutPointId;
+use crate::ir::BlockId;
 use crate::smt::SideFact;
 use std::time::Instant;
 
@@ -40,8 +42,9 @@ pub(super) fn relational_congruences(
         deadline,
         query: inputs.config.params.stages.congruence_query,
     };
+    let relevant = open_relevance(inputs, state);
     let Some(relations) =
-        relational_congruence::analyze(ctx, &found.at_cut_points, &classes, limits)
+        relational_congruence::analyze(ctx, &found.at_cut_points, &classes, &relevant, limits)
     else {
         state
             .progress
@@ -85,7 +88,10 @@ pub(super) fn template_bounds(inputs: &Inputs<'_>, state: &mut State, allowance:
         deadline: allowance.until,
         query: inputs.config.params.stages.congruence_query,
     };
-    let Some(bounds) = template_bounds::analyze(ctx, &found.at_cut_points, &known, limits) else {
+    let relevant = open_relevance(inputs, state);
+    let Some(bounds) =
+        template_bounds::analyze(ctx, &found.at_cut_points, &known, &relevant, limits)
+    else {
         state
             .progress
             .stages
@@ -114,6 +120,15 @@ pub(super) fn template_bounds(inputs: &Inputs<'_>, state: &mut State, allowance:
             bounds.count()
         )),
     });
+}
+
+/// The relevance of the function's values to the error sites of its open assertions.
+fn open_relevance(inputs: &Inputs<'_>, state: &State) -> Relevance {
+    let open: Vec<BlockId> = (inputs.facts.error_blocks.iter().enumerate())
+        .filter(|(i, _)| state.progress.table.is_imprecise(*i))
+        .map(|(_, b)| *b)
+        .collect();
+    Relevance::toward(inputs.func, &open)
 }
 
 /// The record of a stage whose analysis did not reach its fixpoint before its deadline: it
