@@ -39,8 +39,8 @@ use std::time::Duration;
 pub use super::ascent::Limits;
 
 /// The most values tracked at one cut point (the live ones nearest to the open error sites,
-/// [`Relevance`]): the lattice of a
-/// projection is still sound, and the solver's models stay small.
+/// [`Relevance`]): the lattice of a projection is still sound, and the solver's models stay
+/// small.
 const MAX_TRACKED: usize = 24;
 
 /// Points joined at one cut point before it keeps no relation (each strict join raises
