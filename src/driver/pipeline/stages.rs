@@ -37,9 +37,10 @@
 //! steps) standing for the time since its start. A stage whose budget of work is spent
 //! stops at the same point of its computation on any machine and under any load; its time
 //! share stays as a safety net for the work no counter sees, so a share in work only ever
-//! ends earlier than the time share alone. The searches are wall-clock; inside them, bounded model checking stops at
-//! its own budget of solver work (`CexParams::bmc_work`), like path focusing
-//! (`FocusParams::solver_work`) in every stage. At a share's end the polyhedra conversions,
+//! ends earlier than the time share alone. The searches are wall-clock; inside them,
+//! bounded model checking stops at its own budget of solver work (`CexParams::bmc_work`),
+//! like path focusing (`FocusParams::solver_work`) in every stage. At a share's end the
+//! polyhedra conversions,
 //! the ideal tests and the solver checks running then give up too (`domain::stop`), with
 //! their usual sound answers, so that no single operation runs on past it.
 
@@ -200,9 +201,9 @@ impl Share {
         let mut search_slice = None;
         // A share counted in work: its seconds at `work_per_second`, the function's work so
         // far taking the place of the time since its start; its time share stays. The
-        // searches' work is left out: their shares are time
-        // (a short slice), and their solver work, at several times the rate of the other
-        // stages, would leave the stages after them nothing.
+        // searches' work is left out: their shares are time (a short slice), and their
+        // solver work, at several times the rate of the other stages, would leave the stages
+        // after them nothing.
         let counted = crate::domain::stop::counted();
         let searched: u64 = ran.iter().map(|r| r.searched).sum();
         let done = counted
