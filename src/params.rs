@@ -128,22 +128,30 @@ pub struct DomainTypeParams {
 /// interval stage of every function, to its fixpoint: its limit is a budget of work
 /// (`StageParams::interval_work`), and time only stops it at `--timeout` or at the run's end
 /// (a safety net; it takes seconds on a whole project). Then the expensive stages of the
-/// functions it left open, within the rest: a function with an assertion gets, when it
-/// starts, the smaller of `--timeout` and its share of the time left: what is left times
-/// the number of workers, divided by the functions of the pass not yet started (at least
-/// the number of workers), at least `min_function_budget` while time is left, nothing
-/// after. A program of a run of several (`--each-unit`) gets the time left divided by the
-/// programs left.
+/// functions it left open: each function with a check gets the same budget, fixed when the
+/// pass starts from the configuration and the number of such functions only, not from the
+/// time left, so that a function gets the same budget on an idle machine and on a loaded
+/// one: `planned_share` of the run's budget times the number of workers, divided by the
+/// functions of the pass, at least `min_function_budget` and at most `--timeout`. When
+/// these minimums do not fit in the plan, only the first functions of the pass (the
+/// smallest) get one, the same ones on every run. The run's budget itself is then a safety
+/// stop: a function that has not started when it passes gets no analysis, and says so. A
+/// program of a run of several (`--each-unit`) plans with an equal part of the run's budget.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunParams {
     /// The default budget of a run, for loading and analyzing all its programs: with the
     /// interval stage first, a function left open by it is where the time goes, and on real
     /// projects hundreds are (a whole project under 5 minutes by default).
     pub run_budget: Duration,
-    /// The least budget of a function while the run has time left (never more than is
-    /// left: once the run's budget is spent, a function gets no analysis), and the most a
-    /// function without assertions gets (its invariants are for the report only).
+    /// The least budget of a function of the second pass, and the most a function
+    /// without checks gets (its invariants are for the report only).
     pub min_function_budget: Duration,
+    /// The share of the run's budget the budgets of the second pass add up to (per
+    /// worker): the rest is for loading, the interval pass, the preconditions after each
+    /// function's analysis and what the searches, which count time, run over. On lz4
+    /// (`scripts/real-code`, `--checks all`) a function's wall time was about twice its
+    /// budget, most of the rest in its preconditions.
+    pub planned_share: f64,
     /// The resident memory a run stays under: when an analysis starts, each worker's heap
     /// budget (`--memory-per-function`) is at most its share of what the process does not
     /// hold yet, less `solver_reserve` (the heap budget counts only Rust allocations).
@@ -487,6 +495,7 @@ impl Params {
         run: RunParams {
             run_budget: Duration::from_secs(240),
             min_function_budget: Duration::from_secs(1),
+            planned_share: 0.5,
             process_memory: 1800 << 20,
             solver_reserve: 256 << 20,
             min_function_heap: 64 << 20,

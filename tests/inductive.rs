@@ -27,6 +27,7 @@ fn configs() -> Vec<(&'static str, AnalysisConfig)> {
         refine: true,
         params: polyfocus::params::Params::DEFAULT,
         ends: None,
+        plan: None,
         purpose: polyfocus::driver::Purpose::Invariants,
     };
     vec![
@@ -534,6 +535,7 @@ fn precision_techniques_give_certified_invariants_on_their_bench_tasks() {
             refine: true,
             params: polyfocus::params::Params::DEFAULT,
             ends: None,
+            plan: None,
             purpose: polyfocus::driver::Purpose::Verdicts,
         };
         let report = analyze(&module, &config);
@@ -594,6 +596,7 @@ fn care_set_invariants_are_inductive() {
         refine: true,
         params: polyfocus::params::Params::DEFAULT,
         ends: None,
+        plan: None,
         purpose: polyfocus::driver::Purpose::Verdicts,
     };
     assert!(
@@ -673,6 +676,7 @@ fn phase_invariants_are_inductive() {
             refine: true,
             params: polyfocus::params::Params::DEFAULT,
             ends: None,
+            plan: None,
             purpose: polyfocus::driver::Purpose::Verdicts,
         };
         assert!(config.params.precision.phase_splitting && config.params.precision.partwise_paths);

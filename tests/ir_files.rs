@@ -151,6 +151,7 @@ fn config(engine: Engine) -> AnalysisConfig {
         refine: true,
         params: polyfocus::params::Params::DEFAULT,
         ends: None,
+        plan: None,
         purpose: polyfocus::driver::Purpose::Invariants,
     }
 }

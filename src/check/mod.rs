@@ -108,7 +108,8 @@ pub enum BudgetLimit {
     /// Its time budget (`--timeout`, or its share of `--run-budget`), which it did not
     /// finish within.
     Time(std::time::Duration),
-    /// The run's time budget (`--run-budget`) was spent before its analysis started.
+    /// The run's time budget (`--run-budget`) did not reach it: its plan gave the function
+    /// no budget, or the run's safety stop passed before its analysis started.
     RunSpent,
     /// Its heap budget, in bytes (`--memory-per-function`).
     Memory(usize),
@@ -141,7 +142,7 @@ impl fmt::Display for BudgetStop {
             BudgetLimit::RunSpent => write!(
                 f,
                 "analysis of `{function}` did not start: the run's time budget (--run-budget) \
-                 was spent"
+                 does not reach it"
             ),
             BudgetLimit::Memory(bytes) => write!(
                 f,

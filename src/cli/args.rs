@@ -112,10 +112,11 @@ pub struct AnalysisArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,
     /// Time budget of the whole run, loading included, in seconds (0: none): each function
-    /// with an assertion gets at most its share of what is left when it starts (the time
-    /// left times the number of jobs, divided by the functions not started yet), at least
-    /// one second, at most --timeout; with --each-unit, each program gets an equal share of
-    /// what is left.
+    /// with an assertion left open by the interval pass gets the same budget, half the run's
+    /// budget times the number of jobs divided by the number of such functions, at least one
+    /// second, at most --timeout, whatever the machine's load; a function not started when
+    /// the run's budget is spent gets no analysis. With --each-unit, each program plans with
+    /// an equal part.
     #[arg(long, value_name = "SECONDS", default_value_t = crate::params::Params::DEFAULT.run.run_budget.as_secs_f64(), value_parser = parse_seconds_or_zero)]
     pub run_budget: f64,
     /// Heap budget per analyzed function, in MB (default: 1500 divided by the number of

@@ -80,6 +80,7 @@ pub(super) fn analysis_config(a: &AnalysisArgs, tuning: &Tuning, jobs: usize) ->
         purpose: Purpose::Verdicts,
         // The run's budget, from now: compiling and loading the programs spend it too.
         ends: (a.run_budget > 0.0).then(|| Instant::now() + Duration::from_secs_f64(a.run_budget)),
+        plan: (a.run_budget > 0.0).then(|| Duration::from_secs_f64(a.run_budget)),
     }
 }
 

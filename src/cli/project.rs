@@ -94,7 +94,7 @@ pub fn analyze_programs(
         let loading = std::time::Instant::now();
         // The run's budget includes loading (and, for a compilation database, compiling):
         // a program's share of the time left starts before it is loaded.
-        let config = &base.for_program(programs.len() - i);
+        let config = &base.for_program(programs.len() - i, programs.len());
         let loaded = crate::driver::load_with_contracts(&p.frontend, config);
         if p.frontend.options.timing {
             eprintln!(

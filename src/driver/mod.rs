@@ -25,7 +25,7 @@
 //!   budget of work next to the wall-clock part (the interval stage's `interval_work`, the
 //!   engine's `engine_work`), resolved into an `Allowance` whose `Deadline` counts steps. A
 //!   function's budget of work would be divided between its stages the way
-//!   `AnalysisConfig::function_budget` divides the run's time today.
+//!   `AnalysisConfig::planned_budget` divides the run's plan today.
 //!
 //! The cache of per-function results (`cache/`) sits where `analyze_inner` starts a
 //! function's passes: a function whose entry is found runs neither pass, and its results
@@ -34,7 +34,6 @@
 use crate::ir::Module;
 use crate::params::Params;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use verdicts::VerdictTable;
@@ -120,42 +119,65 @@ pub struct AnalysisConfig {
     /// What the run is for.
     pub purpose: Purpose,
     /// When the analysis of this module must end (the run's budget, `--run-budget`), or
-    /// `None`: each function gets `timeout`. See [`crate::params::RunParams`].
+    /// `None`: each function gets `timeout`. A safety stop: the functions' budgets come
+    /// from `plan`. See [`crate::params::RunParams`].
     pub ends: Option<Instant>,
+    /// The part of the run's budget this module's functions plan with (`--run-budget`,
+    /// or its part for one program of several), `None` without a run budget: the budgets
+    /// of the second pass are fixed shares of it.
+    pub plan: Option<Duration>,
 }
 
 impl AnalysisConfig {
     /// The same configuration for one program of `n_programs_left` still to analyze in a
-    /// run: it gets an equal share of the time left.
-    pub fn for_program(&self, n_programs_left: usize) -> AnalysisConfig {
+    /// run: it ends by an equal share of the time left, and plans with an equal part of the
+    /// plan (the same for every program, whatever the load).
+    pub fn for_program(&self, n_programs_left: usize, n_programs: usize) -> AnalysisConfig {
         let ends = self.ends.map(|ends| {
             let left = ends.saturating_duration_since(Instant::now());
             Instant::now() + left / n_programs_left.max(1) as u32
         });
         AnalysisConfig {
             ends,
+            plan: self.plan.map(|plan| plan / n_programs.max(1) as u32),
             ..self.clone()
         }
     }
 
-    /// The time budget of a function that starts now, when `n_left` functions that share
-    /// the run's time (itself included) have not started: `timeout`, or less, its share of
-    /// the time left to the run's workers (`ends`): the time left times the number of
-    /// workers over `n_left` (never more than the time left, so the last functions do not
-    /// get a worker's share each), at least `min_function_budget` while time is left, and
-    /// zero once the time is up: a function then gets no analysis and is reported with that
-    /// budget.
-    fn function_budget(&self, ends: Option<Instant>, n_left: usize) -> Duration {
-        let Some(ends) = ends else {
+    /// The budget of the function at `position` (from 0) of the `n` functions with checks
+    /// of the second pass: `timeout` without a plan; else `planned_share` of the plan times
+    /// the workers over `n`, within `min_function_budget` and `timeout`, or zero for a
+    /// function past those whose minimums fit in the plan. It depends on the configuration
+    /// and the program only, so that a function gets the same budget under any load; zero
+    /// too once the run's end (the safety stop) has passed.
+    fn planned_budget(&self, position: usize, n: usize) -> Duration {
+        let Some(plan) = self.plan else {
             return self.timeout;
         };
-        let left = ends.saturating_duration_since(Instant::now());
-        let jobs = self.jobs.max(1);
-        let fraction = jobs as f64 / n_left.max(1) as f64;
-        let share = left.mul_f64(fraction.min(1.0));
-        share
-            .max(self.params.run.min_function_budget.min(left))
-            .min(self.timeout)
+        if self.ends.is_some_and(|ends| ends <= Instant::now()) {
+            return Duration::ZERO;
+        }
+        let run = &self.params.run;
+        let pool = plan.mul_f64(run.planned_share) * self.jobs.max(1) as u32;
+        let share = pool / n.max(1) as u32;
+        if share >= run.min_function_budget {
+            return share.min(self.timeout);
+        }
+        let fitting = pool.as_secs_f64() / run.min_function_budget.as_secs_f64().max(1e-3);
+        if (position as f64) < fitting.floor() {
+            run.min_function_budget.min(self.timeout)
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// The budget of a function without checks in the second pass (its invariants are for
+    /// the report only): `min_function_budget`, zero once the run's end has passed.
+    fn report_only_budget(&self) -> Duration {
+        if self.ends.is_some_and(|ends| ends <= Instant::now()) {
+            return Duration::ZERO;
+        }
+        self.params.run.min_function_budget.min(self.timeout)
     }
 
     /// The same configuration with each worker's heap budget at most its share of the
@@ -293,21 +315,17 @@ fn analyze_inner(
             None => config.purpose == Purpose::Invariants || !func.checks().is_empty(),
         }
     };
-    let n_second = module
-        .functions
-        .iter()
-        .zip(&first)
-        .enumerate()
-        .filter(|(i, (f, s))| {
-            needs_more(*i, s.as_ref())
+    // The functions with checks that pass 2 analyzes: they share the run's plan.
+    let planned: Vec<bool> = (module.functions.iter().zip(&first).enumerate())
+        .map(|(i, (f, s))| {
+            needs_more(i, s.as_ref())
                 && (config.purpose == Purpose::Invariants || !f.checks().is_empty())
         })
-        .count();
-    let n_started = AtomicUsize::new(0);
+        .collect();
+    let n_second = planned.iter().filter(|p| **p).count();
     // Each function's pass-1 result moves to the worker that continues it. Smallest first:
-    // a share is what is left of the run over the functions left, so what a small function
-    // does not use goes to the larger ones after it, and a large function that overruns its
-    // share delays no function that has not started.
+    // when the plan cannot give every function its minimum, the smallest get it, and a
+    // large function that overruns its budget delays no function that has not started.
     let mut items: Vec<(usize, Mutex<Option<Pass<pipeline::Staged>>>)> = first
         .into_iter()
         .enumerate()
@@ -315,6 +333,11 @@ fn analyze_inner(
         .map(|(i, s)| (i, Mutex::new(s)))
         .collect();
     items.sort_by_key(|(i, _)| (function_size(&module.functions[*i]), *i));
+    // Each planned function's place in that order.
+    let mut position = vec![0usize; module.functions.len()];
+    for (at, (i, _)) in items.iter().filter(|(i, _)| planned[*i]).enumerate() {
+        position[*i] = at;
+    }
     let runs = parallel::map(
         &items,
         config.jobs,
@@ -334,14 +357,10 @@ fn analyze_inner(
                 Some(Err(what)) => Pass::done(pipeline::panicked(func, module, what)),
                 Some(Ok(staged)) if !second => Pass::done(pipeline::finish(func, module, staged)),
                 staged => {
-                    let budget = if func.checks().is_empty() && config.purpose == Purpose::Verdicts
-                    {
-                        config
-                            .function_budget(config.ends, usize::MAX)
-                            .min(config.params.run.min_function_budget)
+                    let budget = if planned[*i] {
+                        config.planned_budget(position[*i], n_second)
                     } else {
-                        let i = n_started.fetch_add(1, Ordering::Relaxed);
-                        config.function_budget(config.ends, n_second.saturating_sub(i))
+                        config.report_only_budget()
                     };
                     // Never past `--timeout` for the whole function.
                     let budget = budget.min(config.timeout.saturating_sub(first_spent));
@@ -507,4 +526,59 @@ fn function_size(func: &crate::ir::Function) -> usize {
 /// semantics of the source or the front end's budget left it out.
 fn unanalyzable<'m>(module: &'m Module, function: &str) -> Option<&'m crate::ir::Unanalyzable> {
     module.unanalyzable.iter().find(|u| u.function == function)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(plan: Option<u64>, jobs: usize, timeout: u64) -> AnalysisConfig {
+        AnalysisConfig {
+            engine: Engine::Focus,
+            domain: DomainKind::Poly,
+            timeout: Duration::from_secs(timeout),
+            memory_per_function: 1 << 30,
+            jobs,
+            refine: true,
+            params: Params::DEFAULT,
+            purpose: Purpose::Verdicts,
+            ends: plan.map(|s| Instant::now() + Duration::from_secs(s)),
+            plan: plan.map(Duration::from_secs),
+        }
+    }
+
+    #[test]
+    fn every_function_of_the_pass_gets_the_same_share_of_the_plan() {
+        // Half of 240 s on two workers, over 100 functions: 2.4 s each, wherever it is.
+        let c = config(Some(240), 2, 60);
+        for position in [0, 50, 99] {
+            assert_eq!(c.planned_budget(position, 100), Duration::from_millis(2400));
+        }
+        // Never more than `--timeout`, and `--timeout` without a run budget.
+        assert_eq!(
+            config(Some(240), 2, 1).planned_budget(0, 2),
+            Duration::from_secs(1)
+        );
+        assert_eq!(
+            config(None, 2, 7).planned_budget(9, 10),
+            Duration::from_secs(7)
+        );
+    }
+
+    #[test]
+    fn when_the_minimums_do_not_fit_only_the_first_functions_get_one() {
+        // 120 s of plan on one worker for 1000 functions: 120 of them get a second each.
+        let c = config(Some(240), 1, 60);
+        assert_eq!(c.planned_budget(0, 1000), Duration::from_secs(1));
+        assert_eq!(c.planned_budget(119, 1000), Duration::from_secs(1));
+        assert_eq!(c.planned_budget(120, 1000), Duration::ZERO);
+    }
+
+    #[test]
+    fn past_the_runs_safety_stop_no_function_gets_a_budget() {
+        let mut c = config(Some(240), 2, 60);
+        c.ends = Some(Instant::now());
+        assert_eq!(c.planned_budget(0, 1), Duration::ZERO);
+        assert_eq!(c.report_only_budget(), Duration::ZERO);
+    }
 }

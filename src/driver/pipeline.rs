@@ -477,12 +477,13 @@ impl Pass<'_> {
 
 impl State {
     /// The outcome of a pass 2 that had no budget: nothing ran, and what is open is open
-    /// for the time: the run's budget is spent, or pass 1 took the function's whole budget.
+    /// for the time: the run's budget does not reach the function (its plan gave it none,
+    /// or its safety stop passed), or pass 1 took the function's whole budget.
     fn out_of_time(mut self, module: &Module, config: &AnalysisConfig) -> FunctionOutcome {
-        let limit = if config.ends.is_some_and(|ends| ends <= Instant::now()) {
-            BudgetLimit::RunSpent
-        } else {
+        let limit = if self.progress.pass_one >= config.timeout {
             BudgetLimit::Time(self.progress.pass_one)
+        } else {
+            BudgetLimit::RunSpent
         };
         self.progress.table.stop_open(Open::Stopped(limit));
         FunctionOutcome {

@@ -177,6 +177,7 @@ fn round_config(config: &AnalysisConfig) -> AnalysisConfig {
         refine: false,
         purpose: Purpose::Verdicts,
         ends: None,
+        plan: None,
         params,
         ..config.clone()
     }
