@@ -132,11 +132,12 @@ pub struct DomainTypeParams {
 /// pass starts from the configuration and the number of such functions only, not from the
 /// time left, so that a function gets the same budget on an idle machine and on a loaded
 /// one: `planned_share` of the run's budget times the number of workers, divided by the
-/// functions of the pass, at least `min_function_budget` and at most `--timeout`. When
+/// functions of the pass, at least `min_planned_budget` and at most `--timeout`. When
 /// these minimums do not fit in the plan, only the first functions of the pass (the
 /// smallest) get one, the same ones on every run. The run's budget itself is then a safety
 /// stop: a function that has not started when it passes gets no analysis, and says so. A
-/// program of a run of several (`--each-unit`) plans with an equal part of the run's budget.
+/// program of a run of several (`--each-unit`) plans with an equal part of what the
+/// programs before it left of the plan.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunParams {
     /// The default budget of a run, for loading and analyzing all its programs: with the
@@ -146,6 +147,9 @@ pub struct RunParams {
     /// The least budget of a function of the second pass, and the most a function
     /// without checks gets (its invariants are for the report only).
     pub min_function_budget: Duration,
+    /// The least budget the plan gives a function of the second pass: when the plan's
+    /// equal shares would be smaller, only the first functions of the pass get this.
+    pub min_planned_budget: Duration,
     /// The share of the run's budget the budgets of the second pass add up to (per
     /// worker): the rest is for loading, the interval pass, the preconditions after each
     /// function's analysis and what the searches, which count time, run over. On lz4
@@ -496,6 +500,7 @@ impl Params {
             run_budget: Duration::from_secs(240),
             min_function_budget: Duration::from_secs(1),
             planned_share: 0.5,
+            min_planned_budget: Duration::from_millis(250),
             process_memory: 1800 << 20,
             solver_reserve: 256 << 20,
             min_function_heap: 64 << 20,

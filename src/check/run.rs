@@ -53,6 +53,9 @@ pub struct AnalysisReport {
     /// Whether the leak checks cover the whole program (the module's, see
     /// [`crate::ir::LeakCoverage`]).
     pub leaks: crate::ir::LeakCoverage,
+    /// The part of the run's plan its second pass's budgets took (zero without a plan):
+    /// a run of several programs passes the rest on to the programs after it.
+    pub planned: std::time::Duration,
 }
 
 /// What the cache of per-function results did in a run (all zero without a cache).

@@ -86,6 +86,7 @@ pub fn analyze_programs(
     store: Option<&DirStore>,
 ) -> Vec<ProgramReport> {
     let base = config.clone();
+    let mut plan_left = base.plan;
     let mut reports = Vec::new();
     for (i, p) in programs.iter().enumerate() {
         if programs.len() > 1 {
@@ -94,7 +95,7 @@ pub fn analyze_programs(
         let loading = std::time::Instant::now();
         // The run's budget includes loading (and, for a compilation database, compiling):
         // a program's share of the time left starts before it is loaded.
-        let config = &base.for_program(programs.len() - i, programs.len());
+        let config = &base.for_program(programs.len() - i, plan_left);
         let loaded = crate::driver::load_with_contracts(&p.frontend, config);
         if p.frontend.options.timing {
             eprintln!(
@@ -107,6 +108,8 @@ pub fn analyze_programs(
             Err(e) => ProgramReport::failed(p.name.clone(), e.to_string()),
             Ok(module) => {
                 let analysis = analyze(&module, config, &p.frontend, counterexamples, store);
+                // What its budgets did not take goes to the programs after it.
+                plan_left = plan_left.map(|left| left.saturating_sub(analysis.planned));
                 if p.frontend.options.timing {
                     eprintln!(
                         "polyfocus: analyzed {} at {:.1} s",

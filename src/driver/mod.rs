@@ -130,23 +130,38 @@ pub struct AnalysisConfig {
 
 impl AnalysisConfig {
     /// The same configuration for one program of `n_programs_left` still to analyze in a
-    /// run: it ends by an equal share of the time left, and plans with an equal part of the
-    /// plan (the same for every program, whatever the load).
-    pub fn for_program(&self, n_programs_left: usize, n_programs: usize) -> AnalysisConfig {
+    /// run: it ends by an equal share of the time left, and plans with an equal share of
+    /// `plan_left`, what the programs before it left of the plan (the same on every run,
+    /// whatever the load).
+    pub fn for_program(
+        &self,
+        n_programs_left: usize,
+        plan_left: Option<Duration>,
+    ) -> AnalysisConfig {
         let ends = self.ends.map(|ends| {
             let left = ends.saturating_duration_since(Instant::now());
             Instant::now() + left / n_programs_left.max(1) as u32
         });
         AnalysisConfig {
             ends,
-            plan: self.plan.map(|plan| plan / n_programs.max(1) as u32),
+            plan: plan_left.map(|plan| plan / n_programs_left.max(1) as u32),
             ..self.clone()
         }
     }
 
+    /// The part of the plan that budgets adding up to `total` take: the inverse of the
+    /// planned shares (zero without a plan).
+    fn plan_taken(&self, total: Duration) -> Duration {
+        let Some(plan) = self.plan else {
+            return Duration::ZERO;
+        };
+        let per_second = self.params.run.planned_share * self.jobs.max(1) as f64;
+        total.div_f64(per_second.max(1e-9)).min(plan)
+    }
+
     /// The budget of the function at `position` (from 0) of the `n` functions with checks
     /// of the second pass: `timeout` without a plan; else `planned_share` of the plan times
-    /// the workers over `n`, within `min_function_budget` and `timeout`, or zero for a
+    /// the workers over `n`, within `min_planned_budget` and `timeout`, or zero for a
     /// function past those whose minimums fit in the plan. It depends on the configuration
     /// and the program only, so that a function gets the same budget under any load; zero
     /// too once the run's end (the safety stop) has passed.
@@ -157,15 +172,20 @@ impl AnalysisConfig {
         if self.ends.is_some_and(|ends| ends <= Instant::now()) {
             return Duration::ZERO;
         }
+        self.planned_share(plan, position, n)
+    }
+
+    /// [`Self::planned_budget`] without the safety stop: the function's share of `plan`.
+    fn planned_share(&self, plan: Duration, position: usize, n: usize) -> Duration {
         let run = &self.params.run;
         let pool = plan.mul_f64(run.planned_share) * self.jobs.max(1) as u32;
         let share = pool / n.max(1) as u32;
-        if share >= run.min_function_budget {
+        if share >= run.min_planned_budget {
             return share.min(self.timeout);
         }
-        let fitting = pool.as_secs_f64() / run.min_function_budget.as_secs_f64().max(1e-3);
+        let fitting = pool.as_secs_f64() / run.min_planned_budget.as_secs_f64().max(1e-3);
         if (position as f64) < fitting.floor() {
-            run.min_function_budget.min(self.timeout)
+            run.min_planned_budget.min(self.timeout)
         } else {
             Duration::ZERO
         }
@@ -323,6 +343,12 @@ fn analyze_inner(
         })
         .collect();
     let n_second = planned.iter().filter(|p| **p).count();
+    if let Some(plan) = config.plan {
+        let total: Duration = (0..n_second)
+            .map(|at| config.planned_share(plan, at, n_second))
+            .sum();
+        report.planned = config.plan_taken(total);
+    }
     // Each function's pass-1 result moves to the worker that continues it. Smallest first:
     // when the plan cannot give every function its minimum, the smallest get it, and a
     // large function that overruns its budget delays no function that has not started.
@@ -567,11 +593,32 @@ mod tests {
 
     #[test]
     fn when_the_minimums_do_not_fit_only_the_first_functions_get_one() {
-        // 120 s of plan on one worker for 1000 functions: 120 of them get a second each.
+        // 120 s of plan on one worker for 1000 functions: 480 of them get the least budget.
         let c = config(Some(240), 1, 60);
-        assert_eq!(c.planned_budget(0, 1000), Duration::from_secs(1));
-        assert_eq!(c.planned_budget(119, 1000), Duration::from_secs(1));
-        assert_eq!(c.planned_budget(120, 1000), Duration::ZERO);
+        let least = Params::DEFAULT.run.min_planned_budget;
+        assert_eq!(least, Duration::from_millis(250));
+        assert_eq!(c.planned_budget(0, 1000), least);
+        assert_eq!(c.planned_budget(479, 1000), least);
+        assert_eq!(c.planned_budget(480, 1000), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_program_takes_the_part_of_the_plan_its_budgets_add_up_to() {
+        let c = config(Some(100), 2, 10);
+        // Half the plan on two workers: budgets of 40 s in all take 40 s of it, and never
+        // more than the plan.
+        assert_eq!(
+            c.plan_taken(Duration::from_secs(40)),
+            Duration::from_secs(40)
+        );
+        assert_eq!(
+            c.plan_taken(Duration::from_secs(500)),
+            Duration::from_secs(100)
+        );
+        assert_eq!(
+            config(None, 2, 10).plan_taken(Duration::from_secs(5)),
+            Duration::ZERO
+        );
     }
 
     #[test]
