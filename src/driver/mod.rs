@@ -169,7 +169,7 @@ impl AnalysisConfig {
         let Some(plan) = self.plan else {
             return self.timeout;
         };
-        if self.ends.is_some_and(|ends| ends <= Instant::now()) {
+        if self.past_safety_stop() {
             return Duration::ZERO;
         }
         self.planned_share(plan, position, n)
@@ -194,10 +194,15 @@ impl AnalysisConfig {
     /// The budget of a function without checks in the second pass (its invariants are for
     /// the report only): `min_function_budget`, zero once the run's end has passed.
     fn report_only_budget(&self) -> Duration {
-        if self.ends.is_some_and(|ends| ends <= Instant::now()) {
+        if self.past_safety_stop() {
             return Duration::ZERO;
         }
         self.params.run.min_function_budget.min(self.timeout)
+    }
+
+    /// Whether the run's end (`--run-budget`, its safety stop) has passed.
+    fn past_safety_stop(&self) -> bool {
+        self.ends.is_some_and(|ends| ends <= Instant::now())
     }
 
     /// The same configuration with each worker's heap budget at most its share of the
