@@ -381,6 +381,10 @@ pub struct StageParams {
     /// preconditions of one function's open checks (`driver::preconditions`; 0: none are
     /// inferred). Time stops them only at what is left of `--timeout`.
     pub precondition_work: u64,
+    /// Whether preconditions are also inferred over polyhedra (relations between
+    /// parameters), after the interval attempt, in a function whose analysis ended within
+    /// its budget.
+    pub relational_preconditions: bool,
     /// Whether the stages that ask the solver under a wall-clock cap (polynomial
     /// equalities, congruences) run. The contract search turns them off: a query cut by
     /// its time under load would make a round's proofs, hence the contracts, depend on it.
@@ -494,6 +498,7 @@ impl Params {
             engine_work: 0,
             work_per_second: 10_000_000,
             precondition_work: 1 << 27,
+            relational_preconditions: true,
             solver_stages: true,
         },
         run: RunParams {

@@ -215,3 +215,29 @@ fn holds_if_is_in_text_and_sarif_and_does_not_fail_a_run_with_fail_on_false() {
         .unwrap_or_else(|| panic!("no result with the precondition: {log}"));
     assert_eq!(scale["level"], "note");
 }
+
+/// A relation between two parameters is found over polyhedra, after intervals, and holds
+/// natively; with that attempt switched off (`-Z relational-preconditions=off`), the check
+/// has no precondition (the entry's arbitrary arguments violate it).
+#[test]
+fn a_relation_between_parameters_needs_the_attempt_over_polyhedra() {
+    let path = common::program("preconditions/relation.c");
+    let line = line_of_mark(&path, "holds if n and m differ");
+    let args = ["--timeout", "20", "--entry", "distinct"];
+    let report = common::check_json(&path, &args);
+    let check = common::check_at_line(&report, line).expect("the check");
+    let p = precondition(check);
+    assert!(p.contains('n') && p.contains('m'), "{p}");
+    let (inside, outside) = judge(&path, "distinct", &["n", "m"], &p, line);
+    assert_eq!(
+        inside, 0,
+        "an argument that satisfies `{p}` fails the check"
+    );
+    assert!(outside > 0, "no argument outside `{p}` fails the check");
+    let off = common::check_json(
+        &path,
+        &[&args[..], &["-Z", "relational-preconditions=off"]].concat(),
+    );
+    let check = common::check_at_line(&off, line).expect("the check");
+    assert_eq!(check["verdict"], "violated", "{check}");
+}

@@ -410,10 +410,12 @@ fn analyze_inner(
                     ends.saturating_duration_since(Instant::now())
                 });
                 let time = config.timeout.min(run_left);
-                let relational = config.timeout > first_spent + pass.elapsed;
+                let relational = config.params.stages.relational_preconditions
+                    && config.timeout > first_spent + pass.elapsed;
                 let named = cex.map(|c| c.frontend.entry.names()).unwrap_or_default();
                 let outside = preconditions::starts_executions(func, module, &named);
                 let started = Instant::now();
+                let counted = crate::domain::stop::counted();
                 let _ = catch_unwind(AssertUnwindSafe(|| {
                     preconditions::settle(
                         func,
@@ -424,6 +426,14 @@ fn analyze_inner(
                         relational,
                     )
                 }));
+                if config.params.trace.work {
+                    eprintln!(
+                        "polyfocus: work: {} Preconditions {:.3} s, counted {}",
+                        func.name,
+                        started.elapsed().as_secs_f64(),
+                        crate::domain::stop::counted().saturating_sub(counted)
+                    );
+                }
                 pass.elapsed += started.elapsed();
             }
             // The function's budget as reported: pass 1's, or what pass 1 used and pass 2's.

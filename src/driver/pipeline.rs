@@ -456,12 +456,20 @@ impl Pass<'_> {
     /// and runs `f` with the inputs of the pass, the interval stage's invariants as
     /// `cut_facts`.
     fn run<R>(&self, cut_facts: &CutFacts, f: impl FnOnce(&Inputs<'_>) -> R) -> R {
+        let started = Instant::now();
         let ctx = FunctionContext::new(self.func, &self.config.params);
         let config = AnalysisConfig {
             timeout: self.clock.budget,
             ..self.config.clone()
         };
         let facts = Facts::new(&ctx, MemoryBudget::from_now(config.memory_per_function));
+        if self.config.params.trace.work {
+            eprintln!(
+                "polyfocus: work: {} Context {:.3} s",
+                self.func.name,
+                started.elapsed().as_secs_f64()
+            );
+        }
         f(&Inputs {
             func: self.func,
             module: self.module,
