@@ -41,6 +41,7 @@ use verdicts::VerdictTable;
 pub mod cache;
 mod cause;
 mod contracts;
+mod copies;
 mod domain_types;
 mod engine;
 mod float_paths;
@@ -514,6 +515,8 @@ fn analyze_inner(
         };
         report.results.extend(table.into_results(module, |_| None));
     }
+    // Inlined copies of code a function proves on its own hold everywhere.
+    copies::settle_copies(module, &mut report.results);
     crate::check::sort_in_source_order(&mut report.results);
     report
 }

@@ -139,24 +139,28 @@ pub fn location(inst: LLVMValueRef) -> Option<SourceLoc> {
 }
 
 /// The name of the function (DISubprogram) a scope belongs to.
-fn subprogram_name(ctx: LLVMContextRef, mut scope: LLVMMetadataRef) -> Option<String> {
+fn subprogram_name(ctx: LLVMContextRef, scope: LLVMMetadataRef) -> Option<String> {
+    let sp = subprogram_of(ctx, scope)?;
+    // DISubprogram operands: file, scope, name, linkage name, ...
+    let ops = md_operands(ctx, sp);
+    ops.get(2).and_then(|v| {
+        if v.is_null() {
+            None
+        } else {
+            raw::md_string(*v)
+        }
+    })
+}
+
+/// The function (DISubprogram) a scope belongs to.
+fn subprogram_of(ctx: LLVMContextRef, mut scope: LLVMMetadataRef) -> Option<LLVMMetadataRef> {
     use LLVMMetadataKind::*;
     for _ in 0..64 {
         if scope.is_null() {
             return None;
         }
         match kind(scope) {
-            LLVMDISubprogramMetadataKind => {
-                // DISubprogram operands: file, scope, name, linkage name, ...
-                let ops = md_operands(ctx, scope);
-                return ops.get(2).and_then(|v| {
-                    if v.is_null() {
-                        None
-                    } else {
-                        raw::md_string(*v)
-                    }
-                });
-            }
+            LLVMDISubprogramMetadataKind => return Some(scope),
             LLVMDILexicalBlockMetadataKind | LLVMDILexicalBlockFileMetadataKind => {
                 // DILexicalBlockBase operands: file, scope, ...
                 let ops = md_operands(ctx, scope);
@@ -175,6 +179,11 @@ fn subprogram_name(ctx: LLVMContextRef, mut scope: LLVMMetadataRef) -> Option<St
 /// The location of an assertion whose error call is `inst`: the call itself, or, when it
 /// sits in an inlined wrapper such as `__VERIFIER_assert`, the call of the wrapper.
 pub fn check_location(inst: LLVMValueRef) -> Option<SourceLoc> {
+    loc_of_dilocation(check_dilocation(inst)?)
+}
+
+/// The debug location [`check_location`] reads.
+fn check_dilocation(inst: LLVMValueRef) -> Option<LLVMMetadataRef> {
     unsafe {
         let mut loc = LLVMInstructionGetDebugLoc(inst);
         if loc.is_null() {
@@ -191,8 +200,68 @@ pub fn check_location(inst: LLVMValueRef) -> Option<SourceLoc> {
                 _ => break,
             }
         }
-        loc_of_dilocation(loc)
+        Some(loc)
     }
+}
+
+/// Where the code of `func` comes from, at every source location its instructions (and the
+/// assertions among them, read as [`check_location`] does) have: its own code, or the code
+/// of a function inlined into it. An inlined function is named when it is still defined in
+/// the module (its DISubprogram is that function's); otherwise the location is marked as
+/// coming from code that is not there ([`crate::ir::UNKNOWN_ORIGIN`]).
+pub fn code_origins(func: LLVMValueRef) -> crate::ir::CodeOrigins {
+    let mut origins = crate::ir::CodeOrigins::default();
+    let own = unsafe { LLVMGetSubprogram(func) };
+    if own.is_null() {
+        return origins;
+    }
+    let module = unsafe { LLVMGetGlobalParent(func) };
+    let defined: HashMap<LLVMMetadataRef, String> = raw::functions(module)
+        .into_iter()
+        .filter(|f| raw::is_defined(*f))
+        .filter_map(|f| {
+            let sp = unsafe { LLVMGetSubprogram(f) };
+            (!sp.is_null()).then(|| (sp, raw::name(f)))
+        })
+        .collect();
+    let ctx = unsafe { LLVMGetTypeContext(LLVMTypeOf(func)) };
+    for block in raw::blocks(func) {
+        for inst in raw::instructions(block) {
+            let raw_loc = unsafe { LLVMInstructionGetDebugLoc(inst) };
+            if raw_loc.is_null() {
+                continue;
+            }
+            for loc in [Some(raw_loc), check_dilocation(inst)]
+                .into_iter()
+                .flatten()
+            {
+                let Some(at) = loc_of_dilocation(loc) else {
+                    continue;
+                };
+                let sp = subprogram_of(ctx, unsafe { LLVMDILocationGetScope(loc) });
+                match sp {
+                    Some(sp) if sp == own => {
+                        origins.own.insert(at);
+                    }
+                    Some(sp) => {
+                        let from = defined
+                            .get(&sp)
+                            .cloned()
+                            .unwrap_or_else(|| crate::ir::UNKNOWN_ORIGIN.to_string());
+                        origins.inlined.entry(at).or_default().insert(from);
+                    }
+                    None => {
+                        origins
+                            .inlined
+                            .entry(at)
+                            .or_default()
+                            .insert(crate::ir::UNKNOWN_ORIGIN.to_string());
+                    }
+                }
+            }
+        }
+    }
+    origins
 }
 
 /// Where a function is defined, from its DISubprogram.

@@ -243,6 +243,7 @@ impl<'a> Program<'a> {
             callee_constants: vec![],
             held_at_own_precision: vec![],
             leaks: Default::default(),
+            origins: Default::default(),
         };
         let mut obligations = Vec::new();
         let specializations = contract::specializations(candidates);
@@ -568,6 +569,7 @@ fn lift_entries(
         callee_constants: vec![],
         held_at_own_precision: vec![],
         leaks: Default::default(),
+        origins: Default::default(),
     };
     let mut leak_coverages = Vec::new();
     for &func in entries {
@@ -612,6 +614,8 @@ fn lift_entries(
             }
         };
         let name = lifted.function.name.clone();
+        res.origins
+            .insert(name.clone(), debuginfo::code_origins(func));
         leak_coverages.push((name.clone(), lifted.leak_coverage.clone()));
         // Error sites LLVM deleted as unreachable: checks without a site.
         let mut remaining: Vec<lift::ErrorSite> = lifted

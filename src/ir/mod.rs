@@ -1089,8 +1089,43 @@ pub struct LiftWarning {
     pub loc: Option<SourceLoc>,
 }
 
+/// Where the code of a lifted function comes from, by source location (the front end reads
+/// it from the debug info after inlining): the locations of its own code, and those of code
+/// inlined into it, with the function each came from (or [`UNKNOWN_ORIGIN`]). A location
+/// may be in both, or come from several functions (a header's `static inline` function in
+/// two units).
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
+pub struct CodeOrigins {
+    /// Locations of the function's own code.
+    pub own: std::collections::BTreeSet<SourceLoc>,
+    /// Locations of inlined code, with the functions it came from.
+    pub inlined: std::collections::BTreeMap<SourceLoc, std::collections::BTreeSet<String>>,
+}
+
+/// The origin of inlined code whose function is no longer in the module (inlined
+/// everywhere and deleted), or whose debug info does not say.
+pub const UNKNOWN_ORIGIN: &str = "";
+
+impl CodeOrigins {
+    /// Whether the code at `at` is the function's own, and only that.
+    pub fn only_own(&self, at: &SourceLoc) -> bool {
+        self.own.contains(at) && !self.inlined.contains_key(at)
+    }
+
+    /// The one function still in the module whose inlined code alone is at `at`, if any.
+    pub fn only_copy_of(&self, at: &SourceLoc) -> Option<&str> {
+        if self.own.contains(at) {
+            return None;
+        }
+        match self.inlined.get(at)?.iter().collect::<Vec<_>>().as_slice() {
+            [one] if one.as_str() != UNKNOWN_ORIGIN => Some(one.as_str()),
+            _ => None,
+        }
+    }
+}
+
 /// A lifted module: the entry functions to analyze and the assertions in them.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Module {
     /// Functions to analyze (the entries, with callees inlined where possible).
     pub functions: Vec<Function>,
@@ -1113,6 +1148,8 @@ pub struct Module {
     /// Whether the leak checks ([`CheckKind::Leak`]) cover every object the program may
     /// allocate, so that no leak check also means no leak.
     pub leaks: LeakCoverage,
+    /// Where each lifted function's code comes from, by function name.
+    pub origins: std::collections::BTreeMap<String, CodeOrigins>,
 }
 
 /// Whether the leak checks of a run cover the whole program (`--checks memory`).

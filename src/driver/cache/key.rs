@@ -320,6 +320,7 @@ function other() entry bb0
             callee_constants: vec![],
             held_at_own_precision: vec![],
             leaks: Default::default(),
+            origins: Default::default(),
         }
     }
 

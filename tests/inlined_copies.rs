@@ -1,0 +1,68 @@
+//! A check in code inlined into another function holds when the function the code comes
+//! from proves it on its own (`driver/copies.rs`), on `tests/programs/copies/library.c`:
+//! `jumpy` calls `setjmp`, so it is not analyzed, and holds copies of `scale` and `half`.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+fn line_of(path: &Path, mark: &str) -> u32 {
+    let text = std::fs::read_to_string(path).expect("the program");
+    (1..)
+        .zip(text.lines())
+        .find(|(_, l)| l.contains(mark))
+        .map(|(n, _)| n)
+        .unwrap_or_else(|| panic!("no line marked {mark}"))
+}
+
+#[test]
+fn a_copy_of_code_its_function_proves_holds_and_never_fails_natively() {
+    let path = common::program("copies/library.c");
+    let report = common::check_json(&path, &["--timeout", "10"]);
+    let proved = line_of(&path, "proved on its own");
+    let check = common::check_at_line(&report, proved).expect("the check");
+    assert_eq!(check["verdict"], "proved", "{check}");
+    let contexts: Vec<&str> = check["contexts"]
+        .as_array()
+        .expect("contexts")
+        .iter()
+        .map(|c| c["function"].as_str().unwrap_or(""))
+        .collect();
+    assert!(contexts.contains(&"jumpy"), "{check}");
+    // A copy of code whose function does not prove it stays open.
+    let open = line_of(&path, "not proved on its own");
+    assert_eq!(common::verdict_at(&report, open), "unknown");
+    // Natively, `jumpy` with arguments around every bound never fails the proved check.
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let driver = dir.path().join("driver.c");
+    std::fs::write(
+        &driver,
+        format!(
+            "#include \"{}\"\nint main(void) {{\n  int v[] = {{-2147483647 - 1, -101, -1, 0, 1, 6, 8, 99, 100, 101, 2147483647}};\n  \
+             for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) jumpy(v[i]);\n  return 0;\n}}\n",
+            path.canonicalize().expect("the program").display()
+        ),
+    )
+    .expect("the driver");
+    let exe = dir.path().join("driver");
+    let built = Command::new("clang-19")
+        .args([
+            "-w",
+            "-O0",
+            "-fsanitize=undefined",
+            "-fno-sanitize-recover=all",
+        ])
+        .arg(&driver)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("clang-19 runs");
+    assert!(built.success(), "the driver builds");
+    let run = Command::new(&exe).output().expect("the driver runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
