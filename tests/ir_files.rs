@@ -217,6 +217,7 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
         callee_constants: vec![],
         held_at_own_precision: vec![],
         leaks: Default::default(),
+        origins: Default::default(),
     };
     let graph = ReducedGraph::new(&func);
     let mut res = Vec::new();
@@ -338,6 +339,7 @@ fn a_wrong_expectation_fails() {
         callee_constants: vec![],
         held_at_own_precision: vec![],
         leaks: Default::default(),
+        origins: Default::default(),
     };
     let report = driver::analyze(&module, &config(Engine::Classic));
     assert!(!matches!(report.results[0].verdict, Verdict::Proved));
