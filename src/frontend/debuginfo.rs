@@ -208,22 +208,17 @@ fn check_dilocation(inst: LLVMValueRef) -> Option<LLVMMetadataRef> {
 /// assertions among them, read as [`check_location`] does) have: its own code, or the code
 /// of a function inlined into it. An inlined function is named when it is still defined in
 /// the module (its DISubprogram is that function's); otherwise the location is marked as
-/// coming from code that is not there ([`crate::ir::UNKNOWN_ORIGIN`]).
-pub fn code_origins(func: LLVMValueRef) -> crate::ir::CodeOrigins {
+/// coming from code that is not there ([`crate::ir::UNKNOWN_ORIGIN`]). `defined`: the
+/// module's [`subprograms`].
+pub fn code_origins(
+    func: LLVMValueRef,
+    defined: &HashMap<LLVMMetadataRef, String>,
+) -> crate::ir::CodeOrigins {
     let mut origins = crate::ir::CodeOrigins::default();
     let own = unsafe { LLVMGetSubprogram(func) };
     if own.is_null() {
         return origins;
     }
-    let module = unsafe { LLVMGetGlobalParent(func) };
-    let defined: HashMap<LLVMMetadataRef, String> = raw::functions(module)
-        .into_iter()
-        .filter(|f| raw::is_defined(*f))
-        .filter_map(|f| {
-            let sp = unsafe { LLVMGetSubprogram(f) };
-            (!sp.is_null()).then(|| (sp, raw::name(f)))
-        })
-        .collect();
     let ctx = unsafe { LLVMGetTypeContext(LLVMTypeOf(func)) };
     for block in raw::blocks(func) {
         for inst in raw::instructions(block) {
@@ -262,6 +257,18 @@ pub fn code_origins(func: LLVMValueRef) -> crate::ir::CodeOrigins {
         }
     }
     origins
+}
+
+/// The DISubprogram of each function defined in `module`, with the function's name.
+pub fn subprograms(module: LLVMModuleRef) -> HashMap<LLVMMetadataRef, String> {
+    raw::functions(module)
+        .into_iter()
+        .filter(|f| raw::is_defined(*f))
+        .filter_map(|f| {
+            let sp = unsafe { LLVMGetSubprogram(f) };
+            (!sp.is_null()).then(|| (sp, raw::name(f)))
+        })
+        .collect()
 }
 
 /// Where a function is defined, from its DISubprogram.

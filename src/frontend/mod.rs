@@ -572,6 +572,10 @@ fn lift_entries(
         origins: Default::default(),
     };
     let mut leak_coverages = Vec::new();
+    let subprograms = entries
+        .first()
+        .map(|f| debuginfo::subprograms(unsafe { LLVMGetGlobalParent(*f) }))
+        .unwrap_or_default();
     for &func in entries {
         let first_check = res.checks.len() as u32;
         if let Some(callee) = reach::returns_twice_callee(func) {
@@ -615,7 +619,7 @@ fn lift_entries(
         };
         let name = lifted.function.name.clone();
         res.origins
-            .insert(name.clone(), debuginfo::code_origins(func));
+            .insert(name.clone(), debuginfo::code_origins(func, &subprograms));
         leak_coverages.push((name.clone(), lifted.leak_coverage.clone()));
         // Error sites LLVM deleted as unreachable: checks without a site.
         let mut remaining: Vec<lift::ErrorSite> = lifted
