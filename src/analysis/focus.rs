@@ -159,6 +159,11 @@ impl CutFacts {
         self.at_cut_point.is_empty()
     }
 
+    /// Whether the facts show `cp` unreachable.
+    fn unreachable(&self, cp: CutPointId) -> bool {
+        matches!(self.at_cut_point.get(cp.index()), Some(None))
+    }
+
     /// `state` met with the facts at `cp`.
     fn restrict<D: NumericDomain>(&self, space: &Space, cp: CutPointId, mut state: D) -> D {
         match self.at_cut_point.get(cp.index()) {
@@ -475,6 +480,11 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         let from = self.disjunction(p1, x1);
         let mut outside = BTreeMap::new();
         for cp in graph.successors(p1) {
+            // A path into a cut point the facts show unreachable adds nothing (its image is
+            // met with them): asking for one only makes the query harder.
+            if self.facts.unreachable(*cp) {
+                continue;
+            }
             let target = if into_invariants {
                 // Narrowing enumerates every feasible path: "outside" the empty set.
                 None
