@@ -10,6 +10,7 @@ pub mod budget;
 pub mod cex;
 pub mod check;
 pub mod cli;
+pub mod clock;
 pub mod context;
 pub mod domain;
 pub mod driver;

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 /// Limits of one ascent.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// The analysis returns nothing past it.
+    /// The analysis returns nothing past it (an instant of the thread's CPU clock).
     pub deadline: Instant,
     /// The longest solver query.
     pub query: Duration,
@@ -81,7 +81,7 @@ pub(crate) fn ascend<C: CutValue>(
                 continue;
             }
             loop {
-                let left = limits.deadline.saturating_duration_since(Instant::now());
+                let left = crate::clock::until(limits.deadline);
                 if left.is_zero() {
                     return None;
                 }

@@ -36,8 +36,8 @@ use crate::ir::BlockId;
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
-/// When an analysis must stop: a point in time, and optionally a memory budget and a
-/// budget of work.
+/// When an analysis must stop: a point in time on the thread's CPU clock
+/// ([`crate::clock`]), and optionally a memory budget and a budget of work.
 ///
 /// The engines ask [`Deadline::expired`] between steps and stop with
 /// [`Outcome::Timeout`]; [`Deadline::blame`] then tells which limit it was.
@@ -49,7 +49,10 @@ use std::time::{Duration, Instant};
 /// every run, so its verdicts are reproducible.
 #[derive(Clone, Debug)]
 pub struct Deadline {
+    /// The end, on the thread's CPU clock.
     end: Instant,
+    /// The wall-clock backstop ([`crate::clock::WALL_SLACK`] times the budget).
+    wall_end: Instant,
     memory: Option<MemoryBudget>,
     /// Steps of work left, when the analysis has a work budget.
     work: Option<Cell<u64>>,
@@ -83,10 +86,16 @@ pub enum Limit {
 }
 
 impl Deadline {
-    /// A deadline `budget` from now.
+    /// A deadline `budget` of the thread's CPU time from now.
     pub fn after(budget: Duration) -> Deadline {
+        let now = crate::clock::now();
+        let far = Duration::from_secs(1 << 32);
+        let wall = Instant::now();
         Deadline {
-            end: Instant::now() + budget,
+            end: now.checked_add(budget).unwrap_or(now + far),
+            wall_end: wall
+                .checked_add(budget.saturating_mul(crate::clock::WALL_SLACK))
+                .unwrap_or(wall + far),
             memory: None,
             work: None,
             spent: Cell::new(0),
@@ -148,7 +157,7 @@ impl Deadline {
         // The stage's budget of work (`domain::stop`) ends the deadline too.
         let hit = if crate::domain::stop::work_spent() {
             Some(Limit::Work)
-        } else if Instant::now() >= self.end {
+        } else if crate::clock::passed(self.end) || Instant::now() >= self.wall_end {
             Some(Limit::Time)
         } else if self.memory.is_some_and(|m| m.exceeded()) {
             Some(Limit::Memory)
@@ -164,7 +173,7 @@ impl Deadline {
         if self.expired() {
             return Duration::ZERO;
         }
-        self.end.saturating_duration_since(Instant::now())
+        crate::clock::until(self.end)
     }
 
     /// The limit that made the deadline expire, if any.
@@ -213,5 +222,31 @@ impl<D: NumericDomain> Invariants<D> {
     /// The state at a block's entry, if reachable.
     pub fn at(&self, b: BlockId) -> Option<&D> {
         self.at_block[b.index()].as_ref().filter(|d| !d.is_bottom())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spin(d: Duration) {
+        let start = crate::clock::thread_cpu();
+        let mut x = 0u64;
+        while crate::clock::thread_cpu() - start < d {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+    }
+
+    /// A deadline counts the thread's CPU time: a thread that does not run (as when other
+    /// processes have the CPU) spends none of it.
+    #[test]
+    fn a_deadline_passes_by_the_threads_work_not_by_the_wall_clock() {
+        let deadline = Deadline::after(Duration::from_millis(40));
+        std::thread::sleep(Duration::from_millis(80));
+        assert!(!deadline.expired());
+        assert!(deadline.remaining() > Duration::from_millis(20));
+        spin(Duration::from_millis(45));
+        assert!(deadline.expired());
+        assert_eq!(deadline.blame(Outcome::Timeout), Outcome::Timeout);
     }
 }

@@ -172,7 +172,7 @@ impl Harness {
     /// Runs one task with one configuration.
     pub fn run_one(&self, task: &Task, config: &Config) -> Record {
         let limits = Limits {
-            wall: self.timeout + KILL_GRACE,
+            time: self.timeout + KILL_GRACE,
             memory_bytes: self.memory_bytes,
         };
         let mut record = Record {

@@ -1,8 +1,12 @@
-//! Runs one child process under a wall-time and a memory limit, and measures it.
+//! Runs one child process under a time and a memory limit, and measures it.
 //!
 //! The child runs in its own process group (so that a timeout kills the analyzer and whatever
 //! it started, e.g. clang), with `RLIMIT_AS` (address space) set in `pre_exec` for the memory
-//! limit and `RLIMIT_CPU` a little above the wall limit as a backstop. Its stdout and stderr
+//! limit and `RLIMIT_CPU` a little above the time limit as a backstop. The time limit is
+//! reached once the child's CPU time (its own and its waited-for children's) and its
+//! wall-clock time both exceed it, so that the load of other processes does not end a run
+//! early (the analyzer's own budgets count CPU time too, `crate::clock`); a child that waits
+//! is killed at [`crate::clock::WALL_SLACK`] times the limit of wall-clock time. Its stdout and stderr
 //! go to anonymous temporary files, so a chatty child never blocks on a full pipe.
 //!
 //! Termination is detected by polling `waitid(WNOWAIT)`, which leaves the child a zombie; the
@@ -25,8 +29,9 @@ use std::time::{Duration, Instant};
 /// Resource limits of one run.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Wall-clock limit; the process group is killed when it is exceeded.
-    pub wall: Duration,
+    /// Time limit: the process group is killed once the child has spent it both in CPU time
+    /// and in wall-clock time, or [`crate::clock::WALL_SLACK`] times it in wall-clock time.
+    pub time: Duration,
     /// Address-space limit (`RLIMIT_AS`), in bytes; `None` for no limit.
     pub memory_bytes: Option<u64>,
 }
@@ -45,7 +50,7 @@ pub enum Termination {
 pub struct ChildOutcome {
     /// How the child ended.
     pub termination: Termination,
-    /// Whether the harness killed it for exceeding the wall-time limit.
+    /// Whether the harness killed it for exceeding its time limit.
     pub timed_out: bool,
     /// User + system CPU time.
     pub cpu: Duration,
@@ -84,7 +89,7 @@ pub fn run_limited(
         .stderr(stderr_file.try_clone()?)
         .process_group(0);
     let memory_bytes = limits.memory_bytes;
-    let cpu_seconds = limits.wall.as_secs() + 5;
+    let cpu_seconds = limits.time.as_secs() + 5;
     // SAFETY: the closure only calls async-signal-safe functions (setrlimit) between fork and
     // exec, and allocates nothing.
     unsafe {
@@ -101,7 +106,8 @@ pub fn run_limited(
     let pid = child.id() as libc::pid_t;
     // Killed with the rest of its group if the harness is interrupted.
     let group = crate::interrupt::ChildGroup::register(child.id());
-    let deadline = start + limits.wall;
+    let deadline = start + limits.time;
+    let backstop = start + limits.time.saturating_mul(crate::clock::WALL_SLACK);
     let mut timed_out = false;
     let mut pause = Duration::from_millis(1);
     loop {
@@ -109,11 +115,15 @@ pub fn run_limited(
             break;
         }
         let now = Instant::now();
-        if now >= deadline {
+        if now >= backstop || (now >= deadline && cpu_time(pid) >= limits.time) {
             timed_out = true;
             break;
         }
-        std::thread::sleep(pause.min(deadline - now));
+        if now < deadline {
+            std::thread::sleep(pause.min(deadline - now));
+        } else {
+            std::thread::sleep(pause);
+        }
         pause = (pause * 2).min(Duration::from_millis(20));
     }
     let wall = start.elapsed();
@@ -154,6 +164,31 @@ fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result
         return Err(std::io::Error::last_os_error());
     }
     Ok(())
+}
+
+/// The CPU time of a running child, its own and that of the children it waited for, from
+/// `/proc` (zero where it cannot be read, so that only the wall-clock backstop applies).
+fn cpu_time(pid: libc::pid_t) -> Duration {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return Duration::ZERO;
+    };
+    // The fields after the command name (which may hold spaces, in parentheses): the state,
+    // then utime, stime, cutime and cstime at 11 to 14, in clock ticks.
+    let Some(rest) = stat.rfind(')').map(|at| &stat[at + 1..]) else {
+        return Duration::ZERO;
+    };
+    let ticks: u64 = rest
+        .split_whitespace()
+        .skip(11)
+        .take(4)
+        .filter_map(|f| f.parse::<u64>().ok())
+        .sum();
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if per_second <= 0 {
+        return Duration::ZERO;
+    }
+    Duration::from_secs_f64(ticks as f64 / per_second as f64)
 }
 
 /// Whether `pid` has terminated, without reaping it.
@@ -219,9 +254,9 @@ mod tests {
         .unwrap()
     }
 
-    fn limits(wall_ms: u64) -> Limits {
+    fn limits(ms: u64) -> Limits {
         Limits {
-            wall: Duration::from_millis(wall_ms),
+            time: Duration::from_millis(ms),
             memory_bytes: Some(1 << 30),
         }
     }
@@ -233,6 +268,16 @@ mod tests {
         assert_eq!(out.stdout, "out\n");
         assert_eq!(out.stderr, "err\n");
         assert!(!out.timed_out);
+    }
+
+    #[test]
+    fn a_busy_child_is_killed_once_it_has_spent_its_time() {
+        let started = Instant::now();
+        let out = sh("while :; do :; done", &limits(300));
+        assert!(out.timed_out);
+        assert!(out.cpu >= Duration::from_millis(250), "{:?}", out.cpu);
+        // Well before the wall-clock backstop (8 times the limit).
+        assert!(started.elapsed() < Duration::from_millis(2000));
     }
 
     #[test]

@@ -92,7 +92,7 @@ impl UnknownReason {
 
 /// The budget that stopped the analysis of a function, in the user's terms: which function,
 /// which budget and how large, never the tools run inside. Displayed without its class
-/// (`analysis of `f` did not finish within its time budget of 10 s`); the reason of a
+/// (`analysis of `f` did not finish within its time budget of 10 s (CPU time)`); the reason of a
 /// verdict puts the class first (`timeout: ...`, `budget: ...`).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct BudgetStop {
@@ -136,7 +136,7 @@ impl fmt::Display for BudgetStop {
         match &self.limit {
             BudgetLimit::Time(budget) => write!(
                 f,
-                "analysis of `{function}` did not finish within its time budget of {}",
+                "analysis of `{function}` did not finish within its time budget of {} (CPU time)",
                 seconds(*budget)
             ),
             BudgetLimit::RunSpent => write!(

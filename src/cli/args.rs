@@ -108,15 +108,19 @@ impl InputArgs {
 /// The budgets of the analysis.
 #[derive(Args, Debug, Clone)]
 pub struct AnalysisArgs {
-    /// Time budget per analyzed function, in seconds (a positive number, at most a year).
+    /// Time budget per analyzed function, in seconds of CPU time of the thread that analyzes
+    /// it, so that other processes' load does not change it (a positive number, at most a
+    /// year; a wall-clock stop at 8 times it remains as a safety net).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,
     /// Time budget of the whole run, loading included, in seconds (0: none): each function
     /// with an assertion left open by the interval pass gets the same budget, half the run's
     /// budget times the number of jobs divided by the number of such functions, at least 0.25
     /// s, at most --timeout, whatever the machine's load; a function not started when the
-    /// run's budget is spent gets no analysis. With --each-unit, each program plans with an
-    /// equal part of what the programs before it left.
+    /// run's budget is spent gets no analysis. The run's budget is CPU time per job (of the
+    /// process and the compilers it runs), with a wall-clock stop at 8 times it. With
+    /// --each-unit, each program plans with an equal part of what the programs before it
+    /// left.
     #[arg(long, value_name = "SECONDS", default_value_t = crate::params::Params::DEFAULT.run.run_budget.as_secs_f64(), value_parser = parse_seconds_or_zero)]
     pub run_budget: f64,
     /// Heap budget per analyzed function, in MB (default: 1500 divided by the number of

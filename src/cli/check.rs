@@ -5,6 +5,7 @@ use super::cache::CacheArgs;
 use super::project::{self, OutputArgs};
 use super::tuning::{Scope, Tuning};
 use super::{AFTER_HELP, EXIT_PROVED};
+use crate::clock::RunStop;
 use crate::driver::{self, AnalysisConfig, DomainKind, Engine, Purpose};
 use crate::graph::ReducedGraph;
 use crate::report::{self, ProgramReport, RunInfo};
@@ -79,7 +80,8 @@ pub(super) fn analysis_config(a: &AnalysisArgs, tuning: &Tuning, jobs: usize) ->
         params,
         purpose: Purpose::Verdicts,
         // The run's budget, from now: compiling and loading the programs spend it too.
-        ends: (a.run_budget > 0.0).then(|| Instant::now() + Duration::from_secs_f64(a.run_budget)),
+        ends: (a.run_budget > 0.0)
+            .then(|| RunStop::after(Duration::from_secs_f64(a.run_budget), jobs)),
         plan: (a.run_budget > 0.0).then(|| Duration::from_secs_f64(a.run_budget)),
     }
 }

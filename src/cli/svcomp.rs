@@ -125,7 +125,7 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
     }
     check_args.extend(args.tuning.as_args());
     // `parse_seconds` admits only positive finite budgets of at most a year.
-    let wall = match args.timeout {
+    let time = match args.timeout {
         Some(t) => {
             check_args.extend(["--timeout".to_string(), t.to_string()]);
             Duration::from_secs_f64(t) + crate::bench::KILL_GRACE
@@ -133,7 +133,7 @@ pub fn run(args: SvcompArgs) -> Result<i32> {
         None => Duration::from_secs(365 * 24 * 3600),
     };
     let memory_bytes = args.memory.filter(|m| *m > 0).map(|m| m << 20);
-    let limits = Limits { wall, memory_bytes };
+    let limits = Limits { time, memory_bytes };
     let outcome = run_limited(&analyzer, &check_args, &limits)
         .with_context(|| format!("running {}", analyzer.display()))?;
     eprint!("{}", outcome.stderr);

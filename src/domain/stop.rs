@@ -1,4 +1,5 @@
-//! Where the stage running on this thread stops: an instant, and a budget of work.
+//! Where the stage running on this thread stops: an instant of its CPU clock
+//! ([`crate::clock`]), and a budget of work.
 //!
 //! Work is counted where the time goes: the solver's resource count around each check, the
 //! adjacency tests of the polyhedra conversions, and the steps of the classic engine
@@ -122,7 +123,7 @@ pub fn charge(kind: Work, amount: u64) {
 
 /// Whether this thread's stop instant has passed or its budget of work is spent.
 pub fn reached() -> bool {
-    work_spent() || STOP_AT.with(|s| s.get().is_some_and(|at| Instant::now() >= at))
+    work_spent() || STOP_AT.with(|s| s.get().is_some_and(crate::clock::passed))
 }
 
 /// Whether a budget of work is set on this thread and spent.
@@ -157,7 +158,7 @@ mod tests {
 
     #[test]
     fn the_earlier_instant_holds_inside_and_the_outer_one_after() {
-        let past = Instant::now();
+        let past = crate::clock::now();
         let later = past + Duration::from_secs(3600);
         assert!(!reached());
         until(later, || {
@@ -175,7 +176,7 @@ mod tests {
 
     #[test]
     fn a_budget_of_work_stops_once_spent_and_charges_the_outer_one() {
-        let later = Instant::now() + Duration::from_secs(3600);
+        let later = crate::clock::now() + Duration::from_secs(3600);
         assert_eq!(work_left(), None);
         within(later, Some(100), || {
             charge(Work::Conversion, 30);

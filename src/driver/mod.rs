@@ -119,10 +119,10 @@ pub struct AnalysisConfig {
     pub params: Params,
     /// What the run is for.
     pub purpose: Purpose,
-    /// When the analysis of this module must end (the run's budget, `--run-budget`), or
-    /// `None`: each function gets `timeout`. A safety stop: the functions' budgets come
-    /// from `plan`. See [`crate::params::RunParams`].
-    pub ends: Option<Instant>,
+    /// When the analysis of this module must end (the run's budget, `--run-budget`, in CPU
+    /// time per worker), or `None`: each function gets `timeout`. A safety stop: the
+    /// functions' budgets come from `plan`. See [`crate::params::RunParams`].
+    pub ends: Option<crate::clock::RunStop>,
     /// The part of the run's budget this module's functions plan with (`--run-budget`,
     /// or its part for one program of several), `None` without a run budget: the budgets
     /// of the second pass are fixed shares of it.
@@ -139,10 +139,7 @@ impl AnalysisConfig {
         n_programs_left: usize,
         plan_left: Option<Duration>,
     ) -> AnalysisConfig {
-        let ends = self.ends.map(|ends| {
-            let left = ends.saturating_duration_since(Instant::now());
-            Instant::now() + left / n_programs_left.max(1) as u32
-        });
+        let ends = self.ends.map(|ends| ends.part(n_programs_left));
         AnalysisConfig {
             ends,
             plan: plan_left.map(|plan| plan / n_programs_left.max(1) as u32),
@@ -203,7 +200,7 @@ impl AnalysisConfig {
 
     /// Whether the run's end (`--run-budget`, its safety stop) has passed.
     fn past_safety_stop(&self) -> bool {
-        self.ends.is_some_and(|ends| ends <= Instant::now())
+        self.ends.is_some_and(|ends| ends.reached())
     }
 
     /// The same configuration with each worker's heap budget at most its share of the
@@ -304,9 +301,7 @@ fn analyze_inner(
                 }
                 let left = config
                     .ends
-                    .map_or(config.timeout, |ends| {
-                        ends.saturating_duration_since(Instant::now())
-                    })
+                    .map_or(config.timeout, |ends| ends.left())
                     .min(config.timeout);
                 let budget = if func.checks().is_empty() {
                     // Nothing to decide: its invariants are for the report only.
@@ -381,9 +376,9 @@ fn analyze_inner(
             }
             let staged = staged.lock().unwrap_or_else(|e| e.into_inner()).take();
             let second = needs_more(*i, staged.as_ref());
-            let (first_spent, first_budget, first_heap) = staged
+            let (first_spent, first_elapsed, first_budget, first_heap) = staged
                 .as_ref()
-                .map(|p| (p.elapsed, p.budget, p.peak_heap_bytes))
+                .map(|p| (p.cpu, p.elapsed, p.budget, p.peak_heap_bytes))
                 .unwrap_or_default();
             let mut pass = match staged.map(|p| p.result) {
                 Some(Err(what)) => Pass::done(pipeline::panicked(func, module, what)),
@@ -407,15 +402,14 @@ fn analyze_inner(
             if let (Ok(outcome), None) = (&mut pass.result, unanalyzable(module, &func.name)) {
                 // Its own safety net of time (work bounds it); the relational attempt only
                 // where the function's analysis ended within its budget.
-                let run_left = config.ends.map_or(Duration::MAX, |ends| {
-                    ends.saturating_duration_since(Instant::now())
-                });
+                let run_left = config.ends.map_or(Duration::MAX, |ends| ends.left());
                 let time = config.timeout.min(run_left);
                 let relational = config.params.stages.relational_preconditions
-                    && config.timeout > first_spent + pass.elapsed;
+                    && config.timeout > first_spent + pass.cpu;
                 let named = cex.map(|c| c.frontend.entry.names()).unwrap_or_default();
                 let outside = preconditions::starts_executions(func, module, &named);
                 let started = Instant::now();
+                let cpu_started = crate::clock::thread_cpu();
                 let counted = crate::domain::stop::counted();
                 let _ = catch_unwind(AssertUnwindSafe(|| {
                     preconditions::settle(
@@ -436,6 +430,7 @@ fn analyze_inner(
                     );
                 }
                 pass.elapsed += started.elapsed();
+                pass.cpu += crate::clock::thread_cpu().saturating_sub(cpu_started);
             }
             // The function's budget as reported: pass 1's, or what pass 1 used and pass 2's.
             pass.budget = if second {
@@ -443,7 +438,8 @@ fn analyze_inner(
             } else {
                 first_budget
             };
-            pass.elapsed += first_spent;
+            pass.elapsed += first_elapsed;
+            pass.cpu += first_spent;
             pass.peak_heap_bytes = pass.peak_heap_bytes.max(first_heap);
             pass
         },
@@ -468,6 +464,7 @@ fn analyze_inner(
                     elapsed,
                     budget,
                     peak_heap_bytes,
+                    ..
                 } = pass;
                 let run = run.unwrap_or_else(|what| pipeline::panicked(func, module, what));
                 report.cut_invariants.extend(run.at_cut_points);
@@ -525,7 +522,10 @@ fn analyze_inner(
 struct Pass<R> {
     /// The pass's result, or the message of its panic (a bug).
     result: Result<R, String>,
+    /// Its wall-clock time (reported).
     elapsed: Duration,
+    /// Its CPU time on the worker thread (what its budgets count, [`crate::clock`]).
+    cpu: Duration,
     budget: Duration,
     peak_heap_bytes: usize,
 }
@@ -534,6 +534,7 @@ impl<R> Pass<R> {
     /// Runs `f` under `catch_unwind`, measuring its time and heap.
     fn run(budget: Duration, f: impl FnOnce() -> R) -> Pass<R> {
         let start = Instant::now();
+        let cpu = crate::clock::thread_cpu();
         let heap = crate::budget::HeapMeter::start();
         let result = catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
             panic
@@ -545,6 +546,7 @@ impl<R> Pass<R> {
         Pass {
             result,
             elapsed: start.elapsed(),
+            cpu: crate::clock::thread_cpu().saturating_sub(cpu),
             budget,
             peak_heap_bytes: heap.peak_bytes(),
         }
@@ -555,6 +557,7 @@ impl<R> Pass<R> {
         Pass {
             result: Ok(result),
             elapsed: Duration::ZERO,
+            cpu: Duration::ZERO,
             budget: Duration::ZERO,
             peak_heap_bytes: 0,
         }
@@ -586,7 +589,7 @@ mod tests {
             refine: true,
             params: Params::DEFAULT,
             purpose: Purpose::Verdicts,
-            ends: plan.map(|s| Instant::now() + Duration::from_secs(s)),
+            ends: plan.map(|s| crate::clock::RunStop::after(Duration::from_secs(s), jobs)),
             plan: plan.map(Duration::from_secs),
         }
     }
@@ -642,7 +645,7 @@ mod tests {
     #[test]
     fn past_the_runs_safety_stop_no_function_gets_a_budget() {
         let mut c = config(Some(240), 2, 60);
-        c.ends = Some(Instant::now());
+        c.ends = Some(crate::clock::RunStop::reached_now());
         assert_eq!(c.planned_budget(0, 1), Duration::ZERO);
         assert_eq!(c.report_only_budget(), Duration::ZERO);
     }

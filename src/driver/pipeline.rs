@@ -226,7 +226,8 @@ impl Inputs<'_> {
 
 /// What a stage may spend, resolved from its share when it starts.
 struct Allowance {
-    /// It starts no work after this instant (never after the pass's end).
+    /// It starts no work after this instant of the thread's CPU clock (never after the
+    /// pass's end).
     until: Instant,
     /// Its budget of work in steps, when its share counts work.
     work: Option<u64>,
@@ -240,7 +241,7 @@ struct Allowance {
 impl Allowance {
     /// The time left until `until`.
     fn left(&self) -> Duration {
-        self.until.saturating_duration_since(Instant::now())
+        crate::clock::until(self.until)
     }
 
     /// A deadline at `until`, with the pass's heap budget and the work budget, if any.
@@ -329,7 +330,7 @@ pub(super) fn interval_pass(
     cex: Option<&CexConfig>,
     budget: Duration,
 ) -> Staged {
-    let clock = Clock::new(Instant::now(), budget, &config.params);
+    let clock = Clock::new(crate::clock::now(), budget, &config.params);
     let mut state = State::new(func);
     if budget.is_zero() {
         // The run's budget is spent: not even the context is built.
@@ -414,7 +415,7 @@ pub(super) fn run(
     budget: Duration,
     staged: Option<Staged>,
 ) -> FunctionOutcome {
-    let clock = Clock::new(Instant::now(), budget, &config.params);
+    let clock = Clock::new(crate::clock::now(), budget, &config.params);
     let mut state = match staged {
         Some(Staged(state)) => state,
         None => State::new(func),
@@ -457,6 +458,7 @@ impl Pass<'_> {
     /// `cut_facts`.
     fn run<R>(&self, cut_facts: &CutFacts, f: impl FnOnce(&Inputs<'_>) -> R) -> R {
         let started = Instant::now();
+        crate::clock::mark();
         let ctx = FunctionContext::new(self.func, &self.config.params);
         let config = AnalysisConfig {
             timeout: self.clock.budget,

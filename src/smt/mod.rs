@@ -101,8 +101,12 @@ fn bounds_formula(t: &Int, lo: &Option<BigInt>, hi: &Option<BigInt>) -> Bool {
 /// How often an interrupt is repeated while a check past its deadline has not returned.
 const INTERRUPT_REPEAT: std::time::Duration = std::time::Duration::from_millis(50);
 
-/// Checks `solver` under `assumptions`, interrupting its context at `deadline`: the one way
-/// this module and [`bmc`] ask z3 for an answer.
+/// The shortest wait of the watchdog before it reads the checking thread's CPU time again.
+const CPU_RECHECK: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// Checks `solver` under `assumptions`, interrupting its context once it has spent the time
+/// until `deadline` in CPU time of the calling thread (the clock budgets count on,
+/// [`crate::clock`]): the one way this module and [`bmc`] ask z3 for an answer.
 ///
 /// z3's own `timeout` parameter is never used: in z3 4.8.12 (Debian 12) it runs a pool of
 /// timer threads whose race corrupts the heap when several threads check with timeouts
@@ -175,10 +179,17 @@ fn check_interruptible(
     let checking = std::sync::Mutex::new(true);
     let finished = std::sync::Condvar::new();
     let (checking, finished) = (&checking, &finished);
+    // The limit is CPU time of this thread (`crate::clock`): the watchdog waits at least
+    // what is left of it, since the thread cannot spend CPU time faster than the wall clock
+    // passes, and interrupts once it is spent, or at the wall-clock backstop.
+    let cpu = crate::clock::ThreadClock::current();
+    let cpu_start = cpu.read();
+    let backstop = std::time::Instant::now() + limit.saturating_mul(crate::clock::WALL_SLACK);
     std::thread::scope(|scope| {
         scope.spawn(move || {
             let mut guard = checking.lock().unwrap_or_else(|e| e.into_inner());
             let mut wait = limit;
+            let mut interrupted = false;
             loop {
                 let (next, _) = finished
                     .wait_timeout_while(guard, wait, |still| *still)
@@ -187,6 +198,15 @@ fn check_interruptible(
                 if !*guard {
                     break;
                 }
+                let spent = match (cpu.read(), cpu_start) {
+                    (Some(now), Some(start)) => now.saturating_sub(start),
+                    _ => limit,
+                };
+                if !interrupted && spent < limit && std::time::Instant::now() < backstop {
+                    wait = (limit - spent).max(CPU_RECHECK);
+                    continue;
+                }
+                interrupted = true;
                 handle.interrupt();
                 wait = INTERRUPT_REPEAT;
             }

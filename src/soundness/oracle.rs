@@ -142,7 +142,7 @@ pub fn observe(
     // the sanitizer's own `hard_rss_limit_mb` bounds their memory).
     let sanitizes_addresses = cflags.iter().any(|f| f.contains("sanitize=address"));
     let limits = Limits {
-        wall: Duration::from_secs(60),
+        time: Duration::from_secs(60),
         memory_bytes: (!sanitizes_addresses).then_some(2 << 30),
     };
     let outcome = run_limited(&binary, &[], &limits)

@@ -157,7 +157,7 @@ fn pipeline(
     args.extend(analyzer.extra.iter().cloned());
     // Every function may use its budget, plus compilation and counterexample replays.
     let limits = Limits {
-        wall: Duration::from_secs_f64(analyzer.timeout * 8.0 + 20.0),
+        time: Duration::from_secs_f64(analyzer.timeout * 8.0 + 20.0),
         memory_bytes: Some(4 << 30),
     };
     let outcome = run_limited(&analyzer.binary, &args, &limits)
@@ -169,7 +169,7 @@ fn pipeline(
         report: outcome.stdout.clone(),
     };
     let status = if outcome.timed_out {
-        Status::AnalyzerFailed(format!("killed after {:?}", limits.wall))
+        Status::AnalyzerFailed(format!("killed after {:?}", limits.time))
     } else {
         match outcome.termination {
             Termination::Exited(0..=2) => match report::parse(&outcome.stdout) {

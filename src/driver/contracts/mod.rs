@@ -142,9 +142,7 @@ pub fn search(
 /// what is left of the run's budget (the search spends it too).
 pub fn safety_net(config: &AnalysisConfig) -> Duration {
     match config.ends {
-        Some(ends) => config
-            .timeout
-            .min(ends.saturating_duration_since(Instant::now()) / 4),
+        Some(ends) => config.timeout.min(ends.left() / 4),
         None => config.timeout,
     }
 }

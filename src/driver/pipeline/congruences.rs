@@ -130,7 +130,7 @@ fn error_unreachable_with(
         let Some(side) = side(p) else {
             return Some(false);
         };
-        let left = deadline.saturating_duration_since(Instant::now());
+        let left = crate::clock::until(deadline);
         if left.is_zero() {
             return None;
         }

@@ -76,9 +76,10 @@ pub(super) fn reads_memory(func: &Function) -> bool {
 /// How long a counterexample search may run.
 #[derive(Clone, Copy)]
 enum SearchTime {
-    /// Build and search until this instant.
+    /// Build and search until this instant (of the thread's CPU clock).
     Until(Instant),
-    /// The native build until the instant, then the search for the duration (within it).
+    /// The native build until the instant (of the thread's CPU clock), then the search for
+    /// the duration (within it).
     AfterBuild(Instant, Duration),
 }
 
@@ -97,6 +98,15 @@ fn search(
     time: SearchTime,
     progress: &mut Progress,
 ) -> bool {
+    // The share ends on the thread's CPU clock; the search waits for native builds and
+    // runs, so it counts on the wall clock: the CPU time left, stretched by the thread's
+    // share of a CPU (the same search beside busy processes).
+    let time = match time {
+        SearchTime::Until(d) => SearchTime::Until(crate::clock::to_wall(d)),
+        SearchTime::AfterBuild(d, slice) => {
+            SearchTime::AfterBuild(crate::clock::to_wall(d), crate::clock::stretch(slice))
+        }
+    };
     let deadline = match time {
         SearchTime::Until(d) | SearchTime::AfterBuild(d, _) => d,
     };

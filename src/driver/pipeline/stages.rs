@@ -196,7 +196,7 @@ impl Share {
     /// What the share allows a stage that starts now, given the function's `clock` and the
     /// limits of the stages that ran before (`ran`).
     fn allowance(&self, clock: &Clock, ran: &[Ran]) -> Allowance {
-        let now = Instant::now();
+        let now = crate::clock::now();
         let budget = clock.budget;
         let mut search_slice = None;
         // A share counted in work: its seconds at `work_per_second`, the function's work so
@@ -282,10 +282,10 @@ pub(super) struct Ran {
     searched: u64,
 }
 
-/// The function's budget for a pass.
+/// The function's budget for a pass, on the thread's CPU clock ([`crate::clock`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Clock {
-    /// When the pass started for the function.
+    /// When the pass started for the function (an instant of [`crate::clock::now`]).
     pub started: Instant,
     /// How long it may take.
     pub budget: Duration,
@@ -553,7 +553,7 @@ mod tests {
 
     fn clock(budget_ms: u64) -> Clock {
         Clock::new(
-            Instant::now(),
+            crate::clock::now(),
             Duration::from_millis(budget_ms),
             &Params::DEFAULT,
         )
@@ -696,7 +696,7 @@ mod tests {
     fn metered_shares_count_work() {
         let mut params = Params::DEFAULT;
         params.stages.work_per_second = 1000;
-        let c = Clock::new(Instant::now(), Duration::from_secs(10), &params);
+        let c = Clock::new(crate::clock::now(), Duration::from_secs(10), &params);
         let of = Reference::Budget;
         let from_start = Share::metered(TimeShare::FromFunctionStart { of, fraction: 0.5 });
         assert_eq!(from_start.allowance(&c, &[]).meter, Some(5000));
@@ -732,7 +732,7 @@ mod tests {
         // A wall-clock share, or no rate: no budget of work.
         assert_eq!(Share::time(TimeShare::Whole).allowance(&c, &[]).meter, None);
         params.stages.work_per_second = 0;
-        let plain = Clock::new(Instant::now(), Duration::from_secs(10), &params);
+        let plain = Clock::new(crate::clock::now(), Duration::from_secs(10), &params);
         assert_eq!(from_stage.allowance(&plain, &[]).meter, None);
     }
 
@@ -757,8 +757,8 @@ mod tests {
             },
         ];
         assert_eq!(share.allowance(&c, &ran).until, until);
-        let before = Instant::now();
+        let before = crate::clock::now();
         let none = share.allowance(&c, &ran[..1]).until;
-        assert!(none >= before && none <= Instant::now());
+        assert!(none >= before && none <= crate::clock::now());
     }
 }
