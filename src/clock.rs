@@ -20,6 +20,7 @@
 //! same thread; it is never later than `Instant::now()`.
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How many times its budget a thread may take in wall-clock time before the budget ends
@@ -136,18 +137,25 @@ pub fn mark() {
     MARK.with(|m| m.set(schedstat()));
 }
 
+/// The last share a thread measured ([`share`], as `f64` bits): the estimate of a thread that
+/// has run too little since its mark to tell (the first stage of a pass).
+static LAST_SHARE: AtomicU64 = AtomicU64::new(0x3FF0_0000_0000_0000); // 1.0
+
 /// The share of a CPU the thread got since [`mark`] while it wanted one: its time on a CPU
 /// over that time plus its time waiting for one (other processes' load), within
-/// `1 / WALL_SLACK` and 1; 1 when it cannot tell or has run too little to tell.
+/// `1 / WALL_SLACK` and 1; the last share measured when it has run too little to tell, 1
+/// when the kernel does not tell.
 fn share() -> f64 {
     let (Some((on0, wait0)), Some((on, wait))) = (MARK.with(Cell::get), schedstat()) else {
         return 1.0;
     };
     let (on, wait) = (on.saturating_sub(on0), wait.saturating_sub(wait0));
     if on < 50_000_000 {
-        return 1.0;
+        return f64::from_bits(LAST_SHARE.load(Ordering::Relaxed));
     }
-    (on as f64 / (on + wait) as f64).clamp(1.0 / f64::from(WALL_SLACK), 1.0)
+    let share = (on as f64 / (on + wait) as f64).clamp(1.0 / f64::from(WALL_SLACK), 1.0);
+    LAST_SHARE.store(share.to_bits(), Ordering::Relaxed);
+    share
 }
 
 /// The wall-clock time in which the thread gets `cpu` of CPU time at its current share
@@ -155,6 +163,14 @@ fn share() -> f64 {
 /// budget of this clock, so that the load of other processes does not shorten it.
 pub fn stretch(cpu: Duration) -> Duration {
     cpu.div_f64(share())
+}
+
+/// The CPU time the thread gets before the wall-clock instant `at` at its current share of a
+/// CPU ([`share`]): the inverse of [`stretch`], for a solver query (whose limit is CPU time)
+/// inside code that counts on the wall clock.
+pub fn cpu_before(at: Instant) -> Duration {
+    at.saturating_duration_since(Instant::now())
+        .mul_f64(share())
 }
 
 /// The wall-clock instant by which the thread, at its current share of a CPU, would reach

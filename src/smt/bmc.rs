@@ -249,8 +249,11 @@ impl<'a> Bmc<'a> {
         if self.pending.is_empty() {
             return BmcResult::NoneUpTo(self.nodes.len());
         }
-        let hard_deadline =
-            hard_deadline.min(Instant::now() + Duration::from_millis(timeout_ms.max(1) as u64));
+        // The search counts on the wall clock; the query's limit is CPU time: what the
+        // thread gets before the search's end, at most `timeout_ms`.
+        let hard_deadline = Instant::now()
+            + crate::clock::cpu_before(hard_deadline)
+                .min(Duration::from_millis(timeout_ms.max(1) as u64));
         // The goal holds under an assumption rather than in a pushed scope: z3 4.8 takes in
         // pending assertions (every unrolled layer) at `push` with cancellation suspended,
         // which no timeout bounds, while `check` does that work under the timeout and the
@@ -300,8 +303,11 @@ impl<'a> Bmc<'a> {
         if taken.is_empty() {
             return Some(false);
         }
-        let hard_deadline =
-            hard_deadline.min(Instant::now() + Duration::from_millis(timeout_ms.max(1) as u64));
+        // The search counts on the wall clock; the query's limit is CPU time: what the
+        // thread gets before the search's end, at most `timeout_ms`.
+        let hard_deadline = Instant::now()
+            + crate::clock::cpu_before(hard_deadline)
+                .min(Duration::from_millis(timeout_ms.max(1) as u64));
         let assumption = Bool::fresh_const("deeper");
         self.solver.assert(&assumption.implies(&Bool::or(&taken)));
         let answer = super::check_until(
