@@ -270,17 +270,19 @@ impl RunStop {
     }
 }
 
+/// Keeps the thread busy until it has spent `d` of CPU time (for tests of budgets).
+#[cfg(test)]
+pub(crate) fn spin(d: Duration) {
+    let start = thread_cpu();
+    let mut x = 0u64;
+    while thread_cpu() - start < d {
+        x = std::hint::black_box(x.wrapping_add(1));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn spin(d: Duration) {
-        let start = thread_cpu();
-        let mut x = 0u64;
-        while thread_cpu() - start < d {
-            x = std::hint::black_box(x.wrapping_add(1));
-        }
-    }
 
     #[test]
     fn the_thread_clock_advances_with_work_and_not_with_sleep() {

@@ -228,14 +228,7 @@ impl<D: NumericDomain> Invariants<D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn spin(d: Duration) {
-        let start = crate::clock::thread_cpu();
-        let mut x = 0u64;
-        while crate::clock::thread_cpu() - start < d {
-            x = std::hint::black_box(x.wrapping_add(1));
-        }
-    }
+    use crate::clock::spin;
 
     /// A deadline counts the thread's CPU time: a thread that does not run (as when other
     /// processes have the CPU) spends none of it.
