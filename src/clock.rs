@@ -9,10 +9,13 @@
 //! up to how much CPU time the same work takes from run to run (caches, frequency). A
 //! solver query's limit is the CPU time of the thread that checks it (`smt`).
 //!
-//! What is not CPU time of the thread: waiting for a native build or run of a
-//! counterexample, which has its own wall-clock limits ([`to_wall`] converts a budget's end
-//! for it, stretched by the share of a CPU the thread gets, so that other processes' load
-//! does not shorten it either), and a wall-clock backstop of [`WALL_SLACK`] times an analysis's deadline, a
+//! A native build or run of a counterexample that the thread waits for is work of the
+//! thread too: when it is reaped ([`try_reap`]), its CPU time (with its own children's) is
+//! added to the thread's clock, so that searches one after another spend the function's
+//! budget as the harnesses count it (process and children). While it runs, the wait has
+//! wall-clock limits ([`to_wall`] converts a budget's end for it, stretched by the share of
+//! a CPU the thread gets, so that other processes' load does not shorten it either). A
+//! wall-clock backstop of [`WALL_SLACK`] times an analysis's deadline, a
 //! solver query's limit and the run's budget, which only a thread that waits rather than
 //! computes, or a machine many times overloaded, reaches.
 //!
@@ -43,13 +46,7 @@ pub fn run_cpu() -> Duration {
     // SAFETY: `usage` is a valid rusage the call writes; a failure leaves it zero.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let children = if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } == 0 {
-        let tv = |t: libc::timeval| {
-            Duration::new(
-                t.tv_sec.max(0) as u64,
-                (t.tv_usec.clamp(0, 999_999) as u32) * 1000,
-            )
-        };
-        tv(usage.ru_utime) + tv(usage.ru_stime)
+        timeval(usage.ru_utime) + timeval(usage.ru_stime)
     } else {
         Duration::ZERO
     };
@@ -77,12 +74,14 @@ thread_local! {
     /// The last instant [`passed`] found not passed, and the wall-clock instant before which
     /// it cannot pass (the thread's clock advances at most as fast as the wall clock).
     static NOT_BEFORE: Cell<Option<(Instant, Instant)>> = const { Cell::new(None) };
+    /// The CPU time of the children the thread reaped ([`try_reap`]).
+    static CHILDREN: Cell<Duration> = const { Cell::new(Duration::ZERO) };
 }
 
 /// The thread's budget clock: its first reading's wall-clock instant plus the CPU time the
-/// thread spent since.
+/// thread spent since, with that of the children it reaped, never past the wall clock.
 pub fn now() -> Instant {
-    let cpu = thread_cpu();
+    let cpu = thread_cpu() + CHILDREN.with(Cell::get);
     let (wall, cpu0) = ORIGIN.with(|o| match o.get() {
         Some(origin) => origin,
         None => {
@@ -91,7 +90,60 @@ pub fn now() -> Instant {
             origin
         }
     });
-    wall + cpu.saturating_sub(cpu0)
+    // A child with threads of its own may spend more CPU than the wall time it took.
+    (wall + cpu.saturating_sub(cpu0)).min(Instant::now())
+}
+
+/// `child`'s exit status once it has ended (`None` while it runs), reaping it: its CPU time
+/// and that of the children it waited for count on the calling thread's clock ([`now`]).
+/// After `Some`, `child` must not be waited for again.
+pub fn try_reap(
+    child: &mut std::process::Child,
+) -> std::io::Result<Option<std::process::ExitStatus>> {
+    reap(child, libc::WNOHANG)
+}
+
+/// [`try_reap`], waiting for `child` to end.
+pub fn reap_blocking(child: &mut std::process::Child) -> std::io::Result<std::process::ExitStatus> {
+    match reap(child, 0)? {
+        Some(status) => Ok(status),
+        None => Err(std::io::Error::other("the child did not end")),
+    }
+}
+
+fn reap(
+    child: &mut std::process::Child,
+    options: libc::c_int,
+) -> std::io::Result<Option<std::process::ExitStatus>> {
+    use std::os::unix::process::ExitStatusExt;
+    let mut status: libc::c_int = 0;
+    // SAFETY: `status` and `usage` are valid for the call to write.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = loop {
+        let pid =
+            unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, options, &mut usage) };
+        if pid >= 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            break pid;
+        }
+    };
+    match pid {
+        0 => Ok(None),
+        p if p < 0 => Err(std::io::Error::last_os_error()),
+        _ => {
+            let spent = timeval(usage.ru_utime) + timeval(usage.ru_stime);
+            CHILDREN.with(|c| c.set(c.get() + spent));
+            // The clock jumped by what the child ran, maybe since before the cached wait.
+            NOT_BEFORE.with(|n| n.set(None));
+            Ok(Some(std::process::ExitStatus::from_raw(status)))
+        }
+    }
+}
+
+fn timeval(t: libc::timeval) -> Duration {
+    Duration::new(
+        t.tv_sec.max(0) as u64,
+        (t.tv_usec.clamp(0, 999_999) as u32) * 1000,
+    )
 }
 
 /// Whether the thread's clock has reached `at` (an instant from [`now`]). Cheap while the
@@ -304,6 +356,29 @@ mod tests {
         spin(Duration::from_millis(35));
         assert!(passed(at));
         assert!(until(at).is_zero());
+    }
+
+    #[test]
+    fn a_reaped_childs_cpu_time_counts_on_the_waiting_threads_clock() {
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"])
+            .spawn()
+            .expect("sh runs");
+        let (t0, cpu0) = (now(), thread_cpu());
+        let status = loop {
+            match try_reap(&mut child).expect("the child can be waited for") {
+                Some(status) => break status,
+                None => std::thread::sleep(Duration::from_millis(5)),
+            }
+        };
+        assert!(status.success());
+        let waited = thread_cpu() - cpu0;
+        let counted = now() - t0;
+        assert!(
+            counted >= waited + Duration::from_millis(50),
+            "the clock counted {counted:?}, the thread itself spent {waited:?}"
+        );
+        assert!(now() <= Instant::now());
     }
 
     #[test]

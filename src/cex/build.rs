@@ -327,11 +327,11 @@ fn run_tool(
     let mut child = super::replay::spawn_alone(&mut command)
         .map_err(|e| ToolError::Io(format!("running {program}: {e}")))?;
     let status = loop {
-        match child.try_wait() {
+        match crate::clock::try_reap(&mut child) {
             Ok(Some(status)) => break status,
             Ok(None) if Instant::now() >= deadline => {
                 let _ = child.kill();
-                let _ = child.wait();
+                let _ = crate::clock::reap_blocking(&mut child);
                 return Err(ToolError::OutOfTime);
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),

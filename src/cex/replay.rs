@@ -541,7 +541,7 @@ impl NativeProgram {
                 // Killed with the rest of its group if polyfocus is interrupted.
                 let _group = ChildGroup::register(child.id());
                 loop {
-                    match child.try_wait() {
+                    match crate::clock::try_reap(&mut child) {
                         Ok(Some(st)) => {
                             use std::os::unix::process::ExitStatusExt;
                             break match (st.code(), st.signal()) {
@@ -559,7 +559,7 @@ impl NativeProgram {
                                     libc::kill(-(child.id() as i32), libc::SIGKILL);
                                 }
                                 let _ = child.kill();
-                                let _ = child.wait();
+                                let _ = crate::clock::reap_blocking(&mut child);
                                 break RunStatus::Timeout;
                             }
                             let waited = start.elapsed();
