@@ -80,6 +80,13 @@ fn switch_cases() {
     check_program("switch.c");
 }
 
+/// A pointer stored in a struct field, an array of pointers or a global keeps whether it is
+/// NULL: the loaded pointer compared with NULL is decided.
+#[test]
+fn stored_pointers_keep_whether_they_are_null() {
+    check_program("stored_pointers.c");
+}
+
 #[test]
 fn nested_loops() {
     check_program("nested.c");

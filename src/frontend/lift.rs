@@ -13,6 +13,7 @@ mod memory;
 mod null;
 mod pointers;
 mod sizes;
+mod words;
 
 use std::collections::{HashMap, HashSet};
 

@@ -14,7 +14,9 @@
 //!   (`pointers.rs`); the offset is built with wrapping arithmetic. Any other pointer
 //!   (loaded, a call result, `inttoptr`) is not described: a load through it is arbitrary,
 //!   a store through it clobbers its underlying base when one is known, else every base
-//!   other code may reach.
+//!   other code may reach. A pointer stored in a cell is its *word*, zero exactly when it
+//!   is `NULL`, and a loaded pointer keeps the word it read for its comparisons with
+//!   `NULL` (`words.rs`).
 //! - Every base other code may reach (the *reachable* set: locals whose address escapes,
 //!   globals, pointees) is clobbered by each call that is not a convention or a harmless
 //!   intrinsic, and by each store through an undescribed pointer.
@@ -64,6 +66,8 @@ pub(super) struct Memory {
     /// The bases of uninitialized pointer locals (`--checks memory`): an object of no bytes
     /// that every access through it violates (`access.rs`).
     pub(super) indeterminate: BTreeSet<BaseId>,
+    /// The word of each pointer loaded through a described address (`words.rs`).
+    pub(super) word_of: std::collections::HashMap<LLVMValueRef, crate::ir::ValueId>,
     /// The allocation sites (`malloc`, `calloc` calls) with a base, and whether the object
     /// starts zeroed.
     pub(super) heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,
@@ -213,7 +217,7 @@ fn is_uninit_pointer(inst: LLVMValueRef) -> bool {
 }
 
 /// For a call of the C library's `malloc` or `calloc`: whether the object starts zeroed.
-fn allocation_site(inst: LLVMValueRef) -> Option<bool> {
+pub(super) fn allocation_site(inst: LLVMValueRef) -> Option<bool> {
     if raw::opcode(inst) != LLVMOpcode::LLVMCall {
         return None;
     }
@@ -578,7 +582,7 @@ impl Lifter {
         }
     }
 
-    fn store_size(&self, ty: LLVMTypeRef) -> Option<u64> {
+    pub(super) fn store_size(&self, ty: LLVMTypeRef) -> Option<u64> {
         Some(unsafe { LLVMStoreSizeOfType(self.memory.target?, ty) })
     }
 
@@ -615,7 +619,13 @@ impl Lifter {
     /// not volatile; arbitrary otherwise.
     pub(super) fn lift_load(&mut self, piece: usize, inst: LLVMValueRef, loc: &Option<SourceLoc>) {
         let Some(&dest) = self.value_of.get(&inst) else {
-            return; // a pointer, float or aggregate: no integer value
+            // A pointer keeps its word (`words.rs`); a float or aggregate has no value.
+            if raw::is_pointer(raw::type_of(inst)) && !shared_access(inst) {
+                if let Some(addr) = self.address(raw::operand(inst, 0)) {
+                    self.load_pointer_word(piece, inst, addr, loc);
+                }
+            }
+            return;
         };
         let addr = if shared_access(inst) {
             None
@@ -674,6 +684,10 @@ impl Lifter {
                 )
             };
             match self.store_size(value_ty) {
+                Some(size @ 1..=8) if raw::is_pointer(value_ty) => {
+                    let ty = Ty::int(8 * size as u32);
+                    Some(self.pointer_word(piece, value, ty, loc))
+                }
                 Some(size @ 1..=8) if scalar => Some(Operand::Undef(Ty::int(8 * size as u32))),
                 _ => None,
             }

@@ -53,16 +53,27 @@ impl Lifter {
         let Some(addr) = self.address(ptr) else {
             return false;
         };
-        let Some(null) = self.is_null_base(addr.base) else {
+        let Some(is_null) = self.null_at(piece, &addr, loc) else {
             return false;
         };
-        let width = self.pointer_width();
-        let offset = self.pointer_sized(piece, addr.offset, width, loc);
-        let zero = Operand::Const(Const::new(Ty { width }, 0));
-        let at_start = self.compare(piece, CmpPred::Eq, offset, zero, loc);
-        let is_null = self.binary(piece, BinOp::And, (null, at_start), Ty::BOOL, loc);
         self.assign(piece, inst, super::pointers::equality(is_null, equal), loc);
         true
+    }
+
+    /// Whether the pointer `addr` is `NULL` (an `i1`): its base is (a pointer parameter's
+    /// object) and its offset zero; `None` when the base is never `NULL`.
+    pub(super) fn null_at(
+        &mut self,
+        piece: usize,
+        addr: &Address,
+        loc: &Option<SourceLoc>,
+    ) -> Option<Operand> {
+        let null = self.is_null_base(addr.base)?;
+        let width = self.pointer_width();
+        let offset = self.pointer_sized(piece, addr.offset.clone(), width, loc);
+        let zero = Operand::Const(Const::new(Ty { width }, 0));
+        let at_start = self.compare(piece, CmpPred::Eq, offset, zero, loc);
+        Some(self.binary(piece, BinOp::And, (null, at_start), Ty::BOOL, loc))
     }
 
     /// The condition of the `NullDeref` check of an access through `addr`: its base is not

@@ -113,7 +113,7 @@ fn const_i64(value: i128) -> Operand {
 }
 
 /// Whether `value` is the constant null pointer.
-fn is_null(value: LLVMValueRef) -> bool {
+pub(super) fn is_null(value: LLVMValueRef) -> bool {
     unsafe { raw::is_pointer(raw::type_of(value)) && !LLVMIsAConstantPointerNull(value).is_null() }
 }
 
@@ -286,7 +286,9 @@ impl Lifter {
                 return false;
             }
             if !self.never_null(ptr) {
-                return self.lift_null_comparison(piece, inst, ptr, pred == CmpPred::Eq, loc);
+                let equal = pred == CmpPred::Eq;
+                return self.lift_null_comparison(piece, inst, ptr, equal, loc)
+                    || self.lift_word_comparison(piece, inst, ptr, equal, loc);
             }
             let expr = Expr::Use(Operand::Const(Const::bool(pred == CmpPred::Ne)));
             self.assign(piece, inst, expr, loc);
@@ -418,7 +420,7 @@ impl Lifter {
     /// replays abort when an allocation fails) an allocation site with a base, whose address
     /// is never null (an offset from it that reached zero would have left the object first;
     /// an allocation is assumed to succeed, see `sizes.rs`).
-    fn never_null(&self, ptr: LLVMValueRef) -> bool {
+    pub(super) fn never_null(&self, ptr: LLVMValueRef) -> bool {
         let r = root(ptr);
         let object = match self.memory.merge_offset.get(&r) {
             // Every incoming pointer derives from this base (`collect_pointer_merges`).
