@@ -450,6 +450,7 @@ impl Lifter {
         self.number_values();
         self.collect_bases();
         self.collect_pointer_merges();
+        self.collect_compared_loads();
         self.collect_live_cells();
         self.collect_leak_checks();
         for k in 0..self.llvm_blocks.len() {

@@ -68,6 +68,8 @@ pub(super) struct Memory {
     pub(super) indeterminate: BTreeSet<BaseId>,
     /// The word of each pointer loaded through a described address (`words.rs`).
     pub(super) word_of: std::collections::HashMap<LLVMValueRef, crate::ir::ValueId>,
+    /// The pointer loads compared with `NULL`, which read words (`words.rs`).
+    pub(super) compared_loads: std::collections::HashSet<LLVMValueRef>,
     /// The allocation sites (`malloc`, `calloc` calls) with a base, and whether the object
     /// starts zeroed.
     pub(super) heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,
@@ -620,7 +622,7 @@ impl Lifter {
     pub(super) fn lift_load(&mut self, piece: usize, inst: LLVMValueRef, loc: &Option<SourceLoc>) {
         let Some(&dest) = self.value_of.get(&inst) else {
             // A pointer keeps its word (`words.rs`); a float or aggregate has no value.
-            if raw::is_pointer(raw::type_of(inst)) && !shared_access(inst) {
+            if self.wants_word(inst) && !shared_access(inst) {
                 if let Some(addr) = self.address(raw::operand(inst, 0)) {
                     self.load_pointer_word(piece, inst, addr, loc);
                 }

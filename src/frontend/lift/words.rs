@@ -13,6 +13,10 @@
 //! pointer that is never `NULL` (into a local, a defined global, an allocated object under
 //! memory checks, see `pointers.rs`); a select of two of these; otherwise an arbitrary value.
 //! Nothing else is claimed of a word: two words are not compared as addresses.
+//!
+//! Words cost values and memory operations, so a function has them only when it compares
+//! a loaded pointer with `NULL`, and only those loads read one; elsewhere a stored pointer
+//! is an arbitrary integer, as before.
 
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMOpcode;
@@ -26,6 +30,35 @@ use crate::ir::{Address, CmpPred, Const, Expr, HavocReason, Inst, MemOp, Operand
 const MAX_DEPTH: u32 = 4;
 
 impl Lifter {
+    /// Finds the pointer loads whose value (through casts) is compared with `NULL`.
+    pub(super) fn collect_compared_loads(&mut self) {
+        for block in &self.llvm_blocks {
+            for inst in raw::instructions(*block) {
+                if raw::opcode(inst) != LLVMOpcode::LLVMICmp {
+                    continue;
+                }
+                let (a, b) = (raw::operand(inst, 0), raw::operand(inst, 1));
+                if !raw::is_pointer(raw::type_of(a)) {
+                    continue;
+                }
+                let other = match (super::pointers::is_null(a), super::pointers::is_null(b)) {
+                    (false, true) => a,
+                    (true, false) => b,
+                    _ => continue,
+                };
+                let p = strip_casts(other);
+                if raw::is_instruction(p) && raw::opcode(p) == LLVMOpcode::LLVMLoad {
+                    self.memory.compared_loads.insert(p);
+                }
+            }
+        }
+    }
+
+    /// Whether `inst`, a load of a pointer, reads a word.
+    pub(super) fn wants_word(&self, inst: LLVMValueRef) -> bool {
+        self.memory.compared_loads.contains(&inst)
+    }
+
     /// A load of a pointer from `addr`: its word, kept for the comparisons of the pointer.
     pub(super) fn load_pointer_word(
         &mut self,
@@ -58,6 +91,9 @@ impl Lifter {
         ty: Ty,
         loc: &Option<SourceLoc>,
     ) -> Operand {
+        if self.memory.compared_loads.is_empty() {
+            return Operand::Undef(ty); // no load reads a word back
+        }
         self.word(piece, ptr, ty, loc, 0)
             .unwrap_or(Operand::Undef(ty))
     }
