@@ -379,8 +379,16 @@ pub struct StageParams {
     pub work_per_second: u64,
     /// The budget of work, in steps, of the analyses that infer and certify the
     /// preconditions of one function's open checks (`driver::preconditions`; 0: none are
-    /// inferred). Time stops them only at what is left of `--timeout`.
+    /// inferred), at most; their share of the function's budget (`precondition_share`)
+    /// usually ends them first.
     pub precondition_work: u64,
+    /// The preconditions of a function's open checks, inferred after its analysis, take
+    /// what the analysis left of the function's budget in pass 2 (its planned budget), and
+    /// at least this share of it, in time and, at `work_per_second`, in counted work: they
+    /// cost in proportion to what the function was planned, so that the run's plan holds
+    /// (on a whole project, inferring preconditions can take longer than the analyses
+    /// before it).
+    pub precondition_share: f64,
     /// Whether preconditions are also inferred over polyhedra (relations between
     /// parameters), after the interval attempt, in a function whose analysis ended within
     /// its budget.
@@ -498,6 +506,7 @@ impl Params {
             engine_work: 0,
             work_per_second: 10_000_000,
             precondition_work: 1 << 27,
+            precondition_share: 1.0,
             relational_preconditions: true,
             solver_stages: true,
         },

@@ -223,6 +223,25 @@ impl AnalysisConfig {
     }
 }
 
+/// The budget of the preconditions of a function whose pass 2 had `budget` and spent `cpu`
+/// and `counted` units of work: what it left, and at least `precondition_share` of it, in
+/// time and (at `work_per_second`, when set) in counted work.
+fn precondition_budget(
+    budget: Duration,
+    cpu: Duration,
+    counted: u64,
+    stages: &crate::params::StageParams,
+) -> (Duration, Option<u64>) {
+    let least = budget.mul_f64(stages.precondition_share);
+    let time = budget.saturating_sub(cpu).max(least);
+    let rate = stages.work_per_second as f64;
+    let work = (rate > 0.0).then(|| {
+        let whole = budget.as_secs_f64() * rate;
+        ((whole - counted as f64).max(least.as_secs_f64() * rate)) as u64
+    });
+    (time, work)
+}
+
 /// Analyzes every function of the module.
 pub fn analyze(module: &Module, config: &AnalysisConfig) -> AnalysisReport {
     analyze_inner(module, config, None, None)
@@ -380,17 +399,19 @@ fn analyze_inner(
                 .as_ref()
                 .map(|p| (p.cpu, p.elapsed, p.budget, p.peak_heap_bytes))
                 .unwrap_or_default();
+            // The function's budget in pass 2, which its preconditions spend too.
+            let counted_before = crate::domain::stop::counted();
+            let planned_budget = if planned[*i] {
+                config.planned_budget(position[*i], n_second)
+            } else {
+                config.report_only_budget()
+            };
             let mut pass = match staged.map(|p| p.result) {
                 Some(Err(what)) => Pass::done(pipeline::panicked(func, module, what)),
                 Some(Ok(staged)) if !second => Pass::done(pipeline::finish(func, module, staged)),
                 staged => {
-                    let budget = if planned[*i] {
-                        config.planned_budget(position[*i], n_second)
-                    } else {
-                        config.report_only_budget()
-                    };
                     // Never past `--timeout` for the whole function.
-                    let budget = budget.min(config.timeout.saturating_sub(first_spent));
+                    let budget = planned_budget.min(config.timeout.saturating_sub(first_spent));
                     let staged = staged.map(|s| s.ok()).unwrap_or(None);
                     Pass::run(budget, || {
                         pipeline::run(func, module, config, cex, budget, staged)
@@ -400,10 +421,19 @@ fn analyze_inner(
             // Preconditions of the checks left open, after the verdicts are final (not in
             // a function whose lifted form does not have the source's semantics).
             if let (Ok(outcome), None) = (&mut pass.result, unanalyzable(module, &func.name)) {
-                // Its own safety net of time (work bounds it); the relational attempt only
-                // where the function's analysis ended within its budget.
+                // What the analysis left of the function's budget, and at least a share
+                // of it, counted in work (time is its safety net), so that they cost in
+                // proportion to what the function was planned and the run's plan holds;
+                // the relational attempt only where the function's analysis ended within
+                // its budget.
                 let run_left = config.ends.map_or(Duration::MAX, |ends| ends.left());
-                let time = config.timeout.min(run_left);
+                let (time, work) = precondition_budget(
+                    planned_budget,
+                    pass.cpu,
+                    crate::domain::stop::counted().saturating_sub(counted_before),
+                    &config.params.stages,
+                );
+                let time = time.min(config.timeout).min(run_left);
                 let relational = config.params.stages.relational_preconditions
                     && config.timeout > first_spent + pass.cpu;
                 let named = cex.map(|c| c.frontend.entry.names()).unwrap_or_default();
@@ -411,15 +441,18 @@ fn analyze_inner(
                 let started = Instant::now();
                 let cpu_started = crate::clock::thread_cpu();
                 let counted = crate::domain::stop::counted();
+                let ends = crate::clock::now() + time;
                 let _ = catch_unwind(AssertUnwindSafe(|| {
-                    preconditions::settle(
-                        func,
-                        &mut outcome.results,
-                        config,
-                        outside,
-                        time,
-                        relational,
-                    )
+                    crate::domain::stop::within(ends, work, || {
+                        preconditions::settle(
+                            func,
+                            &mut outcome.results,
+                            config,
+                            outside,
+                            time,
+                            relational,
+                        )
+                    })
                 }));
                 if config.params.trace.work {
                     eprintln!(
@@ -640,6 +673,25 @@ mod tests {
             config(None, 2, 10).plan_taken(Duration::from_secs(5)),
             Duration::ZERO
         );
+    }
+
+    #[test]
+    fn preconditions_take_what_the_analysis_left_and_at_least_their_share() {
+        let mut stages = Params::DEFAULT.stages;
+        stages.precondition_share = 0.5;
+        stages.work_per_second = 1000;
+        let budget = Duration::from_secs(2);
+        // An analysis that ended early leaves the rest, in time and in work.
+        let (time, work) = precondition_budget(budget, Duration::from_millis(500), 300, &stages);
+        assert_eq!(time, Duration::from_millis(1500));
+        assert_eq!(work, Some(1700));
+        // One that spent it all leaves the share.
+        let (time, work) = precondition_budget(budget, Duration::from_secs(3), 5000, &stages);
+        assert_eq!(time, Duration::from_secs(1));
+        assert_eq!(work, Some(1000));
+        // Without a rate the time alone limits them.
+        stages.work_per_second = 0;
+        assert_eq!(precondition_budget(budget, budget, 0, &stages).1, None);
     }
 
     #[test]

@@ -46,10 +46,10 @@
 //! whose analysis ended within its budget, the configured engine over polyhedra (relations
 //! between parameters, `n <= 4 || m >= 0`).
 //!
-//! **Budget.** The analyses run under one budget of work per function
-//! (`params::StageParams::precondition_work`), time only as a safety net (`--timeout` of
-//! their own, within the run's budget), and at most `MAX_RUNS` analyses certify
-//! candidates.
+//! **Budget.** The analyses run under what the function's analysis left of its budget, at
+//! least a share of it (`params::StageParams::precondition_share`), counted in work at the
+//! stages' rate and at most `params::StageParams::precondition_work` steps, its time only a
+//! safety net; at most `MAX_RUNS` analyses certify candidates.
 
 mod conjuncts;
 
