@@ -88,6 +88,11 @@ fn stored_pointers_keep_whether_they_are_null() {
 }
 
 #[test]
+fn pointers_walked_in_memory_stay_non_null() {
+    check_program("walked_pointers.c");
+}
+
+#[test]
 fn nested_loops() {
     check_program("nested.c");
 }

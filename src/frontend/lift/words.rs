@@ -11,12 +11,16 @@
 //! for a loaded pointer; for a pointer into a pointer parameter's object, zero exactly when
 //! the parameter is `NULL` and the offset zero (`null.rs`); an arbitrary nonzero value for a
 //! pointer that is never `NULL` (into a local, a defined global, an allocated object under
-//! memory checks, see `pointers.rs`); a select of two of these; otherwise an arbitrary value.
-//! Nothing else is claimed of a word: two words are not compared as addresses.
+//! memory checks, see `pointers.rs`); a select of two of these; for pointer arithmetic on a
+//! pointer with a word, nonzero when that word is (an object does not hold address zero, as
+//! for a parameter's object whatever the offset), else arbitrary; otherwise an arbitrary
+//! value. A nonzero word is above zero read unsigned, which a convex domain keeps at a loop
+//! head. Nothing else is claimed of a word: two words are not compared as addresses.
 //!
 //! Words cost values and memory operations, so a function has them only when it compares
-//! a loaded pointer with `NULL`, and only those loads read one; elsewhere a stored pointer
-//! is an arbitrary integer, as before.
+//! a loaded pointer (or arithmetic on one) with `NULL`, and only those loads read one, and
+//! the loads whose pointer is stored back (`ip += n`, `p = p->next`); elsewhere a stored
+//! pointer is an arbitrary integer.
 
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMOpcode;
@@ -30,27 +34,42 @@ use crate::ir::{Address, CmpPred, Const, Expr, HavocReason, Inst, MemOp, Operand
 const MAX_DEPTH: u32 = 4;
 
 impl Lifter {
-    /// Finds the pointer loads whose value (through casts) is compared with `NULL`.
+    /// Finds the pointer loads whose value (through casts and pointer arithmetic) is
+    /// compared with `NULL`, and, when there are any, the loads whose value is stored back
+    /// the same way (`ip += n`, `p = p->next`), so that a pointer walked in memory keeps
+    /// its word.
     pub(super) fn collect_compared_loads(&mut self) {
+        let mut stored = Vec::new();
         for block in &self.llvm_blocks {
             for inst in raw::instructions(*block) {
-                if raw::opcode(inst) != LLVMOpcode::LLVMICmp {
-                    continue;
-                }
-                let (a, b) = (raw::operand(inst, 0), raw::operand(inst, 1));
-                if !raw::is_pointer(raw::type_of(a)) {
-                    continue;
-                }
-                let other = match (super::pointers::is_null(a), super::pointers::is_null(b)) {
-                    (false, true) => a,
-                    (true, false) => b,
-                    _ => continue,
-                };
-                let p = strip_casts(other);
-                if raw::is_instruction(p) && raw::opcode(p) == LLVMOpcode::LLVMLoad {
-                    self.memory.compared_loads.insert(p);
+                match raw::opcode(inst) {
+                    LLVMOpcode::LLVMICmp => {
+                        let (a, b) = (raw::operand(inst, 0), raw::operand(inst, 1));
+                        if !raw::is_pointer(raw::type_of(a)) {
+                            continue;
+                        }
+                        let other = match (super::pointers::is_null(a), super::pointers::is_null(b))
+                        {
+                            (false, true) => a,
+                            (true, false) => b,
+                            _ => continue,
+                        };
+                        if let Some(load) = walked_load(other) {
+                            self.memory.compared_loads.insert(load);
+                        }
+                    }
+                    LLVMOpcode::LLVMStore => {
+                        let value = raw::operand(inst, 0);
+                        if raw::is_pointer(raw::type_of(value)) {
+                            stored.extend(walked_load(value));
+                        }
+                    }
+                    _ => {}
                 }
             }
+        }
+        if !self.memory.compared_loads.is_empty() {
+            self.memory.compared_loads.extend(stored);
         }
     }
 
@@ -130,20 +149,53 @@ impl Lifter {
             self.push(piece, Inst::Assign { dest, expr }, loc.clone());
             return Some(Operand::Value(dest));
         }
-        let addr = self.address(p)?;
-        let is_null = self.null_at(piece, &addr, loc)?;
-        let nonzero = self.nonzero_word(piece, ty, loc);
-        let dest = self.synthetic_value(ty, "word");
-        let expr = Expr::Select {
-            cond: is_null,
-            on_true: Operand::Const(Const::new(ty, 0)),
-            on_false: nonzero,
-        };
-        self.push(piece, Inst::Assign { dest, expr }, loc.clone());
-        Some(Operand::Value(dest))
+        if let Some(addr) = self.address(p) {
+            let is_null = self.null_at(piece, &addr, loc)?;
+            let nonzero = self.nonzero_word(piece, ty, loc);
+            let zero = Operand::Const(Const::new(ty, 0));
+            return Some(self.select_word(piece, ty, is_null, zero, nonzero, loc));
+        }
+        // Pointer arithmetic on a pointer with a word: a pointer into an object stays
+        // nonzero (as for a parameter's object, whatever the offset); from `NULL`, it is
+        // `NULL` or not by its offset, which is not followed here.
+        if raw::is_instruction(p) && super::memory::is_gep(p) && depth < MAX_DEPTH {
+            let from = self.word(piece, raw::operand(p, 0), ty, loc, depth + 1)?;
+            let zero = Operand::Const(Const::new(ty, 0));
+            let from_null = self.compare(piece, CmpPred::Eq, from, zero, loc);
+            let any = self.synthetic_value(ty, "word");
+            let reason = HavocReason::Unsupported {
+                what: "a pointer's address".into(),
+            };
+            self.push(piece, Inst::Havoc { dest: any, reason }, loc.clone());
+            let nonzero = self.nonzero_word(piece, ty, loc);
+            let any = Operand::Value(any);
+            return Some(self.select_word(piece, ty, from_null, any, nonzero, loc));
+        }
+        None
     }
 
-    /// A new arbitrary nonzero word: the address of an object, which the model does not pick.
+    /// `cond ? on_true : on_false`, a new word.
+    fn select_word(
+        &mut self,
+        piece: usize,
+        ty: Ty,
+        cond: Operand,
+        on_true: Operand,
+        on_false: Operand,
+        loc: &Option<SourceLoc>,
+    ) -> Operand {
+        let dest = self.synthetic_value(ty, "word");
+        let expr = Expr::Select {
+            cond,
+            on_true,
+            on_false,
+        };
+        self.push(piece, Inst::Assign { dest, expr }, loc.clone());
+        Operand::Value(dest)
+    }
+
+    /// A new arbitrary nonzero word: the address of an object, which the model does not pick
+    /// (above zero read unsigned, which a convex domain keeps where `!= 0` is lost).
     fn nonzero_word(&mut self, piece: usize, ty: Ty, loc: &Option<SourceLoc>) -> Operand {
         let dest = self.synthetic_value(ty, "address");
         let reason = HavocReason::Unsupported {
@@ -151,7 +203,7 @@ impl Lifter {
         };
         self.push(piece, Inst::Havoc { dest, reason }, loc.clone());
         let zero = Operand::Const(Const::new(ty, 0));
-        let cond = self.compare(piece, CmpPred::Ne, Operand::Value(dest), zero, loc);
+        let cond = self.compare(piece, CmpPred::Ugt, Operand::Value(dest), zero, loc);
         self.push(piece, Inst::Assume { cond }, loc.clone());
         Operand::Value(dest)
     }
@@ -166,14 +218,38 @@ impl Lifter {
         equal: bool,
         loc: &Option<SourceLoc>,
     ) -> bool {
-        let Some(&w) = self.memory.word_of.get(&strip_casts(ptr)) else {
+        let Some(root) = walked_load(ptr) else {
+            return false;
+        };
+        let Some(&w) = self.memory.word_of.get(&root) else {
             return false;
         };
         let ty = self.values[w.index()].ty;
+        let Some(lhs) = self.word(piece, ptr, ty, loc, 0) else {
+            return false;
+        };
         let pred = if equal { CmpPred::Eq } else { CmpPred::Ne };
         let rhs = Operand::Const(Const::new(ty, 0));
-        let lhs = Operand::Value(w);
         self.assign(piece, inst, Expr::Cmp { pred, lhs, rhs }, loc);
         true
     }
+}
+
+/// The load a pointer comes from through casts and pointer arithmetic (`(char *)p->buf + i`),
+/// if any.
+fn walked_load(ptr: LLVMValueRef) -> Option<LLVMValueRef> {
+    let mut p = strip_casts(ptr);
+    for _ in 0..=MAX_DEPTH {
+        if !raw::is_instruction(p) {
+            return None;
+        }
+        if raw::opcode(p) == LLVMOpcode::LLVMLoad {
+            return Some(p);
+        }
+        if !super::memory::is_gep(p) {
+            return None;
+        }
+        p = strip_casts(raw::operand(p, 0));
+    }
+    None
 }
