@@ -506,7 +506,7 @@ impl Params {
             engine_work: 0,
             work_per_second: 10_000_000,
             precondition_work: 1 << 27,
-            precondition_share: 1.0,
+            precondition_share: 0.5,
             relational_preconditions: true,
             solver_stages: true,
         },
