@@ -393,6 +393,10 @@ pub struct StageParams {
     /// parameters), after the interval attempt, in a function whose analysis ended within
     /// its budget.
     pub relational_preconditions: bool,
+    /// Whether each inferred precondition is also rechecked by analyzing the function once
+    /// per disjunct assumed at its entry (a second derivation the tests compare with the
+    /// inference's; the inference's complete run alone proves it).
+    pub recheck_preconditions: bool,
     /// Whether the stages that ask the solver under a wall-clock cap (polynomial
     /// equalities, congruences) run. The contract search turns them off: a query cut by
     /// its time under load would make a round's proofs, hence the contracts, depend on it.
@@ -508,6 +512,7 @@ impl Params {
             precondition_work: 1 << 27,
             precondition_share: 0.5,
             relational_preconditions: true,
+            recheck_preconditions: false,
             solver_stages: true,
         },
         run: RunParams {

@@ -507,3 +507,45 @@ fn a_remainder_by_the_length_keeps_a_non_negative_index_inside() {
         "{either:?}: {report}"
     );
 }
+
+/// In a module that starts a thread, the objects another thread may reach (globals, a
+/// pointer parameter's object) keep their sizes, so accesses through them are checked, but
+/// not their contents: two reads of a global the thread writes may differ.
+#[test]
+fn objects_another_thread_reaches_keep_their_sizes_not_their_contents() {
+    let path = program("memory/async_objects.c");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let report = check_json(&path, &["--checks", "all", "--timeout", "60"]);
+    let verdicts = |mark: &str, error: &str| -> Vec<(String, String)> {
+        checks_on_line(&report, &source, mark)
+            .filter(|c| c["error"].as_str().is_some_and(|e| e.contains(error)))
+            .map(|c| {
+                (
+                    c["verdict"].as_str().unwrap_or("?").to_string(),
+                    c["precondition"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let proved = vec![("proved".to_string(), String::new())];
+    assert_eq!(
+        verdicts("read through a parameter", "outside the object"),
+        vec![("holds if".to_string(), "4*i + 4 <= size(a)".to_string())],
+        "{report}"
+    );
+    assert_eq!(
+        verdicts("read of a global array", "outside the object"),
+        proved,
+        "{report}"
+    );
+    assert_eq!(
+        verdicts("read of a constant table", "outside the object"),
+        proved,
+        "{report}"
+    );
+    let racy: Vec<_> = checks_on_line(&report, &source, "two reads of a global")
+        .filter(|c| c["kind"] == "assert")
+        .map(|c| c["verdict"].as_str().unwrap_or("?").to_string())
+        .collect();
+    assert_eq!(racy, vec!["unknown".to_string()], "{report}");
+}

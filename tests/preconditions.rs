@@ -241,3 +241,47 @@ fn a_relation_between_parameters_needs_the_attempt_over_polyhedra() {
     let check = common::check_at_line(&off, line).expect("the check");
     assert_eq!(check["verdict"], "violated", "{check}");
 }
+
+/// The verdict and precondition of every check of a report, by location and error.
+fn holds_if_by_check(report: &Value) -> Vec<(String, String, String, String)> {
+    let mut out: Vec<_> = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .map(|c| {
+            let text = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+            (
+                text("location"),
+                text("error"),
+                text("verdict"),
+                text("precondition"),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A precondition rests on the inference's complete run; analyzing the function again with
+/// each of its disjuncts assumed at the entry (`-Z recheck-preconditions`), a derivation of
+/// its own, keeps every one, with every check kind on.
+#[test]
+fn every_inferred_precondition_survives_a_second_analysis_under_it() {
+    for (program, entries) in [
+        ("preconditions/library.c", "scale,window,clamp,never,fill"),
+        ("preconditions/relation.c", "distinct"),
+    ] {
+        let path = common::program(program);
+        let args = ["--timeout", "20", "--checks", "all", "--entry", entries];
+        let inferred = holds_if_by_check(&common::check_json(&path, &args));
+        let rechecked = holds_if_by_check(&common::check_json(
+            &path,
+            &[&args[..], &["-Z", "recheck-preconditions=on"]].concat(),
+        ));
+        assert!(
+            inferred.iter().any(|c| c.2 == "holds if"),
+            "{program}: no precondition to recheck"
+        );
+        assert_eq!(inferred, rechecked, "{program}");
+    }
+}

@@ -9,21 +9,28 @@
 //! The function is analyzed once more with each input kept live at the open error
 //! sites (a copy of each input in the error block, which changes no execution), each
 //! reached once per conjunct of its failed condition (`conjuncts.rs`), and the error sites
-//! of other checks ending their paths (`only_sites`, as in the certifying analyses): the
+//! of other checks ending their paths (`only_sites`, as in the analysis of the checks): the
 //! invariant there, over the inputs, over-approximates the arguments from which the
 //! error site is reachable. Its complement is the candidate: `P = ¬c₁ ∨ … ∨ ¬cₙ` for the
 //! invariant's constraints `cᵢ`, less those the parameters' machine ranges imply (their
-//! negation holds for no argument). A candidate that is `false` is no precondition.
+//! negation holds for no argument) and those whose negation holds for one argument only,
+//! flags aside (`n >= 2147483647`: a bound the analysis leaves at the end of a machine range, where a
+//! path adds one to `n`, is no contract; dropping a disjunct only strengthens `P`). A
+//! candidate that is `false` is no precondition.
 //!
-//! **Certification.** The candidate rests on the analysis like every invariant, and is
-//! certified the same way: the function is analyzed again with each disjunct of `P` assumed
-//! at its entry, after the definitions of the null flags and object sizes (instructions
-//! that compute it exactly, in 128 bits when 64 could overflow, then an assumption; one
-//! analysis per disjunct, since a convex domain would lose the disjunction), and `holds if
-//! P` is reported only when each of these analyses reaches its fixpoint with no invariant
-//! at the error site. The analysis is sound for every execution of the function, and every
-//! invocation whose arguments satisfy `P` satisfies one disjunct, so it passes the check. A
-//! constraint whose exact computation could overflow 128 bits is not used.
+//! **Why it holds.** The inference's run is an analysis of the function like the one that
+//! proves checks, on a copy whose executions are the function's (the copies and the split
+//! branches change none), and only its complete fixpoint is read: the error site's
+//! invariant over-approximates the states that reach it, so its projection on the inputs
+//! over-approximates the arguments from which the check fails, and every invocation whose
+//! arguments satisfy `P` lies outside that projection and passes the check. The candidate
+//! thus rests on the analysis exactly as a proof does, and costs no analysis more (on real
+//! code, an analysis per disjunct of every candidate does not fit the preconditions' budget).
+//! `-Z recheck-preconditions` analyzes the function again with each disjunct assumed at
+//! its entry, after the definitions of the null flags and object sizes (computed exactly,
+//! in 128 bits when 64 could overflow), and keeps `holds if P` only when each of these
+//! analyses reaches its fixpoint with no invariant at the error site: an independent
+//! second derivation, which the tests require to agree.
 //!
 //! **Printing.** `P` is printed as a C expression over the parameters' source names
 //! (`domain::readable`, equivalent on the parameters' machine ranges), each compared as the
@@ -49,7 +56,8 @@
 //! **Budget.** The analyses run under what the function's analysis left of its budget, at
 //! least a share of it (`params::StageParams::precondition_share`), counted in work at the
 //! stages' rate and at most `params::StageParams::precondition_work` steps, its time only a
-//! safety net; at most `MAX_RUNS` analyses certify candidates.
+//! safety net; at most `MAX_REACH_RUNS` analyses over intervals decide which disjuncts are
+//! exercised (a disjunct not shown to be is dropped), and `MAX_RUNS` recheck candidates.
 
 mod conjuncts;
 
@@ -72,8 +80,11 @@ use num_traits::{One, Signed, Zero};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// Analyses that certify candidates, at most per function (one per disjunct of each).
+/// Analyses that recheck candidates, at most per function (one per disjunct of each).
 const MAX_RUNS: usize = 12;
+
+/// Analyses over intervals that decide which disjuncts are exercised, at most per attempt.
+const MAX_REACH_RUNS: usize = 48;
 
 /// Whether executions start at `func` with arbitrary arguments: a named entry, or any
 /// function of a program without `main` (the counterexample search replays such a function
@@ -87,7 +98,7 @@ pub(super) fn starts_executions(func: &Function, module: &Module, named: &[&str]
 }
 
 /// Replaces the verdict of each check of `func` in `results` that is open (see the module
-/// docs) and holds under a certified precondition by `holds if P`. `called_from_outside`:
+/// docs) and holds under an inferred precondition by `holds if P`. `called_from_outside`:
 /// whether executions start at `func` with arbitrary arguments.
 pub(super) fn settle(
     func: &Function,
@@ -130,7 +141,7 @@ struct Open<'d> {
 }
 
 /// One attempt of `engine` over the domain `D`: candidates for the checks still open,
-/// each certified.
+/// each proved by the inference's run.
 fn attempt<D: NumericDomain>(
     func: &Function,
     results: &mut [CheckResult],
@@ -161,9 +172,14 @@ fn attempt<D: NumericDomain>(
         .filter(|r| targets.contains(&r.check) && r.kind.class() == CheckClass::Assert)
         .filter_map(|r| Some((r.check, r.loc.as_ref().map(|l| (l.file.clone(), l.line))?)))
         .collect();
+    let started = std::time::Instant::now();
     let drafts = infer::<D>(func, &targets, config, engine, deadline);
+    let inferred = started.elapsed();
+    let drafted = drafts.0.len();
     let candidates = exercised(func, drafts, &lines, config, deadline);
-    // One certification per distinct candidate, in the order of the checks.
+    let chosen = started.elapsed();
+    // The inference's complete run proves each candidate (see the module docs); with
+    // `recheck_preconditions` an analysis per disjunct must agree, once per distinct one.
     let mut by_candidate: BTreeMap<usize, Vec<CheckId>> = BTreeMap::new();
     let mut distinct: Vec<&Candidate> = Vec::new();
     for (check, candidate) in &candidates {
@@ -176,9 +192,15 @@ fn attempt<D: NumericDomain>(
         };
         by_candidate.entry(at).or_default().push(*check);
     }
+    let mut settled = 0;
     for (at, checks) in by_candidate {
         let candidate = distinct[at];
-        let proved = certify::<D>(func, candidate, &checks, config, engine, deadline, runs);
+        let proved = if config.params.stages.recheck_preconditions {
+            recheck::<D>(func, candidate, &checks, config, engine, deadline, runs)
+        } else {
+            checks
+        };
+        settled += proved.len();
         for r in results.iter_mut() {
             if r.function == func.name && proved.contains(&r.check) {
                 r.verdict = Verdict::HoldsIf(Precondition {
@@ -186,6 +208,19 @@ fn attempt<D: NumericDomain>(
                 });
             }
         }
+    }
+    if config.params.trace.work {
+        let domain = std::any::type_name::<D>().rsplit("::").next().unwrap_or("");
+        eprintln!(
+            "polyfocus: work: {} preconditions over {domain}: {} open, {drafted} drafts, {} \
+             candidates, {settled} holds if; inference {:.3} s, reach {:.3} s, recheck {:.3} s",
+            func.name,
+            targets.len(),
+            candidates.len(),
+            inferred.as_secs_f64(),
+            (chosen - inferred).as_secs_f64(),
+            (started.elapsed() - chosen).as_secs_f64()
+        );
     }
 }
 
@@ -258,7 +293,7 @@ struct Candidate {
 }
 
 /// A candidate before it is printed: each disjunct as a linear expression (`e ≥ 0`) and as
-/// the affine form its certification computes.
+/// the affine form an assumption of it computes.
 struct Draft {
     disjuncts: Vec<(LinExpr, Affine)>,
 }
@@ -352,8 +387,9 @@ impl Printer {
 /// disjunct says only "do not run this code" (`len <= 0` before an early return), which no
 /// reader wants as a contract. A disjunct `p == NULL` alone is dropped without an analysis:
 /// a pointer parameter that is `NULL` stops the function at its first dereference, so it
-/// says the same. A candidate left with no disjunct is dropped. Dropping a disjunct only
-/// strengthens the precondition, so certification stays what it was.
+/// says the same. So is a disjunct not shown to let the check run (its analysis stopped,
+/// or there were too many). A candidate left with no disjunct is dropped. Dropping a
+/// disjunct only strengthens the precondition, so it holds as before.
 fn exercised(
     func: &Function,
     (drafts, printer): (Vec<(CheckId, Draft)>, Option<Printer>),
@@ -370,7 +406,8 @@ fn exercised(
         .iter()
         .map(|&(check, site)| (check, evaluating(func, site, lines.get(&check))))
         .collect();
-    // Which checks each distinct disjunct lets run (`None`: not known, kept).
+    // Which checks each distinct disjunct lets run (`None`: not known, dropped: a disjunct
+    // kept is one shown to let the check run).
     let mut reached: Vec<(Affine, Option<Vec<CheckId>>)> = Vec::new();
     let mut out = Vec::new();
     for (check, draft) in drafts {
@@ -382,7 +419,7 @@ fn exercised(
             let known = match reached.iter().position(|(a, _)| *a == affine) {
                 Some(i) => i,
                 None => {
-                    let runs = if reached.len() < MAX_RUNS {
+                    let runs = if reached.len() < MAX_REACH_RUNS {
                         reaching(func, &affine, &at, config, deadline)
                     } else {
                         None
@@ -391,7 +428,11 @@ fn exercised(
                     reached.len() - 1
                 }
             };
-            if reached[known].1.as_ref().is_none_or(|r| r.contains(&check)) {
+            if reached[known]
+                .1
+                .as_ref()
+                .is_some_and(|r| r.contains(&check))
+            {
                 kept.push((e, affine));
             }
         }
@@ -605,8 +646,9 @@ fn candidates<D: NumericDomain>(
 }
 
 /// The complement of the conjunction `cons` over the box `ranges`, as a disjunction of
-/// `e ≥ 0`: the negation of each constraint, less those that hold nowhere in the box.
-/// `None` when one negation holds everywhere in it (the conjunction is empty there).
+/// `e ≥ 0`: the negation of each constraint, less those that hold nowhere in the box or at
+/// one point only (see the module docs). `None` when one negation holds everywhere in it
+/// (the conjunction is empty there).
 fn complement(cons: &[LinCons], ranges: &BTreeMap<Var, (Int, Int)>) -> Option<Vec<LinExpr>> {
     let mut ge = Vec::new();
     for c in cons {
@@ -624,7 +666,13 @@ fn complement(cons: &[LinCons], ranges: &BTreeMap<Var, (Int, Int)>) -> Option<Ve
         let mut neg = e.negated();
         neg.add_constant(-1);
         let (lo, hi) = bounds(&neg, ranges)?;
-        if hi < Int::zero() {
+        // Below the least step of `neg`, only the corner where it is greatest satisfies it;
+        // a flag's one point (`p != NULL`) is half its values, and stays.
+        let step = neg.terms().map(|(_, a)| a.abs()).min();
+        let flags = neg
+            .vars()
+            .any(|v| ranges.get(&v).is_some_and(|(l, h)| h - l <= Int::one()));
+        if hi < Int::zero() || !flags && step.is_some_and(|step| hi < step) {
             continue;
         }
         if lo >= Int::zero() {
@@ -654,10 +702,11 @@ fn bounds(e: &LinExpr, ranges: &BTreeMap<Var, (Int, Int)>) -> Option<(Int, Int)>
     Some((lo, hi))
 }
 
-/// The `checks` that hold under `candidate`: analyzed once per disjunct, with that disjunct
-/// assumed at the entry (a convex domain would lose a disjunction assumed at once), the
-/// checks whose error site gets no invariant in every run. `runs` counts the analyses.
-fn certify<D: NumericDomain>(
+/// The `checks` that hold under `candidate` by a second analysis: analyzed once per
+/// disjunct, with that disjunct assumed at the entry (a convex domain would lose a
+/// disjunction assumed at once), the checks whose error site gets no invariant in every
+/// run. `runs` counts the analyses.
+fn recheck<D: NumericDomain>(
     func: &Function,
     candidate: &Candidate,
     checks: &[CheckId],
@@ -672,7 +721,7 @@ fn certify<D: NumericDomain>(
             return Vec::new();
         }
         *runs += 1;
-        let holds = certify_one::<D>(
+        let holds = recheck_one::<D>(
             func,
             std::slice::from_ref(disjunct),
             &proved,
@@ -687,7 +736,7 @@ fn certify<D: NumericDomain>(
 
 /// Analyzes `func` with the disjunction `assumed` assumed at its entry; the `checks` whose
 /// error site then gets no invariant.
-fn certify_one<D: NumericDomain>(
+fn recheck_one<D: NumericDomain>(
     func: &Function,
     assumed_at_entry: &[Affine],
     checks: &[CheckId],

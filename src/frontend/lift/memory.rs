@@ -56,6 +56,10 @@ pub(super) struct Memory {
     addr_of: std::collections::HashMap<LLVMValueRef, Address>,
     /// The bases other code may write: clobbered by unknown calls and stores.
     pub(super) reachable: Vec<BaseId>,
+    /// The bases whose bytes other code may change between any two instructions (in a
+    /// module with asynchronous code): their sizes and the pointers into them are
+    /// described, their contents are not (a load reads any value, a store is forgotten).
+    pub(super) shared: BTreeSet<BaseId>,
     /// The liveness cell of each allocated object's base (`access.rs`, `--checks memory`).
     pub(super) live: std::collections::HashMap<BaseId, BaseId>,
     /// `size(p) - w` for a pointer parameter's base and an access width `w`, defined once
@@ -278,10 +282,11 @@ impl Lifter {
         let mut reachable = Vec::new();
         // With code that may run between two instructions (a handler, a thread), whatever
         // other code may reach can change at any time: only the locals whose address never
-        // escapes are described then.
+        // escapes have described contents then; the objects other code may reach keep their
+        // sizes (bounds and null checks need no contents) and are `shared`.
         let sequential = globals_are_sequential(func);
         for (i, param) in raw::params(func).into_iter().enumerate() {
-            if sequential && raw::is_pointer(raw::type_of(param)) {
+            if raw::is_pointer(raw::type_of(param)) {
                 let name = raw::name(param);
                 let name = if name.is_empty() {
                     format!("arg{i}")
@@ -290,9 +295,11 @@ impl Lifter {
                 };
                 let id = self.new_base(param, BaseKind::Pointee, format!("*{name}"));
                 reachable.push(id);
+                if !sequential {
+                    self.memory.shared.insert(id);
+                }
             }
         }
-        let track_globals = sequential;
         let mut globals = BTreeSet::new();
         let mut n_unnamed = 0;
         for block in self.llvm_blocks.clone() {
@@ -304,12 +311,12 @@ impl Lifter {
                         n_unnamed += 1;
                     }
                     let escapes = address_escapes(inst, 0);
-                    if escapes && !sequential {
-                        continue;
-                    }
                     let id = self.new_base(inst, BaseKind::Local, name);
                     if escapes {
                         reachable.push(id);
+                        if !sequential {
+                            self.memory.shared.insert(id);
+                        }
                     }
                 }
                 if self.memory_checks && is_uninit_pointer(inst) {
@@ -341,10 +348,8 @@ impl Lifter {
                         }
                     }
                 }
-                if track_globals {
-                    for k in 0..raw::num_operands(inst) {
-                        collect_globals(raw::operand(inst, k), &mut globals, 0);
-                    }
+                for k in 0..raw::num_operands(inst) {
+                    collect_globals(raw::operand(inst, k), &mut globals, 0);
                 }
             }
         }
@@ -354,7 +359,10 @@ impl Lifter {
             reachable.push(id);
             let init = unsafe { LLVMGetInitializer(global) };
             if unsafe { LLVMIsGlobalConstant(global) != 0 } && !init.is_null() {
+                // Nothing writes a constant (writing it is undefined behaviour).
                 constants.push((id, init));
+            } else if !sequential {
+                self.memory.shared.insert(id);
             }
         }
         self.memory.reachable = reachable;
@@ -398,6 +406,13 @@ impl Lifter {
             return self.gep_address(usize::MAX, ptr, &None);
         }
         None
+    }
+
+    /// The address of `ptr` when the bytes there are described: [`Self::address`], outside
+    /// the `shared` bases.
+    pub(super) fn contents_address(&mut self, ptr: LLVMValueRef) -> Option<Address> {
+        self.address(ptr)
+            .filter(|a| !self.memory.shared.contains(&a.base))
     }
 
     /// The base `ptr` is derived from through casts and `getelementptr`s, described or not.
@@ -623,7 +638,7 @@ impl Lifter {
         let Some(&dest) = self.value_of.get(&inst) else {
             // A pointer keeps its word (`words.rs`); a float or aggregate has no value.
             if self.wants_word(inst) && !shared_access(inst) {
-                if let Some(addr) = self.address(raw::operand(inst, 0)) {
+                if let Some(addr) = self.contents_address(raw::operand(inst, 0)) {
                     self.load_pointer_word(piece, inst, addr, loc);
                 }
             }
@@ -632,7 +647,7 @@ impl Lifter {
         let addr = if shared_access(inst) {
             None
         } else {
-            self.address(raw::operand(inst, 0))
+            self.contents_address(raw::operand(inst, 0))
         };
         match addr {
             Some(addr) => self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone()),
@@ -666,7 +681,7 @@ impl Lifter {
         let addr = if shared_access(inst) {
             None
         } else {
-            self.address(ptr)
+            self.contents_address(ptr)
         };
         let Some(addr) = addr else {
             self.clobber_through(piece, ptr, loc);
@@ -818,7 +833,7 @@ impl Lifter {
         name: &str,
         loc: &Option<SourceLoc>,
     ) -> bool {
-        let Some(dest) = self.address(raw::operand(inst, 0)) else {
+        let Some(dest) = self.contents_address(raw::operand(inst, 0)) else {
             return false;
         };
         let Some(len) = raw::const_int_bits(raw::operand(inst, 2)) else {
