@@ -310,13 +310,14 @@ impl RunStop {
         self.left().is_zero()
     }
 
-    /// The stop for one of `n` programs still to analyze: an equal part of what is left.
-    pub fn part(&self, n: usize) -> RunStop {
-        let n = n.clamp(1, u32::MAX as usize) as u32;
+    /// The stop for a program that takes `fraction` (in `(0, 1]`) of what is left.
+    pub fn part(&self, fraction: f64) -> RunStop {
+        let fraction = fraction.clamp(0.0, 1.0);
         let wall_left = self.wall_at.saturating_duration_since(Instant::now());
         RunStop {
-            cpu_at: run_cpu().saturating_add(self.left().saturating_mul(self.jobs) / n),
-            wall_at: later(wall_left / n),
+            cpu_at: run_cpu()
+                .saturating_add(self.left().saturating_mul(self.jobs).mul_f64(fraction)),
+            wall_at: later(wall_left.mul_f64(fraction)),
             jobs: self.jobs,
         }
     }
@@ -404,7 +405,7 @@ mod tests {
         let stop = RunStop::after(Duration::from_secs(100), 2);
         assert!(!stop.reached());
         assert!(stop.left() > Duration::from_secs(99));
-        assert!(stop.part(4).left() <= Duration::from_secs(25));
+        assert!(stop.part(0.25).left() <= Duration::from_secs(25));
         assert!(RunStop::reached_now().reached());
     }
 }

@@ -136,8 +136,9 @@ pub struct DomainTypeParams {
 /// these minimums do not fit in the plan, only the first functions of the pass (the
 /// smallest) get one, the same ones on every run. The run's budget itself is then a safety
 /// stop: a function that has not started when it passes gets no analysis, and says so. A
-/// program of a run of several (`--each-unit`) plans with an equal part of what the
-/// programs before it left of the plan.
+/// program of a run of several (`--each-unit`) plans with a part of what the programs
+/// before it left of the plan: half of it shared equally, half by size (the bytes of the
+/// programs' inputs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunParams {
     /// The default budget of a run, for loading and analyzing all its programs: with the

@@ -119,8 +119,8 @@ pub struct AnalysisArgs {
     /// s, at most --timeout, whatever the machine's load; a function not started when the
     /// run's budget is spent gets no analysis. The run's budget is CPU time per job (of the
     /// process and the compilers it runs), with a wall-clock stop at 8 times it. With
-    /// --each-unit, each program plans with an equal part of what the programs before it
-    /// left.
+    /// --each-unit, each program plans with a part of what the programs before it left: half
+    /// shared equally, half by size.
     #[arg(long, value_name = "SECONDS", default_value_t = crate::params::Params::DEFAULT.run.run_budget.as_secs_f64(), value_parser = parse_seconds_or_zero)]
     pub run_budget: f64,
     /// Heap budget per analyzed function, in MB (default: 1500 divided by the number of

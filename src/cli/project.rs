@@ -88,6 +88,10 @@ pub fn analyze_programs(
     let base = config.clone();
     let mut plan_left = base.plan;
     let mut reports = Vec::new();
+    // Each program takes a part of what is left that grows with its size (the bytes of its
+    // inputs, compiled bitcode for a compilation database): a unit of 2,000 checks needs
+    // more than one of 20, and sizes, unlike times, are the same on every run.
+    let sizes: Vec<f64> = programs.iter().map(|p| input_bytes(p) as f64).collect();
     for (i, p) in programs.iter().enumerate() {
         if programs.len() > 1 {
             eprintln!("polyfocus: analyzing {}", p.name);
@@ -95,7 +99,7 @@ pub fn analyze_programs(
         let loading = std::time::Instant::now();
         // The run's budget includes loading (and, for a compilation database, compiling):
         // a program's share of the time left starts before it is loaded.
-        let config = &base.for_program(programs.len() - i, plan_left);
+        let config = &base.for_program(part_of_left(&sizes, i), plan_left);
         let loaded = crate::driver::load_with_contracts(&p.frontend, config);
         if p.frontend.options.timing {
             eprintln!(
@@ -122,6 +126,29 @@ pub fn analyze_programs(
         });
     }
     reports
+}
+
+/// The part of what is left that program `i` takes, of programs of `sizes` analyzed in
+/// order: half of it shared equally among the programs from it on (loading and the smallest
+/// functions cost whatever the size), half in proportion to their sizes. The last program
+/// takes all that is left.
+fn part_of_left(sizes: &[f64], i: usize) -> f64 {
+    let equal = 1.0 / (sizes.len() - i) as f64;
+    let left: f64 = sizes[i..].iter().sum();
+    let by_size = if left > 0.0 { sizes[i] / left } else { equal };
+    (equal + by_size) / 2.0
+}
+
+/// The bytes of the input files of `p` (at least one, so that every program has a part).
+fn input_bytes(p: &ProgramInput) -> u64 {
+    let bytes: u64 = p
+        .frontend
+        .inputs
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    bytes.max(1)
 }
 
 /// Analyzes a loaded program, with a counterexample search when `counterexamples`, reading
@@ -324,4 +351,30 @@ pub fn display_path(path: &Path, root: &Path) -> String {
         .unwrap_or(path)
         .display()
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::part_of_left;
+
+    /// Programs that each take all of their part of what is left share the whole, each at
+    /// least half of an equal part of what is left at its turn, the larger ones more.
+    #[test]
+    fn programs_share_the_plan_by_size_and_equally() {
+        let sizes = [10.0, 1000.0, 90.0, 0.0];
+        let mut left = 1.0;
+        let mut got = Vec::new();
+        for i in 0..sizes.len() {
+            let part = part_of_left(&sizes, i);
+            assert!(
+                part >= 0.5 / (sizes.len() - i) as f64,
+                "program {i}: {part}"
+            );
+            got.push(left * part);
+            left -= left * part;
+        }
+        assert!(left.abs() < 1e-12, "{got:?}");
+        assert!(got[1] > got[0] && got[1] > got[2], "{got:?}");
+        assert_eq!(part_of_left(&[0.0, 0.0], 0), 0.5);
+    }
 }

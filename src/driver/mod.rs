@@ -130,19 +130,15 @@ pub struct AnalysisConfig {
 }
 
 impl AnalysisConfig {
-    /// The same configuration for one program of `n_programs_left` still to analyze in a
-    /// run: it ends by an equal share of the time left, and plans with an equal share of
-    /// `plan_left`, what the programs before it left of the plan (the same on every run,
+    /// The same configuration for one program of a run that takes `fraction` (in `(0, 1]`)
+    /// of what is left: it ends by that share of the time left, and plans with that share
+    /// of `plan_left`, what the programs before it left of the plan (the same on every run,
     /// whatever the load).
-    pub fn for_program(
-        &self,
-        n_programs_left: usize,
-        plan_left: Option<Duration>,
-    ) -> AnalysisConfig {
-        let ends = self.ends.map(|ends| ends.part(n_programs_left));
+    pub fn for_program(&self, fraction: f64, plan_left: Option<Duration>) -> AnalysisConfig {
+        let fraction = fraction.clamp(0.0, 1.0);
         AnalysisConfig {
-            ends,
-            plan: plan_left.map(|plan| plan / n_programs_left.max(1) as u32),
+            ends: self.ends.map(|ends| ends.part(fraction)),
+            plan: plan_left.map(|plan| plan.mul_f64(fraction)),
             ..self.clone()
         }
     }
