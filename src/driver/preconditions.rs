@@ -14,9 +14,9 @@
 //! error site is reachable. Its complement is the candidate: `P = ¬c₁ ∨ … ∨ ¬cₙ` for the
 //! invariant's constraints `cᵢ`, less those the parameters' machine ranges imply (their
 //! negation holds for no argument) and those whose negation holds for one argument only,
-//! flags aside (`n >= 2147483647`: a bound the analysis leaves at the end of a machine range, where a
-//! path adds one to `n`, is no contract; dropping a disjunct only strengthens `P`). A
-//! candidate that is `false` is no precondition.
+//! flags aside (`n >= 2147483647`: a bound the analysis leaves at the end of a machine
+//! range, where a path adds one to `n`, is no contract; dropping a disjunct only
+//! strengthens `P`). A candidate that is `false` is no precondition.
 //!
 //! **Why it holds.** The inference's run is an analysis of the function like the one that
 //! proves checks, on a copy whose executions are the function's (the copies and the split
