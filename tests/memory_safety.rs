@@ -301,6 +301,52 @@ fn an_access_through_a_parameter_holds_if_its_object_is_large_enough() {
     );
 }
 
+/// A field read through a parameter compares the object's size with the field's end, so
+/// that the attempt over intervals alone finds the size each field needs, however many
+/// fields of one width the function reads.
+#[test]
+fn a_field_read_holds_if_the_object_reaches_past_the_field_over_intervals() {
+    let path = program("memory/param_sizes.c");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let report = check_json(
+        &path,
+        &[
+            "--checks",
+            "memory",
+            "--timeout",
+            "60",
+            "--entry",
+            "setting",
+            "-Z",
+            "relational-preconditions=off",
+        ],
+    );
+    for (mark, needed) in [
+        ("read of the first field", "size(c) >= 4"),
+        ("read of the second field", "size(c) >= 8"),
+        ("read of the third field", "size(c) >= 16"),
+    ] {
+        let bounds: Vec<(String, String)> = checks_on_line(&report, &source, mark)
+            .filter(|c| {
+                c["error"]
+                    .as_str()
+                    .is_some_and(|e| e.contains("outside the object"))
+            })
+            .map(|c| {
+                (
+                    c["verdict"].as_str().unwrap_or("?").to_string(),
+                    c["precondition"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            bounds,
+            vec![("holds if".to_string(), needed.to_string())],
+            "{mark}: {report}"
+        );
+    }
+}
+
 /// A length loop over a buffer whose terminator the program stores at `size - 1`: the read
 /// `text[n]` stays inside the buffer only because the loop stops at that zero, which the
 /// segment of zero bytes and the selects that update it carry to the loop head.

@@ -337,6 +337,13 @@ impl Printer {
         !holds(&Int::zero()) && holds(null)
     }
 
+    /// Whether `e ≥ 0` only bounds object sizes from below (`size(p) >= 8`): every term a
+    /// size with a positive coefficient.
+    fn is_size_floor(&self, e: &LinExpr) -> bool {
+        let mut terms = e.terms().peekable();
+        terms.peek().is_some() && terms.all(|(v, a)| self.sizes.contains(&v) && a > &Int::zero())
+    }
+
     /// The C text of the disjunction of `e ≥ 0`, `None` when it is `true` or `false`, or
     /// when a disjunct mixes a null flag with other inputs.
     fn text(&self, disjuncts: &[(LinExpr, Affine)]) -> Option<String> {
@@ -387,9 +394,12 @@ impl Printer {
 /// disjunct says only "do not run this code" (`len <= 0` before an early return), which no
 /// reader wants as a contract. A disjunct `p == NULL` alone is dropped without an analysis:
 /// a pointer parameter that is `NULL` stops the function at its first dereference, so it
-/// says the same. So is a disjunct not shown to let the check run (its analysis stopped,
-/// or there were too many). A candidate left with no disjunct is dropped. Dropping a
-/// disjunct only strengthens the precondition, so it holds as before.
+/// says the same. A disjunct that only bounds object sizes from below is kept without an
+/// analysis: a program cannot observe the size of an object beyond the bytes it accesses,
+/// so an execution that reaches the check reaches it with larger objects too. Any other
+/// disjunct not shown to let the check run (its analysis stopped, or there were too many)
+/// is dropped. A candidate left with no disjunct is dropped. Dropping a disjunct only
+/// strengthens the precondition, so it holds as before.
 fn exercised(
     func: &Function,
     (drafts, printer): (Vec<(CheckId, Draft)>, Option<Printer>),
@@ -410,10 +420,23 @@ fn exercised(
     // kept is one shown to let the check run).
     let mut reached: Vec<(Affine, Option<Vec<CheckId>>)> = Vec::new();
     let mut out = Vec::new();
+    // The analyses go first to the candidates that have no disjunct kept without one.
+    let mut drafts = drafts;
+    drafts.sort_by_key(|(check, draft)| {
+        let free = draft
+            .disjuncts
+            .iter()
+            .any(|(e, _)| printer.is_size_floor(e));
+        (free, *check)
+    });
     for (check, draft) in drafts {
         let mut kept = Vec::new();
         for (e, affine) in draft.disjuncts {
             if printer.is_null(&e) {
+                continue;
+            }
+            if printer.is_size_floor(&e) {
+                kept.push((e, affine));
                 continue;
             }
             let known = match reached.iter().position(|(a, _)| *a == affine) {

@@ -120,6 +120,16 @@ impl Lifter {
                 conds.push(self.compare(piece, CmpPred::Sge, value, zero, loc));
             }
         }
+        // A constant offset (a field) compares the size itself with the access's end, so
+        // that a domain without relations bounds the size where the check fails.
+        let end = match (addr.offset, len) {
+            (Operand::Const(o), Operand::Const(l)) => i64::try_from(o.signed() + l.signed()).ok(),
+            _ => None,
+        };
+        if let (Some(end), Operand::Value(_)) = (end, size) {
+            conds.push(self.compare(piece, CmpPred::Sge, size, const_i64(end.into()), loc));
+            return Some(self.all(piece, conds, loc));
+        }
         let room = match (size, len) {
             (Operand::Const(s), Operand::Const(l)) => const_i64(s.signed() - l.signed()),
             (_, Operand::Const(l)) if param => self.param_room(addr.base, size, l.signed()),

@@ -17,3 +17,20 @@ void fill(char *dst, unsigned len, char c) {
 int second(const int *p) {
   return p[1]; /* read of the second element */
 }
+
+struct config {
+  int level;
+  int window;
+  long limit;
+};
+
+int setting(const struct config *c, int which) {
+  switch (which) {
+  case 1:
+    return c->level; /* read of the first field */
+  case 2:
+    return c->window; /* read of the second field */
+  default:
+    return (int)c->limit; /* read of the third field */
+  }
+}
