@@ -260,6 +260,24 @@ fn a_test_against_null_decides_what_it_guards() {
     );
 }
 
+/// The verdict and precondition of each "outside the object" check on the line marked
+/// `mark`.
+fn outside_checks(report: &serde_json::Value, source: &str, mark: &str) -> Vec<(String, String)> {
+    checks_on_line(report, source, mark)
+        .filter(|c| {
+            c["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("outside the object"))
+        })
+        .map(|c| {
+            (
+                c["verdict"].as_str().unwrap_or("?").to_string(),
+                c["precondition"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
 /// The object a pointer parameter points into has the size a caller gives it: a bounds
 /// check through the parameter holds if that size covers the bytes the function reads or
 /// writes (`size(p)`: the bytes from `p` to the end of its object).
@@ -268,21 +286,7 @@ fn an_access_through_a_parameter_holds_if_its_object_is_large_enough() {
     let path = program("memory/param_sizes.c");
     let source = std::fs::read_to_string(&path).unwrap();
     let report = check_json(&path, &["--checks", "memory", "--timeout", "60"]);
-    let bounds = |mark: &str| -> Vec<(String, String)> {
-        checks_on_line(&report, &source, mark)
-            .filter(|c| {
-                c["error"]
-                    .as_str()
-                    .is_some_and(|e| e.contains("outside the object"))
-            })
-            .map(|c| {
-                (
-                    c["verdict"].as_str().unwrap_or("?").to_string(),
-                    c["precondition"].as_str().unwrap_or("").to_string(),
-                )
-            })
-            .collect()
-    };
+    let bounds = |mark: &str| outside_checks(&report, &source, mark);
     let holds_if = |p: &str| vec![("holds if".to_string(), p.to_string())];
     assert_eq!(
         bounds("read of a counted array"),
@@ -326,19 +330,7 @@ fn a_field_read_holds_if_the_object_reaches_past_the_field_over_intervals() {
         ("read of the second field", "size(c) >= 8"),
         ("read of the third field", "size(c) >= 16"),
     ] {
-        let bounds: Vec<(String, String)> = checks_on_line(&report, &source, mark)
-            .filter(|c| {
-                c["error"]
-                    .as_str()
-                    .is_some_and(|e| e.contains("outside the object"))
-            })
-            .map(|c| {
-                (
-                    c["verdict"].as_str().unwrap_or("?").to_string(),
-                    c["precondition"].as_str().unwrap_or("").to_string(),
-                )
-            })
-            .collect();
+        let bounds = outside_checks(&report, &source, mark);
         assert_eq!(
             bounds,
             vec![("holds if".to_string(), needed.to_string())],
