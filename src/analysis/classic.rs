@@ -5,8 +5,8 @@
 
 use super::lower::Lowering;
 use super::{Deadline, Invariants, Outcome};
-use crate::domain::{NumericDomain, Var};
-use crate::ir::{BlockId, CmpPred, Expr, Operand, Terminator, ValueId};
+use crate::domain::{NumericDomain, VarSet};
+use crate::ir::{BlockId, CmpPred, Expr, Operand, Terminator};
 use std::collections::BTreeSet;
 
 /// Runs the classic analysis of a function; the result holds the state at each block entry.
@@ -41,7 +41,7 @@ pub fn analyze<D: NumericDomain>(
         };
         for (succ, mut out) in successors_out(lowering, b, state) {
             let idx = succ.index();
-            out.forget(&dead_at_entry(lowering, succ));
+            out.forget_set(&dead_at_entry(lowering, succ));
             let new = match &states[idx] {
                 None => out,
                 Some(old) => {
@@ -75,6 +75,11 @@ pub fn analyze<D: NumericDomain>(
 /// predecessors; loop heads are narrowed, other blocks take the new state (which is
 /// smaller, since the ascending phase ended at a post-fixpoint).
 ///
+/// Each block runs once: its outgoing states go to the successors after it in the order,
+/// which take them when their turn comes. A successor at or before it (a loop head, by a
+/// back edge) takes instead what the block's state from before the pass lets through,
+/// computed before the pass changes anything.
+///
 /// Each step keeps the states a post-fixpoint (the new state of a block is below the old
 /// one and above the image of its predecessors' states), so the pass may stop at the
 /// deadline with sound states.
@@ -86,42 +91,74 @@ fn narrow_once<D: NumericDomain>(
     let func = lowering.func();
     let graph = lowering.context().graph();
     let dim = lowering.space().dim() as u64;
+    let n = func.blocks.len();
+    let mut rpo_index = vec![usize::MAX; n];
+    for (i, b) in graph.rpo().iter().enumerate() {
+        rpo_index[b.index()] = i;
+    }
+    let is_back = |from: BlockId, to: BlockId| rpo_index[to.index()] <= rpo_index[from.index()];
+    // What each block receives: joined over its predecessors as they run.
+    let mut incoming: Vec<Option<D>> = vec![None; n];
+    let receive = |incoming: &mut Vec<Option<D>>, succ: BlockId, mut out: D| {
+        out.forget_set(&dead_at_entry(lowering, succ));
+        let slot = &mut incoming[succ.index()];
+        *slot = Some(match slot.take() {
+            None => out,
+            Some(acc) => acc.join(&out),
+        });
+    };
+    // The back edges' states, from the states of before the pass.
+    for p in graph.rpo() {
+        let Some(state) = states[p.index()].clone() else {
+            continue;
+        };
+        if !func
+            .block(*p)
+            .term
+            .successors()
+            .iter()
+            .any(|s| is_back(*p, *s))
+        {
+            continue;
+        }
+        if !deadline.spend(block_work(lowering, *p, dim)) {
+            return;
+        }
+        for (succ, out) in successors_out(lowering, *p, state) {
+            if is_back(*p, succ) {
+                receive(&mut incoming, succ, out);
+            }
+        }
+    }
     for b in graph.rpo() {
         if deadline.expired() {
             return;
         }
-        if *b == func.entry {
-            continue;
-        }
-        let mut acc: Option<D> = None;
-        for p in graph.predecessors(*b) {
-            if !deadline.spend(block_work(lowering, *p, dim)) {
-                return;
-            }
-            let Some(state) = states[p.index()].clone() else {
+        if *b != func.entry {
+            let new = incoming[b.index()].take();
+            let Some(new) = new else {
+                // No predecessor lets anything through any more: unreachable.
+                states[b.index()] = None;
                 continue;
             };
-            for (succ, mut out) in successors_out(lowering, *p, state) {
-                if succ == *b {
-                    out.forget(&dead_at_entry(lowering, *b));
-                    acc = Some(match acc {
-                        None => out,
-                        Some(a) => a.join(&out),
-                    });
-                }
-            }
+            let old = states[b.index()].take();
+            states[b.index()] = Some(match old {
+                Some(old) if graph.is_loop_head(*b) => old.narrow(&new),
+                Some(old) => old.meet(&new),
+                None => new,
+            });
         }
-        let Some(new) = acc else {
-            // No predecessor lets anything through any more: unreachable.
-            states[b.index()] = None;
+        let Some(state) = states[b.index()].clone() else {
             continue;
         };
-        let old = states[b.index()].take();
-        states[b.index()] = Some(match old {
-            Some(old) if graph.is_loop_head(*b) => old.narrow(&new),
-            Some(old) => old.meet(&new),
-            None => new,
-        });
+        if !deadline.spend(block_work(lowering, *b, dim)) {
+            return;
+        }
+        for (succ, out) in successors_out(lowering, *b, state) {
+            if !is_back(*b, succ) {
+                receive(&mut incoming, succ, out);
+            }
+        }
     }
 }
 
@@ -182,25 +219,19 @@ fn dominating_disequalities(lowering: &Lowering<'_>, b: BlockId) -> Vec<(Operand
 }
 
 /// The value dimensions dead at a block's entry (values not live there: SSA values that
-/// nothing reads any more), computed where a state flows in: a list per block would take
-/// blocks × values of memory (gigabytes for a large `main` after inlining). The engine forgets them in every state it stores, which
-/// leaves the relations between the live values exactly as they were (projection keeps
-/// every constraint they imply) while the polyhedra stay small: a function lifted with
-/// contract checks has hundreds of short-lived values, and carrying them made the blocks
-/// of the decomposed polyhedra, hence each step, grow with the function.
-fn dead_at_entry(lowering: &Lowering<'_>, b: BlockId) -> Vec<Var> {
-    let ctx = lowering.context();
-    (0..lowering.func().values.len())
-        .map(|i| ValueId(i as u32))
-        .filter(|v| !ctx.is_live_at(b, *v))
-        .map(|v| lowering.layout().value_var(v))
-        .collect()
+/// nothing reads any more), as a bit row. The engine forgets them in every state it
+/// stores, which leaves the relations between the live values exactly as they were
+/// (projection keeps every constraint they imply) while the states stay small: a function
+/// lifted with contract checks has hundreds of short-lived values, and carrying them made
+/// the blocks of the decomposed polyhedra, hence each step, grow with the function.
+fn dead_at_entry(lowering: &Lowering<'_>, b: BlockId) -> VarSet {
+    lowering.context().dead_at(b, lowering.layout())
 }
 
 /// The steps of work (see `Deadline::spend`) of running block `b` once: its instructions,
 /// and per outgoing edge a copy of the state and a join or comparison, each over every
 /// dimension. What a run costs thus follows the function's size, never the machine.
-fn block_work(lowering: &Lowering<'_>, b: BlockId, dim: u64) -> u64 {
+pub(super) fn block_work(lowering: &Lowering<'_>, b: BlockId, dim: u64) -> u64 {
     let block = lowering.func().block(b);
     let edges = match &block.term {
         Terminator::Jump(_) => 1,

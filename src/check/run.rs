@@ -56,6 +56,45 @@ pub struct AnalysisReport {
     /// The part of the run's plan its second pass's budgets took (zero without a plan):
     /// a run of several programs passes the rest on to the programs after it.
     pub planned: std::time::Duration,
+    /// Where each check's [`CheckRun`] is, built when first asked for: the reports look
+    /// one up per result, and a search per lookup made writing a large project's report
+    /// take minutes.
+    pub run_index: RunIndex,
+}
+
+/// The place of each check's [`CheckRun`] in [`AnalysisReport::functions`].
+#[derive(Clone, Debug, Default)]
+pub struct RunIndex(
+    std::sync::OnceLock<(usize, std::collections::HashMap<CheckId, (usize, usize)>)>,
+);
+
+impl AnalysisReport {
+    /// The times the stages spent on `check`, if a function's run has them.
+    pub fn check_run(&self, check: CheckId) -> Option<&CheckRun> {
+        let (n_functions, index) = self.run_index.0.get_or_init(|| {
+            let mut index = std::collections::HashMap::new();
+            for (f, run) in self.functions.iter().enumerate() {
+                for (c, r) in run.checks.iter().enumerate() {
+                    index.entry(r.check).or_insert((f, c));
+                }
+            }
+            (self.functions.len(), index)
+        });
+        // The index is only valid for the runs it was built from: checked, never trusted.
+        let fresh = *n_functions == self.functions.len();
+        let found = index
+            .get(&check)
+            .and_then(|&(f, c)| self.functions.get(f)?.checks.get(c));
+        match found {
+            Some(r) if fresh && r.check == check => Some(r),
+            None if fresh => None,
+            _ => self
+                .functions
+                .iter()
+                .flat_map(|f| &f.checks)
+                .find(|c| c.check == check),
+        }
+    }
 }
 
 /// What the cache of per-function results did in a run (all zero without a cache).

@@ -12,7 +12,7 @@
 //!
 //! This file depends only on `ir` and `domain`, so `smt` reads it too.
 
-use crate::domain::Var;
+use crate::domain::{Var, VarSet};
 use crate::ir::{Function, ValueId};
 
 /// What a dimension of a function's states stands for.
@@ -113,6 +113,23 @@ impl Layout {
             Some(Dim::Value(v)) => Some(v),
             _ => None,
         }
+    }
+
+    /// The dimensions of the values whose bit in `row` (bit `i` of word `i / 64` for
+    /// value `i`) is clear; no dimension of another kind.
+    pub fn values_outside(&self, row: &[u64]) -> VarSet {
+        // Values are the first dimensions, in value order: word `w` of the row is word `w`
+        // of the set.
+        let words = (0..self.n_values.div_ceil(64))
+            .map(|w| {
+                let in_layout = match self.n_values - 64 * w {
+                    n if n >= 64 => u64::MAX,
+                    n => (1u64 << n) - 1,
+                };
+                !row.get(w).copied().unwrap_or(0) & in_layout
+            })
+            .collect();
+        VarSet::from_words(words)
     }
 
     /// The dimension of a value's reading.

@@ -33,6 +33,12 @@ impl LiveSets {
         contains(&self.rows[b.index()], v)
     }
 
+    /// The values live at the entry of `b` as a bit row: bit `i` of word `i / 64` for
+    /// value `i`.
+    pub fn row(&self, b: BlockId) -> &[u64] {
+        &self.rows[b.index()]
+    }
+
     /// The values live at the entry of some block.
     pub fn anywhere(&self) -> BTreeSet<ValueId> {
         let width = self.rows.first().map_or(0, Vec::len);

@@ -19,6 +19,7 @@ pub mod domain_types;
 pub mod layout;
 pub mod liveness;
 
+use crate::domain::VarSet;
 use crate::graph::ReducedGraph;
 use crate::ir::{choose_interpretations, BlockId, Function, Interp, ValueId};
 use crate::params::Params;
@@ -97,6 +98,13 @@ impl<'f> FunctionContext<'f> {
     /// Whether `v` is live at the entry of `b` (without building the block's set).
     pub fn is_live_at(&self, b: BlockId, v: ValueId) -> bool {
         self.live_in.contains(b, v)
+    }
+
+    /// The value dimensions of `layout` whose values are not live at the entry of `b`:
+    /// what a state flowing into `b` can forget without losing a relation between the
+    /// values that are.
+    pub fn dead_at(&self, b: BlockId, layout: &Layout) -> VarSet {
+        layout.values_outside(self.live_in.row(b))
     }
 
     /// The values live at the entry of some block.

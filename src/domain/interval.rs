@@ -13,11 +13,12 @@
 //! time went to.
 
 use super::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};
-use super::{Entailment, Lattice, NumericDomain};
+use super::varset::BitIter;
+use super::{Entailment, Lattice, NumericDomain, VarSet};
 use num_traits::{Signed, Zero};
 use std::sync::Arc;
 
-/// Intervals per shared chunk of a box.
+/// Intervals per shared chunk of a box: one word of a [`VarSet`] per chunk.
 const CHUNK: usize = 64;
 
 /// A box, or bottom.
@@ -31,34 +32,69 @@ pub struct IntervalDomain {
 /// One interval per dimension, in chunks shared between copies.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Bounds {
-    chunks: Vec<Arc<Vec<Interval>>>,
+    chunks: Vec<Arc<Chunk>>,
+}
+
+/// [`CHUNK`] consecutive intervals, with a bit per interval that is not top: most
+/// dimensions of a large function's box are unbounded (values dead at the block), and
+/// forgetting, joining or comparing them then reads one word instead of each interval.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Chunk {
+    /// Bit `j` is set exactly when `vals[j]` is not top.
+    bounded: u64,
+    vals: Vec<Interval>,
+}
+
+impl Chunk {
+    fn new(vals: Vec<Interval>) -> Chunk {
+        let bounded = vals
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !v.is_top())
+            .fold(0, |acc, (j, _)| acc | 1 << j);
+        Chunk { bounded, vals }
+    }
+
+    fn put(&mut self, j: usize, value: Interval) {
+        if value.is_top() {
+            self.bounded &= !(1 << j);
+        } else {
+            self.bounded |= 1 << j;
+        }
+        self.vals[j] = value;
+    }
 }
 
 impl Bounds {
     /// Every dimension unbounded.
     fn top(dim: usize) -> Bounds {
         let chunks = (0..dim.div_ceil(CHUNK))
-            .map(|c| Arc::new(vec![Interval::top(); CHUNK.min(dim - c * CHUNK)]))
+            .map(|c| {
+                Arc::new(Chunk {
+                    bounded: 0,
+                    vals: vec![Interval::top(); CHUNK.min(dim - c * CHUNK)],
+                })
+            })
             .collect();
         Bounds { chunks }
     }
 
     fn get(&self, i: usize) -> &Interval {
-        &self.chunks[i / CHUNK][i % CHUNK]
+        &self.chunks[i / CHUNK].vals[i % CHUNK]
     }
 
-    /// The interval of dimension `i`, for writing (its chunk is copied if shared).
-    fn get_mut(&mut self, i: usize) -> &mut Interval {
-        &mut Arc::make_mut(&mut self.chunks[i / CHUNK])[i % CHUNK]
+    /// Sets dimension `i` (its chunk is copied if shared).
+    fn put(&mut self, i: usize, value: Interval) {
+        Arc::make_mut(&mut self.chunks[i / CHUNK]).put(i % CHUNK, value);
     }
 
     fn iter(&self) -> impl Iterator<Item = &Interval> {
-        self.chunks.iter().flat_map(|c| c.iter())
+        self.chunks.iter().flat_map(|c| c.vals.iter())
     }
 
     /// `f` applied dimension by dimension (with the dimension's index) to two boxes of
     /// the same dimension; a chunk the two share is kept as it is, so `f(i, x, x)` must be
-    /// `x`.
+    /// `x`, and where the two are top, so must `f(i, ⊤, ⊤)` be.
     fn zip_map(
         &self,
         other: &Bounds,
@@ -73,25 +109,36 @@ impl Bounds {
                 if Arc::ptr_eq(a, b) {
                     return a.clone();
                 }
-                Arc::new(
-                    a.iter()
-                        .zip(b.iter())
-                        .enumerate()
-                        .map(|(j, (x, y))| f(c * CHUNK + j, x, y))
-                        .collect(),
-                )
+                let mut vals = vec![Interval::top(); a.vals.len()];
+                for j in BitIter(a.bounded | b.bounded) {
+                    vals[j] = f(c * CHUNK + j, &a.vals[j], &b.vals[j]);
+                }
+                Arc::new(Chunk::new(vals))
             })
             .collect();
         Bounds { chunks }
     }
 
     /// Whether `pred` holds of every pair of intervals of the same dimension; a chunk the
-    /// two share is skipped, so `pred(x, x)` must hold.
+    /// two share is skipped, so `pred(x, x)` must hold, and so must `pred(⊤, ⊤)`.
     fn all_pairs(&self, other: &Bounds, pred: impl Fn(&Interval, &Interval) -> bool) -> bool {
-        self.chunks
-            .iter()
-            .zip(&other.chunks)
-            .all(|(a, b)| Arc::ptr_eq(a, b) || a.iter().zip(b.iter()).all(|(x, y)| pred(x, y)))
+        self.chunks.iter().zip(&other.chunks).all(|(a, b)| {
+            Arc::ptr_eq(a, b)
+                || BitIter(a.bounded | b.bounded).all(|j| pred(&a.vals[j], &b.vals[j]))
+        })
+    }
+
+    /// Sets every dimension of `vars` to top.
+    fn forget_set(&mut self, vars: &VarSet) {
+        for (c, chunk) in self.chunks.iter_mut().enumerate() {
+            let bits = vars.word(c) & chunk.bounded;
+            if bits != 0 {
+                let chunk = Arc::make_mut(chunk);
+                for j in BitIter(bits) {
+                    chunk.put(j, Interval::top());
+                }
+            }
+        }
     }
 }
 
@@ -121,28 +168,18 @@ impl IntervalDomain {
         if tighter_lo.is_none() && tighter_hi.is_none() {
             return false;
         }
-        let (lo, hi) = (tighter_lo, tighter_hi);
-        let itv = bounds.get_mut(var.index());
-        let mut changed = false;
-        if let Some(l) = lo {
-            if itv.lo.as_ref().map_or(true, |old| &l > old) {
-                itv.lo = Some(l);
-                changed = true;
-            }
-        }
-        if let Some(h) = hi {
-            if itv.hi.as_ref().map_or(true, |old| &h < old) {
-                itv.hi = Some(h);
-                changed = true;
-            }
-        }
+        let itv = Interval {
+            lo: tighter_lo.or_else(|| cur.lo.clone()),
+            hi: tighter_hi.or_else(|| cur.hi.clone()),
+        };
         if let (Some(l), Some(h)) = (&itv.lo, &itv.hi) {
             if l > h {
                 self.set_bottom();
                 return true;
             }
         }
-        changed
+        bounds.put(var.index(), itv);
+        true
     }
 
     fn eval(&self, expr: &LinExpr) -> Interval {
@@ -281,7 +318,7 @@ impl Lattice for IntervalDomain {
     fn is_top(&self) -> bool {
         self.bounds
             .as_ref()
-            .map_or(false, |b| b.iter().all(Interval::is_top))
+            .map_or(false, |b| b.chunks.iter().all(|c| c.bounded == 0))
     }
 
     fn is_leq(&self, other: &Self) -> bool {
@@ -326,7 +363,9 @@ impl Lattice for IntervalDomain {
             {
                 continue;
             }
-            for (j, itv) in chunk.iter().enumerate() {
+            // Only the other box's bounded dimensions restrict anything.
+            for j in BitIter(chunk.bounded) {
+                let itv = &chunk.vals[j];
                 self.restrict(Var((c * CHUNK + j) as u32), itv.lo.clone(), itv.hi.clone());
                 if self.bounds.is_none() {
                     return self;
@@ -466,6 +505,12 @@ impl NumericDomain for IntervalDomain {
         }
     }
 
+    fn forget_set(&mut self, vars: &VarSet) {
+        if let Some(bounds) = self.bounds.as_mut() {
+            bounds.forget_set(vars);
+        }
+    }
+
     fn meet_cons(&mut self, cons: &[LinCons]) {
         for _ in 0..PROPAGATION_ROUNDS {
             let mut changed = false;
@@ -554,7 +599,7 @@ impl NumericDomain for IntervalDomain {
 /// Sets dimension `var` to `value`, copying its chunk only when the interval changes.
 fn set(bounds: &mut Bounds, var: Var, value: Interval) {
     if *bounds.get(var.index()) != value {
-        *bounds.get_mut(var.index()) = value;
+        bounds.put(var.index(), value);
     }
 }
 
@@ -665,6 +710,62 @@ mod tests {
             assert_eq!(a.clone().widen(&b), ua.clone().widen(&ub));
             assert_eq!(b.clone().narrow(&a), ub.clone().narrow(&ua));
             assert!(a.is_leq(&a.clone().join(&b)) && b.is_leq(&a.clone().join(&b)));
+        }
+    }
+
+    /// Forgetting a set given as bits gives the box forgetting the same dimensions one by
+    /// one gives, and every chunk's bits of bounded dimensions stay exact through joins,
+    /// widenings and forgetting (they are what forgetting and comparing skip on).
+    #[test]
+    fn forgetting_a_bit_row_is_forgetting_its_members() {
+        let dim = 2 * CHUNK + 9;
+        let space = Space::anonymous(dim);
+        let mut seed = 0x9e37_79b9_u64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let exact = |d: &IntervalDomain| {
+            d.bounds.as_ref().map_or(true, |b| {
+                b.chunks.iter().all(|c| {
+                    c.vals
+                        .iter()
+                        .enumerate()
+                        .all(|(j, v)| (c.bounded >> j & 1 == 1) == !v.is_top())
+                })
+            })
+        };
+        for _ in 0..200 {
+            let mut a = IntervalDomain::top(&space);
+            let mut b = IntervalDomain::top(&space);
+            for _ in 0..30 {
+                let lo = next(20) as i128 - 10;
+                let v = Var(next(dim as u64) as u32);
+                a.assign_interval(v, &int_interval(lo, lo + next(8) as i128));
+                b.assign_interval(v, &int_interval(lo - 1, lo + next(3) as i128));
+            }
+            let words: Vec<u64> = (0..dim.div_ceil(64))
+                .map(|_| (0..4).fold(u64::MAX, |w, _| w & (next(u64::MAX))))
+                .collect();
+            let set = VarSet::from_words(words);
+            let mut by_row = a.clone();
+            by_row.forget_set(&set);
+            let mut by_list = a.clone();
+            by_list.forget(&set.iter().filter(|v| v.index() < dim).collect::<Vec<_>>());
+            assert_eq!(by_row, by_list);
+            let joined = a.clone().join(&b);
+            let widened = a.clone().widen(&joined);
+            for d in [&a, &b, &by_row, &joined, &widened] {
+                assert!(exact(d), "bits of bounded dimensions out of step: {d:?}");
+            }
+            assert!(by_row.is_leq(&by_row) && a.is_leq(&by_row) && a.is_leq(&joined));
+            assert_eq!(
+                by_row.is_leq(&a),
+                set.iter()
+                    .all(|v| v.index() >= dim || a.interval(v).is_some_and(Interval::is_top))
+            );
         }
     }
 }

@@ -22,10 +22,12 @@ pub mod polynomial;
 pub mod predicates;
 pub mod readable;
 pub mod stop;
+pub mod varset;
 
 pub use interval::IntervalDomain;
 pub use linear::{ConsKind, DimKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};
 pub use poly::Polyhedron;
+pub use varset::VarSet;
 
 use std::fmt;
 
@@ -87,6 +89,11 @@ pub trait NumericDomain: Lattice {
     fn assign_interval(&mut self, var: Var, range: &Interval);
     /// Forgets everything known about `vars` (havoc).
     fn forget(&mut self, vars: &[Var]);
+    /// [`NumericDomain::forget`] of a set given as bits: a domain that knows which of its
+    /// dimensions it leaves unbounded skips them without listing the set.
+    fn forget_set(&mut self, vars: &VarSet) {
+        self.forget(&vars.iter().collect::<Vec<_>>());
+    }
     /// Intersects with the constraints (assume).
     fn meet_cons(&mut self, cons: &[LinCons]);
     /// Whether the state entails a constraint: `Holds` only if every point satisfies it.

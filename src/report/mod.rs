@@ -185,11 +185,7 @@ fn json_function<'a>(run: &'a FunctionRun, names: &'a FunctionNames) -> JsonFunc
 
 /// The stage times of each assertion, from the run of its function.
 fn check_run(report: &AnalysisReport, check: crate::ir::CheckId) -> Option<&CheckRun> {
-    report
-        .functions
-        .iter()
-        .flat_map(|f| &f.checks)
-        .find(|c| c.check == check)
+    report.check_run(check)
 }
 
 /// LLVM's name of a function when the report shows another.

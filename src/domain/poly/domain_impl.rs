@@ -197,17 +197,20 @@ fn box_combine(a: &Polyhedron, b: &Polyhedron, widen: bool) -> Polyhedron {
         (_, None) => return a.box_hull(),
         (Some(x), Some(y)) => (x, y),
     };
-    let mut res = Polyhedron::universe(a.dim, a.budget);
-    for (v, (x, y)) in ba.iter().zip(&bb).enumerate() {
-        let lo = match (&x.lo, &y.lo) {
-            (Some(p), Some(q)) if !widen || q >= p => Some(p.clone().min(q.clone())),
-            _ => None,
-        };
-        let hi = match (&x.hi, &y.hi) {
-            (Some(p), Some(q)) if !widen || q <= p => Some(p.clone().max(q.clone())),
-            _ => None,
-        };
-        res.restrict_var(v, &Interval { lo, hi });
-    }
-    res
+    let hull: Vec<Interval> = ba
+        .iter()
+        .zip(&bb)
+        .map(|(x, y)| {
+            let lo = match (&x.lo, &y.lo) {
+                (Some(p), Some(q)) if !widen || q >= p => Some(p.clone().min(q.clone())),
+                _ => None,
+            };
+            let hi = match (&x.hi, &y.hi) {
+                (Some(p), Some(q)) if !widen || q <= p => Some(p.clone().max(q.clone())),
+                _ => None,
+            };
+            Interval { lo, hi }
+        })
+        .collect();
+    Polyhedron::of_box(a.dim, a.budget, &hull)
 }

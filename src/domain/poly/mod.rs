@@ -300,16 +300,28 @@ impl Polyhedron {
             .collect();
         roots.sort_unstable();
         roots.dedup();
-        for root in roots {
-            let vars: Vec<usize> = (0..self.dim).filter(|&v| uf.find(v) == root).collect();
-            let vars = self.closure(&vars);
+        // Each component's dimensions and constraints, in one pass over each (a pass per
+        // component made a meet of many one-dimensional bounds quadratic). A component
+        // holds every block it meets, the blocks having been united above.
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); roots.len()];
+        for v in 0..self.dim {
+            if let Ok(k) = roots.binary_search(&uf.find(v)) {
+                members[k].push(v);
+            }
+        }
+        let mut by_root: Vec<Vec<&LinCons>> = vec![Vec::new(); roots.len()];
+        for (_, c) in &todo {
+            let root = uf.find(c.expr.vars().next().unwrap().index());
+            let k = roots
+                .binary_search(&root)
+                .expect("a root of the constraints");
+            by_root[k].push(c);
+        }
+        for (vars, cons) in members.into_iter().zip(by_root) {
             let mut dd = self.gather(&vars);
             let mut eqs = Vec::new();
             let mut ineqs = Vec::new();
-            for (_, c) in todo
-                .iter()
-                .filter(|(_, c)| uf.find(c.expr.vars().next().unwrap().index()) == root)
-            {
+            for c in cons {
                 let mut r = Self::row_of(&vars, &c.expr);
                 num::normalize(&mut r);
                 match c.kind {
@@ -672,7 +684,9 @@ impl Polyhedron {
         let c0 = Rat::from_integer(expr.constant_part().clone());
         let mut lo = Some(c0.clone());
         let mut hi = Some(c0);
-        let mut by_block: Vec<Vec<(Var, Int)>> = vec![Vec::new(); self.blocks.len()];
+        // The terms grouped by block, in block order (a table of every block per call made
+        // the box of a polyhedron of many blocks quadratic).
+        let mut terms_in: Vec<(usize, Var, Int)> = Vec::new();
         for (v, c) in expr.terms() {
             match self.block_of(v.index()) {
                 None => {
@@ -682,14 +696,13 @@ impl Polyhedron {
                         hi_attained: false,
                     }
                 }
-                Some(b) => by_block[b].push((v, c.clone())),
+                Some(b) => terms_in.push((b, v, c.clone())),
             }
         }
-        for (b, terms) in by_block.iter().enumerate() {
-            if terms.is_empty() {
-                continue;
-            }
-            let block = &self.blocks[b];
+        terms_in.sort_by_key(|(b, v, _)| (*b, *v));
+        for group in terms_in.chunk_by(|x, y| x.0 == y.0) {
+            let block = &self.blocks[group[0].0];
+            let terms = group.iter().map(|(_, v, c)| (*v, c));
             let mut row = vec![Coef::ZERO; block.vars.len() + 1];
             for (v, c) in terms {
                 row[block.vars.binary_search(&v.index()).unwrap() + 1] = Coef::from(c);
@@ -803,9 +816,13 @@ impl Polyhedron {
         if self.bottom {
             return None;
         }
+        let idx = self.block_index();
         Some(
             (0..self.dim)
-                .map(|v| self.bound_attained(&LinExpr::var(Var(v as u32))).interval)
+                .map(|v| match idx[v] {
+                    None => Interval::top(),
+                    Some(_) => self.bound_attained(&LinExpr::var(Var(v as u32))).interval,
+                })
                 .collect(),
         )
     }
@@ -815,9 +832,21 @@ impl Polyhedron {
         let Some(bx) = self.to_box() else {
             return self.clone();
         };
-        let mut res = Polyhedron::universe(self.dim, self.budget);
-        for (v, itv) in bx.iter().enumerate() {
-            res.restrict_var(v, itv);
+        Polyhedron::of_box(self.dim, self.budget, &bx)
+    }
+
+    /// The box `bx` (one interval per dimension) as a polyhedron, every bounded dimension
+    /// its own block: one meet of all the bounds, where a meet per dimension copied the
+    /// growing result each time.
+    pub(crate) fn of_box(dim: usize, budget: Budget, bx: &[Interval]) -> Polyhedron {
+        let mut res = Polyhedron::universe(dim, budget);
+        let cons: Vec<LinCons> = bx
+            .iter()
+            .enumerate()
+            .flat_map(|(v, itv)| var_bounds(v, itv))
+            .collect();
+        if !cons.is_empty() {
+            let _ = res.try_meet_cons(&cons);
         }
         res
     }
@@ -825,26 +854,10 @@ impl Polyhedron {
     /// Intersects dimension `v` with an interval (one-dimensional, never over budget when
     /// `v` is free).
     pub(crate) fn restrict_var(&mut self, v: usize, itv: &Interval) {
-        let x = LinExpr::var(Var(v as u32));
-        let mut cs = Vec::new();
-        if let Some(l) = &itv.lo {
-            // d·x − n ≥ 0 for l = n/d.
-            let e = x
-                .scaled(l.denom())
-                .minus(&LinExpr::constant(l.numer().clone()));
-            cs.push(LinCons {
-                expr: e,
-                kind: ConsKind::Ge,
-            });
+        let cs = var_bounds(v, itv);
+        if !cs.is_empty() {
+            let _ = self.try_meet_cons(&cs);
         }
-        if let Some(h) = &itv.hi {
-            let e = LinExpr::constant(h.numer().clone()).minus(&x.scaled(h.denom()));
-            cs.push(LinCons {
-                expr: e,
-                kind: ConsKind::Ge,
-            });
-        }
-        let _ = self.try_meet_cons(&cs);
     }
 
     /// Sound integer tightening: every constraint `Σ aᵢxᵢ + b ≥ 0` with `g = gcd(aᵢ) > 1`
@@ -1203,4 +1216,28 @@ mod tests {
         assert_eq!(p.blocks(), vec![vec![Var(0)], vec![Var(2), Var(3)]]);
         assert_eq!(p.max_block(), 2);
     }
+}
+
+/// The constraints `lo ≤ x_v ≤ hi` of an interval (none for an unbounded side).
+fn var_bounds(v: usize, itv: &Interval) -> Vec<LinCons> {
+    let x = LinExpr::var(Var(v as u32));
+    let mut cs = Vec::new();
+    if let Some(l) = &itv.lo {
+        // d·x − n ≥ 0 for l = n/d.
+        let e = x
+            .scaled(l.denom())
+            .minus(&LinExpr::constant(l.numer().clone()));
+        cs.push(LinCons {
+            expr: e,
+            kind: ConsKind::Ge,
+        });
+    }
+    if let Some(h) = &itv.hi {
+        let e = LinExpr::constant(h.numer().clone()).minus(&x.scaled(h.denom()));
+        cs.push(LinCons {
+            expr: e,
+            kind: ConsKind::Ge,
+        });
+    }
+    cs
 }
