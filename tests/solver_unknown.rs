@@ -92,7 +92,7 @@ fn focus_over_intervals() {
 /// When the solver cannot pick a path (here every check answers `unknown`), path
 /// focusing runs the region of that cut point whole, block by block, and still reaches a
 /// fixpoint over polyhedra: the relation `j == 2 * i` of `relational.c` is proved without
-/// a single answer of the solver, where the engine used to stop at its first `unknown`.
+/// a single answer of the solver (without the region run, the engine stops at its first `unknown`).
 #[test]
 fn regions_run_whole_when_the_solver_cannot_pick_a_path() {
     let program: PathBuf = [

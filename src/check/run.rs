@@ -57,8 +57,8 @@ pub struct AnalysisReport {
     /// a run of several programs passes the rest on to the programs after it.
     pub planned: std::time::Duration,
     /// Where each check's [`CheckRun`] is, built when first asked for: the reports look
-    /// one up per result, and a search per lookup made writing a large project's report
-    /// take minutes.
+    /// one up per result, and a search per lookup would make writing a large project's
+    /// report take minutes.
     pub run_index: RunIndex,
 }
 

@@ -301,7 +301,7 @@ impl Polyhedron {
         roots.sort_unstable();
         roots.dedup();
         // Each component's dimensions and constraints, in one pass over each (a pass per
-        // component made a meet of many one-dimensional bounds quadratic). A component
+        // component would make a meet of many one-dimensional bounds quadratic). A component
         // holds every block it meets, the blocks having been united above.
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); roots.len()];
         for v in 0..self.dim {
@@ -684,8 +684,8 @@ impl Polyhedron {
         let c0 = Rat::from_integer(expr.constant_part().clone());
         let mut lo = Some(c0.clone());
         let mut hi = Some(c0);
-        // The terms grouped by block, in block order (a table of every block per call made
-        // the box of a polyhedron of many blocks quadratic).
+        // The terms grouped by block, in block order (a table of every block per call would
+        // make the box of a polyhedron of many blocks quadratic).
         let mut terms_in: Vec<(usize, Var, Int)> = Vec::new();
         for (v, c) in expr.terms() {
             match self.block_of(v.index()) {
@@ -836,8 +836,8 @@ impl Polyhedron {
     }
 
     /// The box `bx` (one interval per dimension) as a polyhedron, every bounded dimension
-    /// its own block: one meet of all the bounds, where a meet per dimension copied the
-    /// growing result each time.
+    /// its own block: one meet of all the bounds (a meet per dimension would copy the
+    /// growing result each time).
     pub(crate) fn of_box(dim: usize, budget: Budget, bx: &[Interval]) -> Polyhedron {
         let mut res = Polyhedron::universe(dim, budget);
         let cons: Vec<LinCons> = bx
