@@ -88,32 +88,3 @@ fn default_configuration() {
 fn focus_over_intervals() {
     no_proof_of_a_failing_assertion(&["-Z", "engine=focus", "-Z", "domain=interval"]);
 }
-
-/// When the solver cannot pick a path (here every check answers `unknown`), path
-/// focusing runs the region of that cut point whole, block by block, and still reaches a
-/// fixpoint over polyhedra: the relation `j == 2 * i` of `relational.c` is proved without
-/// a single answer of the solver (without the region run, the engine stops at its first `unknown`).
-#[test]
-fn regions_run_whole_when_the_solver_cannot_pick_a_path() {
-    let program: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests",
-        "programs",
-        "relational.c",
-    ]
-    .iter()
-    .collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_polyfocus"))
-        .env("POLYFOCUS_CACHE", "off")
-        .args(["check", "--format", "json", "--no-counterexamples"])
-        .args(["-Z", "inject-solver-unknown=1"])
-        .arg(&program)
-        .output()
-        .expect("polyfocus runs");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
-    // Both assertions hold (annotated so): lines 7 and 8.
-    for line in [7, 8] {
-        let check = common::check_at_line(&report, line).expect("a verdict");
-        assert_eq!(check["verdict"], "proved", "line {line}: {check}");
-    }
-}

@@ -231,7 +231,7 @@ fn dead_at_entry(lowering: &Lowering<'_>, b: BlockId) -> VarSet {
 /// The steps of work (see `Deadline::spend`) of running block `b` once: its instructions,
 /// and per outgoing edge a copy of the state and a join or comparison, each over every
 /// dimension. What a run costs thus follows the function's size, never the machine.
-pub(super) fn block_work(lowering: &Lowering<'_>, b: BlockId, dim: u64) -> u64 {
+fn block_work(lowering: &Lowering<'_>, b: BlockId, dim: u64) -> u64 {
     let block = lowering.func().block(b);
     let edges = match &block.term {
         Terminator::Jump(_) => 1,

@@ -346,9 +346,6 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         self.inv[entry.index()] = Some(self.split(entry, init));
         let mut worklist: BTreeSet<CutPointId> = BTreeSet::new();
         worklist.insert(entry);
-        // The cut points whose region was run whole once (see `region_images`): the next
-        // time, a self-loop through it widens.
-        let mut fell_back: BTreeSet<CutPointId> = BTreeSet::new();
         while let Some(p1) = worklist.pop_first() {
             let mut seen_self_loops: BTreeSet<FocusPath> = BTreeSet::new();
             let mut blocked: Vec<FocusPath> = Vec::new();
@@ -381,24 +378,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
                 }
                 let path = match answer {
                     QueryResult::Unsat => break,
-                    QueryResult::Unknown(_) => {
-                        // The solver cannot pick the next path (its budget of work is
-                        // spent, or this region's formula is too hard): every path of
-                        // the region at once, joined where they meet, stands for the
-                        // paths it would have picked.
-                        let Some(images) = self.region_images(p1, &x1, deadline) else {
-                            return Outcome::Timeout;
-                        };
-                        let again = !fell_back.insert(p1);
-                        for (p2, y) in images {
-                            let widen_here = self.graph.cut_point(p2).kind == CutKind::LoopHead
-                                && (p2 != p1 || again);
-                            if self.update(p2, y, widen_here) {
-                                worklist.insert(p2);
-                            }
-                        }
-                        break;
-                    }
+                    QueryResult::Unknown(_) => return Outcome::Budget,
                     QueryResult::Path(path) => path,
                 };
                 let p2 = path.target;
@@ -456,74 +436,6 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
             }
         }
         Outcome::Complete
-    }
-
-    /// Joins `y` into the invariant of `cp` (widening it there when `widen_here`), met
-    /// with the facts; returns whether it grew.
-    fn update(&mut self, cp: CutPointId, y: D, widen_here: bool) -> bool {
-        let new = match self.inv[cp.index()].clone() {
-            None if y.is_bottom() => return false,
-            None => y,
-            Some(old) if y.is_leq(&old) => return false,
-            Some(old) => {
-                let joined = old.clone().join(&y);
-                if widen_here {
-                    self.widen(cp, old, &joined)
-                } else {
-                    joined
-                }
-            }
-        };
-        let new = self.facts.restrict(self.lowering.space(), cp, new);
-        self.inv[cp.index()] = Some(new);
-        true
-    }
-
-    /// The images of `x1` at `p1` at the cut points its region reaches, through every path
-    /// at once: block by block in the region's topological order, states joined where
-    /// paths meet (the classic engine's step, restricted to one region). Each image holds
-    /// the image of every path into its cut point, so it may stand for the paths the
-    /// solver would have picked one at a time. `None` when the deadline passes first.
-    fn region_images(
-        &self,
-        p1: CutPointId,
-        x1: &D,
-        deadline: &Deadline,
-    ) -> Option<Vec<(CutPointId, D)>> {
-        let ctx = self.lowering.context();
-        let dim = self.lowering.space().dim() as u64;
-        let mut inside: BTreeMap<BlockId, D> = BTreeMap::new();
-        let mut at_cut: BTreeMap<CutPointId, D> = BTreeMap::new();
-        inside.insert(self.graph.cut_point(p1).block, x1.clone());
-        for b in self.graph.region(p1) {
-            let Some(state) = inside.remove(b) else {
-                continue;
-            };
-            if !deadline.spend(super::classic::block_work(self.lowering, *b, dim))
-                || deadline.expired()
-            {
-                return None;
-            }
-            for (succ, mut out) in super::classic::successors_out(self.lowering, *b, state) {
-                match self.graph.cut_of_block(succ) {
-                    Some(cp) => join_into(&mut at_cut, cp, out),
-                    None => {
-                        out.forget_set(&ctx.dead_at(succ, self.lowering.layout()));
-                        join_into(&mut inside, succ, out);
-                    }
-                }
-            }
-        }
-        Some(
-            at_cut
-                .into_iter()
-                .map(|(cp, mut y)| {
-                    y.forget(&self.dead[cp.index()]);
-                    let y = self.facts.restrict(self.lowering.space(), cp, y);
-                    (cp, self.split(cp, y))
-                })
-                .collect(),
-        )
     }
 
     /// Widening with thresholds of `old` by `joined` (`old ⊑ joined`) at `cp`, as
@@ -928,15 +840,6 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         }
         Invariants { at_block }
     }
-}
-
-/// Joins `state` into the state kept for `key`.
-fn join_into<K: Ord, D: NumericDomain>(states: &mut BTreeMap<K, D>, key: K, state: D) {
-    let joined = match states.remove(&key) {
-        None => state,
-        Some(old) => old.join(&state),
-    };
-    states.insert(key, joined);
 }
 
 /// Widening thresholds: `x ≤ c` and `x ≥ c` for each live integer value `x` and each
