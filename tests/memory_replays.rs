@@ -31,6 +31,7 @@ fn memory_build(data_model: DataModel) -> NativeProgram {
     };
     let spec = BuildSpec {
         entry: "main".into(),
+        file: None,
         nondet: BTreeMap::new(),
         unknown_calls: BTreeMap::new(),
         dictionary: vec![],

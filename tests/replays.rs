@@ -161,8 +161,8 @@ fn a_library_with_static_inline_functions_in_a_header_replays() {
     assert!((4..8).contains(&(len % 8)), "{report:#}");
     assert_no_plumbing(&report.to_string());
 
-    // The `static` function itself, not inlined: the driver is compiled in its unit. Its
-    // `size_t` argument is shown unsigned.
+    // The `static` function itself, not inlined: its driver calls it by name, made global
+    // in the replay's copy of its unit. Its `size_t` argument is shown unsigned.
     let dir = tempfile::tempdir().unwrap();
     let text = check_text(
         &program("minihash.c"),
@@ -173,6 +173,59 @@ fn a_library_with_static_inline_functions_in_a_header_replays() {
     assert!(!text.contains("rem=-"), "{text}");
     assert_no_plumbing(&text);
     assert_eq!(harness_status(dir.path()), Some(97), "{text}");
+}
+
+// Entries of a library of two units, each dividing by zero for one argument: a `static`
+// function only its unit names, two `static` functions of one name in the two units (each
+// replay runs the one its check is in) and an entry with a `signed char` parameter (its
+// driver is compiled inside its unit: the ABI has the caller sign-extend it). Natively,
+// `use_b(13)` divides by zero in the second unit's function.
+#[test]
+fn static_functions_of_two_units_and_narrow_signed_parameters_replay() {
+    let truth = native_run(
+        &[program("units_a.c"), program("units_b.c")],
+        Some("int use_b(int);\nint main(void) { return use_b(13); }\n"),
+        &[],
+        &[],
+    );
+    assert_eq!(signal(&truth), Some(SIGFPE), "the bug is real");
+
+    let a = program("units_a.c");
+    let report = common::check_json(
+        &program("units_b.c"),
+        &[
+            a.to_str().unwrap(),
+            "--checks",
+            "div",
+            "--timeout",
+            "40",
+            "-Z",
+            "inline-limit=1",
+            "-Z",
+            "precondition-work=0",
+        ],
+    );
+    let argument = |file: &str, line: u32, name: &str| -> i128 {
+        let check = report["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .find(|c| {
+                c["location"]
+                    .as_str()
+                    .is_some_and(|l| l.contains(&format!("{file}:{line}:")))
+            })
+            .unwrap_or_else(|| panic!("no check at {file}:{line}: {report:#}"));
+        assert_eq!(check["verdict"], "violated", "{file}:{line}: {report:#}");
+        let args = check["counterexample"]["args"].as_array().expect("args");
+        let arg = args.iter().find(|a| a["function"] == name).expect(name);
+        arg["value"].as_str().unwrap().parse().unwrap()
+    };
+    assert_eq!(argument("units_a.c", 5, "x"), 7);
+    assert_eq!(argument("units_a.c", 9, "x"), 11);
+    assert_eq!(argument("units_a.c", 13, "c"), -101);
+    assert_eq!(argument("units_b.c", 3, "x"), 13);
+    assert_no_plumbing(&report.to_string());
 }
 
 // An extension module calls its interpreter's API, which it does not define: the replay

@@ -16,11 +16,15 @@
 //! results are inputs of the trace); one returning a pointer returns null, a floating-point
 //! one zero; an undefined global is a zeroed block.
 //!
-//! When the entry is not `main`, the driver that calls it is compiled inside the entry's own
-//! translation unit (a unit that includes the input, then the driver): it sees the program's
-//! prototype, so a `static` or `static inline` entry is callable and every argument is
-//! converted as C converts it. The driver serves the integer arguments first, then the
-//! floating-point ones, then fills the buffers of pointer parameters.
+//! When the entry is not `main`, a driver calls it. It is compiled apart, with the
+//! entry's prototype from the IR, so that every input is compiled once per run whichever
+//! entry a build is for (a library has hundreds); a `static` entry is made global in the
+//! build's copy of its unit's object when no other unit knows its name. Where a prototype
+//! from the IR would not pass the arguments as the entry reads them (a narrow parameter the
+//! callee takes sign-extended), the driver is compiled inside the entry's own translation
+//! unit (a unit that includes the input, then the driver) and sees the program's prototype.
+//! The driver serves the integer arguments first, then the floating-point ones, then fills
+//! the buffers of pointer parameters.
 //!
 //! Failures are reported in the user's terms ([`BuildError`]): the tools run inside are not
 //! named.
@@ -39,6 +43,9 @@ use std::time::{Duration, Instant};
 pub struct BuildSpec {
     /// The analyzed entry function.
     pub entry: String,
+    /// The source file that defines it, as its debug information records it: of two
+    /// `static` functions of one name in two units, the one the analysis read.
+    pub file: Option<String>,
     /// Nondet functions the program calls, with the width of their result.
     pub nondet: BTreeMap<String, u32>,
     /// Functions whose results the lifted program treats as unknown, with their width.
@@ -105,6 +112,19 @@ pub const BUFFER_INPUT_PREFIX: &str = "<mem ";
 /// The prefix of the name of the inputs of floating-point parameters.
 pub const FLOAT_INPUT_PREFIX: &str = "<float ";
 
+/// How a driver compiled apart from the entry's translation unit can call the entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// By its name: an external function.
+    Global,
+    /// By its name once the build's copy of the unit's object makes it global: a `static`
+    /// function no other unit names.
+    Local,
+    /// Only from its own unit: the driver is compiled inside it (a parameter the callee
+    /// reads sign-extended, a linkage a driver outside cannot call by one name).
+    Inside,
+}
+
 /// The entry as its translation unit defines it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EntryUnit {
@@ -115,6 +135,8 @@ pub struct EntryUnit {
     pub name: String,
     /// Its parameters as the driver passes them.
     pub params: Vec<EntryParam>,
+    /// How a driver outside its unit calls it.
+    pub reach: Reach,
 }
 
 /// The undefined symbols a stub can stand for, from the program's declarations.
@@ -378,14 +400,31 @@ fn first_error(stderr: &str, dir: &Path) -> String {
 /// What clang made of an input with some flags, kept for the rest of the run: a library has
 /// hundreds of entries, and each one's search would otherwise compile every translation unit
 /// again (twice: once for the entry's signature, once for the object), which dominates the
-/// run on real code. Inputs do not change during a run; only successes are kept.
+/// run on real code. Inputs do not change during a run.
 #[derive(Default)]
 struct CompileCache {
     /// The declarations of the textual IR (see [`declarations`]), per input and flags.
-    declarations: std::collections::HashMap<(PathBuf, Vec<String>), Arc<String>>,
-    /// The object file's bytes, per unit text or input, and flags.
-    objects: std::collections::HashMap<(String, Vec<String>), Arc<Vec<u8>>>,
+    declarations: std::collections::HashMap<(PathBuf, Vec<String>), Slot<Arc<String>>>,
+    /// The object file's bytes of an input, per input and flags.
+    inputs: std::collections::HashMap<(PathBuf, Vec<String>), Slot<Arc<Vec<u8>>>>,
+    /// The object file's bytes of a generated unit, per text and flags (successes only).
+    generated: std::collections::HashMap<(String, Vec<String>), Arc<Vec<u8>>>,
+    /// An input's object after `objcopy`, per input, compile flags and `objcopy` options.
+    prepared: std::collections::HashMap<(PathBuf, Vec<String>, Vec<String>), Arc<Vec<u8>>>,
 }
+
+/// The outcome of one compile of an input, shared by the run's builds: empty until the
+/// first build that needs it has it; the build that fills it holds the lock meanwhile, so
+/// that a second build waits for that compile rather than running its own.
+type Slot<T> = Arc<std::sync::Mutex<Option<Result<T, BuildError>>>>;
+
+/// How long a compile of one of the program's inputs may run. It is not cut at the
+/// deadline of the search that asked for it: its object serves every later build of the
+/// run, and a unit that takes longer to compile than one search's allowance would otherwise
+/// be compiled, and killed, by every search (the builds of a library's entries then never
+/// link). The wait costs the search's function no share of its budget, which counts the
+/// thread's CPU time; the search itself ends at its own deadline.
+const INPUT_COMPILE_LIMIT: Duration = Duration::from_secs(120);
 
 fn compile_cache() -> std::sync::MutexGuard<'static, CompileCache> {
     static CACHE: std::sync::OnceLock<std::sync::Mutex<CompileCache>> = std::sync::OnceLock::new();
@@ -396,13 +435,31 @@ fn compile_cache() -> std::sync::MutexGuard<'static, CompileCache> {
         .unwrap_or_else(|e| e.into_inner())
 }
 
+/// The value of `slot`, computed by `compute` unless a build computed it before. Only an
+/// outcome of the inputs themselves is kept (an object, a compile error): not a run cut
+/// short or a file that could not be written.
+fn shared<T: Clone>(
+    slot: Slot<T>,
+    compute: impl FnOnce() -> Result<T, BuildError>,
+) -> Result<T, BuildError> {
+    let mut value = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(known) = value.as_ref() {
+        return known.clone();
+    }
+    let result = compute();
+    if !matches!(result, Err(BuildError::OutOfTime | BuildError::Io(_))) {
+        *value = Some(result.clone());
+    }
+    result
+}
+
+/// The deadline of a compile of an input (see [`INPUT_COMPILE_LIMIT`]).
+fn input_deadline() -> Instant {
+    Instant::now() + INPUT_COMPILE_LIMIT
+}
+
 /// The `define`, `declare` and external global lines of `input` compiled to textual IR.
-fn declarations(
-    config: &FrontendConfig,
-    input: &Path,
-    dir: &Path,
-    deadline: Instant,
-) -> Result<Arc<String>, BuildError> {
+fn declarations(config: &FrontendConfig, input: &Path) -> Result<Arc<String>, BuildError> {
     let mut flags = compile_flags(config);
     flags.extend([
         "-S".to_string(),
@@ -410,31 +467,36 @@ fn declarations(
         "-fno-sanitize=all".to_string(),
     ]);
     let key = (input.to_path_buf(), flags);
-    if let Some(text) = compile_cache().declarations.get(&key) {
-        return Ok(text.clone());
-    }
-    let ll = dir.join(format!("declarations-{}.ll", std::process::id()));
-    let mut args = key.1.clone();
-    args.extend([
-        input.display().to_string(),
-        "-o".to_string(),
-        ll.display().to_string(),
-    ]);
-    run_tool(&clang_program(), &args, dir, deadline).map_err(|e| tool_error(e, dir, false))?;
-    let text = std::fs::read_to_string(&ll)
-        .map_err(|e| BuildError::Io(format!("reading {}: {e}", ll.display())))?;
-    let kept: String = text
-        .lines()
-        .filter(|l| {
-            l.starts_with("define ")
-                || l.starts_with("declare ")
-                || (l.starts_with('@') && l.contains(" = external "))
-        })
-        .flat_map(|l| [l, "\n"])
-        .collect();
-    let kept = Arc::new(kept);
-    compile_cache().declarations.insert(key, kept.clone());
-    Ok(kept)
+    let slot = compile_cache()
+        .declarations
+        .entry(key.clone())
+        .or_default()
+        .clone();
+    shared(slot, || {
+        let dir = ScratchDir::new("polyfocus-declarations-")
+            .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
+        let ll = dir.path().join("declarations.ll");
+        let mut args = key.1.clone();
+        args.extend([
+            input.display().to_string(),
+            "-o".to_string(),
+            ll.display().to_string(),
+        ]);
+        run_tool(&clang_program(), &args, dir.path(), input_deadline())
+            .map_err(|e| tool_error(e, dir.path(), false))?;
+        let text = std::fs::read_to_string(&ll)
+            .map_err(|e| BuildError::Io(format!("reading {}: {e}", ll.display())))?;
+        let kept: String = text
+            .lines()
+            .filter(|l| {
+                l.starts_with("define ")
+                    || l.starts_with("declare ")
+                    || (l.starts_with('@') && l.contains(" = external "))
+            })
+            .flat_map(|l| [l, "\n"])
+            .collect();
+        Ok(Arc::new(kept))
+    })
 }
 
 fn tool_error(e: ToolError, dir: &Path, link: bool) -> BuildError {
@@ -446,31 +508,73 @@ fn tool_error(e: ToolError, dir: &Path, link: bool) -> BuildError {
     }
 }
 
-/// Writes to `obj` the object file of `source` (a path, or the text of a generated unit
-/// written to `unit`) compiled with `flags`.
-fn compile_object(
+/// Writes to `obj` the object file of the generated unit `text` (written to `source`)
+/// compiled with `flags`.
+fn compile_generated(
     source: &Path,
-    text: Option<&str>,
+    text: &str,
     flags: Vec<String>,
     obj: &Path,
     dir: &Path,
     deadline: Instant,
 ) -> Result<(), BuildError> {
-    let identity = match text {
-        Some(t) => t.to_string(),
-        None => source.display().to_string(),
-    };
-    let key = (identity, flags);
-    let cached = compile_cache().objects.get(&key).cloned();
+    let key = (text.to_string(), flags);
+    let cached = compile_cache().generated.get(&key).cloned();
     if let Some(bytes) = cached {
-        return std::fs::write(obj, bytes.as_slice())
-            .map_err(|e| BuildError::Io(format!("writing {}: {e}", obj.display())));
+        return write_object(obj, &bytes);
     }
-    if let Some(text) = text {
-        std::fs::write(source, text)
-            .map_err(|e| BuildError::Io(format!("writing {}: {e}", source.display())))?;
+    std::fs::write(source, text)
+        .map_err(|e| BuildError::Io(format!("writing {}: {e}", source.display())))?;
+    let bytes = compile_to_bytes(source, &key.1, obj, dir, deadline)?;
+    compile_cache().generated.insert(key, bytes);
+    Ok(())
+}
+
+/// Writes to `obj` the object file of the program's input `input` compiled with `flags`,
+/// then changed by `objcopy` with the options `oc`; both steps are kept for the run.
+fn compile_input(
+    input: &Path,
+    flags: Vec<String>,
+    oc: Vec<String>,
+    obj: &Path,
+    dir: &Path,
+) -> Result<(), BuildError> {
+    let key = (input.to_path_buf(), flags, oc);
+    let cached = compile_cache().prepared.get(&key).cloned();
+    if let Some(bytes) = cached {
+        return write_object(obj, &bytes);
     }
-    let mut args = key.1.clone();
+    let slot = compile_cache()
+        .inputs
+        .entry((key.0.clone(), key.1.clone()))
+        .or_default()
+        .clone();
+    let compiled = shared(slot, || {
+        let own = ScratchDir::new("polyfocus-unit-")
+            .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
+        let out = own.path().join("unit.o");
+        compile_to_bytes(input, &key.1, &out, own.path(), input_deadline())
+    })?;
+    write_object(obj, &compiled)?;
+    let mut args = key.2.clone();
+    args.push(obj.display().to_string());
+    run_tool(&objcopy_program(), &args, dir, input_deadline())
+        .map_err(|e| tool_error(e, dir, false))?;
+    let bytes = std::fs::read(obj)
+        .map_err(|e| BuildError::Io(format!("reading {}: {e}", obj.display())))?;
+    compile_cache().prepared.insert(key, Arc::new(bytes));
+    Ok(())
+}
+
+/// Compiles `source` with `flags` to `obj`, and reads the object back.
+fn compile_to_bytes(
+    source: &Path,
+    flags: &[String],
+    obj: &Path,
+    dir: &Path,
+    deadline: Instant,
+) -> Result<Arc<Vec<u8>>, BuildError> {
+    let mut args = flags.to_vec();
     args.extend([
         source.display().to_string(),
         "-o".to_string(),
@@ -479,20 +583,22 @@ fn compile_object(
     run_tool(&clang_program(), &args, dir, deadline).map_err(|e| tool_error(e, dir, false))?;
     let bytes = std::fs::read(obj)
         .map_err(|e| BuildError::Io(format!("reading {}: {e}", obj.display())))?;
-    compile_cache().objects.insert(key, Arc::new(bytes));
-    Ok(())
+    Ok(Arc::new(bytes))
 }
 
-/// The entry as its unit defines it, found in the textual IR of the inputs (in a fresh
-/// temporary directory).
+fn write_object(obj: &Path, bytes: &[u8]) -> Result<(), BuildError> {
+    std::fs::write(obj, bytes)
+        .map_err(|e| BuildError::Io(format!("writing {}: {e}", obj.display())))
+}
+
+/// The entry as its unit defines it, found in the textual IR of the inputs (the unit of
+/// the source file `file` first).
 pub fn entry_signature(
     config: &FrontendConfig,
     entry: &str,
-    deadline: Instant,
+    file: Option<&str>,
 ) -> Result<EntryUnit, BuildError> {
-    let dir = ScratchDir::new("polyfocus-signature-")
-        .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
-    find_entry(config, entry, dir.path(), deadline)
+    find_entry(config, entry, file)
 }
 
 /// One parameter of an LLVM `define` line (`i32 noundef %a`, `ptr noundef %p`) as a driver
@@ -564,25 +670,27 @@ fn unit_name(name: &str) -> &str {
 }
 
 /// The unit and parameters of `entry`, from the `define` lines of the inputs: the module's
-/// name first, then its name in its unit.
+/// name first, then its name in its unit; the unit of the source file `file` first, then
+/// the inputs in order.
 fn find_entry(
     config: &FrontendConfig,
     entry: &str,
-    dir: &Path,
-    deadline: Instant,
+    file: Option<&str>,
 ) -> Result<EntryUnit, BuildError> {
-    let mut texts = Vec::new();
-    for input in &config.inputs {
-        match declarations(config, input, dir, deadline) {
-            Ok(t) => texts.push(Some(t)),
-            Err(BuildError::OutOfTime) => return Err(BuildError::OutOfTime),
-            Err(_) => texts.push(None),
-        }
-    }
+    let texts: Vec<Option<Arc<String>>> = config
+        .inputs
+        .iter()
+        .map(|input| declarations(config, input).ok())
+        .collect();
+    // A relative name is relative to the directory of the compile: the run's.
+    let defines_file =
+        |input: &Path| file.is_some_and(|f| absolute(input) == absolute(Path::new(f)));
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| !defines_file(&config.inputs[i]));
     for name in [entry, unit_name(entry)] {
         let needle = format!("@{name}(");
-        for (i, text) in texts.iter().enumerate() {
-            let Some(text) = text else { continue };
+        for &i in &order {
+            let Some(text) = &texts[i] else { continue };
             for line in text.lines().filter(|l| l.starts_with("define ")) {
                 let Some(pos) = line.find(&needle) else {
                     continue;
@@ -590,6 +698,7 @@ fn find_entry(
                 let Some(params) = parameter_list(&line[pos + needle.len()..]) else {
                     continue;
                 };
+                let reach = reach(name, &line[..pos], &params, i, &texts);
                 let params = params
                     .iter()
                     .map(|p| entry_param(entry, p))
@@ -598,6 +707,7 @@ fn find_entry(
                     input: i,
                     name: name.to_string(),
                     params,
+                    reach,
                 });
             }
         }
@@ -605,6 +715,62 @@ fn find_entry(
     Err(BuildError::Entry(format!(
         "entry `{entry}` not found in the compiled inputs"
     )))
+}
+
+/// How a driver in a unit of its own can call the function `name` of input `input`,
+/// defined by a line that starts with `head` and has the parameters `params`.
+fn reach(
+    name: &str,
+    head: &str,
+    params: &[String],
+    input: usize,
+    texts: &[Option<Arc<String>>],
+) -> Reach {
+    // A narrow parameter the callee reads as sign-extended: the driver's prototype, of
+    // unsigned types, would extend it with zeros.
+    let signed_narrow = params.iter().any(|p| {
+        let mut words = p.split_whitespace();
+        let narrow = words
+            .next()
+            .and_then(|t| t.strip_prefix('i'))
+            .and_then(|w| w.parse::<u32>().ok())
+            .is_some_and(|w| w < 32);
+        narrow && words.any(|a| a == "signext")
+    });
+    let runtime = RUNTIME_STRONG.contains(&name) || RUNTIME_WEAK.contains(&name);
+    if signed_narrow || runtime {
+        return Reach::Inside;
+    }
+    let linkage: Vec<&str> = head.split_whitespace().collect();
+    let has = |w: &str| linkage.contains(&w);
+    if has("internal") || has("private") {
+        // Made global in this build's copy of the unit's object, unless another unit knows
+        // the name: the driver must not call another definition, nor another unit a static
+        // function of this one.
+        let elsewhere = texts.iter().enumerate().any(|(j, t)| {
+            j != input
+                && t.as_ref().is_none_or(|t| {
+                    t.contains(&format!("@{name}(")) || t.contains(&format!("@{name} ="))
+                })
+        });
+        return if elsewhere {
+            Reach::Inside
+        } else {
+            Reach::Local
+        };
+    }
+    let unusual = [
+        "weak",
+        "weak_odr",
+        "linkonce",
+        "linkonce_odr",
+        "available_externally",
+    ];
+    if unusual.iter().any(|w| has(w)) {
+        Reach::Inside
+    } else {
+        Reach::Global
+    }
 }
 
 /// What the program declares and does not define, by name, from the textual IR of all its
@@ -798,7 +964,7 @@ impl NativeProgram {
             }
         }
         let entry = if spec.entry != "main" {
-            Some(find_entry(config, &spec.entry, dir.path(), deadline)?)
+            Some(find_entry(config, &spec.entry, spec.file.as_deref())?)
         } else {
             None
         };
@@ -818,15 +984,6 @@ impl NativeProgram {
                 // Not trapping: the handlers of `runtime/replay.c` name the operation.
                 args.push("-fno-sanitize-recover=all".into());
             }
-            match &entry {
-                Some(e) if e.input == i && is_c_source(input) => {
-                    let text = entry_unit_text(&absolute(input), e);
-                    let unit = dir.path().join(format!("input{i}_entry.c"));
-                    compile_object(&unit, Some(&text), args, &obj, dir.path(), deadline)?;
-                    driver = Some(text);
-                }
-                _ => compile_object(input, None, args, &obj, dir.path(), deadline)?,
-            }
             let mut oc: Vec<String> = weaken
                 .iter()
                 .map(|s| format!("--weaken-symbol={s}"))
@@ -837,14 +994,29 @@ impl NativeProgram {
             if memory {
                 oc.extend(handler_renames());
             }
-            oc.push(obj.display().to_string());
-            run_tool(&objcopy_program(), &oc, dir.path(), deadline)
-                .map_err(|e| tool_error(e, dir.path(), false))?;
+            match &entry {
+                // The unit compiled with its driver inside: for this entry only.
+                Some(e) if e.input == i && e.reach == Reach::Inside && is_c_source(input) => {
+                    let text = entry_unit_text(&absolute(input), e);
+                    let unit = dir.path().join(format!("input{i}_entry.c"));
+                    compile_generated(&unit, &text, args, &obj, dir.path(), deadline)?;
+                    oc.push(obj.display().to_string());
+                    run_tool(&objcopy_program(), &oc, dir.path(), deadline)
+                        .map_err(|e| tool_error(e, dir.path(), false))?;
+                    driver = Some(text);
+                }
+                Some(e) if e.input == i && e.reach == Reach::Local => {
+                    oc.push(format!("--globalize-symbol={}", e.name));
+                    compile_input(input, args, oc, &obj, dir.path())?;
+                }
+                _ => compile_input(input, args, oc, &obj, dir.path())?,
+            }
             objects.push(obj);
         }
         if let Some(e) = &entry {
             if driver.is_none() {
-                // The entry's input is not C: a driver of its own, with the IR's signature.
+                // The driver in a unit of its own, with the IR's signature: the entry's
+                // object is the one every other build of the run uses.
                 let text = driver_text(&e.name, &e.params, true);
                 stubs.push_str(&text);
                 driver = Some(text);
@@ -872,9 +1044,9 @@ impl NativeProgram {
             rt_args.push(ASAN_RUNTIME_MACRO.into());
         }
         let runtime = super::replay::runtime_source().map_err(BuildError::Io)?;
-        compile_object(
+        compile_generated(
             &rt_c,
-            Some(&runtime),
+            &runtime,
             rt_args.clone(),
             &rt_o,
             dir.path(),
@@ -890,9 +1062,9 @@ impl NativeProgram {
         // and link again.
         for _attempt in 0..LINK_ATTEMPTS {
             let text = format!("{NEXT_DECLARATION}\n{stubs}");
-            compile_object(
+            compile_generated(
                 &stubs_c,
-                Some(&text),
+                &text,
                 rt_args.clone(),
                 &stubs_o,
                 dir.path(),
@@ -944,7 +1116,7 @@ impl NativeProgram {
             if declared.is_none() {
                 let mut texts = Vec::new();
                 for input in &config.inputs {
-                    if let Ok(t) = declarations(config, input, dir.path(), deadline) {
+                    if let Ok(t) = declarations(config, input) {
                         texts.push(t);
                     }
                 }

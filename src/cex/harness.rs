@@ -99,7 +99,7 @@ pub fn harness_text(
             entry_signature(
                 config,
                 &func.name,
-                std::time::Instant::now() + std::time::Duration::from_secs(60),
+                func.loc.as_ref().map(|l| l.file.as_str()),
             )
             .map_err(|e| e.to_string())?,
         )

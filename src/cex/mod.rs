@@ -613,6 +613,7 @@ fn build_spec(module: &ir::Module, func: &ir::Function) -> BuildSpec {
     }
     BuildSpec {
         entry: func.name.clone(),
+        file: func.loc.as_ref().map(|l| l.file.clone()),
         nondet,
         unknown_calls,
         dictionary: dictionary(module, func),
