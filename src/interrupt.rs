@@ -70,6 +70,13 @@ pub fn install() {
 /// folder now blocks instead of leaving one behind after this clean-up. A child killed a
 /// moment ago may still be writing into its folder (`SIGKILL` is delivered asynchronously),
 /// so a folder that is not gone is removed again, the groups killed again, a few times.
+/// At the process's normal end: the temporary folders of work still running in the
+/// background (a compile for a later replay that none needs now) are removed, and its
+/// children killed. Call it last, just before `exit`.
+pub fn clean_up_at_exit() {
+    clean_up();
+}
+
 fn clean_up() {
     let groups = lock(&GROUPS);
     let kill_all = || {

@@ -2,5 +2,7 @@
 
 fn main() {
     polyfocus::interrupt::install();
-    std::process::exit(polyfocus::cli::run());
+    let code = polyfocus::cli::run();
+    polyfocus::interrupt::clean_up_at_exit();
+    std::process::exit(code);
 }

@@ -32,10 +32,10 @@
 use super::replay::{NativeProgram, RUNTIME_STRONG, RUNTIME_WEAK};
 use crate::frontend::{clang_program, DataModel, FrontendConfig};
 use crate::interrupt::ScratchDir;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 /// What the build must know about the analyzed function.
@@ -404,30 +404,33 @@ fn first_error(stderr: &str, dir: &Path) -> String {
 #[derive(Default)]
 struct CompileCache {
     /// The declarations of the textual IR (see [`declarations`]), per input and flags.
-    declarations: std::collections::HashMap<(PathBuf, Vec<String>), Slot<Arc<String>>>,
+    declarations: HashMap<(PathBuf, Vec<String>), Slot<Arc<String>>>,
     /// The object file's bytes of an input, per input and flags.
-    inputs: std::collections::HashMap<(PathBuf, Vec<String>), Slot<Arc<Vec<u8>>>>,
+    inputs: HashMap<(PathBuf, Vec<String>), Slot<Arc<Vec<u8>>>>,
     /// The object file's bytes of a generated unit, per text and flags (successes only).
-    generated: std::collections::HashMap<(String, Vec<String>), Arc<Vec<u8>>>,
+    generated: HashMap<(String, Vec<String>), Arc<Vec<u8>>>,
     /// An input's object after `objcopy`, per input, compile flags and `objcopy` options.
-    prepared: std::collections::HashMap<(PathBuf, Vec<String>, Vec<String>), Arc<Vec<u8>>>,
+    prepared: HashMap<(PathBuf, Vec<String>, Vec<String>), Arc<Vec<u8>>>,
 }
 
-/// The outcome of one compile of an input, shared by the run's builds: empty until the
-/// first build that needs it has it; the build that fills it holds the lock meanwhile, so
-/// that a second build waits for that compile rather than running its own.
-type Slot<T> = Arc<std::sync::Mutex<Option<Result<T, BuildError>>>>;
+/// The outcome of one compile of an input, shared by the run's builds. The compile runs in
+/// the background from the first build that needs it, and is not cut at that build's
+/// deadline: its outcome serves every later build of the run, and a unit that takes longer
+/// to compile than one search's allowance would otherwise be compiled, and killed, by every
+/// search (the builds of a library's entries then never link). A build waits for it until
+/// its own deadline only.
+struct Shared<T> {
+    outcome: Mutex<Option<Result<T, BuildError>>>,
+    done: Condvar,
+}
 
-/// How long a compile of one of the program's inputs may run. It is not cut at the
-/// deadline of the search that asked for it: its object serves every later build of the
-/// run, and a unit that takes longer to compile than one search's allowance would otherwise
-/// be compiled, and killed, by every search (the builds of a library's entries then never
-/// link). The wait costs the search's function no share of its budget, which counts the
-/// thread's CPU time; the search itself ends at its own deadline.
+type Slot<T> = Arc<Shared<T>>;
+
+/// How long a compile of one of the program's inputs may run in the background.
 const INPUT_COMPILE_LIMIT: Duration = Duration::from_secs(120);
 
-fn compile_cache() -> std::sync::MutexGuard<'static, CompileCache> {
-    static CACHE: std::sync::OnceLock<std::sync::Mutex<CompileCache>> = std::sync::OnceLock::new();
+fn compile_cache() -> MutexGuard<'static, CompileCache> {
+    static CACHE: OnceLock<Mutex<CompileCache>> = OnceLock::new();
     CACHE
         .get_or_init(Default::default)
         .lock()
@@ -435,68 +438,167 @@ fn compile_cache() -> std::sync::MutexGuard<'static, CompileCache> {
         .unwrap_or_else(|e| e.into_inner())
 }
 
-/// The value of `slot`, computed by `compute` unless a build computed it before. Only an
-/// outcome of the inputs themselves is kept (an object, a compile error): not a run cut
-/// short or a file that could not be written.
-fn shared<T: Clone>(
-    slot: Slot<T>,
-    compute: impl FnOnce() -> Result<T, BuildError>,
-) -> Result<T, BuildError> {
-    let mut value = slot.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(known) = value.as_ref() {
-        return known.clone();
+/// The slot of `key` in the map `pick` chooses, its compile `job` started in the background
+/// when no build asked for it before.
+fn started<K, T>(
+    pick: fn(&mut CompileCache) -> &mut HashMap<K, Slot<T>>,
+    key: K,
+    job: impl FnOnce() -> Result<T, BuildError> + Send + 'static,
+) -> Slot<T>
+where
+    K: std::hash::Hash + Eq,
+    T: Send + 'static,
+{
+    let mut cache = compile_cache();
+    if let Some(slot) = pick(&mut cache).get(&key) {
+        return slot.clone();
     }
-    let result = compute();
-    if !matches!(result, Err(BuildError::OutOfTime | BuildError::Io(_))) {
-        *value = Some(result.clone());
+    let slot = Arc::new(Shared {
+        outcome: Mutex::new(None),
+        done: Condvar::new(),
+    });
+    pick(&mut cache).insert(key, slot.clone());
+    drop(cache);
+    let filled = slot.clone();
+    let run = move || {
+        let outcome = {
+            let _turn = CompileTurn::take();
+            job()
+        };
+        *filled.outcome.lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
+        filled.done.notify_all();
+    };
+    let spawned = std::thread::Builder::new()
+        .name("polyfocus-compile".into())
+        .spawn(run);
+    if let Err(e) = spawned {
+        let failed = Err(BuildError::Io(format!("starting a compile: {e}")));
+        *slot.outcome.lock().unwrap_or_else(|e| e.into_inner()) = Some(failed);
     }
-    result
+    slot
 }
 
-/// The deadline of a compile of an input (see [`INPUT_COMPILE_LIMIT`]).
-fn input_deadline() -> Instant {
-    Instant::now() + INPUT_COMPILE_LIMIT
+/// The outcome of `slot`, waited for until `deadline`.
+fn outcome<T: Clone>(slot: &Slot<T>, deadline: Instant) -> Result<T, BuildError> {
+    let mut outcome = slot.outcome.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        if let Some(known) = outcome.as_ref() {
+            return known.clone();
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(BuildError::OutOfTime);
+        }
+        outcome = slot
+            .done
+            .wait_timeout(outcome, deadline - now)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
 }
 
-/// The `define`, `declare` and external global lines of `input` compiled to textual IR.
-fn declarations(config: &FrontendConfig, input: &Path) -> Result<Arc<String>, BuildError> {
+/// A turn to run a background compile: as many at once as the machine has processors, so
+/// that the inputs of a large program compile in parallel without flooding the machine.
+struct CompileTurn;
+
+static TURNS: Mutex<usize> = Mutex::new(0);
+static TURN_FREED: Condvar = Condvar::new();
+
+impl CompileTurn {
+    fn take() -> CompileTurn {
+        let most = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut running = TURNS.lock().unwrap_or_else(|e| e.into_inner());
+        while *running >= most {
+            running = TURN_FREED.wait(running).unwrap_or_else(|e| e.into_inner());
+        }
+        *running += 1;
+        CompileTurn
+    }
+}
+
+impl Drop for CompileTurn {
+    fn drop(&mut self) {
+        *TURNS.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        TURN_FREED.notify_one();
+    }
+}
+
+/// The flags of the textual IR that [`declarations`] reads.
+fn declaration_flags(config: &FrontendConfig) -> Vec<String> {
     let mut flags = compile_flags(config);
     flags.extend([
         "-S".to_string(),
         "-emit-llvm".to_string(),
         "-fno-sanitize=all".to_string(),
     ]);
-    let key = (input.to_path_buf(), flags);
-    let slot = compile_cache()
-        .declarations
-        .entry(key.clone())
-        .or_default()
-        .clone();
-    shared(slot, || {
-        let dir = ScratchDir::new("polyfocus-declarations-")
-            .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
-        let ll = dir.path().join("declarations.ll");
-        let mut args = key.1.clone();
-        args.extend([
-            input.display().to_string(),
-            "-o".to_string(),
-            ll.display().to_string(),
-        ]);
-        run_tool(&clang_program(), &args, dir.path(), input_deadline())
-            .map_err(|e| tool_error(e, dir.path(), false))?;
-        let text = std::fs::read_to_string(&ll)
-            .map_err(|e| BuildError::Io(format!("reading {}: {e}", ll.display())))?;
-        let kept: String = text
-            .lines()
-            .filter(|l| {
-                l.starts_with("define ")
-                    || l.starts_with("declare ")
-                    || (l.starts_with('@') && l.contains(" = external "))
-            })
-            .flat_map(|l| [l, "\n"])
-            .collect();
-        Ok(Arc::new(kept))
-    })
+    flags
+}
+
+/// The slot of the declarations of `input` (see [`declarations`]), started if needed.
+fn declarations_slot(config: &FrontendConfig, input: &Path) -> Slot<Arc<String>> {
+    let flags = declaration_flags(config);
+    let key = (input.to_path_buf(), flags.clone());
+    let input = input.to_path_buf();
+    started(
+        |c| &mut c.declarations,
+        key,
+        move || {
+            let dir = ScratchDir::new("polyfocus-declarations-")
+                .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
+            let ll = dir.path().join("declarations.ll");
+            let mut args = flags;
+            args.extend([
+                input.display().to_string(),
+                "-o".to_string(),
+                ll.display().to_string(),
+            ]);
+            run_tool(&clang_program(), &args, dir.path(), input_deadline())
+                .map_err(|e| tool_error(e, dir.path(), false))?;
+            let text = std::fs::read_to_string(&ll)
+                .map_err(|e| BuildError::Io(format!("reading {}: {e}", ll.display())))?;
+            let kept: String = text
+                .lines()
+                .filter(|l| {
+                    l.starts_with("define ")
+                        || l.starts_with("declare ")
+                        || (l.starts_with('@') && l.contains(" = external "))
+                })
+                .flat_map(|l| [l, "\n"])
+                .collect();
+            Ok(Arc::new(kept))
+        },
+    )
+}
+
+/// The `define`, `declare` and external global lines of `input` compiled to textual IR,
+/// waited for until `deadline`.
+fn declarations(
+    config: &FrontendConfig,
+    input: &Path,
+    deadline: Instant,
+) -> Result<Arc<String>, BuildError> {
+    outcome(&declarations_slot(config, input), deadline)
+}
+
+/// The slot of the object of `input` compiled with `flags`, started if needed.
+fn input_slot(input: &Path, flags: &[String]) -> Slot<Arc<Vec<u8>>> {
+    let key = (input.to_path_buf(), flags.to_vec());
+    let (input, flags) = key.clone();
+    started(
+        |c| &mut c.inputs,
+        key,
+        move || {
+            let own = ScratchDir::new("polyfocus-unit-")
+                .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
+            let out = own.path().join("unit.o");
+            compile_to_bytes(&input, &flags, &out, own.path(), input_deadline())
+        },
+    )
+}
+
+/// The deadline of a compile of an input (see [`INPUT_COMPILE_LIMIT`]).
+fn input_deadline() -> Instant {
+    Instant::now() + INPUT_COMPILE_LIMIT
 }
 
 fn tool_error(e: ToolError, dir: &Path, link: bool) -> BuildError {
@@ -538,28 +640,18 @@ fn compile_input(
     oc: Vec<String>,
     obj: &Path,
     dir: &Path,
+    deadline: Instant,
 ) -> Result<(), BuildError> {
     let key = (input.to_path_buf(), flags, oc);
     let cached = compile_cache().prepared.get(&key).cloned();
     if let Some(bytes) = cached {
         return write_object(obj, &bytes);
     }
-    let slot = compile_cache()
-        .inputs
-        .entry((key.0.clone(), key.1.clone()))
-        .or_default()
-        .clone();
-    let compiled = shared(slot, || {
-        let own = ScratchDir::new("polyfocus-unit-")
-            .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
-        let out = own.path().join("unit.o");
-        compile_to_bytes(input, &key.1, &out, own.path(), input_deadline())
-    })?;
+    let compiled = outcome(&input_slot(input, &key.1), deadline)?;
     write_object(obj, &compiled)?;
     let mut args = key.2.clone();
     args.push(obj.display().to_string());
-    run_tool(&objcopy_program(), &args, dir, input_deadline())
-        .map_err(|e| tool_error(e, dir, false))?;
+    run_tool(&objcopy_program(), &args, dir, deadline).map_err(|e| tool_error(e, dir, false))?;
     let bytes = std::fs::read(obj)
         .map_err(|e| BuildError::Io(format!("reading {}: {e}", obj.display())))?;
     compile_cache().prepared.insert(key, Arc::new(bytes));
@@ -597,8 +689,9 @@ pub fn entry_signature(
     config: &FrontendConfig,
     entry: &str,
     file: Option<&str>,
+    deadline: Instant,
 ) -> Result<EntryUnit, BuildError> {
-    find_entry(config, entry, file)
+    find_entry(config, entry, file, deadline)
 }
 
 /// One parameter of an LLVM `define` line (`i32 noundef %a`, `ptr noundef %p`) as a driver
@@ -676,12 +769,21 @@ fn find_entry(
     config: &FrontendConfig,
     entry: &str,
     file: Option<&str>,
+    deadline: Instant,
 ) -> Result<EntryUnit, BuildError> {
-    let texts: Vec<Option<Arc<String>>> = config
+    let slots: Vec<_> = config
         .inputs
         .iter()
-        .map(|input| declarations(config, input).ok())
+        .map(|input| declarations_slot(config, input))
         .collect();
+    let mut texts: Vec<Option<Arc<String>>> = Vec::new();
+    for slot in &slots {
+        match outcome(slot, deadline) {
+            Ok(t) => texts.push(Some(t)),
+            Err(BuildError::OutOfTime) => return Err(BuildError::OutOfTime),
+            Err(_) => texts.push(None),
+        }
+    }
     // A relative name is relative to the directory of the compile: the run's.
     let defines_file =
         |input: &Path| file.is_some_and(|f| absolute(input) == absolute(Path::new(f)));
@@ -829,6 +931,23 @@ fn compile_flags(config: &FrontendConfig) -> Vec<String> {
     args
 }
 
+/// The flags of the compile of the program's input `input` for a replay.
+fn input_flags(config: &FrontendConfig, input: &Path) -> Vec<String> {
+    let mut args = compile_flags(config);
+    if is_c_source(input) {
+        args.push(sanitize_flag(config.checks));
+        if sanitizes_memory(config.checks) {
+            args.push(ADDRESS_SANITIZER.into());
+            // As the analyzed build: a dereference of NULL stays in the program.
+            args.push("-fno-delete-null-pointer-checks".into());
+            args.push(UNINIT_PATTERN.into());
+        }
+        // Not trapping: the handlers of `runtime/replay.c` name the operation.
+        args.push("-fno-sanitize-recover=all".into());
+    }
+    args
+}
+
 /// Whether the replay is built with the address sanitizer: when memory checks are searched
 /// (`--checks memory`), a run stops at the first invalid access or free, or reports a leak
 /// at its end ([`super::asan`]).
@@ -963,8 +1082,17 @@ impl NativeProgram {
                 weaken.push(name.clone());
             }
         }
+        // Every input's compile starts now, in parallel with the search for the entry.
+        for input in &config.inputs {
+            input_slot(input, &input_flags(config, input));
+        }
         let entry = if spec.entry != "main" {
-            Some(find_entry(config, &spec.entry, spec.file.as_deref())?)
+            Some(find_entry(
+                config,
+                &spec.entry,
+                spec.file.as_deref(),
+                deadline,
+            )?)
         } else {
             None
         };
@@ -972,18 +1100,7 @@ impl NativeProgram {
         let mut driver = None;
         for (i, input) in config.inputs.iter().enumerate() {
             let obj = dir.path().join(format!("input{i}.o"));
-            let mut args = compile_flags(config);
-            if is_c_source(input) {
-                args.push(sanitize_flag(config.checks));
-                if memory {
-                    args.push(ADDRESS_SANITIZER.into());
-                    // As the analyzed build: a dereference of NULL stays in the program.
-                    args.push("-fno-delete-null-pointer-checks".into());
-                    args.push(UNINIT_PATTERN.into());
-                }
-                // Not trapping: the handlers of `runtime/replay.c` name the operation.
-                args.push("-fno-sanitize-recover=all".into());
-            }
+            let args = input_flags(config, input);
             let mut oc: Vec<String> = weaken
                 .iter()
                 .map(|s| format!("--weaken-symbol={s}"))
@@ -1007,9 +1124,9 @@ impl NativeProgram {
                 }
                 Some(e) if e.input == i && e.reach == Reach::Local => {
                     oc.push(format!("--globalize-symbol={}", e.name));
-                    compile_input(input, args, oc, &obj, dir.path())?;
+                    compile_input(input, args, oc, &obj, dir.path(), deadline)?;
                 }
-                _ => compile_input(input, args, oc, &obj, dir.path())?,
+                _ => compile_input(input, args, oc, &obj, dir.path(), deadline)?,
             }
             objects.push(obj);
         }
@@ -1116,7 +1233,7 @@ impl NativeProgram {
             if declared.is_none() {
                 let mut texts = Vec::new();
                 for input in &config.inputs {
-                    if let Ok(t) = declarations(config, input) {
+                    if let Ok(t) = declarations(config, input, deadline) {
                         texts.push(t);
                     }
                 }

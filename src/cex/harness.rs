@@ -100,6 +100,7 @@ pub fn harness_text(
                 config,
                 &func.name,
                 func.loc.as_ref().map(|l| l.file.as_str()),
+                std::time::Instant::now() + std::time::Duration::from_secs(60),
             )
             .map_err(|e| e.to_string())?,
         )
