@@ -32,6 +32,7 @@ fn memory_build(data_model: DataModel) -> NativeProgram {
     let spec = BuildSpec {
         entry: "main".into(),
         file: None,
+        named: false,
         nondet: BTreeMap::new(),
         unknown_calls: BTreeMap::new(),
         dictionary: vec![],

@@ -161,12 +161,20 @@ fn a_library_with_static_inline_functions_in_a_header_replays() {
     assert!((4..8).contains(&(len % 8)), "{report:#}");
     assert_no_plumbing(&report.to_string());
 
-    // The `static` function itself, not inlined: its driver calls it by name, made global
-    // in the replay's copy of its unit. Its `size_t` argument is shown unsigned.
+    // The `static` function itself, not inlined and named as the entry: its driver calls it
+    // by name, made global in the replay's copy of its unit. Its `size_t` argument is shown
+    // unsigned.
     let dir = tempfile::tempdir().unwrap();
     let text = check_text(
         &program("minihash.c"),
-        &["-Z", "inline-limit=1", "-Z", "precondition-work=0"],
+        &[
+            "--entry",
+            "minihash_wide,mh_tail",
+            "-Z",
+            "inline-limit=1",
+            "-Z",
+            "precondition-work=0",
+        ],
         dir.path(),
     );
     assert!(text.contains(": violated [mh_tail]"), "{text}");
@@ -175,13 +183,15 @@ fn a_library_with_static_inline_functions_in_a_header_replays() {
     assert_eq!(harness_status(dir.path()), Some(97), "{text}");
 }
 
-// Entries of a library of two units, each dividing by zero for one argument: a `static`
-// function only its unit names, two `static` functions of one name in the two units (each
-// replay runs the one its check is in) and an entry with a `signed char` parameter (its
-// driver is compiled inside its unit: the ABI has the caller sign-extend it). Natively,
-// `use_b(13)` divides by zero in the second unit's function.
+// A library of two units, each function dividing by zero for one argument: a `static`
+// function only its unit names, two `static` functions of one name in the two units, and an
+// external entry with a `signed char` parameter (its driver is compiled inside its unit: the
+// ABI has the caller sign-extend it). Executions of a library start at its external
+// functions: a `static` one is replayed only when named with `--entry` (its driver calls it
+// made global in the replay's copy of its unit, and each of the two of one name runs the one
+// its check is in). Natively, `use_b(13)` divides by zero in the second unit's function.
 #[test]
-fn static_functions_of_two_units_and_narrow_signed_parameters_replay() {
+fn static_functions_of_two_units_replay_only_when_named_as_entries() {
     let truth = native_run(
         &[program("units_a.c"), program("units_b.c")],
         Some("int use_b(int);\nint main(void) { return use_b(13); }\n"),
@@ -191,22 +201,25 @@ fn static_functions_of_two_units_and_narrow_signed_parameters_replay() {
     assert_eq!(signal(&truth), Some(SIGFPE), "the bug is real");
 
     let a = program("units_a.c");
-    let report = common::check_json(
-        &program("units_b.c"),
-        &[
-            a.to_str().unwrap(),
-            "--checks",
-            "div",
-            "--timeout",
-            "40",
-            "-Z",
-            "inline-limit=1",
-            "-Z",
-            "precondition-work=0",
-        ],
-    );
-    let argument = |file: &str, line: u32, name: &str| -> i128 {
-        let check = report["checks"]
+    let args = |entries: Option<&str>| {
+        let mut args = vec![
+            a.to_str().unwrap().to_string(),
+            "--checks".into(),
+            "div".into(),
+            "--timeout".into(),
+            "40".into(),
+            "-Z".into(),
+            "inline-limit=1".into(),
+            "-Z".into(),
+            "precondition-work=0".into(),
+        ];
+        if let Some(e) = entries {
+            args.extend(["--entry".to_string(), e.to_string()]);
+        }
+        args
+    };
+    let check_of = |report: &Value, file: &str, line: u32| -> Value {
+        report["checks"]
             .as_array()
             .expect("checks")
             .iter()
@@ -215,16 +228,32 @@ fn static_functions_of_two_units_and_narrow_signed_parameters_replay() {
                     .as_str()
                     .is_some_and(|l| l.contains(&format!("{file}:{line}:")))
             })
-            .unwrap_or_else(|| panic!("no check at {file}:{line}: {report:#}"));
-        assert_eq!(check["verdict"], "violated", "{file}:{line}: {report:#}");
+            .unwrap_or_else(|| panic!("no check at {file}:{line}: {report:#}"))
+            .clone()
+    };
+    let argument = |check: &Value, name: &str| -> i128 {
+        assert_eq!(check["verdict"], "violated", "{check:#}");
         let args = check["counterexample"]["args"].as_array().expect("args");
         let arg = args.iter().find(|a| a["function"] == name).expect(name);
         arg["value"].as_str().unwrap().parse().unwrap()
     };
-    assert_eq!(argument("units_a.c", 5, "x"), 7);
-    assert_eq!(argument("units_a.c", 9, "x"), 11);
-    assert_eq!(argument("units_a.c", 13, "c"), -101);
-    assert_eq!(argument("units_b.c", 3, "x"), 13);
+
+    let library = args(None);
+    let library: Vec<&str> = library.iter().map(String::as_str).collect();
+    let report = common::check_json(&program("units_b.c"), &library);
+    assert_eq!(argument(&check_of(&report, "units_a.c", 13), "c"), -101);
+    for (file, line) in [("units_a.c", 5), ("units_a.c", 9), ("units_b.c", 3)] {
+        let check = check_of(&report, file, line);
+        assert_ne!(check["verdict"], "violated", "{check:#}");
+    }
+
+    let named = args(Some("only_here,twin,twin.1,narrow"));
+    let named: Vec<&str> = named.iter().map(String::as_str).collect();
+    let report = common::check_json(&program("units_b.c"), &named);
+    assert_eq!(argument(&check_of(&report, "units_a.c", 5), "x"), 7);
+    assert_eq!(argument(&check_of(&report, "units_a.c", 9), "x"), 11);
+    assert_eq!(argument(&check_of(&report, "units_a.c", 13), "c"), -101);
+    assert_eq!(argument(&check_of(&report, "units_b.c", 3), "x"), 13);
     assert_no_plumbing(&report.to_string());
 }
 

@@ -46,6 +46,10 @@ pub struct BuildSpec {
     /// The source file that defines it, as its debug information records it: of two
     /// `static` functions of one name in two units, the one the analysis read.
     pub file: Option<String>,
+    /// Whether the entry was named on the command line. Otherwise a `static` one is no
+    /// entry: other units cannot call it, so executions do not start there, and a run
+    /// that calls it with arguments of the driver's choice is not one of the program.
+    pub named: bool,
     /// Nondet functions the program calls, with the width of their result.
     pub nondet: BTreeMap<String, u32>,
     /// Functions whose results the lifted program treats as unknown, with their width.
@@ -137,6 +141,8 @@ pub struct EntryUnit {
     pub params: Vec<EntryParam>,
     /// How a driver outside its unit calls it.
     pub reach: Reach,
+    /// Whether it is `static` (internal to its unit).
+    pub internal: bool,
 }
 
 /// The undefined symbols a stub can stand for, from the program's declarations.
@@ -801,6 +807,7 @@ fn find_entry(
                     continue;
                 };
                 let reach = reach(name, &line[..pos], &params, i, &texts);
+                let internal = internal(&line[..pos]);
                 let params = params
                     .iter()
                     .map(|p| entry_param(entry, p))
@@ -810,6 +817,7 @@ fn find_entry(
                     name: name.to_string(),
                     params,
                     reach,
+                    internal,
                 });
             }
         }
@@ -817,6 +825,12 @@ fn find_entry(
     Err(BuildError::Entry(format!(
         "entry `{entry}` not found in the compiled inputs"
     )))
+}
+
+/// Whether a function defined by a line that starts with `head` is internal to its unit.
+fn internal(head: &str) -> bool {
+    head.split_whitespace()
+        .any(|w| w == "internal" || w == "private")
 }
 
 /// How a driver in a unit of its own can call the function `name` of input `input`,
@@ -845,7 +859,7 @@ fn reach(
     }
     let linkage: Vec<&str> = head.split_whitespace().collect();
     let has = |w: &str| linkage.contains(&w);
-    if has("internal") || has("private") {
+    if internal(head) {
         // Made global in this build's copy of the unit's object, unless another unit knows
         // the name: the driver must not call another definition, nor another unit a static
         // function of this one.
@@ -1087,12 +1101,14 @@ impl NativeProgram {
             input_slot(input, &input_flags(config, input));
         }
         let entry = if spec.entry != "main" {
-            Some(find_entry(
-                config,
-                &spec.entry,
-                spec.file.as_deref(),
-                deadline,
-            )?)
+            let entry = find_entry(config, &spec.entry, spec.file.as_deref(), deadline)?;
+            if entry.internal && !spec.named {
+                return Err(BuildError::Entry(format!(
+                    "`{}` is static: executions of the program do not start there",
+                    entry.name
+                )));
+            }
+            Some(entry)
         } else {
             None
         };

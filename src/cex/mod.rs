@@ -244,7 +244,8 @@ fn find_within(
     if !is_entry {
         return from_entry::search(module, targets, config, deadline, slice);
     }
-    let spec = build_spec(module, func);
+    let mut spec = build_spec(module, func);
+    spec.named = config.frontend.entry.names().contains(&func.name.as_str());
     let program = match native_program(config, &spec, deadline) {
         Ok(p) => p,
         Err(outcome) => return (None, outcome),
@@ -614,6 +615,7 @@ fn build_spec(module: &ir::Module, func: &ir::Function) -> BuildSpec {
     BuildSpec {
         entry: func.name.clone(),
         file: func.loc.as_ref().map(|l| l.file.clone()),
+        named: false,
         nondet,
         unknown_calls,
         dictionary: dictionary(module, func),

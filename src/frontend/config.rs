@@ -155,6 +155,9 @@ pub struct FrontendOptions {
     /// Write the module before LLVM's optimization pipeline to this bitcode file (to
     /// study the pipeline's cost outside polyfocus, `opt-19 -time-passes`).
     pub dump_before_pipeline: Option<PathBuf>,
+    /// Whether a function the source marks `always_inline` is inlined whatever its size
+    /// (see `normalize::SizeLimits::marked`).
+    pub inline_marked: bool,
 }
 
 impl FrontendOptions {
@@ -166,6 +169,7 @@ impl FrontendOptions {
         debug_floats: false,
         debug_contracts: ContractTrace::Off,
         dump_before_pipeline: None,
+        inline_marked: true,
     };
 }
 

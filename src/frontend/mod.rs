@@ -422,6 +422,7 @@ fn prepare<'ctx>(
         inline: config.inline_limit,
         inline_caller: config.inline_caller_limit,
         lift: config.lift_limit,
+        marked: config.options.inline_marked,
     };
     let normalized = normalize::normalize(
         &module,

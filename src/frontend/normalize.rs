@@ -172,6 +172,12 @@ pub struct SizeLimits {
     /// A function with more instructions than this once inlined is neither optimized nor
     /// lifted: its checks are reported unknown for the front end's budget.
     pub lift: usize,
+    /// Whether a function the source marks `always_inline` is inlined whatever its size,
+    /// as a compiler does; otherwise it is inlined within `inline` like any other, and
+    /// one larger is analyzed once, on its own (the mark is about the speed of the
+    /// machine code, and a large function inlined into every caller is analyzed once per
+    /// caller).
+    pub marked: bool,
 }
 
 /// What normalization gives besides the normalized module.
@@ -667,11 +673,19 @@ unsafe fn mark_inlinable(m: LLVMModuleRef, limits: SizeLimits) {
             // A function the source marks `always_inline` (lz4's `LZ4_FORCE_INLINE`) is
             // inlined by LLVM whatever its size: it counts as inlinable here, so that the
             // caller limit applies to it too.
+            let marked = marked_always_inline(func);
             if !recursive.contains(&func)
                 && conventions::role(&raw::name(func), true).is_none()
-                && (size <= limits.inline || marked_always_inline(func))
+                && (size <= limits.inline || (marked && limits.marked))
             {
                 inlinable.insert(func);
+            } else if marked {
+                // LLVM's inliner would inline it on the mark alone.
+                LLVMRemoveEnumAttributeAtIndex(
+                    func,
+                    inkwell::llvm_sys::LLVMAttributeFunctionIndex,
+                    enum_kind("alwaysinline"),
+                );
             }
         }
     }

@@ -91,7 +91,7 @@ pub(crate) fn configuration(
     // Not the inputs' paths (a project's bitcode is in a temporary folder): what they hold
     // is in the IR and the program's digest.
     let front_end = format!(
-        "{:?} {:?} {:?} {} {} {} {:?} {}",
+        "{:?} {:?} {:?} {} {} {} {:?} {} {}",
         fe.cflags,
         fe.data_model,
         fe.entry,
@@ -99,7 +99,8 @@ pub(crate) fn configuration(
         fe.inline_caller_limit,
         fe.lift_limit,
         fe.checks,
-        fe.options.memory_model
+        fe.options.memory_model,
+        fe.options.inline_marked
     );
     h.field(front_end.as_bytes());
     match cex {
