@@ -66,3 +66,35 @@ fn a_copy_of_code_its_function_proves_holds_and_never_fails_natively() {
         String::from_utf8_lossy(&run.stderr)
     );
 }
+
+// A function the source marks `always_inline` is inlined within the size limit only: over
+// it, its check is analyzed once, in the function itself; following the marks, it is
+// analyzed in a copy per caller. Proved either way.
+#[test]
+fn a_large_function_marked_always_inline_is_analyzed_once() {
+    let path = common::program("copies/marked.c");
+    let line = line_of(&path, "the marked check");
+    let contexts = |marked: &str| -> Vec<String> {
+        let report = common::check_json(
+            &path,
+            &[
+                "-Z",
+                "inline-limit=10",
+                "-Z",
+                &format!("inline-marked={marked}"),
+            ],
+        );
+        let check = common::check_at_line(&report, line).expect("the check");
+        assert_eq!(check["verdict"], "proved", "{check}");
+        let mut names: Vec<String> = check["contexts"]
+            .as_array()
+            .expect("contexts")
+            .iter()
+            .map(|c| c["function"].as_str().unwrap_or("").to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(contexts("off"), ["clamp_sum"]);
+    assert_eq!(contexts("on"), ["first", "second"]);
+}

@@ -677,7 +677,7 @@ const OPTIONS: &[ZOption] = &[
         "A caller grows by inlining to at most this many instructions; a call past it stays a call",
         inline_caller_limit),
     option!("inline-marked", OnOff, FrontEnd,
-        "Inline a function the source marks always_inline whatever its size; off, only within --inline-limit",
+        "Inline a function the source marks always_inline whatever its size (by default, only within --inline-limit)",
         frontend.inline_marked),
     option!("lift-limit", Count, FrontEnd,
         "Functions larger than this many instructions after inlining are not lifted (their checks are unknown)",

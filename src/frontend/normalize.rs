@@ -671,8 +671,9 @@ unsafe fn mark_inlinable(m: LLVMModuleRef, limits: SizeLimits) {
             }
             inlined_size.insert(func, size);
             // A function the source marks `always_inline` (lz4's `LZ4_FORCE_INLINE`) is
-            // inlined by LLVM whatever its size: it counts as inlinable here, so that the
-            // caller limit applies to it too.
+            // inlined by LLVM whatever its size: when marks are followed it counts as
+            // inlinable here, so that the caller limit applies to it too; otherwise its mark
+            // goes when it is over the limit.
             let marked = marked_always_inline(func);
             if !recursive.contains(&func)
                 && conventions::role(&raw::name(func), true).is_none()
