@@ -169,7 +169,7 @@ fn a_library_with_static_inline_functions_in_a_header_replays() {
         &program("minihash.c"),
         &[
             "--entry",
-            "minihash_wide,mh_tail",
+            "mh_tail",
             "-Z",
             "inline-limit=1",
             "-Z",

@@ -71,6 +71,28 @@ pub(super) fn select(
     Ok(res)
 }
 
+/// Gives external linkage to the functions `selection` names that are internal to their
+/// unit: LLVM deletes an internal function once it is inlined into every caller, and a
+/// `static` function named as an entry must stay to be analyzed. Its code and its callers'
+/// are unchanged.
+pub(super) fn keep_selected(defined: &[LLVMValueRef], selection: &EntrySelection) {
+    let names = selection.names();
+    for &func in defined {
+        if !names.contains(&raw::name(func).as_str()) {
+            continue;
+        }
+        // SAFETY: `func` is a function of the module being prepared.
+        unsafe {
+            if matches!(
+                LLVMGetLinkage(func),
+                LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
+            ) {
+                LLVMSetLinkage(func, LLVMLinkage::LLVMExternalLinkage);
+            }
+        }
+    }
+}
+
 /// An error when a function `selection` names is not among the `defined` ones.
 pub(super) fn check_defined(
     defined: &[LLVMValueRef],

@@ -395,6 +395,7 @@ fn prepare<'ctx>(
     let m = module.as_mut_ptr();
     let defined = defined_functions(m);
     entries::check_defined(&defined, &config.entry)?;
+    entries::keep_selected(&defined, &config.entry);
     // One root: the other functions run only when called (in a closed program), and when
     // the root is `main`, its globals can become locals. Several entries are a library:
     // globals stay shared, so none is localized.
