@@ -549,8 +549,7 @@ fn declarations_slot(config: &FrontendConfig, input: &Path) -> Slot<Arc<String>>
         |c| &mut c.declarations,
         key,
         move || {
-            let dir = ScratchDir::new("polyfocus-declarations-")
-                .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
+            let dir = scratch_dir("polyfocus-declarations-")?;
             let ll = dir.path().join("declarations.ll");
             let mut args = flags;
             args.extend([
@@ -594,12 +593,17 @@ fn input_slot(input: &Path, flags: &[String]) -> Slot<Arc<Vec<u8>>> {
         |c| &mut c.inputs,
         key,
         move || {
-            let own = ScratchDir::new("polyfocus-unit-")
-                .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
+            let own = scratch_dir("polyfocus-unit-")?;
             let out = own.path().join("unit.o");
             compile_to_bytes(&input, &flags, &out, own.path(), input_deadline())
         },
     )
+}
+
+/// A new temporary folder whose name starts with `prefix`.
+fn scratch_dir(prefix: &str) -> Result<ScratchDir, BuildError> {
+    ScratchDir::new(prefix)
+        .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))
 }
 
 /// The deadline of a compile of an input (see [`INPUT_COMPILE_LIMIT`]).
@@ -1083,8 +1087,7 @@ impl NativeProgram {
         spec: &BuildSpec,
         deadline: Instant,
     ) -> Result<NativeProgram, BuildError> {
-        let dir = ScratchDir::new("polyfocus-replay-")
-            .map_err(|e| BuildError::Io(format!("creating a temporary directory: {e}")))?;
+        let dir = scratch_dir("polyfocus-replay-")?;
         let clang = clang_program();
         let memory = sanitizes_memory(config.checks);
         let mut weaken: Vec<String> = RUNTIME_STRONG.iter().map(|s| s.to_string()).collect();
