@@ -18,7 +18,8 @@
 //!
 //! When the entry is not `main`, a driver calls it. It is compiled apart, with the
 //! entry's prototype from the IR, so that every input is compiled once per run whichever
-//! entry a build is for (a library has hundreds); a `static` entry is made global in the
+//! entry a build is for (a library has hundreds); a `static` entry (one named with
+//! `--entry`: executions of a library start at its external functions) is made global in the
 //! build's copy of its unit's object when no other unit knows its name. Where a prototype
 //! from the IR would not pass the arguments as the entry reads them (a narrow parameter the
 //! callee takes sign-extended), the driver is compiled inside the entry's own translation
