@@ -552,17 +552,8 @@ fn declarations_slot(config: &FrontendConfig, input: &Path) -> Slot<Arc<String>>
         move || {
             let dir = scratch_dir("polyfocus-declarations-")?;
             let ll = dir.path().join("declarations.ll");
-            let mut args = flags;
-            args.extend([
-                input.display().to_string(),
-                "-o".to_string(),
-                ll.display().to_string(),
-            ]);
-            run_tool(&clang_program(), &args, dir.path(), input_deadline())
-                .map_err(|e| tool_error(e, dir.path(), false))?;
-            let text = std::fs::read_to_string(&ll)
-                .map_err(|e| BuildError::Io(format!("reading {}: {e}", ll.display())))?;
-            let kept: String = text
+            let bytes = compile_to_bytes(&input, &flags, &ll, dir.path(), input_deadline())?;
+            let kept: String = String::from_utf8_lossy(&bytes)
                 .lines()
                 .filter(|l| {
                     l.starts_with("define ")
@@ -669,7 +660,8 @@ fn compile_input(
     Ok(())
 }
 
-/// Compiles `source` with `flags` to `obj`, and reads the object back.
+/// Compiles `source` with `flags` to `obj` (an object, or textual IR with `-S -emit-llvm`),
+/// and reads it back.
 fn compile_to_bytes(
     source: &Path,
     flags: &[String],
