@@ -1,6 +1,8 @@
 //! A check in code inlined into another function holds when the function the code comes
 //! from proves it on its own (`driver/copies.rs`), on `tests/programs/copies/library.c`:
 //! `jumpy` calls `setjmp`, so it is not analyzed, and holds copies of `scale` and `half`.
+//! And which functions are inlined: within the size limit only, whatever the source's marks;
+//! in a large program, leaves only.
 
 mod common;
 
@@ -97,4 +99,36 @@ fn a_large_function_marked_always_inline_is_analyzed_once() {
     };
     assert_eq!(contexts("off"), ["clamp_sum"]);
     assert_eq!(contexts("on"), ["first", "second"]);
+}
+
+// In a small program a helper larger than a leaf is inlined into each caller, where its
+// check is proved with the caller's argument; in a program over `-Z inline-program-limit`
+// only leaves are inlined: the helper is analyzed once, on its own, and its check holds
+// under a precondition on its parameter.
+#[test]
+fn a_helper_is_inlined_in_a_small_program_and_analyzed_once_in_a_large_one() {
+    let path = common::program("copies/leaves.c");
+    let line = line_of(&path, "the helper's check");
+    let analyzed = |args: &[&str]| -> (String, Vec<String>) {
+        let report = common::check_json(&path, args);
+        let check = common::check_at_line(&report, line).expect("the check");
+        let mut names: Vec<String> = check["contexts"]
+            .as_array()
+            .expect("contexts")
+            .iter()
+            .map(|c| c["function"].as_str().unwrap_or("").to_string())
+            .collect();
+        names.sort();
+        let verdict = match check["verdict"].as_str().unwrap_or("") {
+            "holds if" => format!("holds if {}", check["precondition"].as_str().unwrap_or("")),
+            v => v.to_string(),
+        };
+        (verdict, names)
+    };
+    let (verdict, contexts) = analyzed(&[]);
+    assert_eq!(verdict, "proved");
+    assert_eq!(contexts, ["first", "second"]);
+    let (verdict, contexts) = analyzed(&["-Z", "inline-program-limit=10"]);
+    assert_eq!(verdict, "holds if n <= 64");
+    assert_eq!(contexts, ["window_sum"]);
 }

@@ -424,6 +424,8 @@ fn prepare<'ctx>(
         inline_caller: config.inline_caller_limit,
         lift: config.lift_limit,
         marked: config.options.inline_marked,
+        whole_program: config.options.inline_program_limit,
+        leaf: config.options.inline_leaf_limit,
     };
     let normalized = normalize::normalize(
         &module,

@@ -178,6 +178,22 @@ pub struct SizeLimits {
     /// machine code, and a large function inlined into every caller is analyzed once per
     /// caller).
     pub marked: bool,
+    /// A program of at most this many instructions is inlined whole, every callee within
+    /// `inline`; in a larger one a callee is inlined only within `leaf` too.
+    pub whole_program: usize,
+    /// The largest callee inlined in a program over `whole_program` instructions.
+    pub leaf: usize,
+}
+
+impl SizeLimits {
+    /// The largest callee inlined in a program of `program` instructions.
+    fn callee(&self, program: usize) -> usize {
+        if program <= self.whole_program {
+            self.inline
+        } else {
+            self.inline.min(self.leaf)
+        }
+    }
 }
 
 /// What normalization gives besides the normalized module.
@@ -630,6 +646,10 @@ unsafe fn mark_inlinable(m: LLVMModuleRef, limits: SizeLimits) {
             g.add_edge(nodes[caller], nodes[callee], ());
         }
     }
+    // Inlining a small program whole is cheap; in a large one, a callee past the leaves is
+    // analyzed once instead of in every caller (see `SizeLimits::whole_program`).
+    let program: usize = funcs.iter().map(|f| raw::instruction_count(*f)).sum();
+    let callee_limit = limits.callee(program);
     let mut recursive = HashSet::new();
     for scc in petgraph::algo::tarjan_scc(&g) {
         if scc.len() > 1 {
@@ -677,7 +697,7 @@ unsafe fn mark_inlinable(m: LLVMModuleRef, limits: SizeLimits) {
             let marked = marked_always_inline(func);
             if !recursive.contains(&func)
                 && conventions::role(&raw::name(func), true).is_none()
-                && (size <= limits.inline || (marked && limits.marked))
+                && (size <= callee_limit || (marked && limits.marked))
             {
                 inlinable.insert(func);
             } else if marked {

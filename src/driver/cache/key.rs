@@ -91,7 +91,7 @@ pub(crate) fn configuration(
     // Not the inputs' paths (a project's bitcode is in a temporary folder): what they hold
     // is in the IR and the program's digest.
     let front_end = format!(
-        "{:?} {:?} {:?} {} {} {} {:?} {} {}",
+        "{:?} {:?} {:?} {} {} {} {:?} {} {} {} {}",
         fe.cflags,
         fe.data_model,
         fe.entry,
@@ -100,7 +100,9 @@ pub(crate) fn configuration(
         fe.lift_limit,
         fe.checks,
         fe.options.memory_model,
-        fe.options.inline_marked
+        fe.options.inline_marked,
+        fe.options.inline_program_limit,
+        fe.options.inline_leaf_limit
     );
     h.field(front_end.as_bytes());
     match cex {
