@@ -285,3 +285,43 @@ fn every_inferred_precondition_survives_a_second_analysis_under_it() {
         assert_eq!(inferred, rechecked, "{program}");
     }
 }
+
+/// An object's size is observable only by an access outside it: a precondition that bounds
+/// it from above (`size(ip) <= 7`, under which the read before the check fails) says only
+/// "stop before the check", and is left out; the read's own `size(ip) >= 8` stays, and the
+/// check is violated (replayed natively with `*ip == NULL`), not a call outside a contract.
+#[test]
+fn an_object_too_small_is_no_precondition_of_a_check_after_its_read() {
+    let path = common::program("preconditions/sizes.c");
+    let report = common::check_json(&path, &["--checks", "all", "--timeout", "10"]);
+    let line = line_of_mark(&path, "the check after the read");
+    let at_line: Vec<(String, String)> = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| {
+            c["location"]
+                .as_str()
+                .is_some_and(|l| l.contains(&format!(":{line}:")))
+        })
+        .map(|c| {
+            let verdict = match c["verdict"].as_str().unwrap_or("") {
+                "holds if" => format!("holds if {}", precondition(c)),
+                v => v.to_string(),
+            };
+            (c["kind"].as_str().unwrap_or("").to_string(), verdict)
+        })
+        .collect();
+    assert!(
+        at_line.contains(&("assert".into(), "violated".into())),
+        "{at_line:?}"
+    );
+    assert!(
+        at_line.contains(&("memory".into(), "holds if size(ip) >= 8".into())),
+        "{at_line:?}"
+    );
+    assert!(
+        !at_line.iter().any(|(_, v)| v.contains("size(ip) <")),
+        "{at_line:?}"
+    );
+}

@@ -344,6 +344,17 @@ impl Printer {
         terms.peek().is_some() && terms.all(|(v, a)| self.sizes.contains(&v) && a > &Int::zero())
     }
 
+    /// Whether `e ≥ 0` bounds an object size from above (`size(p) <= 7`, `size(p) <= n`):
+    /// some term a size with a negative coefficient, none with a positive one.
+    fn is_size_ceiling(&self, e: &LinExpr) -> bool {
+        let sizes: Vec<bool> = e
+            .terms()
+            .filter(|(v, _)| self.sizes.contains(v))
+            .map(|(_, a)| a < &Int::zero())
+            .collect();
+        !sizes.is_empty() && sizes.iter().all(|negative| *negative)
+    }
+
     /// The C text of the disjunction of `e ≥ 0`, `None` when it is `true` or `false`, or
     /// when a disjunct mixes a null flag with other inputs.
     fn text(&self, disjuncts: &[(LinExpr, Affine)]) -> Option<String> {
@@ -394,7 +405,10 @@ impl Printer {
 /// disjunct says only "do not run this code" (`len <= 0` before an early return), which no
 /// reader wants as a contract. A disjunct `p == NULL` alone is dropped without an analysis:
 /// a pointer parameter that is `NULL` stops the function at its first dereference, so it
-/// says the same. A disjunct that only bounds object sizes from below is kept without an
+/// says the same, and so does one that bounds an object size from above (`size(ip) <= 7`
+/// before `assert(*ip != NULL)`): a program observes an object's size only by an access
+/// outside it, so a small object only stops the function at an access before the check.
+/// A disjunct that only bounds object sizes from below is kept without an
 /// analysis: a program cannot observe the size of an object beyond the bytes it accesses,
 /// so an execution that reaches the check reaches it with larger objects too. Any other
 /// disjunct not shown to let the check run (its analysis stopped, or there were too many)
@@ -432,7 +446,7 @@ fn exercised(
     for (check, draft) in drafts {
         let mut kept = Vec::new();
         for (e, affine) in draft.disjuncts {
-            if printer.is_null(&e) {
+            if printer.is_null(&e) || printer.is_size_ceiling(&e) {
                 continue;
             }
             if printer.is_size_floor(&e) {
