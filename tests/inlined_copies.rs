@@ -69,6 +69,18 @@ fn a_copy_of_code_its_function_proves_holds_and_never_fails_natively() {
     );
 }
 
+/// The functions a check was analyzed in, sorted.
+fn context_functions(check: &serde_json::Value) -> Vec<String> {
+    let mut names: Vec<String> = check["contexts"]
+        .as_array()
+        .expect("contexts")
+        .iter()
+        .map(|c| c["function"].as_str().unwrap_or("").to_string())
+        .collect();
+    names.sort();
+    names
+}
+
 // A function the source marks `always_inline` is inlined within the size limit only: over
 // it, its check is analyzed once, in the function itself; following the marks, it is
 // analyzed in a copy per caller. Proved either way.
@@ -88,14 +100,7 @@ fn a_large_function_marked_always_inline_is_analyzed_once() {
         );
         let check = common::check_at_line(&report, line).expect("the check");
         assert_eq!(check["verdict"], "proved", "{check}");
-        let mut names: Vec<String> = check["contexts"]
-            .as_array()
-            .expect("contexts")
-            .iter()
-            .map(|c| c["function"].as_str().unwrap_or("").to_string())
-            .collect();
-        names.sort();
-        names
+        context_functions(check)
     };
     assert_eq!(contexts("off"), ["clamp_sum"]);
     assert_eq!(contexts("on"), ["first", "second"]);
@@ -112,13 +117,7 @@ fn a_helper_is_inlined_in_a_small_program_and_analyzed_once_in_a_large_one() {
     let analyzed = |args: &[&str]| -> (String, Vec<String>) {
         let report = common::check_json(&path, args);
         let check = common::check_at_line(&report, line).expect("the check");
-        let mut names: Vec<String> = check["contexts"]
-            .as_array()
-            .expect("contexts")
-            .iter()
-            .map(|c| c["function"].as_str().unwrap_or("").to_string())
-            .collect();
-        names.sort();
+        let names = context_functions(check);
         let verdict = match check["verdict"].as_str().unwrap_or("") {
             "holds if" => format!("holds if {}", check["precondition"].as_str().unwrap_or("")),
             v => v.to_string(),
