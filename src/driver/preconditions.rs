@@ -347,12 +347,8 @@ impl Printer {
     /// Whether `e ≥ 0` bounds an object size from above (`size(p) <= 7`, `size(p) <= n`):
     /// some term a size with a negative coefficient, none with a positive one.
     fn is_size_ceiling(&self, e: &LinExpr) -> bool {
-        let sizes: Vec<bool> = e
-            .terms()
-            .filter(|(v, _)| self.sizes.contains(v))
-            .map(|(_, a)| a < &Int::zero())
-            .collect();
-        !sizes.is_empty() && sizes.iter().all(|negative| *negative)
+        let mut sizes = e.terms().filter(|(v, _)| self.sizes.contains(v)).peekable();
+        sizes.peek().is_some() && sizes.all(|(_, a)| a < &Int::zero())
     }
 
     /// The C text of the disjunction of `e ≥ 0`, `None` when it is `true` or `false`, or

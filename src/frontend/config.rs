@@ -165,9 +165,8 @@ pub struct FrontendOptions {
     /// is inlined as a whole, every callee within `inline_limit`: there inlining is cheap and
     /// gives each callee its callers' context. In a larger one only callees of at most
     /// `inline_leaf_limit` instructions are inlined; the others are analyzed once each
-    /// rather than once per caller, whose copies ran out of their budgets (brotli: 58% of the
-    /// checks other than memory unknown with every callee up to 2000 inlined, 44% with
-    /// leaves only, in 425 MB instead of 1.5 GB).
+    /// rather than once per caller, whose copies ran out of their budgets (figures in
+    /// docs/real-code.md).
     pub inline_program_limit: usize,
     /// The largest callee inlined in a program over `inline_program_limit`.
     pub inline_leaf_limit: usize,
