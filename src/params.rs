@@ -390,6 +390,11 @@ pub struct StageParams {
     /// (on a whole project, inferring preconditions can take longer than the analyses
     /// before it).
     pub precondition_share: f64,
+    /// Whether the preconditions of functions entered only by their direct calls are
+    /// checked at those calls, after the analysis (`driver::requirements`).
+    pub call_site_preconditions: bool,
+    /// The share of the run's plan the analyses of those calls' functions plan with.
+    pub requirement_share: f64,
     /// Whether preconditions are also inferred over polyhedra (relations between
     /// parameters), after the interval attempt, in a function whose analysis ended within
     /// its budget.
@@ -512,6 +517,8 @@ impl Params {
             work_per_second: 10_000_000,
             precondition_work: 1 << 27,
             precondition_share: 0.5,
+            call_site_preconditions: true,
+            requirement_share: 0.25,
             relational_preconditions: true,
             recheck_preconditions: false,
             solver_stages: true,

@@ -325,3 +325,71 @@ fn an_object_too_small_is_no_precondition_of_a_check_after_its_read() {
         "{at_line:?}"
     );
 }
+
+/// The verdict of each check on the line marked `mark` of `path`, by kind and message.
+fn verdicts_at_mark(report: &Value, path: &Path, mark: &str) -> Vec<(String, String)> {
+    let line = line_of_mark(path, mark);
+    report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| common::line_of(c) == Some(line))
+        .map(|c| {
+            let verdict = match c["verdict"].as_str().unwrap_or("") {
+                "holds if" => format!("holds if {}", precondition(c)),
+                v => v.to_string(),
+            };
+            (c["error"].as_str().unwrap_or("assert").to_string(), verdict)
+        })
+        .collect()
+}
+
+/// `static` helpers analyzed on their own (nothing inlined): a check that holds under a
+/// precondition every call meets is proved (a positive step, a buffer long enough and not
+/// `NULL`: a local array and a pointer into it), and stays `holds if` when one call may not
+/// meet it (an index the caller does not bound) or when the function is visible outside.
+/// Without the checks at call sites each of them is `holds if`.
+#[test]
+fn a_precondition_every_call_meets_proves_the_check() {
+    let path = common::program("preconditions/callers.c");
+    let args = [
+        "--checks",
+        "all",
+        "--timeout",
+        "20",
+        "-Z",
+        "inline-program-limit=0",
+        "-Z",
+        "inline-leaf-limit=0",
+    ];
+    let on = common::check_json(&path, &args);
+    let mut off_args = args.to_vec();
+    off_args.extend(["-Z", "call-site-preconditions=off"]);
+    let off = common::check_json(&path, &off_args);
+    let all = |report: &Value, mark: &str, expected: &dyn Fn(&str) -> bool| {
+        let at = verdicts_at_mark(report, &path, mark);
+        assert!(!at.is_empty(), "no check at {mark}");
+        assert!(at.iter().all(|(_, v)| expected(v)), "{mark}: {at:?}");
+    };
+    for mark in [
+        "every call passes a positive step",
+        "every call passes a buffer long enough",
+    ] {
+        all(&on, mark, &|v| v == "proved");
+        let at = verdicts_at_mark(&off, &path, mark);
+        assert!(
+            at.iter().any(|(_, v)| v.starts_with("holds if")),
+            "{mark}: {at:?}"
+        );
+    }
+    all(&on, "an exported function's check", &|v| {
+        v == "holds if cells <= 64"
+    });
+    let any_index = verdicts_at_mark(&on, &path, "one call passes any index");
+    assert!(
+        any_index
+            .iter()
+            .any(|(e, v)| e.contains("outside") && v.starts_with("holds if")),
+        "{any_index:?}"
+    );
+}

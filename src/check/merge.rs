@@ -269,7 +269,10 @@ mod tests {
     }
 
     fn holds_if(expr: &str) -> Verdict {
-        Verdict::HoldsIf(crate::check::Precondition { expr: expr.into() })
+        Verdict::HoldsIf(crate::check::Precondition {
+            expr: expr.into(),
+            requirement: None,
+        })
     }
 
     #[test]

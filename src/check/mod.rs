@@ -237,6 +237,9 @@ pub enum Verdict {
 pub struct Precondition {
     /// The C expression (`n >= 1`, `n <= 4 || m >= 0`).
     pub expr: String,
+    /// The same condition over the function's inputs, for its callers to check; `None`
+    /// when not known (a result read from the cache).
+    pub requirement: Option<crate::frontend::contract::Requirement>,
 }
 
 impl fmt::Display for Precondition {

@@ -161,11 +161,13 @@ pub fn analyze(
     store: Option<&DirStore>,
 ) -> driver::AnalysisReport {
     let cex = counterexamples.then(|| crate::cex::CexConfig::new(fe.clone()));
-    match (store, &cex) {
+    let mut report = match (store, &cex) {
         (Some(store), cex) => driver::analyze_with_cache(module, fe, config, cex.as_ref(), store),
         (None, Some(cex)) => driver::analyze_with_counterexamples(module, config, cex),
         (None, None) => driver::analyze(module, config),
-    }
+    };
+    driver::settle_at_call_sites(&mut report, module, fe, config);
+    report
 }
 
 /// Prints how many functions of `programs` came from the cache, when there is one.

@@ -49,9 +49,11 @@ mod load;
 mod parallel;
 mod pipeline;
 mod preconditions;
+mod requirements;
 mod verdicts;
 
 pub use load::{load, load_with_contracts};
+pub use requirements::settle_at_call_sites;
 
 // The records of a run are data in `check`, so that `report` depends on data only; they are
 // re-exported here, where the analysis entry points are.

@@ -72,6 +72,7 @@ use crate::check::{CheckResult, Precondition, Verdict};
 use crate::domain::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Space, Var};
 use crate::domain::readable::readable_invariant;
 use crate::domain::{IntervalDomain, NumericDomain, Polyhedron};
+use crate::frontend::contract::{self, Requirement};
 use crate::ir::{
     ArithFlags, BinOp, BlockId, CastOp, CheckClass, CheckId, CmpPred, Const, Expr, Function,
     HavocReason, Inst, Interp, Module, Operand, SourceLoc, Terminator, Ty, ValueId, ValueInfo,
@@ -201,10 +202,12 @@ fn attempt<D: NumericDomain>(
             checks
         };
         settled += proved.len();
+        let requirement = requirement(func, candidate);
         for r in results.iter_mut() {
             if r.function == func.name && proved.contains(&r.check) {
                 r.verdict = Verdict::HoldsIf(Precondition {
                     expr: candidate.text.clone(),
+                    requirement: requirement.clone(),
                 });
             }
         }
@@ -264,6 +267,31 @@ fn inputs(func: &Function) -> Vec<Input> {
         out.push(Input { value: *dest, of });
     }
     out
+}
+
+/// `candidate` over the inputs named as the callers see them (see
+/// `frontend::contract::Requirement`); `None` when a coefficient or constant does not fit
+/// 128 bits.
+fn requirement(func: &Function, candidate: &Candidate) -> Option<Requirement> {
+    let inputs = inputs(func);
+    let mut disjuncts = Vec::new();
+    for e in &candidate.disjuncts {
+        let mut terms = Vec::new();
+        for (value, reading, coef) in &e.terms {
+            let input = inputs.iter().find(|i| i.value == *value)?;
+            let input = match &input.of {
+                InputOf::Param => contract::Input::Value(func.value(*value).name.clone()),
+                InputOf::Null(p) => contract::Input::Null(p.clone()),
+                InputOf::Size(p) => contract::Input::Size(p.clone()),
+            };
+            terms.push((input, *reading == Interp::Signed, to_i128(coef)?));
+        }
+        disjuncts.push(contract::Bound {
+            terms,
+            constant: to_i128(&e.constant)?,
+        });
+    }
+    Some(Requirement { disjuncts })
 }
 
 /// Where an assumption over the inputs goes in the entry block: after the definitions of

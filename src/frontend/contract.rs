@@ -110,6 +110,12 @@ pub enum Obligation {
     Summary { function: String, clause: usize },
     /// Atom `atom` of `function`'s context, at one of its call sites.
     Context { function: String, atom: usize },
+    /// Requirement `requirement` of `function` (see [`Requirement`]), at one of its call
+    /// sites.
+    Requirement {
+        function: String,
+        requirement: usize,
+    },
 }
 
 /// One round's lifting in certify mode: the module of the functions that take part, and
@@ -162,4 +168,62 @@ pub fn specializations(contracts: &Contracts) -> Vec<(String, Atom)> {
         }
     }
     res
+}
+
+/// What a precondition of a function reads, named as the function's parameter is in the
+/// IR (its LLVM name, `argN` when it has none), so that a caller finds the argument.
+#[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
+pub enum Input {
+    /// An integer parameter's value.
+    Value(String),
+    /// Whether a pointer parameter is `NULL` (its null flag).
+    Null(String),
+    /// The bytes of a pointer parameter's object from the pointer on (`size(p)`).
+    Size(String),
+}
+
+impl Input {
+    /// The parameter it reads.
+    pub fn param(&self) -> &str {
+        match self {
+            Input::Value(p) | Input::Null(p) | Input::Size(p) => p,
+        }
+    }
+}
+
+/// `Σ coef·x + constant >= 0` over inputs, each read signed or unsigned (a null flag as
+/// `-1` or `1` when set), in exact arithmetic.
+#[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
+pub struct Bound {
+    /// `(input, read signed, coefficient)`.
+    pub terms: Vec<(Input, bool, i128)>,
+    /// The constant.
+    pub constant: i128,
+}
+
+/// A precondition of some checks of a function: a disjunction of bounds over its inputs
+/// under which they hold (`holds if P`, certified by the analysis of the function). Checked
+/// at each call site of a function called only there (`lift::LiftOptions::requirements`).
+#[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
+pub struct Requirement {
+    /// The disjuncts.
+    pub disjuncts: Vec<Bound>,
+}
+
+/// The requirements checked at the calls of each function, by name.
+pub type Requirements = BTreeMap<String, Vec<Requirement>>;
+
+/// The callers of functions with requirements, lifted to check them
+/// (`super::Program::lift_requirements`).
+#[derive(Default)]
+pub struct RequirementModule {
+    /// The callers, whose only error sites are the requirements' checks.
+    pub module: ir::Module,
+    /// What each check stands for.
+    pub obligations: Vec<(CheckId, Obligation)>,
+    /// The functions whose every call is in `module`: a requirement of one of them holds
+    /// in every execution when it is checked at each of its calls and proved there.
+    pub functions: Vec<String>,
+    /// How many calls each of them has.
+    pub calls: BTreeMap<String, usize>,
 }

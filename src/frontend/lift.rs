@@ -12,6 +12,7 @@ mod library;
 mod memory;
 mod null;
 mod pointers;
+mod requirements;
 mod sizes;
 mod words;
 
@@ -21,7 +22,7 @@ use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
-use super::contract::{self, Atom, Contract, Contracts, Obligation, Slot};
+use super::contract::{self, Atom, Contract, Contracts, Obligation, Requirements, Slot};
 use super::conventions::{self, Role};
 use super::debuginfo;
 use super::raw;
@@ -72,6 +73,9 @@ pub struct LiftOptions<'a> {
     /// only checks are those of the summary clauses guarded by exactly it. Without it, those
     /// clauses are not checked (their copies check them) and everything else is.
     pub specialize: Option<&'a Atom>,
+    /// The requirements to check at the calls of their functions (see
+    /// `lift/requirements.rs`), new checks listed in [`Lifted::obligations`].
+    pub requirements: &'a Requirements,
 }
 
 /// Lifts `func` (defined). Checks are numbered from `first_check`. `escaped_error` is the
@@ -89,6 +93,7 @@ pub fn lift_function(
     lifter.certify = options.certify;
     lifter.specialize = options.specialize.cloned();
     lifter.memory_checks = options.memory_checks;
+    lifter.requirements = options.requirements.clone();
     lifter.run();
     lifter.finish()
 }
@@ -288,6 +293,8 @@ struct Lifter {
     memory_checks: bool,
     /// The leak checks of `main` (`leaks.rs`).
     leaks: leaks::Leaks,
+    /// The requirements checked at calls (see [`LiftOptions`]).
+    requirements: Requirements,
 }
 
 /// What the lifter does with the rest of a block after an instruction.
@@ -377,6 +384,7 @@ impl Lifter {
             obligations: vec![],
             memory_checks: false,
             leaks: leaks::Leaks::default(),
+            requirements: Requirements::new(),
         }
     }
 
@@ -1077,6 +1085,10 @@ impl Lifter {
                 self.library_leak(current, inst, &name, loc);
             }
             None => {
+                if defined && self.requirements.contains_key(&name) {
+                    self.check_requirements(current, inst, callee, &name, loc);
+                }
+                let piece = *current;
                 let contract = self.contracts.get(&name).cloned();
                 let args: Vec<Option<Operand>> = match &contract {
                     Some(_) => (0..raw::num_args(inst))

@@ -266,6 +266,7 @@ impl<'a> Program<'a> {
                 certify: true,
                 specialize,
                 memory_checks: false,
+                requirements: &contract::Requirements::new(),
             };
             let lifted = catch_unwind(AssertUnwindSafe(|| {
                 lift::lift_function(func, first, escaped_error, options)
@@ -292,6 +293,86 @@ impl<'a> Program<'a> {
             module: res,
             obligations,
         })
+    }
+
+    /// The callers of the functions of `requirements` that only their direct calls can
+    /// enter, lifted with a check of each requirement at each such call (and no other
+    /// error site: the program's own checks end the path, as in the analysis of the
+    /// program), with no contract assumed. A function qualifies when it is not visible
+    /// outside the module, is not a selected entry, and every use of it is the callee of a
+    /// call in a function of `lifted` (the functions the analysis of the program lifted: a
+    /// call elsewhere is in code no execution from the entries runs). A caller that cannot
+    /// be lifted leaves its callees' requirements unchecked.
+    pub fn lift_requirements(
+        &self,
+        requirements: &contract::Requirements,
+        lifted: &std::collections::BTreeSet<String>,
+    ) -> contract::RequirementModule {
+        let mut res = contract::RequirementModule::default();
+        let mut callers: Vec<LLVMValueRef> = Vec::new();
+        let mut checked = contract::Requirements::new();
+        for func in defined_functions(self.module.as_mut_ptr()) {
+            let name = raw::name(func);
+            let Some(reqs) = requirements.get(&name) else {
+                continue;
+            };
+            if self.config.entry.names().contains(&name.as_str()) {
+                continue;
+            }
+            let Some(sites) = direct_callers(func) else {
+                continue;
+            };
+            if sites.is_empty() || sites.iter().any(|c| !lifted.contains(&raw::name(*c))) {
+                continue;
+            }
+            res.calls.insert(name.clone(), sites.len());
+            for c in sites {
+                if !callers.contains(&c) {
+                    callers.push(c);
+                }
+            }
+            checked.insert(name, reqs.clone());
+        }
+        callers.sort_by_key(|f| raw::name(*f));
+        let escaped_error = self.escaped_error.as_deref();
+        let no_contracts = contract::Contracts::new();
+        let mut complete = true;
+        for func in callers {
+            let first = res.module.checks.len() as u32;
+            let options = lift::LiftOptions {
+                contracts: &no_contracts,
+                certify: false,
+                specialize: None,
+                memory_checks: self.config.checks.contains(ir::CheckClass::Memory),
+                requirements: &checked,
+            };
+            let Ok(lifted) = catch_unwind(AssertUnwindSafe(|| {
+                lift::lift_function(func, first, escaped_error, options)
+            })) else {
+                complete = false;
+                continue;
+            };
+            let own: HashSet<ir::CheckId> = lifted.obligations.iter().map(|(c, _)| *c).collect();
+            let mut function = run_passes(
+                lifted.function,
+                &self.config.options,
+                &mut res.module.warnings,
+            );
+            for block in &mut function.blocks {
+                if matches!(block.term, ir::Terminator::Error(c) if !own.contains(&c)) {
+                    block.term = ir::Terminator::Stop;
+                }
+            }
+            res.module.checks.extend(lifted.checks);
+            res.obligations.extend(lifted.obligations);
+            res.module.functions.push(function);
+        }
+        // A caller not lifted checks none of its calls: its callees' requirements say
+        // nothing then.
+        if complete {
+            res.functions = checked.into_keys().collect();
+        }
+        res
     }
 
     /// Lifts the program, assuming `contracts` (certified ones: see [`contract`]) at the
@@ -606,6 +687,7 @@ fn lift_entries(
                     certify: false,
                     specialize: None,
                     memory_checks: selection.contains(ir::CheckClass::Memory),
+                    requirements: &contract::Requirements::new(),
                 };
                 lift::lift_function(func, first_check, escaped_error, options)
             })),
@@ -800,5 +882,35 @@ fn run_passes(
             // The graph's invariant holds without the passes too (see the pass).
             ir::pass::separate_entry(crate::memory::erase(func))
         }
+    }
+}
+
+/// The functions whose calls are every use of `func`, each once per call; `None` when
+/// some use is not the callee of a call (its address is taken, stored or passed).
+fn direct_callers(func: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
+    use inkwell::llvm_sys::LLVMLinkage;
+    unsafe {
+        if !matches!(
+            LLVMGetLinkage(func),
+            LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
+        ) {
+            return None;
+        }
+        let mut res = Vec::new();
+        let mut u = LLVMGetFirstUse(func);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            if LLVMIsACallInst(user).is_null() || LLVMGetCalledValue(user) != func {
+                return None;
+            }
+            // The function passed as an argument of a call of itself is a use too.
+            let args = raw::num_args(user);
+            if (0..args).any(|i| raw::operand(user, i) == func) {
+                return None;
+            }
+            res.push(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)));
+            u = LLVMGetNextUse(u);
+        }
+        Some(res)
     }
 }

@@ -289,7 +289,11 @@ function f(v0: i64) entry bb0
     fn a_value_that_only_feeds_itself_around_a_loop_is_removed() {
         let out = cleaned(CARRIED);
         assert!(!out.contains("add v2"), "{out}");
-        assert_eq!(out.matches(":=").count(), 2, "only the counter's moves stay: {out}");
+        assert_eq!(
+            out.matches(":=").count(),
+            2,
+            "only the counter's moves stay: {out}"
+        );
     }
 
     #[test]
@@ -306,10 +310,7 @@ function f(v0: i64) entry bb0
 
     #[test]
     fn a_carried_value_with_a_source_name_stays() {
-        let named = CARRIED.replace(
-            "v4: i64 = add v2, v1\n",
-            "v4: i64 = add v2, v1  ; sum\n",
-        );
+        let named = CARRIED.replace("v4: i64 = add v2, v1\n", "v4: i64 = add v2, v1  ; sum\n");
         let out = cleaned(&named);
         assert!(out.contains("; sum"), "{out}");
     }

@@ -562,7 +562,10 @@ fn verdict_record(verdict: &Verdict) -> VerdictRecord {
 fn verdict(record: VerdictRecord) -> Result<Verdict, String> {
     Ok(match record {
         VerdictRecord::Proved => Verdict::Proved,
-        VerdictRecord::HoldsIf(expr) => Verdict::HoldsIf(crate::check::Precondition { expr }),
+        VerdictRecord::HoldsIf(expr) => Verdict::HoldsIf(crate::check::Precondition {
+            expr,
+            requirement: None,
+        }),
         VerdictRecord::Violated(cex) => Verdict::Violated(Box::new(Counterexample {
             args: cex.args.into_iter().map(nondet).collect::<Result<_, _>>()?,
             inputs: cex

@@ -65,6 +65,8 @@ pub(super) fn certify(
                         .or_default()
                         .insert(*atom);
                 }
+                // A round lifts no requirement (they are checked after the analysis).
+                Obligation::Requirement { .. } => {}
             }
         }
         // Past the safety net, a round's analyses may have stopped at their time limit:
@@ -137,6 +139,10 @@ fn print_round(
                         candidates[function].context[*atom]
                     )
                 }
+                Obligation::Requirement {
+                    function,
+                    requirement,
+                } => format!("{function} requirement {requirement}"),
             };
             eprintln!("  open {c}: {what}");
         }

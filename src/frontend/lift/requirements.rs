@@ -1,0 +1,186 @@
+//! Requirements at call sites: where a function is called that may be entered only by its
+//! direct calls, each precondition under which some of its checks hold
+//! ([`contract::Requirement`], `holds if P` of its own analysis) becomes a check of the
+//! caller, `P` over the call's arguments. When every call meets it, those checks hold in
+//! every execution.
+//!
+//! The inputs of `P` at a call: an integer parameter is its argument; the null flag of a
+//! pointer parameter is whether the argument is `NULL` (`null.rs`: never for a local, a
+//! global or an allocation); the size of its object from the pointer on is the argument's
+//! object size less its offset, and the check also requires the offset to lie in
+//! `[0, size]` (the callee's accesses start at the pointer, which must point into its
+//! object). An argument the memory model does not describe makes the check unknown.
+//!
+//! Each requirement is checked *independently*: a nondeterministic choice skips it, and
+//! nothing after it assumes it, so a proof of one never rests on another that may fail.
+
+use inkwell::llvm_sys::prelude::*;
+
+use super::contract::{Bound, Input, Obligation, Requirement};
+use super::{int_ty, raw, Lifter};
+use crate::ir::{
+    BinOp, CastOp, CheckKind, CmpPred, Const, Expr, Inst, ObjectSize, Operand, SourceLoc, Ty,
+};
+
+const I64: Ty = Ty { width: 64 };
+
+/// A term of a bound at a call: the value, its width, whether read signed, its coefficient.
+type Term = (Operand, u32, bool, i128);
+
+impl Lifter {
+    /// At a call `inst` of `callee` (named `name`), a check of each of its requirements.
+    pub(super) fn check_requirements(
+        &mut self,
+        current: &mut usize,
+        inst: LLVMValueRef,
+        callee: LLVMValueRef,
+        name: &str,
+        loc: &Option<SourceLoc>,
+    ) {
+        let Some(requirements) = self.requirements.get(name).cloned() else {
+            return;
+        };
+        for (idx, requirement) in requirements.iter().enumerate() {
+            let piece = *current;
+            let cond = self
+                .requirement_cond(piece, inst, callee, requirement, loc)
+                .unwrap_or(Operand::Undef(Ty::BOOL));
+            let check = self.new_check(
+                CheckKind::ErrorCall {
+                    function: "polyfocus.requirement".into(),
+                },
+                loc.clone(),
+            );
+            self.obligations.push((
+                check,
+                Obligation::Requirement {
+                    function: name.to_string(),
+                    requirement: idx,
+                },
+            ));
+            self.independent_check(current, cond, check, loc);
+        }
+    }
+
+    /// `requirement` over the arguments of the call `inst` of `callee`, as a new `i1`;
+    /// `None` when an input cannot be read there.
+    fn requirement_cond(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        callee: LLVMValueRef,
+        requirement: &Requirement,
+        loc: &Option<SourceLoc>,
+    ) -> Option<Operand> {
+        let params = raw::params(callee);
+        let position = |param: &str| {
+            params.iter().enumerate().position(|(i, &p)| {
+                let n = raw::name(p);
+                if n.is_empty() {
+                    param == format!("arg{i}")
+                } else {
+                    param == n
+                }
+            })
+        };
+        let mut inside: Vec<Operand> = Vec::new();
+        let mut truths: Vec<Operand> = Vec::new();
+        for bound in &requirement.disjuncts {
+            let mut terms: Vec<Term> = Vec::new();
+            for (input, signed, coef) in &bound.terms {
+                let at = position(input.param())?;
+                if at >= raw::num_args(inst) as usize {
+                    return None;
+                }
+                let arg = raw::operand(inst, at as u32);
+                let (value, width) = match input {
+                    Input::Value(_) => {
+                        let width = int_ty(arg)?.width;
+                        let value = self.operand(arg, loc)?;
+                        if matches!(value, Operand::Undef(_)) {
+                            return None;
+                        }
+                        (value, width)
+                    }
+                    Input::Null(_) => {
+                        let addr = self.address(arg)?;
+                        let flag = self
+                            .null_at(piece, &addr, loc)
+                            .unwrap_or(Operand::Const(Const::new(Ty::BOOL, 0)));
+                        (flag, 1)
+                    }
+                    Input::Size(_) => {
+                        let addr = self.address(arg)?;
+                        let size = match self.memory.bases[addr.base.index()].size {
+                            ObjectSize::Unknown => return None,
+                            ObjectSize::Bytes(n) => Operand::Const(Const::new(I64, n as i128)),
+                            ObjectSize::Value(v) => Operand::Value(v),
+                        };
+                        let zero = Operand::Const(Const::new(I64, 0));
+                        let offset = addr.offset.clone();
+                        inside.push(self.compare(piece, CmpPred::Sge, offset.clone(), zero, loc));
+                        inside.push(self.compare(piece, CmpPred::Sle, offset.clone(), size, loc));
+                        let left = self.binary(piece, BinOp::Sub, (size, offset), I64, loc);
+                        (left, 64)
+                    }
+                };
+                terms.push((value, width, *signed, *coef));
+            }
+            truths.push(self.bound_holds(piece, &terms, bound, loc)?);
+        }
+        let (first, rest) = truths.split_first()?;
+        let mut cond = *first;
+        for t in rest {
+            cond = self.binary(piece, BinOp::Or, (cond, *t), Ty::BOOL, loc);
+        }
+        for c in inside {
+            cond = self.binary(piece, BinOp::And, (cond, c), Ty::BOOL, loc);
+        }
+        Some(cond)
+    }
+
+    /// `Σ terms + constant >= 0` computed exactly: in 64 bits when they hold every value
+    /// of the sum, else in 128; `None` when 128 do not either.
+    fn bound_holds(
+        &mut self,
+        piece: usize,
+        terms: &[Term],
+        bound: &Bound,
+        loc: &Option<SourceLoc>,
+    ) -> Option<Operand> {
+        let mut magnitude: i128 = bound.constant.checked_abs()?;
+        for &(_, width, signed, coef) in terms {
+            let reach: i128 = 1i128.checked_shl(if signed { width - 1 } else { width })?;
+            magnitude = magnitude.checked_add(coef.checked_abs()?.checked_mul(reach)?)?;
+        }
+        let wide = if magnitude < 1 << 62 {
+            I64
+        } else if magnitude < 1 << 125 {
+            Ty::int(128)
+        } else {
+            return None;
+        };
+        let mut acc = Operand::Const(Const::new(wide, bound.constant));
+        for &(value, width, signed, coef) in terms {
+            let x = if width == wide.width {
+                value
+            } else {
+                let dest = self.synthetic_value(wide, "requirement");
+                let op = if signed { CastOp::SExt } else { CastOp::ZExt };
+                let expr = Expr::Cast { op, arg: value };
+                self.push(piece, Inst::Assign { dest, expr }, loc.clone());
+                Operand::Value(dest)
+            };
+            let term = self.binary(
+                piece,
+                BinOp::Mul,
+                (x, Operand::Const(Const::new(wide, coef))),
+                wide,
+                loc,
+            );
+            acc = self.binary(piece, BinOp::Add, (acc, term), wide, loc);
+        }
+        let zero = Operand::Const(Const::new(wide, 0));
+        Some(self.compare(piece, CmpPred::Sge, acc, zero, loc))
+    }
+}
