@@ -238,7 +238,7 @@ pub struct Precondition {
     /// The C expression (`n >= 1`, `n <= 4 || m >= 0`).
     pub expr: String,
     /// The same condition over the function's inputs, for its callers to check; `None`
-    /// when not known (a result read from the cache).
+    /// when a coefficient does not fit 128 bits.
     pub requirement: Option<crate::frontend::contract::Requirement>,
 }
 

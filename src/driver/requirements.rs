@@ -22,8 +22,9 @@
 //! requirement that may fail.
 //!
 //! **Budget.** The callers' analyses plan with a share of the run's plan
-//! (`params::StageParams::requirement_share`) and need no preconditions of their own.
-//! Results read from the cache carry no requirement and are left as they are.
+//! (`params::StageParams::requirement_share`) and need no preconditions of their own. The
+//! cache keeps each `holds if`'s requirement with it, so a run served by the cache settles
+//! the same checks.
 
 use std::collections::{BTreeMap, BTreeSet};
 

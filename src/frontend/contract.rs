@@ -172,7 +172,7 @@ pub fn specializations(contracts: &Contracts) -> Vec<(String, Atom)> {
 
 /// What a precondition of a function reads, named as the function's parameter is in the
 /// IR (its LLVM name, `argN` when it has none), so that a caller finds the argument.
-#[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
+#[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Input {
     /// An integer parameter's value.
     Value(String),
@@ -193,7 +193,7 @@ impl Input {
 
 /// `Σ coef·x + constant >= 0` over inputs, each read signed or unsigned (a null flag as
 /// `-1` or `1` when set), in exact arithmetic.
-#[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
+#[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Bound {
     /// `(input, read signed, coefficient)`.
     pub terms: Vec<(Input, bool, i128)>,
@@ -204,7 +204,7 @@ pub struct Bound {
 /// A precondition of some checks of a function: a disjunction of bounds over its inputs
 /// under which they hold (`holds if P`, certified by the analysis of the function). Checked
 /// at each call site of a function called only there (`lift::LiftOptions::requirements`).
-#[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
+#[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Requirement {
     /// The disjuncts.
     pub disjuncts: Vec<Bound>,

@@ -319,7 +319,7 @@ struct ResultRecord {
 #[derive(Serialize, Deserialize)]
 enum VerdictRecord {
     Proved,
-    HoldsIf(String),
+    HoldsIf(String, Option<crate::frontend::contract::Requirement>),
     Violated(CounterexampleRecord),
     Unknown(ReasonRecord),
 }
@@ -515,7 +515,7 @@ fn integer(text: &str) -> Result<i128, String> {
 fn verdict_record(verdict: &Verdict) -> VerdictRecord {
     match verdict {
         Verdict::Proved => VerdictRecord::Proved,
-        Verdict::HoldsIf(p) => VerdictRecord::HoldsIf(p.expr.clone()),
+        Verdict::HoldsIf(p) => VerdictRecord::HoldsIf(p.expr.clone(), p.requirement.clone()),
         Verdict::Violated(cex) => VerdictRecord::Violated(CounterexampleRecord {
             args: cex.args.iter().map(nondet_record).collect(),
             inputs: cex.inputs.iter().map(nondet_record).collect(),
@@ -562,10 +562,9 @@ fn verdict_record(verdict: &Verdict) -> VerdictRecord {
 fn verdict(record: VerdictRecord) -> Result<Verdict, String> {
     Ok(match record {
         VerdictRecord::Proved => Verdict::Proved,
-        VerdictRecord::HoldsIf(expr) => Verdict::HoldsIf(crate::check::Precondition {
-            expr,
-            requirement: None,
-        }),
+        VerdictRecord::HoldsIf(expr, requirement) => {
+            Verdict::HoldsIf(crate::check::Precondition { expr, requirement })
+        }
         VerdictRecord::Violated(cex) => Verdict::Violated(Box::new(Counterexample {
             args: cex.args.into_iter().map(nondet).collect::<Result<_, _>>()?,
             inputs: cex
