@@ -301,8 +301,8 @@ impl<'a> Program<'a> {
     /// program), with no contract assumed. A function qualifies when it is not visible
     /// outside the module, is not a selected entry, and every use of it is the callee of a
     /// call in a function of `lifted` (the functions the analysis of the program lifted: a
-    /// call elsewhere is in code no execution from the entries runs). A caller that cannot
-    /// be lifted leaves its callees' requirements unchecked.
+    /// call elsewhere is in code no execution from the entries runs) within the front end's
+    /// budget. A caller that cannot be lifted leaves its callees' requirements unchecked.
     pub fn lift_requirements(
         &self,
         requirements: &contract::Requirements,
@@ -322,7 +322,13 @@ impl<'a> Program<'a> {
             let Some(sites) = direct_callers(func) else {
                 continue;
             };
-            if sites.is_empty() || sites.iter().any(|c| !lifted.contains(&raw::name(*c))) {
+            // A caller over the front end's budget is lifted as an over-approximation
+            // whose calls check nothing.
+            let unchecked = |c: &LLVMValueRef| {
+                let caller = raw::name(*c);
+                !lifted.contains(&caller) || self.normalized.too_large.contains_key(&caller)
+            };
+            if sites.is_empty() || sites.iter().any(unchecked) {
                 continue;
             }
             res.calls.insert(name.clone(), sites.len());

@@ -1,7 +1,7 @@
 /* A helper larger than a leaf, called from two functions with different arguments: in a
    small program it is inlined into each caller; in a large one (the test lowers
    `-Z inline-program-limit`) it is analyzed once, on its own, and its check holds under a
-   precondition on its parameter. */
+   precondition on its parameter, which both calls meet. */
 #include <assert.h>
 
 static int window_sum(const int *v, int n) {
