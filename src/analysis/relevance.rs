@@ -45,12 +45,12 @@ impl Relevance {
                     sources
                         .entry(dest)
                         .or_default()
-                        .extend(inst.operands().into_iter().filter_map(value_of));
+                        .extend(inst.operands().into_iter().filter_map(Operand::value));
                 }
             }
             for edge in block.term.edges() {
                 for (dest, op) in &edge.moves {
-                    sources.entry(*dest).or_default().extend(value_of(op));
+                    sources.entry(*dest).or_default().extend(op.value());
                 }
             }
         }
@@ -62,7 +62,7 @@ impl Relevance {
                 Terminator::Switch { on, .. } => on,
                 _ => continue,
             };
-            if let Some(v) = value_of(cond) {
+            if let Some(v) = cond.value() {
                 if distance.insert(v, 0).is_none() {
                     queue.push_back(v);
                 }
@@ -95,13 +95,6 @@ impl Relevance {
         values.sort_by_key(|v| (self.distance.get(v).copied().unwrap_or(u32::MAX), *v));
         values.truncate(max);
         values
-    }
-}
-
-fn value_of(op: &Operand) -> Option<ValueId> {
-    match op {
-        Operand::Value(v) => Some(*v),
-        _ => None,
     }
 }
 

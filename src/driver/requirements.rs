@@ -45,7 +45,9 @@ pub fn settle_at_call_sites(
     if !config.params.stages.call_site_preconditions {
         return;
     }
-    let requirements = requirements(report);
+    let mut requirements = requirements(report);
+    // Only these can qualify; the others need no second look at the program.
+    requirements.retain(|f, _| module.called_only_directly.contains(f));
     if requirements.is_empty() {
         return;
     }

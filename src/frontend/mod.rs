@@ -244,6 +244,7 @@ impl<'a> Program<'a> {
             held_at_own_precision: vec![],
             leaks: Default::default(),
             origins: Default::default(),
+            called_only_directly: Default::default(),
         };
         let mut obligations = Vec::new();
         let specializations = contract::specializations(candidates);
@@ -416,6 +417,17 @@ impl<'a> Program<'a> {
             self.config.checks,
         );
         res.callee_constants = callee_constants(self.module.as_mut_ptr(), &res);
+        let named = self.config.entry.names();
+        res.called_only_directly = defined_functions(self.module.as_mut_ptr())
+            .into_iter()
+            .map(|f| (raw::name(f), f))
+            .filter(|(name, f)| {
+                !named.contains(&name.as_str())
+                    && res.functions.iter().any(|g| &g.name == name)
+                    && direct_callers(*f).is_some()
+            })
+            .map(|(name, _)| name)
+            .collect();
         if self.config.checks.contains(ir::CheckClass::Overflow) {
             add_folded_overflows(&mut res, self.folded);
         }
@@ -661,6 +673,7 @@ fn lift_entries(
         held_at_own_precision: vec![],
         leaks: Default::default(),
         origins: Default::default(),
+        called_only_directly: Default::default(),
     };
     let mut leak_coverages = Vec::new();
     let subprograms = entries

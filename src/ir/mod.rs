@@ -191,6 +191,16 @@ pub enum Operand {
     Undef(Ty),
 }
 
+impl Operand {
+    /// The SSA value it reads, if it reads one.
+    pub fn value(&self) -> Option<ValueId> {
+        match self {
+            Operand::Value(v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
 /// Binary operations on bit-vectors of equal width.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum BinOp {
@@ -1150,6 +1160,10 @@ pub struct Module {
     pub leaks: LeakCoverage,
     /// Where each lifted function's code comes from, by function name.
     pub origins: std::collections::BTreeMap<String, CodeOrigins>,
+    /// The lifted functions that only their direct calls can enter (not visible outside
+    /// the module, address never taken, not a named entry): the calls of such a function
+    /// may check its preconditions.
+    pub called_only_directly: std::collections::BTreeSet<String>,
 }
 
 /// Whether the leak checks of a run cover the whole program (`--checks memory`).

@@ -106,7 +106,7 @@ fn live_values(func: &Function) -> Vec<bool> {
             };
             match inst.dest() {
                 Some(d) if !kept => {
-                    reads[d.index()].extend(inst.operands().into_iter().filter_map(value_of))
+                    reads[d.index()].extend(inst.operands().into_iter().filter_map(Operand::value))
                 }
                 _ => inst
                     .operands()
@@ -123,7 +123,7 @@ fn live_values(func: &Function) -> Vec<bool> {
             for (d, src) in &edge.moves {
                 if func.values[d.index()].source_name.is_some() {
                     root(src, &mut live, &mut work);
-                } else if let Some(v) = value_of(src) {
+                } else if let Some(v) = src.value() {
                     reads[d.index()].push(v);
                 }
             }
@@ -138,13 +138,6 @@ fn live_values(func: &Function) -> Vec<bool> {
         }
     }
     live
-}
-
-fn value_of(op: &Operand) -> Option<ValueId> {
-    match op {
-        Operand::Value(v) => Some(*v),
-        _ => None,
-    }
 }
 
 fn use_counts(func: &Function) -> Vec<u32> {

@@ -324,6 +324,7 @@ function other() entry bb0
             held_at_own_precision: vec![],
             leaks: Default::default(),
             origins: Default::default(),
+            called_only_directly: Default::default(),
         }
     }
 
