@@ -218,6 +218,7 @@ fn failures(path: &Path, text: &str) -> Vec<String> {
         held_at_own_precision: vec![],
         leaks: Default::default(),
         origins: Default::default(),
+        called_only_directly: Default::default(),
     };
     let graph = ReducedGraph::new(&func);
     let mut res = Vec::new();
@@ -340,6 +341,7 @@ fn a_wrong_expectation_fails() {
         held_at_own_precision: vec![],
         leaks: Default::default(),
         origins: Default::default(),
+        called_only_directly: Default::default(),
     };
     let report = driver::analyze(&module, &config(Engine::Classic));
     assert!(!matches!(report.results[0].verdict, Verdict::Proved));
