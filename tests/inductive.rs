@@ -314,7 +314,14 @@ fn invariants_of_test_programs_are_inductive() {
             checks: polyfocus::ir::CheckSelection::ASSERT,
             options: polyfocus::frontend::FrontendOptions::DEFAULT,
         };
-        certify_program(&path.display().to_string(), &fe).failures
+        let started = std::time::Instant::now();
+        let found = certify_program(&path.display().to_string(), &fe).failures;
+        eprintln!(
+            "{} certified in {:.1} s",
+            path.display(),
+            started.elapsed().as_secs_f64()
+        );
+        found
     });
     assert!(
         failures.is_empty(),
