@@ -403,3 +403,101 @@ fn a_precondition_every_call_meets_proves_the_check() {
         "{any_index:?}"
     );
 }
+
+/// Pointers into two parameters' objects are compared as addresses: an exported function's
+/// check `lo <= hi` holds if its precondition over the addresses does, which no pair of
+/// pointers into one buffer that satisfies it fails natively (and some pair outside it
+/// does); a `static` helper's checks (`dst + 4 <= end`, and the bytes its pointer loop
+/// writes) hold when the pointers are in order and inside the buffer, which every call
+/// meets, so they are proved; without the checks at call sites, `holds if` over `dst` and
+/// `end`.
+#[test]
+fn pointers_compared_across_parameters_give_preconditions_over_addresses() {
+    let path = common::program("preconditions/pointer_order.c");
+    let args = [
+        "--checks",
+        "all",
+        "--timeout",
+        "20",
+        "-Z",
+        "inline-program-limit=0",
+        "-Z",
+        "inline-leaf-limit=0",
+        "--no-counterexamples",
+    ];
+    let on = common::check_json(&path, &args);
+    let room = line_of_mark(&path, "every call leaves room");
+    let write = line_of_mark(&path, "every call passes an end");
+    let order = line_of_mark(&path, "holds if lo <= hi");
+    let checks = on["checks"].as_array().expect("checks");
+    let at = |line: u32| -> Vec<&Value> {
+        checks
+            .iter()
+            .filter(|c| {
+                c["location"]
+                    .as_str()
+                    .is_some_and(|l| l.contains(&format!(":{line}:")))
+            })
+            .collect()
+    };
+    for line in [room, write] {
+        let found = at(line);
+        assert!(!found.is_empty(), "checks at line {line}");
+        for c in found {
+            assert_eq!(c["verdict"], "proved", "{c}");
+        }
+    }
+    let check = common::check_at_line(&on, order).expect("the check of span");
+    let p = precondition(check);
+    assert!(
+        p.contains("(intptr_t)lo") && p.contains("(intptr_t)hi"),
+        "{p}"
+    );
+    // Natively: `lo` and `hi` into one buffer, in every order.
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut calls = String::new();
+    for a in 0..6 {
+        for b in 0..6 {
+            calls.push_str(&format!(
+                "  {{ const char *lo = buf + {a}, *hi = buf + {b}; int pre = ({p}); failed = 0; \
+                 span(lo, hi); if (failed == {order}) {{ if (pre) in_p++; else out_p++; }} }}\n"
+            ));
+        }
+    }
+    let source = format!(
+        "#include <stdio.h>\n#include <stdint.h>\nstatic int failed;\n\
+         #define check(c) do {{ if (!(c)) failed = __LINE__; }} while (0)\n#include \"{}\"\n\
+         int main(void) {{\n  char buf[8];\n  int in_p = 0, out_p = 0;\n{calls}  \
+         printf(\"%d %d\\n\", in_p, out_p);\n  return 0;\n}}\n",
+        path.canonicalize().expect("the program").display()
+    );
+    let src = dir.path().join("driver.c");
+    std::fs::write(&src, source).expect("the driver");
+    let exe = dir.path().join("driver");
+    let status = Command::new("clang-19")
+        .args(["-w", "-O0"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("clang-19 runs");
+    assert!(status.success(), "the driver builds");
+    let out = Command::new(&exe).output().expect("the driver runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let counts: Vec<usize> = text
+        .split_whitespace()
+        .map(|n| n.parse().expect("a count"))
+        .collect();
+    assert_eq!(counts[0], 0, "pointers that satisfy `{p}` fail the check");
+    assert!(counts[1] > 0, "no pointers outside `{p}` fail the check");
+
+    let mut off_args = args.to_vec();
+    off_args.extend(["-Z", "call-site-preconditions=off"]);
+    let off = common::check_json(&path, &off_args);
+    let check = common::check_at_line(&off, room).expect("the check of fill");
+    let p = precondition(check);
+    assert!(
+        p.contains("(intptr_t)dst") && p.contains("(intptr_t)end"),
+        "{p}"
+    );
+}

@@ -156,8 +156,9 @@ pub fn find_after_build(
 /// The checks of `func` whose condition is whether an access stays inside an object of a
 /// size the replay guesses: one the memory model does not describe
 /// (`HavocReason::UnknownBounds`), or a pointer parameter's (its condition reads
-/// `HavocReason::SizeParam`, which a replay's buffer does not follow). Their error sites
-/// are entered from a branch on such a value.
+/// `HavocReason::SizeParam`, which a replay's buffer does not follow), or one that reads
+/// a pointer parameter's address (`HavocReason::AddressParam`: a replay chooses no
+/// address). Their error sites are entered from a branch on such a value.
 fn guessed_bounds(func: &ir::Function) -> Vec<CheckId> {
     let mut unknown: std::collections::BTreeSet<ir::ValueId> = func
         .blocks
@@ -166,7 +167,10 @@ fn guessed_bounds(func: &ir::Function) -> Vec<CheckId> {
         .filter_map(|i| match i {
             ir::Inst::Havoc {
                 dest,
-                reason: ir::HavocReason::UnknownBounds | ir::HavocReason::SizeParam { .. },
+                reason:
+                    ir::HavocReason::UnknownBounds
+                    | ir::HavocReason::SizeParam { .. }
+                    | ir::HavocReason::AddressParam { .. },
             } => Some(*dest),
             _ => None,
         })

@@ -169,6 +169,9 @@ fn unmodeled(reason: &HavocReason) -> Option<String> {
         HavocReason::SizeParam { param } => Some(format!(
             "the size of the object `{param}` points into, which depends on the caller"
         )),
+        HavocReason::AddressParam { param } => Some(format!(
+            "the address the pointer parameter `{param}` holds, which depends on the caller"
+        )),
         HavocReason::UnknownBounds => Some(
             "the bounds of an access through a pointer whose object the memory model does not describe"
                 .into(),

@@ -242,6 +242,8 @@ enum InputOf {
     Null(String),
     /// The object size of the pointer parameter named (`size(p)`).
     Size(String),
+    /// The address the pointer parameter named holds (`(intptr_t)p`: below `2^63`, read exactly).
+    Address(String),
 }
 
 /// The inputs of `func`: its parameters, then the null flags and object sizes its entry
@@ -262,6 +264,7 @@ fn inputs(func: &Function) -> Vec<Input> {
         let of = match reason {
             HavocReason::NullParam { param } => InputOf::Null(param.clone()),
             HavocReason::SizeParam { param } => InputOf::Size(param.clone()),
+            HavocReason::AddressParam { param } => InputOf::Address(param.clone()),
             _ => continue,
         };
         out.push(Input { value: *dest, of });
@@ -283,6 +286,7 @@ fn requirement(func: &Function, candidate: &Candidate) -> Option<Requirement> {
                 InputOf::Param => contract::Input::Value(func.value(*value).name.clone()),
                 InputOf::Null(p) => contract::Input::Null(p.clone()),
                 InputOf::Size(p) => contract::Input::Size(p.clone()),
+                InputOf::Address(p) => contract::Input::Address(p.clone()),
             };
             terms.push((input, *reading == Interp::Signed, to_i128(coef)?));
         }
@@ -304,7 +308,9 @@ fn assumption_point(func: &Function) -> usize {
             matches!(
                 i,
                 Inst::Havoc {
-                    reason: HavocReason::NullParam { .. } | HavocReason::SizeParam { .. },
+                    reason: HavocReason::NullParam { .. }
+                        | HavocReason::SizeParam { .. }
+                        | HavocReason::AddressParam { .. },
                     ..
                 }
             )
@@ -627,7 +633,7 @@ fn candidates<D: NumericDomain>(
     for (input, &(var, p)) in inputs.iter().zip(&param_vars) {
         let name = match &input.of {
             InputOf::Param => func.value(p).source_name.as_ref(),
-            InputOf::Null(param) | InputOf::Size(param) => Some(param),
+            InputOf::Null(param) | InputOf::Size(param) | InputOf::Address(param) => Some(param),
         };
         match name {
             Some(name) if is_identifier(name) => names[var.index()] = name.clone(),
@@ -636,6 +642,13 @@ fn candidates<D: NumericDomain>(
         if let InputOf::Size(param) = &input.of {
             // An object size is never negative (the entry assumes it).
             names[var.index()] = format!("size({param})");
+            if let Some((lo, _)) = ranges.get_mut(&var) {
+                *lo = Int::zero();
+            }
+        }
+        if let InputOf::Address(param) = &input.of {
+            names[var.index()] = format!("(intptr_t){param}");
+            // An address is never negative (the entry assumes it).
             if let Some((lo, _)) = ranges.get_mut(&var) {
                 *lo = Int::zero();
             }

@@ -180,13 +180,15 @@ pub enum Input {
     Null(String),
     /// The bytes of a pointer parameter's object from the pointer on (`size(p)`).
     Size(String),
+    /// The address a pointer parameter holds, as a non-negative integer (`(intptr_t)p`).
+    Address(String),
 }
 
 impl Input {
     /// The parameter it reads.
     pub fn param(&self) -> &str {
         match self {
-            Input::Value(p) | Input::Null(p) | Input::Size(p) => p,
+            Input::Value(p) | Input::Null(p) | Input::Size(p) | Input::Address(p) => p,
         }
     }
 }

@@ -473,6 +473,7 @@ impl Lifter {
             self.assume_own_context(current);
             self.define_null_flags(current);
             self.define_param_sizes(current);
+            self.define_param_addresses(current);
             self.start_leak_tracking(current);
         }
         for inst in raw::instructions(block) {

@@ -415,6 +415,13 @@ pub enum HavocReason {
         /// The parameter's name.
         param: String,
     },
+    /// The address a pointer parameter holds, an `i64` at least 0 (any address a caller
+    /// may pass; `(intptr_t)param` in a precondition), read by comparisons and differences
+    /// of pointers into two parameters' objects.
+    AddressParam {
+        /// The parameter's name.
+        param: String,
+    },
     /// Whether an access stays inside its object, when the memory model describes neither
     /// the object nor its size (a pointer parameter's object, a pointer loaded from memory).
     UnknownBounds,

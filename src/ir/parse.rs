@@ -863,6 +863,8 @@ impl<'t> Cursor<'t> {
             HavocReason::NullParam { param: text(self)? }
         } else if self.eat("size param ") {
             HavocReason::SizeParam { param: text(self)? }
+        } else if self.eat("address param ") {
+            HavocReason::AddressParam { param: text(self)? }
         } else if self.eat("unsupported ") {
             HavocReason::Unsupported { what: text(self)? }
         } else if self.eat("load") {

@@ -118,6 +118,8 @@ impl fmt::Display for HavocReason {
             (HavocReason::NullParam { param }, true) => write!(f, "null param {param:?}"),
             (HavocReason::SizeParam { param }, false) => write!(f, "size param {param}"),
             (HavocReason::SizeParam { param }, true) => write!(f, "size param {param:?}"),
+            (HavocReason::AddressParam { param }, false) => write!(f, "address param {param}"),
+            (HavocReason::AddressParam { param }, true) => write!(f, "address param {param:?}"),
             (HavocReason::Unsupported { what }, false) => write!(f, "unsupported {what}"),
             (HavocReason::Unsupported { what }, true) => write!(f, "unsupported {what:?}"),
         }

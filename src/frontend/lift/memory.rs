@@ -65,6 +65,8 @@ pub(super) struct Memory {
     /// `size(p) - w` for a pointer parameter's base and an access width `w`, defined once
     /// at the entry for every access of that width (`access.rs`).
     pub(super) room: std::collections::HashMap<(BaseId, i128), crate::ir::ValueId>,
+    /// The address of each pointer parameter's base, its offset 0 (`pointers.rs`).
+    pub(super) address: std::collections::HashMap<BaseId, crate::ir::ValueId>,
     /// The null flag of each pointer parameter's base (`null.rs`).
     pub(super) null: std::collections::HashMap<BaseId, crate::ir::ValueId>,
     /// The bases of uninitialized pointer locals (`--checks memory`): an object of no bytes

@@ -16,6 +16,14 @@
 //!   when the parameter is (`null.rs`).
 //! - `sub (ptrtoint p), (ptrtoint q)` of pointers described in one base is the difference
 //!   of their offsets.
+//! - Pointers into two pointer parameters' objects are compared (and subtracted) as their
+//!   addresses: each parameter's address is an arbitrary `i64` defined at the entry
+//!   (`HavocReason::AddressParam`), in `[0, 2^w)` for `w`-bit pointers and below `2^63`
+//!   (user space) for 64-bit ones, and a pointer `p + o` is `address(p) + o`, without
+//!   wrapping (as for offsets in one object). So the comparison holds whatever the caller
+//!   passed (one object or two), and a check that holds only when `lowPrefix <= dst` says so
+//!   in its precondition, which a caller passing pointers into one object meets
+//!   (`requirements.rs`).
 
 use std::collections::HashMap;
 
@@ -297,22 +305,114 @@ impl Lifter {
         let (Some(x), Some(y)) = (self.address(a), self.address(b)) else {
             return false;
         };
-        if x.base != y.base {
-            return matches!(pred, CmpPred::Eq | CmpPred::Ne)
-                && self.lift_distinct_objects_comparison(piece, inst, pred, (x, y), loc);
-        }
-        let width = self.pointer_width();
-        let lhs = self.pointer_sized(piece, x.offset, width, loc);
-        let rhs = self.pointer_sized(piece, y.offset, width, loc);
-        let pred = match pred {
+        let signed = match pred {
             CmpPred::Ult => CmpPred::Slt,
             CmpPred::Ule => CmpPred::Sle,
             CmpPred::Ugt => CmpPred::Sgt,
             CmpPred::Uge => CmpPred::Sge,
             other => other,
         };
-        self.assign(piece, inst, Expr::Cmp { pred, lhs, rhs }, loc);
+        if x.base != y.base {
+            if let (Some(lhs), Some(rhs)) = (
+                self.machine_address(piece, &x, loc),
+                self.machine_address(piece, &y, loc),
+            ) {
+                let expr = Expr::Cmp {
+                    pred: signed,
+                    lhs,
+                    rhs,
+                };
+                self.assign(piece, inst, expr, loc);
+                return true;
+            }
+            return matches!(pred, CmpPred::Eq | CmpPred::Ne)
+                && self.lift_distinct_objects_comparison(piece, inst, pred, (x, y), loc);
+        }
+        let width = self.pointer_width();
+        let lhs = self.pointer_sized(piece, x.offset, width, loc);
+        let rhs = self.pointer_sized(piece, y.offset, width, loc);
+        self.assign(
+            piece,
+            inst,
+            Expr::Cmp {
+                pred: signed,
+                lhs,
+                rhs,
+            },
+            loc,
+        );
         true
+    }
+
+    /// Defines at the entry (in `piece`) the address of each pointer parameter: an `i64`
+    /// in `[0, 2^w)` for `w`-bit pointers, and below `2^63` for 64-bit ones (no user
+    /// space address has its top bit set), so that signed and unsigned readings agree.
+    pub(super) fn define_param_addresses(&mut self, piece: usize) {
+        // `main`'s `argv` is compared with no other parameter.
+        if self.name == "main" {
+            return;
+        }
+        let width = self.pointer_width();
+        for (base, param) in self.memory.pointer_params() {
+            let dest = self.synthetic_value(I64, &format!("address.{param}"));
+            let reason = HavocReason::AddressParam { param };
+            self.push(piece, Inst::Havoc { dest, reason }, None);
+            let value = Operand::Value(dest);
+            let low = self.compare(piece, CmpPred::Sge, value, const_i64(0), &None);
+            self.push(piece, Inst::Assume { cond: low }, None);
+            if width < 64 {
+                let top = const_i64((1i128 << width) - 1);
+                let high = self.compare(piece, CmpPred::Sle, value, top, &None);
+                self.push(piece, Inst::Assume { cond: high }, None);
+            }
+            self.memory.address.insert(base, dest);
+        }
+    }
+
+    /// The address of `addr` as an `i64` when its base is a pointer parameter's object: the
+    /// parameter's address plus the offset, which does not wrap (the same assumption as the
+    /// comparison of two offsets in one object: an execution where it would is excluded).
+    pub(super) fn machine_address(
+        &mut self,
+        piece: usize,
+        addr: &Address,
+        loc: &Option<SourceLoc>,
+    ) -> Option<Operand> {
+        let start = Operand::Value(*self.memory.address.get(&addr.base)?);
+        if matches!(&addr.offset, Operand::Const(c) if c.signed() == 0) {
+            return Some(start);
+        }
+        let dest = self.synthetic_value(I64, "address");
+        let expr = Expr::Binary {
+            op: BinOp::Add,
+            lhs: start,
+            rhs: addr.offset.clone(),
+            // Assumed, not checked: no source operation overflows here.
+            flags: crate::ir::ArithFlags {
+                nsw: true,
+                nosanitize: true,
+                ..Default::default()
+            },
+        };
+        self.push(piece, Inst::Assign { dest, expr }, loc.clone());
+        Some(Operand::Value(dest))
+    }
+
+    /// `value` (an `i64`) truncated to `ty`.
+    fn truncated(
+        &mut self,
+        piece: usize,
+        value: Operand,
+        ty: Ty,
+        loc: &Option<SourceLoc>,
+    ) -> Operand {
+        let dest = self.synthetic_value(ty, "address");
+        let expr = Expr::Cast {
+            op: CastOp::Trunc,
+            arg: value,
+        };
+        self.push(piece, Inst::Assign { dest, expr }, loc.clone());
+        Operand::Value(dest)
     }
 
     /// `p == q` (or `!=`) of pointers into two objects that are distinct while both live:
@@ -408,7 +508,7 @@ impl Lifter {
     }
 
     /// The size of `base`'s object as an `i64` operand, when known.
-    fn size_operand(&self, base: BaseId) -> Option<Operand> {
+    pub(super) fn size_operand(&self, base: BaseId) -> Option<Operand> {
         match self.memory.bases[base.index()].size {
             ObjectSize::Bytes(n) => Some(const_i64(n as i128)),
             ObjectSize::Value(v) => Some(Operand::Value(v)),
@@ -464,10 +564,36 @@ impl Lifter {
         let (Some(x), Some(y)) = (self.address(p), self.address(q)) else {
             return false;
         };
-        if x.base != y.base {
-            return false;
-        }
         let ty = self.values[dest.index()].ty;
+        if x.base != y.base {
+            // Two parameters' objects: the difference of their machine addresses.
+            if ty.width > 64 {
+                return false;
+            }
+            let (Some(a), Some(b)) = (
+                self.machine_address(piece, &x, loc),
+                self.machine_address(piece, &y, loc),
+            ) else {
+                return false;
+            };
+            // Each as `ptrtoint` gives it: truncated to the result's width.
+            let (a, b) = if ty.width == 64 {
+                (a, b)
+            } else {
+                (
+                    self.truncated(piece, a, ty, loc),
+                    self.truncated(piece, b, ty, loc),
+                )
+            };
+            let expr = Expr::Binary {
+                op: BinOp::Sub,
+                lhs: a,
+                rhs: b,
+                flags: Default::default(),
+            };
+            self.push(piece, Inst::Assign { dest, expr }, loc.clone());
+            return true;
+        }
         let diff = self.synthetic_value(I64, "difference");
         let expr = Expr::Binary {
             op: BinOp::Sub,

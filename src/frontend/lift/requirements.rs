@@ -9,7 +9,12 @@
 //! global or an allocation); the size of its object from the pointer on is the argument's
 //! object size less its offset, and the check also requires the offset to lie in
 //! `[0, size]` (the callee's accesses start at the pointer, which must point into its
-//! object). An argument the memory model does not describe makes the check unknown.
+//! object). The address a pointer parameter holds is the argument's machine address when
+//! its object is the caller's own pointer parameter's (`pointers.rs`); when the addresses
+//! of one object cancel in the bound (`lowPrefix <= dst` for two pointers into one
+//! buffer), the bound reads their offsets, each required in `[0, size]` (an object and its
+//! end lie inside the address space, so their addresses do not wrap). An argument the
+//! memory model does not describe makes the check unknown.
 //!
 //! Each requirement is checked *independently*: a nondeterministic choice skips it, and
 //! nothing after it assumes it, so a proof of one never rests on another that may fail.
@@ -19,7 +24,8 @@ use inkwell::llvm_sys::prelude::*;
 use super::contract::{Bound, Input, Obligation, Requirement};
 use super::{int_ty, raw, Lifter};
 use crate::ir::{
-    BinOp, CastOp, CheckKind, CmpPred, Const, Expr, Inst, ObjectSize, Operand, SourceLoc, Ty,
+    Address, BinOp, CastOp, CheckKind, CmpPred, Const, Expr, Inst, ObjectSize, Operand, SourceLoc,
+    Ty,
 };
 
 const I64: Ty = Ty { width: 64 };
@@ -87,6 +93,7 @@ impl Lifter {
         let mut truths: Vec<Operand> = Vec::new();
         for bound in &requirement.disjuncts {
             let mut terms: Vec<Term> = Vec::new();
+            let mut addresses: Vec<(Address, bool, i128)> = Vec::new();
             for (input, signed, coef) in &bound.terms {
                 let at = position(input.param())?;
                 if at >= raw::num_args(inst) as usize {
@@ -123,9 +130,15 @@ impl Lifter {
                         let left = self.binary(piece, BinOp::Sub, (size, offset), I64, loc);
                         (left, 64)
                     }
+                    Input::Address(_) => {
+                        addresses.push((self.address(arg)?, *signed, *coef));
+                        continue;
+                    }
                 };
                 terms.push((value, width, *signed, *coef));
             }
+            let read = self.address_terms(piece, &addresses, &mut inside, loc)?;
+            terms.extend(read);
             truths.push(self.bound_holds(piece, &terms, bound, loc)?);
         }
         let (first, rest) = truths.split_first()?;
@@ -137,6 +150,50 @@ impl Lifter {
             cond = self.binary(piece, BinOp::And, (cond, c), Ty::BOOL, loc);
         }
         Some(cond)
+    }
+
+    /// The terms of a bound over the addresses `addresses` (each with its reading and
+    /// coefficient) at a call, pushing to `inside` what they require. `None` when an
+    /// address cannot be read there.
+    fn address_terms(
+        &mut self,
+        piece: usize,
+        addresses: &[(Address, bool, i128)],
+        inside: &mut Vec<Operand>,
+        loc: &Option<SourceLoc>,
+    ) -> Option<Vec<Term>> {
+        let mut terms = Vec::new();
+        let mut bases: Vec<_> = addresses.iter().map(|(a, _, _)| a.base).collect();
+        bases.sort();
+        bases.dedup();
+        for base in bases {
+            let group: Vec<_> = addresses
+                .iter()
+                .filter(|(a, _, _)| a.base == base)
+                .collect();
+            let mut sum: i128 = 0;
+            for (_, _, coef) in &group {
+                sum = sum.checked_add(*coef)?;
+            }
+            // An address reads the same signed and unsigned (`pointers.rs`).
+            if sum == 0 {
+                // The object's start cancels; its pointers do not wrap while inside it.
+                let size = self.size_operand(base)?;
+                for (addr, _, coef) in group {
+                    let zero = Operand::Const(Const::new(I64, 0));
+                    let offset = addr.offset.clone();
+                    inside.push(self.compare(piece, CmpPred::Sge, offset.clone(), zero, loc));
+                    inside.push(self.compare(piece, CmpPred::Sle, offset.clone(), size, loc));
+                    terms.push((offset, 64, true, *coef));
+                }
+                continue;
+            }
+            for (addr, signed, coef) in group {
+                let value = self.machine_address(piece, addr, loc)?;
+                terms.push((value, 64, *signed, *coef));
+            }
+        }
+        Some(terms)
     }
 
     /// `Σ terms + constant >= 0` computed exactly: in 64 bits when they hold every value
