@@ -108,3 +108,36 @@ fn imprecise_reason_names_the_loop_and_its_invariant() {
         "{reason}"
     );
 }
+
+/// When path focusing stops before a fixpoint (here at its first solver query), the classic
+/// engine over polyhedra runs with the rest of the engine's allowance, and its fixpoint
+/// proves the relational assertions of `relational.c` (`j == 2 * i` after the loop), which
+/// the interval stage cannot; the report lists both analyses.
+#[test]
+fn the_classic_engine_finishes_what_path_focusing_leaves() {
+    let report = check("relational.c", &["-Z", "focus-queries=1"]);
+    for line in [7, 8] {
+        assert_eq!(the_check(&report, line)["verdict"], "proved", "{report}");
+    }
+    let main = report["functions"]
+        .as_array()
+        .expect("functions")
+        .iter()
+        .find(|f| f["function"] == "main")
+        .expect("main");
+    let analyses: Vec<&Value> = main["stages"]
+        .as_array()
+        .expect("stages")
+        .iter()
+        .filter(|s| s["stage"] == "analysis")
+        .collect();
+    assert_eq!(analyses.len(), 2, "{main}");
+    assert_ne!(analyses[0]["end"], "finished", "{main}");
+    assert_eq!(analyses[1]["end"], "finished", "{main}");
+    assert!(
+        analyses[1]["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("classic engine")),
+        "{main}"
+    );
+}

@@ -1,7 +1,8 @@
 //! Preconditions of the checks of a function called with arbitrary arguments: for a check
 //! its analysis did not prove, a condition on the function's *inputs* under which it holds,
 //! reported as `holds if P`. The inputs are its integer parameters and, for each pointer
-//! parameter, whether it is `NULL` (the null flag the lifter defines at the entry) and,
+//! parameter, whether it is `NULL` (the null flag the lifter defines at the entry), the
+//! address it holds (read by comparisons of pointers into two parameters' objects) and,
 //! under `--checks memory`, the size of its object from the pointer on (`size(p)`).
 //!
 //! **Inference.** Inputs are SSA values that never change, so the arguments of every
@@ -38,7 +39,9 @@
 //! signedness of its C type when the function compares it at all). A disjunct over a null
 //! flag alone is printed `src != NULL` or `src == NULL`; one that mixes a null flag with
 //! other inputs is not printable. An object size is printed `size(p)`, read from 0 up, and
-//! a disjunct that bounds it from below by other inputs as `len <= size(p)`. A parameter
+//! a disjunct that bounds it from below by other inputs as `len <= size(p)`; an address
+//! `(intptr_t)p`, read from 0 up (`hi - lo >= 4` as `(intptr_t)hi - (intptr_t)lo >= 4`,
+//! exact since addresses lie below `2^63`). A parameter
 //! without a source name makes the candidate unprintable, and it is not reported.
 //!
 //! **Which checks.** Functions other than `main` (whose arguments come from the command

@@ -6,7 +6,7 @@ use super::stages::Step;
 use super::{open_for, run_end, settled, stage_end, Allowance, Found, Inputs, State};
 use crate::analysis::focus::{CutFacts, SolverSpent};
 use crate::analysis::refine::SlotAssignment;
-use crate::analysis::Outcome;
+use crate::analysis::{Deadline, Outcome};
 use crate::check::StageRun;
 use crate::domain::{IntervalDomain, NumericDomain};
 use crate::driver::engine::{loop_invariants_of, run_engine, Run};
@@ -91,8 +91,17 @@ pub(super) fn engine_stage<D: NumericDomain>(
     state.domain_types = domain_types;
     let progress = &mut state.progress;
     let engine_started = Instant::now();
-    // Counted from the function's start, before the facts were computed.
-    let deadline = allowance.deadline(facts.memory);
+    // Counted from the function's start, before the facts were computed. Path focusing
+    // leaves a share for the classic engine, which runs when it stops before a fixpoint.
+    let focusing = inputs.config.engine == Engine::Focus;
+    let share = inputs.config.params.stages.focus_share;
+    let mut deadline = allowance.deadline(facts.memory);
+    if focusing && share < 1.0 {
+        deadline = Deadline::after(allowance.left().mul_f64(share)).with_memory(facts.memory);
+        if let Some(steps) = allowance.work {
+            deadline = deadline.with_work(steps);
+        }
+    }
     let mut first: Run<D> = run_engine(
         &facts.lowering,
         inputs.config.engine,
@@ -101,13 +110,38 @@ pub(super) fn engine_stage<D: NumericDomain>(
         &deadline,
     );
     first.outcome = deadline.blame(first.outcome);
-    let elapsed = engine_started.elapsed();
     progress.stages.push(StageRun {
         stage: Step::Engine.reported(),
-        elapsed,
+        elapsed: engine_started.elapsed(),
         end: stage_end(first.outcome),
         detail: solver_detail(&first.spent),
     });
+    // Path focusing stopped before a fixpoint (a loop body whose paths the solver cannot
+    // enumerate within its share): the classic engine over the same domain asks the solver
+    // nothing, and its fixpoint, coarser where widening joins paths, is sound.
+    let left_time = first.outcome == Outcome::Timeout && share < 1.0;
+    if focusing && (first.outcome == Outcome::Budget || left_time) {
+        let started = Instant::now();
+        let deadline = allowance.deadline(facts.memory);
+        let mut classic: Run<D> = run_engine(
+            &facts.lowering,
+            Engine::Classic,
+            &SlotAssignment::default(),
+            &engine_facts,
+            &deadline,
+        );
+        classic.outcome = deadline.blame(classic.outcome);
+        progress.stages.push(StageRun {
+            stage: Step::Engine.reported(),
+            elapsed: started.elapsed(),
+            end: stage_end(classic.outcome),
+            detail: Some("the classic engine, after path focusing's budget".into()),
+        });
+        if classic.outcome == Outcome::Complete {
+            first = classic;
+        }
+    }
+    let elapsed = engine_started.elapsed();
     for (i, t) in progress.times.iter_mut().enumerate() {
         if progress.table.open_reason(i).is_some() {
             t.analysis += elapsed;
