@@ -401,6 +401,8 @@ pub struct StageParams {
     /// (on zstandard, a share of 0.6 let it finish 117 functions whose path focusing ran
     /// out of time, and gave as many proofs as it lost).
     pub focus_share: f64,
+    /// Whether the classic engine runs when path focusing stops before a fixpoint.
+    pub classic_after_focus: bool,
     /// Whether preconditions are also inferred over polyhedra (relations between
     /// parameters), after the interval attempt, in a function whose analysis ended within
     /// its budget.
@@ -526,6 +528,7 @@ impl Params {
             call_site_preconditions: true,
             requirement_share: 0.25,
             focus_share: 1.0,
+            classic_after_focus: true,
             relational_preconditions: true,
             recheck_preconditions: false,
             solver_stages: true,

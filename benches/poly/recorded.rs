@@ -233,7 +233,7 @@ fn record_one(harness: &Harness, task: &Task, trace: &Path) -> Result<Vec<Record
     );
     let config = Config::parse(&format!("record={flags}")).map_err(|e| format!("{e:#}"))?;
     let limits = Limits {
-        wall: harness.timeout + polyfocus::bench::KILL_GRACE,
+        time: harness.timeout + polyfocus::bench::KILL_GRACE,
         memory_bytes: harness.memory_bytes,
     };
     let outcome = run_limited(

@@ -94,9 +94,10 @@ pub(super) fn engine_stage<D: NumericDomain>(
     // Counted from the function's start, before the facts were computed. Path focusing
     // leaves a share for the classic engine, which runs when it stops before a fixpoint.
     let focusing = inputs.config.engine == Engine::Focus;
+    let fallback = focusing && inputs.config.params.stages.classic_after_focus;
     let share = inputs.config.params.stages.focus_share;
     let mut deadline = allowance.deadline(facts.memory);
-    if focusing && share < 1.0 {
+    if fallback && share < 1.0 {
         deadline = Deadline::after(allowance.left().mul_f64(share)).with_memory(facts.memory);
         if let Some(steps) = allowance.work {
             deadline = deadline.with_work(steps);
@@ -120,7 +121,7 @@ pub(super) fn engine_stage<D: NumericDomain>(
     // enumerate within its share): the classic engine over the same domain asks the solver
     // nothing, and its fixpoint, coarser where widening joins paths, is sound.
     let left_time = first.outcome == Outcome::Timeout && share < 1.0;
-    if focusing && (first.outcome == Outcome::Budget || left_time) {
+    if fallback && (first.outcome == Outcome::Budget || left_time) {
         let started = Instant::now();
         let deadline = allowance.deadline(facts.memory);
         let mut classic: Run<D> = run_engine(

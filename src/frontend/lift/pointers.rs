@@ -344,16 +344,97 @@ impl Lifter {
         true
     }
 
-    /// Defines at the entry (in `piece`) the address of each pointer parameter: an `i64`
-    /// in `[0, 2^w)` for `w`-bit pointers, and below `2^63` for 64-bit ones (no user
-    /// space address has its top bit set), so that signed and unsigned readings agree.
+    /// The pointer parameters' bases that the function compares with, or subtracts from,
+    /// a pointer into another pointer parameter's object, or passes to a callee whose
+    /// requirements read addresses (`requirements.rs`): only those need an address (each
+    /// address costs a value and an assumption wherever the function's states go).
+    fn compared_param_bases(&self) -> std::collections::BTreeSet<BaseId> {
+        let params: std::collections::BTreeSet<BaseId> = self
+            .memory
+            .pointer_params()
+            .into_iter()
+            .map(|(b, _)| b)
+            .collect();
+        let mut out = std::collections::BTreeSet::new();
+        for block in &self.llvm_blocks {
+            for inst in raw::instructions(*block) {
+                if raw::opcode(inst) == LLVMOpcode::LLVMCall && self.reads_addresses(inst) {
+                    let n = raw::num_args(inst);
+                    for i in 0..n {
+                        let arg = raw::operand(inst, i);
+                        if let Some(base) = self.base_only(arg).filter(|b| params.contains(b)) {
+                            out.insert(base);
+                        }
+                    }
+                    continue;
+                }
+                let (a, b) = match raw::opcode(inst) {
+                    LLVMOpcode::LLVMICmp
+                        if raw::is_pointer(raw::type_of(raw::operand(inst, 0))) =>
+                    {
+                        (raw::operand(inst, 0), raw::operand(inst, 1))
+                    }
+                    LLVMOpcode::LLVMSub => {
+                        let int_of = |v: LLVMValueRef| {
+                            (raw::is_instruction(v) && raw::opcode(v) == LLVMOpcode::LLVMPtrToInt)
+                                .then(|| raw::operand(v, 0))
+                        };
+                        match (int_of(raw::operand(inst, 0)), int_of(raw::operand(inst, 1))) {
+                            (Some(a), Some(b)) => (a, b),
+                            _ => continue,
+                        }
+                    }
+                    _ => continue,
+                };
+                if let (Some(x), Some(y)) = (self.base_only(a), self.base_only(b)) {
+                    if x != y && params.contains(&x) && params.contains(&y) {
+                        out.insert(x);
+                        out.insert(y);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the call `inst` is of a function whose requirements read an address.
+    fn reads_addresses(&self, inst: LLVMValueRef) -> bool {
+        let Some(callee) = raw::called_function(inst) else {
+            return false;
+        };
+        self.requirements.get(&raw::name(callee)).is_some_and(|rs| {
+            rs.iter()
+                .flat_map(|r| &r.disjuncts)
+                .flat_map(|b| &b.terms)
+                .any(|(input, _, _)| matches!(input, super::contract::Input::Address(_)))
+        })
+    }
+
+    /// The base `ptr` points into, through casts, `getelementptr`s and pointer merges of one
+    /// base, before anything is lifted.
+    fn base_only(&self, ptr: LLVMValueRef) -> Option<BaseId> {
+        let root = root(ptr);
+        if let Some(&base) = self.memory.base_of.get(&root) {
+            return Some(base);
+        }
+        self.memory.merge_offset.get(&root).map(|&(base, _)| base)
+    }
+
+    /// Defines at the entry (in `piece`) the address of each pointer parameter the function
+    /// compares across objects: an `i64` in `[0, 2^w)` for `w`-bit pointers, and below
+    /// `2^63` for 64-bit ones (no user space address has its top bit set), so that signed
+    /// and unsigned readings agree.
     pub(super) fn define_param_addresses(&mut self, piece: usize) {
         // `main`'s `argv` is compared with no other parameter.
         if self.name == "main" {
             return;
         }
         let width = self.pointer_width();
+        let compared = self.compared_param_bases();
         for (base, param) in self.memory.pointer_params() {
+            if !compared.contains(&base) {
+                continue;
+            }
             let dest = self.synthetic_value(I64, &format!("address.{param}"));
             let reason = HavocReason::AddressParam { param };
             self.push(piece, Inst::Havoc { dest, reason }, None);
