@@ -271,7 +271,7 @@ mod tests {
     fn holds_if(expr: &str) -> Verdict {
         Verdict::HoldsIf(crate::check::Precondition {
             expr: expr.into(),
-            requirement: None,
+            requirements: None,
         })
     }
 

@@ -237,9 +237,10 @@ pub enum Verdict {
 pub struct Precondition {
     /// The C expression (`n >= 1`, `n <= 4 || m >= 0`).
     pub expr: String,
-    /// The same condition over the function's inputs, for its callers to check; `None`
-    /// when a coefficient does not fit 128 bits.
-    pub requirement: Option<crate::frontend::contract::Requirement>,
+    /// The same condition over the function's inputs, for its callers to check: each
+    /// requirement a clause of the conjunction (`0 <= i && i < n` is two); `None` when a
+    /// coefficient does not fit 128 bits.
+    pub requirements: Option<Vec<crate::frontend::contract::Requirement>>,
 }
 
 impl fmt::Display for Precondition {

@@ -172,6 +172,10 @@ fn unmodeled(reason: &HavocReason) -> Option<String> {
         HavocReason::AddressParam { param } => Some(format!(
             "the address the pointer parameter `{param}` holds, which depends on the caller"
         )),
+        HavocReason::FieldParam { param, offset } => Some(format!(
+            "the bytes at offset {offset} of the object `{param}` points to, as the caller \
+             leaves them"
+        )),
         HavocReason::UnknownBounds => Some(
             "the bounds of an access through a pointer whose object the memory model does not describe"
                 .into(),

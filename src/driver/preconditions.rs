@@ -2,8 +2,10 @@
 //! its analysis did not prove, a condition on the function's *inputs* under which it holds,
 //! reported as `holds if P`. The inputs are its integer parameters and, for each pointer
 //! parameter, whether it is `NULL` (the null flag the lifter defines at the entry), the
-//! address it holds (read by comparisons of pointers into two parameters' objects) and,
-//! under `--checks memory`, the size of its object from the pointer on (`size(p)`).
+//! address it holds (read by comparisons of pointers into two parameters' objects), the
+//! integers at constant offsets of its object as the caller leaves them (its fields: the
+//! memory model's exact cells of the object at the entry) and, under `--checks memory`,
+//! the size of its object from the pointer on (`size(p)`).
 //!
 //! **Inference.** Inputs are SSA values that never change, so the arguments of every
 //! execution that reaches an error site are, at that site, the values of the inputs.
@@ -18,6 +20,16 @@
 //! flags aside (`n >= 2147483647`: a bound the analysis leaves at the end of a machine
 //! range, where a path adds one to `n`, is no contract; dropping a disjunct only
 //! strengthens `P`). A candidate that is `false` is no precondition.
+//!
+//! **Conjunctions.** An error site entered from several branches (one per failed conjunct,
+//! `assert(0 <= i && i < n)`) is copied once per branch into it (`conjuncts::separate`), so
+//! that each copy's invariant describes one way to fail; the candidate is the conjunction
+//! of each reachable copy's complement (`i >= 0 && i < n`), and a copy without a
+//! complement leaves the check without a candidate (dropping a clause would weaken `P`).
+//! A conjunction no rational point satisfies is no precondition (a domain that lost how
+//! the conjuncts relate gives `i >= 0 && i <= -1`), and a disjunct that the one-disjunct
+//! clauses contradict is dropped from its clause (the conjunction is unchanged). Callers
+//! check each clause as a requirement of its own.
 //!
 //! **Why it holds.** The inference's run is an analysis of the function like the one that
 //! proves checks, on a copy whose executions are the function's (the copies and the split
@@ -41,7 +53,8 @@
 //! other inputs is not printable. An object size is printed `size(p)`, read from 0 up, and
 //! a disjunct that bounds it from below by other inputs as `len <= size(p)`; an address
 //! `(intptr_t)p`, read from 0 up (`hi - lo >= 4` as `(intptr_t)hi - (intptr_t)lo >= 4`,
-//! exact since addresses lie below `2^63`). A parameter
+//! exact since addresses lie below `2^63`); a field as the C read of its bytes,
+//! `*(int64_t *)((char *)self + 24)` (`uint64_t` when read unsigned). A parameter
 //! without a source name makes the candidate unprintable, and it is not reported.
 //!
 //! **Which checks.** Functions other than `main` (whose arguments come from the command
@@ -205,12 +218,12 @@ fn attempt<D: NumericDomain>(
             checks
         };
         settled += proved.len();
-        let requirement = requirement(func, candidate);
+        let requirements = requirements(func, candidate);
         for r in results.iter_mut() {
             if r.function == func.name && proved.contains(&r.check) {
                 r.verdict = Verdict::HoldsIf(Precondition {
                     expr: candidate.text.clone(),
-                    requirement: requirement.clone(),
+                    requirements: requirements.clone(),
                 });
             }
         }
@@ -247,6 +260,9 @@ enum InputOf {
     Size(String),
     /// The address the pointer parameter named holds (`(intptr_t)p`: below `2^63`, read exactly).
     Address(String),
+    /// The bytes at an offset of the object the pointer parameter named points to, at the
+    /// entry (`*(int32_t *)((char *)p + 8)`).
+    Field(String, u64),
 }
 
 /// The inputs of `func`: its parameters, then the null flags and object sizes its entry
@@ -268,6 +284,7 @@ fn inputs(func: &Function) -> Vec<Input> {
             HavocReason::NullParam { param } => InputOf::Null(param.clone()),
             HavocReason::SizeParam { param } => InputOf::Size(param.clone()),
             HavocReason::AddressParam { param } => InputOf::Address(param.clone()),
+            HavocReason::FieldParam { param, offset } => InputOf::Field(param.clone(), *offset),
             _ => continue,
         };
         out.push(Input { value: *dest, of });
@@ -275,13 +292,22 @@ fn inputs(func: &Function) -> Vec<Input> {
     out
 }
 
-/// `candidate` over the inputs named as the callers see them (see
-/// `frontend::contract::Requirement`); `None` when a coefficient or constant does not fit
-/// 128 bits.
-fn requirement(func: &Function, candidate: &Candidate) -> Option<Requirement> {
+/// `candidate` over the inputs named as the callers see them, a requirement per clause
+/// (see `frontend::contract::Requirement`); `None` when a coefficient or constant does not
+/// fit 128 bits.
+fn requirements(func: &Function, candidate: &Candidate) -> Option<Vec<Requirement>> {
+    candidate
+        .clauses
+        .iter()
+        .map(|clause| requirement(func, clause))
+        .collect()
+}
+
+/// The disjunction `clause` as a requirement.
+fn requirement(func: &Function, clause: &[Affine]) -> Option<Requirement> {
     let inputs = inputs(func);
     let mut disjuncts = Vec::new();
-    for e in &candidate.disjuncts {
+    for e in clause {
         let mut terms = Vec::new();
         for (value, reading, coef) in &e.terms {
             let input = inputs.iter().find(|i| i.value == *value)?;
@@ -290,6 +316,11 @@ fn requirement(func: &Function, candidate: &Candidate) -> Option<Requirement> {
                 InputOf::Null(p) => contract::Input::Null(p.clone()),
                 InputOf::Size(p) => contract::Input::Size(p.clone()),
                 InputOf::Address(p) => contract::Input::Address(p.clone()),
+                InputOf::Field(p, offset) => contract::Input::Field {
+                    param: p.clone(),
+                    offset: *offset,
+                    width: func.value(*value).ty.width,
+                },
             };
             terms.push((input, *reading == Interp::Signed, to_i128(coef)?));
         }
@@ -313,7 +344,8 @@ fn assumption_point(func: &Function) -> usize {
                 Inst::Havoc {
                     reason: HavocReason::NullParam { .. }
                         | HavocReason::SizeParam { .. }
-                        | HavocReason::AddressParam { .. },
+                        | HavocReason::AddressParam { .. }
+                        | HavocReason::FieldParam { .. },
                     ..
                 }
             )
@@ -321,11 +353,25 @@ fn assumption_point(func: &Function) -> usize {
         .map_or(0, |i| i + 1)
 }
 
-/// A candidate precondition: a disjunction of constraints over the inputs, each
-/// `Σ aᵢ·pᵢ + c ≥ 0`, and its C text.
+/// The C text of the `ty` integer at byte `offset` of the object `param` points to, read
+/// signed or unsigned: `*(int32_t *)((char *)p + 8)`, `*(uint8_t *)p`.
+fn field_text(param: &str, offset: u64, ty: crate::ir::Ty, reading: Interp) -> String {
+    let sign = match reading {
+        Interp::Signed => "",
+        Interp::Unsigned => "u",
+    };
+    let pointer = match offset {
+        0 => param.to_string(),
+        _ => format!("((char *){param} + {offset})"),
+    };
+    format!("*({sign}int{}_t *){pointer}", ty.width)
+}
+
+/// A candidate precondition: a conjunction of clauses, each a disjunction of constraints
+/// over the inputs, `Σ aᵢ·pᵢ + c ≥ 0`, and its C text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Candidate {
-    disjuncts: Vec<Affine>,
+    clauses: Vec<Vec<Affine>>,
     text: String,
 }
 
@@ -449,7 +495,7 @@ impl Printer {
 /// strengthens the precondition, so it holds as before.
 fn exercised(
     func: &Function,
-    (drafts, printer): (Vec<(CheckId, Draft)>, Option<Printer>),
+    (drafts, printer): (Vec<(CheckId, Vec<Draft>)>, Option<Printer>),
     lines: &BTreeMap<CheckId, (String, u32)>,
     config: &AnalysisConfig,
     deadline: &Deadline,
@@ -469,14 +515,148 @@ fn exercised(
     let mut out = Vec::new();
     // The analyses go first to the candidates that have no disjunct kept without one.
     let mut drafts = drafts;
-    drafts.sort_by_key(|(check, draft)| {
-        let free = draft
-            .disjuncts
-            .iter()
-            .any(|(e, _)| printer.is_size_floor(e));
+    drafts.sort_by_key(|(check, clauses)| {
+        let free = clauses.iter().all(|draft| {
+            draft
+                .disjuncts
+                .iter()
+                .any(|(e, _)| printer.is_size_floor(e))
+        });
         (free, *check)
     });
-    for (check, draft) in drafts {
+    'checks: for (check, drafts) in drafts {
+        let mut clauses: Vec<Vec<(LinExpr, Affine)>> = Vec::new();
+        for draft in drafts {
+            // A clause emptied would weaken the conjunction: the check has no candidate.
+            let Some(kept) = exercised_clause(
+                draft,
+                check,
+                &printer,
+                &at,
+                &mut reached,
+                func,
+                config,
+                deadline,
+            ) else {
+                continue 'checks;
+            };
+            if !clauses.contains(&kept) {
+                clauses.push(kept);
+            }
+        }
+        let dim = printer.space.dim();
+        // Clauses that no input meets at once (`i >= 0 && i <= -1`, from a domain that lost
+        // how the conjuncts relate) say nothing a reader can use.
+        if !satisfiable(&clauses, dim) {
+            continue;
+        }
+        prune(&mut clauses, dim);
+        let mut texts = Vec::new();
+        for clause in &clauses {
+            let Some(text) = printer.text(clause) else {
+                continue 'checks;
+            };
+            texts.push(match clauses.len() > 1 && text.contains(" || ") {
+                true => format!("({text})"),
+                false => text,
+            });
+        }
+        let clauses = clauses
+            .into_iter()
+            .map(|c| c.into_iter().map(|(_, a)| a).collect())
+            .collect();
+        let text = texts.join(" && ");
+        out.push((check, Candidate { clauses, text }));
+    }
+    out
+}
+
+/// Drops from each clause the disjuncts that the single-disjunct clauses contradict
+/// (`i >= 0 && (i <= -1 || i < n)` is `i >= 0 && i < n`): the conjunction is unchanged.
+fn prune(clauses: &mut [Vec<(LinExpr, Affine)>], dim: usize) {
+    let units: Vec<LinCons> = clauses
+        .iter()
+        .filter(|c| c.len() == 1)
+        .map(|c| LinCons {
+            expr: c[0].0.clone(),
+            kind: ConsKind::Ge,
+        })
+        .collect();
+    if units.is_empty() {
+        return;
+    }
+    for clause in clauses.iter_mut().filter(|c| c.len() > 1) {
+        clause.retain(|(e, _)| {
+            let mut cons = units.clone();
+            cons.push(LinCons {
+                expr: e.clone(),
+                kind: ConsKind::Ge,
+            });
+            !empty(&cons, dim)
+        });
+    }
+}
+
+/// Whether no rational point meets every one of `cons`.
+fn empty(cons: &[LinCons], dim: usize) -> bool {
+    let poly = Polyhedron::from_cons(dim, cons, crate::domain::poly::Budget::standard());
+    crate::domain::Lattice::is_bottom(&poly)
+}
+
+/// Whether some rational point meets every clause (a disjunction of `e ≥ 0`), trying each
+/// choice of one disjunct per clause; `true` past a few hundred choices.
+fn satisfiable(clauses: &[Vec<(LinExpr, Affine)>], dim: usize) -> bool {
+    const MAX_CHOICES: usize = 256;
+    let mut choices = 1usize;
+    for clause in clauses {
+        choices = choices.saturating_mul(clause.len());
+    }
+    if clauses.len() < 2 || choices > MAX_CHOICES {
+        return true;
+    }
+    let mut pick = vec![0usize; clauses.len()];
+    loop {
+        let cons: Vec<LinCons> = clauses
+            .iter()
+            .zip(&pick)
+            .map(|(clause, &k)| LinCons {
+                expr: clause[k].0.clone(),
+                kind: ConsKind::Ge,
+            })
+            .collect();
+        if !empty(&cons, dim) {
+            return true;
+        }
+        // The next choice, as an odometer.
+        let mut k = 0;
+        loop {
+            if k == pick.len() {
+                return false;
+            }
+            pick[k] += 1;
+            if pick[k] < clauses[k].len() {
+                break;
+            }
+            pick[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// One clause of a check's candidate less its disjuncts not shown to let the check run
+/// (see [`exercised`]); `None` when no disjunct is left.
+#[allow(clippy::too_many_arguments)]
+fn exercised_clause(
+    draft: Draft,
+    check: CheckId,
+    printer: &Printer,
+    at: &BTreeMap<CheckId, Vec<BlockId>>,
+    reached: &mut Vec<(Affine, Option<Vec<CheckId>>)>,
+    func: &Function,
+    config: &AnalysisConfig,
+    deadline: &Deadline,
+) -> Option<Vec<(LinExpr, Affine)>> {
+    {
         let mut kept = Vec::new();
         for (e, affine) in draft.disjuncts {
             if printer.is_null(&e) || printer.is_size_ceiling(&e) {
@@ -490,7 +670,7 @@ fn exercised(
                 Some(i) => i,
                 None => {
                     let runs = if reached.len() < MAX_REACH_RUNS {
-                        reaching(func, &affine, &at, config, deadline)
+                        reaching(func, &affine, at, config, deadline)
                     } else {
                         None
                     };
@@ -506,16 +686,8 @@ fn exercised(
                 kept.push((e, affine));
             }
         }
-        if kept.is_empty() {
-            continue;
-        }
-        let Some(text) = printer.text(&kept) else {
-            continue;
-        };
-        let disjuncts = kept.into_iter().map(|(_, a)| a).collect();
-        out.push((check, Candidate { disjuncts, text }));
+        (!kept.is_empty()).then_some(kept)
     }
-    out
 }
 
 /// The blocks that evaluate the check of the error block `site`: those that branch to it,
@@ -581,13 +753,15 @@ fn infer<D: NumericDomain>(
     config: &AnalysisConfig,
     engine: super::Engine,
     deadline: &Deadline,
-) -> (Vec<(CheckId, Draft)>, Option<Printer>) {
+) -> (Vec<(CheckId, Vec<Draft>)>, Option<Printer>) {
     let mut probe = only_sites(func, targets);
-    let sites = error_blocks(func, targets);
-    conjuncts::split_at(
-        &mut probe,
-        &sites.iter().map(|&(_, b)| b).collect::<Vec<_>>(),
-    );
+    let blocks: Vec<BlockId> = error_blocks(func, targets)
+        .iter()
+        .map(|&(_, b)| b)
+        .collect();
+    conjuncts::split_at(&mut probe, &blocks);
+    conjuncts::separate(&mut probe, &blocks);
+    let sites = error_blocks(&probe, targets);
     let inputs = inputs(func);
     for &(_, block) in &sites {
         for p in inputs.iter().map(|i| i.value) {
@@ -614,7 +788,7 @@ fn candidates<D: NumericDomain>(
     ctx: &FunctionContext<'_>,
     lowering: &Lowering<'_>,
     run: &Run<D>,
-) -> (Vec<(CheckId, Draft)>, Printer) {
+) -> (Vec<(CheckId, Vec<Draft>)>, Printer) {
     let layout = lowering.layout();
     let inputs = inputs(func);
     let param_vars: Vec<(Var, ValueId)> = inputs
@@ -636,7 +810,10 @@ fn candidates<D: NumericDomain>(
     for (input, &(var, p)) in inputs.iter().zip(&param_vars) {
         let name = match &input.of {
             InputOf::Param => func.value(p).source_name.as_ref(),
-            InputOf::Null(param) | InputOf::Size(param) | InputOf::Address(param) => Some(param),
+            InputOf::Null(param)
+            | InputOf::Size(param)
+            | InputOf::Address(param)
+            | InputOf::Field(param, _) => Some(param),
         };
         match name {
             Some(name) if is_identifier(name) => names[var.index()] = name.clone(),
@@ -648,6 +825,9 @@ fn candidates<D: NumericDomain>(
             if let Some((lo, _)) = ranges.get_mut(&var) {
                 *lo = Int::zero();
             }
+        }
+        if let InputOf::Field(param, offset) = &input.of {
+            names[var.index()] = field_text(param, *offset, func.value(p).ty, ctx.reading(p));
         }
         if let InputOf::Address(param) = &input.of {
             names[var.index()] = format!("(intptr_t){param}");
@@ -670,7 +850,8 @@ fn candidates<D: NumericDomain>(
     for (var, (lo, hi)) in &ranges {
         print_ranges[var.index()] = Interval::ints(lo.clone(), hi.clone());
     }
-    let mut out = Vec::new();
+    // Per check, one clause per reachable copy of its site; `None` once a copy has none.
+    let mut clauses: BTreeMap<CheckId, Option<Vec<Draft>>> = BTreeMap::new();
     for &(check, block) in sites {
         // No invariant: the site is unreachable, nothing to assume.
         let Some(state) = run.invariants.at(block) else {
@@ -678,17 +859,17 @@ fn candidates<D: NumericDomain>(
         };
         let mut state = state.clone();
         state.forget(&others);
-        let Some(disjuncts) = complement(&state.to_cons(), &ranges) else {
+        let disjuncts = complement(&state.to_cons(), &ranges).filter(|d| {
+            !d.is_empty()
+                && !d
+                    .iter()
+                    .flat_map(|e| e.vars())
+                    .any(|v| names[v.index()].is_empty())
+        });
+        let Some(disjuncts) = disjuncts else {
+            clauses.insert(check, None);
             continue;
         };
-        if disjuncts.is_empty()
-            || disjuncts
-                .iter()
-                .flat_map(|d| d.vars())
-                .any(|v| names[v.index()].is_empty())
-        {
-            continue;
-        }
         let disjuncts = disjuncts
             .into_iter()
             .map(|e| {
@@ -705,8 +886,14 @@ fn candidates<D: NumericDomain>(
                 (e, affine)
             })
             .collect();
-        out.push((check, Draft { disjuncts }));
+        if let Some(list) = clauses.entry(check).or_insert_with(|| Some(Vec::new())) {
+            list.push(Draft { disjuncts });
+        }
     }
+    let out = clauses
+        .into_iter()
+        .filter_map(|(check, list)| Some((check, list?)))
+        .collect();
     let sizes = inputs
         .iter()
         .zip(&param_vars)
@@ -779,9 +966,9 @@ fn bounds(e: &LinExpr, ranges: &BTreeMap<Var, (Int, Int)>) -> Option<(Int, Int)>
     Some((lo, hi))
 }
 
-/// The `checks` that hold under `candidate` by a second analysis: analyzed once per
-/// disjunct, with that disjunct assumed at the entry (a convex domain would lose a
-/// disjunction assumed at once), the checks whose error site gets no invariant in every
+/// The `checks` that hold under `candidate` by a second analysis: analyzed once per way to
+/// satisfy it, one disjunct of each clause assumed at the entry (a convex domain would lose
+/// a disjunction assumed at once), the checks whose error site gets no invariant in every
 /// run. `runs` counts the analyses.
 fn recheck<D: NumericDomain>(
     func: &Function,
@@ -793,38 +980,52 @@ fn recheck<D: NumericDomain>(
     runs: &mut usize,
 ) -> Vec<CheckId> {
     let mut proved = checks.to_vec();
-    for disjunct in &candidate.disjuncts {
+    // Every choice of one disjunct per clause.
+    let mut choices: Vec<Vec<Affine>> = vec![Vec::new()];
+    for clause in &candidate.clauses {
+        choices = choices
+            .iter()
+            .flat_map(|chosen| {
+                clause.iter().map(move |d| {
+                    let mut next = chosen.clone();
+                    next.push(d.clone());
+                    next
+                })
+            })
+            .collect();
+        if choices.len() > MAX_RUNS {
+            return Vec::new();
+        }
+    }
+    for conjunction in &choices {
         if proved.is_empty() || *runs >= MAX_RUNS {
             return Vec::new();
         }
         *runs += 1;
-        let holds = recheck_one::<D>(
-            func,
-            std::slice::from_ref(disjunct),
-            &proved,
-            config,
-            engine,
-            deadline,
-        );
+        let holds = recheck_one::<D>(func, conjunction, &proved, config, engine, deadline);
         proved.retain(|c| holds.contains(c));
     }
     proved
 }
 
-/// Analyzes `func` with the disjunction `assumed` assumed at its entry; the `checks` whose
+/// Analyzes `func` with each of `conjunction` assumed at its entry; the `checks` whose
 /// error site then gets no invariant.
 fn recheck_one<D: NumericDomain>(
     func: &Function,
-    assumed_at_entry: &[Affine],
+    conjunction: &[Affine],
     checks: &[CheckId],
     config: &AnalysisConfig,
     engine: super::Engine,
     deadline: &Deadline,
 ) -> Vec<CheckId> {
     let mut assumed = only_sites(func, checks);
-    let Some(insts) = assumption(&mut assumed, assumed_at_entry) else {
-        return Vec::new();
-    };
+    let mut insts = Vec::new();
+    for conjunct in conjunction {
+        match assumption(&mut assumed, std::slice::from_ref(conjunct)) {
+            Some(more) => insts.extend(more),
+            None => return Vec::new(),
+        }
+    }
     let entry = assumed.entry.index();
     let at = assumption_point(func);
     assumed.blocks[entry].insts.splice(at..at, insts);

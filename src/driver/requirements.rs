@@ -8,8 +8,8 @@
 //! arguments (`frontend::Program::lift_requirements`; the callers' own checks end their
 //! paths there, as an execution that reaches an error site stops), and these callers are
 //! analyzed like any function, from arbitrary arguments and memory, without counterexample
-//! search. A check `holds if P` becomes proved when every call checks `P` and each of these
-//! checks is proved.
+//! search. A check `holds if P` becomes proved when every call checks `P` (each clause of
+//! a conjunction `P₁ && P₂` a requirement of its own) and each of these checks is proved.
 //!
 //! **Why it holds.** `holds if P` is proved by the analysis of the function from arbitrary
 //! arguments and memory: every execution of it that starts with inputs satisfying `P` passes
@@ -118,9 +118,9 @@ pub fn settle_at_call_sites(
         let Some(held) = settled.get(r.function.as_str()) else {
             continue;
         };
-        if p.requirement
+        if p.requirements
             .as_ref()
-            .is_some_and(|req| held.contains(&req))
+            .is_some_and(|reqs| reqs.iter().all(|req| held.contains(&req)))
         {
             r.verdict = Verdict::Proved;
             upgraded += 1;
@@ -145,12 +145,14 @@ fn requirements(report: &AnalysisReport) -> Requirements {
         let Verdict::HoldsIf(p) = &r.verdict else {
             continue;
         };
-        let Some(req) = &p.requirement else {
+        let Some(reqs) = &p.requirements else {
             continue;
         };
         let list = res.entry(r.function.clone()).or_default();
-        if !list.contains(req) {
-            list.push(req.clone());
+        for req in reqs {
+            if !list.contains(req) {
+                list.push(req.clone());
+            }
         }
     }
     res

@@ -182,6 +182,16 @@ pub enum Input {
     Size(String),
     /// The address a pointer parameter holds, as a non-negative integer (`(intptr_t)p`).
     Address(String),
+    /// The `width`-bit integer at byte `offset` of a pointer parameter's object at the
+    /// entry (a field of `*p`), as a caller leaves it before the call.
+    Field {
+        /// The parameter.
+        param: String,
+        /// The byte offset from the pointer.
+        offset: u64,
+        /// The integer's width in bits.
+        width: u32,
+    },
 }
 
 impl Input {
@@ -189,6 +199,7 @@ impl Input {
     pub fn param(&self) -> &str {
         match self {
             Input::Value(p) | Input::Null(p) | Input::Size(p) | Input::Address(p) => p,
+            Input::Field { param, .. } => param,
         }
     }
 }

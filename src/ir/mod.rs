@@ -422,6 +422,15 @@ pub enum HavocReason {
         /// The parameter's name.
         param: String,
     },
+    /// The bytes at a constant offset of a pointer parameter's object at the entry, read as
+    /// the havoc's type (a field of `*param`; `*(int32_t *)((char *)param + offset)` in a
+    /// precondition). Defined by the memory model for each exact cell of the object.
+    FieldParam {
+        /// The parameter's name.
+        param: String,
+        /// The byte offset from the pointer.
+        offset: u64,
+    },
     /// Whether an access stays inside its object, when the memory model describes neither
     /// the object nor its size (a pointer parameter's object, a pointer loaded from memory).
     UnknownBounds,

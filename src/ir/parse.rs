@@ -865,6 +865,14 @@ impl<'t> Cursor<'t> {
             HavocReason::SizeParam { param: text(self)? }
         } else if self.eat("address param ") {
             HavocReason::AddressParam { param: text(self)? }
+        } else if self.eat("field param ") {
+            let offset = u64::try_from(self.integer()?)
+                .map_err(|_| self.error("field offset out of range".into()))?;
+            self.expect(" ")?;
+            HavocReason::FieldParam {
+                param: text(self)?,
+                offset,
+            }
         } else if self.eat("unsupported ") {
             HavocReason::Unsupported { what: text(self)? }
         } else if self.eat("load") {

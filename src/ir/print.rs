@@ -120,6 +120,12 @@ impl fmt::Display for HavocReason {
             (HavocReason::SizeParam { param }, true) => write!(f, "size param {param:?}"),
             (HavocReason::AddressParam { param }, false) => write!(f, "address param {param}"),
             (HavocReason::AddressParam { param }, true) => write!(f, "address param {param:?}"),
+            (HavocReason::FieldParam { param, offset }, false) => {
+                write!(f, "field param {offset} {param}")
+            }
+            (HavocReason::FieldParam { param, offset }, true) => {
+                write!(f, "field param {offset} {param:?}")
+            }
             (HavocReason::Unsupported { what }, false) => write!(f, "unsupported {what}"),
             (HavocReason::Unsupported { what }, true) => write!(f, "unsupported {what:?}"),
         }

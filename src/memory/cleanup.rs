@@ -74,7 +74,7 @@ fn removable(inst: &Inst) -> bool {
             !flagged && !may_misbehave
         }
         Inst::Havoc {
-            reason: HavocReason::Load,
+            reason: HavocReason::Load | HavocReason::FieldParam { .. },
             ..
         } => true,
         _ => false,

@@ -33,8 +33,8 @@ use super::phis::{Phis, Track};
 use super::registry::Kinds;
 use super::values::{self, initial_values, Initial, ValueSet};
 use crate::ir::{
-    Address, BaseId, BlockId, Expr, Function, HavocReason, Inst, MemOp, Operand, SourceLoc, Ty,
-    ValueId, ValueInfo,
+    Address, BaseId, BaseKind, BlockId, Expr, Function, HavocReason, Inst, MemOp, Operand,
+    SourceLoc, Ty, ValueId, ValueInfo,
 };
 
 /// The most earlier entries of the memo a read of a summary cell compares its offset with.
@@ -92,6 +92,33 @@ impl Context<'_> {
         em.keep(Inst::Havoc {
             dest: v,
             reason: HavocReason::Load,
+        });
+        Sym::Op(Operand::Value(v))
+    }
+
+    /// The value of cell `c` at the entry: arbitrary, and for an exact cell of a pointer
+    /// parameter's object an input of the function a precondition may read (its field).
+    fn entry_cell(&self, em: &mut Emitter<'_>, c: CellId) -> Sym {
+        let cell = &self.cells.cells[c.0];
+        let base = &self.func.bases[cell.base.index()];
+        let field = match (base.kind, cell.offset) {
+            (BaseKind::Pointee, Some(offset)) if matches!(cell.ty.width, 8 | 16 | 32 | 64) => {
+                u64::try_from(offset).ok()
+            }
+            _ => None,
+        };
+        let Some(offset) = field else {
+            return self.havoc_cell(em, c);
+        };
+        let param = base
+            .name
+            .strip_prefix('*')
+            .unwrap_or(&base.name)
+            .to_string();
+        let v = fresh(em.values, cell.ty, self.cell_name(c));
+        em.keep(Inst::Havoc {
+            dest: v,
+            reason: HavocReason::FieldParam { param, offset },
         });
         Sym::Op(Operand::Value(v))
     }
@@ -220,6 +247,11 @@ impl Handover {
 struct Block {
     index: usize,
     in_entry: bool,
+    /// Whether the point is in the leading initializers of globals of the entry block: the
+    /// lifter puts the constant globals' contents there, before anything else (the null
+    /// flags of the pointer parameters come next), so they describe the memory the
+    /// function starts with, not writes, and change no other base.
+    at_start: bool,
     tracks: Tracks,
     /// The value sets of the summary cells (`values.rs`).
     sets: Vec<ValueSet>,
@@ -246,6 +278,7 @@ impl Block {
         let mut state = Block {
             index: b,
             in_entry,
+            at_start: in_entry,
             tracks: Tracks {
                 cells: vec![],
                 bounds: vec![],
@@ -262,7 +295,7 @@ impl Block {
         let tracks = if in_entry {
             let mut em = state.emitter(cx, values, &cx.func.loc);
             let cells = (0..n_cells)
-                .map(|c| cx.havoc_cell(&mut em, CellId(c)))
+                .map(|c| cx.entry_cell(&mut em, CellId(c)))
                 .collect();
             let mut bounds = Vec::with_capacity(cx.kinds.n_segments());
             for (_, kind, range) in cx.kinds.all() {
@@ -302,6 +335,10 @@ impl Block {
         inst: &Inst,
         loc: &Option<SourceLoc>,
     ) {
+        let initial = matches!(inst, Inst::Mem(MemOp::Init { base, .. })
+            if cx.func.bases[base.index()].kind == BaseKind::Global);
+        let at_start = self.at_start;
+        self.at_start = at_start && initial;
         match inst {
             Inst::Mem(MemOp::Load { dest, addr }) => self.load(cx, values, *dest, addr, loc),
             Inst::Mem(MemOp::Store { addr, value }) => {
@@ -333,7 +370,9 @@ impl Block {
                     };
                     self.tracks.cells[c.0] = v;
                 }
-                self.written(cx, values, &cx.aliasing.aliased_by_write(*base), loc);
+                if !(at_start && initial) {
+                    self.written(cx, values, &cx.aliasing.aliased_by_write(*base), loc);
+                }
             }
             Inst::Mem(MemOp::Clobber { bases }) => {
                 let mut all: BTreeSet<BaseId> = bases.iter().copied().collect();

@@ -319,7 +319,7 @@ struct ResultRecord {
 #[derive(Serialize, Deserialize)]
 enum VerdictRecord {
     Proved,
-    HoldsIf(String, Option<crate::frontend::contract::Requirement>),
+    HoldsIf(String, Option<Vec<crate::frontend::contract::Requirement>>),
     Violated(CounterexampleRecord),
     Unknown(ReasonRecord),
 }
@@ -515,7 +515,7 @@ fn integer(text: &str) -> Result<i128, String> {
 fn verdict_record(verdict: &Verdict) -> VerdictRecord {
     match verdict {
         Verdict::Proved => VerdictRecord::Proved,
-        Verdict::HoldsIf(p) => VerdictRecord::HoldsIf(p.expr.clone(), p.requirement.clone()),
+        Verdict::HoldsIf(p) => VerdictRecord::HoldsIf(p.expr.clone(), p.requirements.clone()),
         Verdict::Violated(cex) => VerdictRecord::Violated(CounterexampleRecord {
             args: cex.args.iter().map(nondet_record).collect(),
             inputs: cex.inputs.iter().map(nondet_record).collect(),
@@ -562,8 +562,8 @@ fn verdict_record(verdict: &Verdict) -> VerdictRecord {
 fn verdict(record: VerdictRecord) -> Result<Verdict, String> {
     Ok(match record {
         VerdictRecord::Proved => Verdict::Proved,
-        VerdictRecord::HoldsIf(expr, requirement) => {
-            Verdict::HoldsIf(crate::check::Precondition { expr, requirement })
+        VerdictRecord::HoldsIf(expr, requirements) => {
+            Verdict::HoldsIf(crate::check::Precondition { expr, requirements })
         }
         VerdictRecord::Violated(cex) => Verdict::Violated(Box::new(Counterexample {
             args: cex.args.into_iter().map(nondet).collect::<Result<_, _>>()?,

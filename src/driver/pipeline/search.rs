@@ -65,7 +65,8 @@ pub(super) fn reads_memory(func: &Function) -> bool {
             matches!(
                 i,
                 crate::ir::Inst::Havoc {
-                    reason: crate::ir::HavocReason::Load,
+                    reason: crate::ir::HavocReason::Load
+                        | crate::ir::HavocReason::FieldParam { .. },
                     ..
                 }
             )

@@ -76,6 +76,32 @@ pub(super) fn split_at(func: &mut Function, sites: &[BlockId]) {
     }
 }
 
+/// Gives each edge into one of `sites` an error block of its own (a copy of the site), so
+/// that the invariant of each copy is the state of one way to fail, not their join: a
+/// precondition `0 <= i && i < n` is the conjunction of what each copy excludes. The
+/// function's executions are unchanged (each copy ends as the site does).
+pub(super) fn separate(func: &mut Function, sites: &[BlockId]) {
+    for &site in sites {
+        let mut first = true;
+        for b in 0..func.blocks.len() {
+            let n_edges = func.blocks[b].term.edges_mut().len();
+            for e in 0..n_edges {
+                if func.blocks[b].term.edges_mut()[e].target != site {
+                    continue;
+                }
+                if std::mem::replace(&mut first, false) {
+                    continue;
+                }
+                let mut copy = func.blocks[site.index()].clone();
+                copy.name = format!("{}.{b}", copy.name);
+                func.blocks.push(copy);
+                let target = BlockId((func.blocks.len() - 1) as u32);
+                func.blocks[b].term.edges_mut()[e].target = target;
+            }
+        }
+    }
+}
+
 /// The leaves of the conjunction tree rooted at `op`, left to right.
 fn conjuncts(op: Operand, ands: &BTreeMap<crate::ir::ValueId, (Operand, Operand)>) -> Vec<Operand> {
     match op {

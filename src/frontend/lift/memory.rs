@@ -369,7 +369,8 @@ impl Lifter {
         }
         self.memory.reachable = reachable;
         // A constant global holds its initializer in every execution (writing it is
-        // undefined behaviour).
+        // undefined behaviour). These initializers come first in the entry block, where
+        // the memory model reads them as the memory the function starts with.
         for (base, init) in constants {
             let addr = Address {
                 base,
@@ -567,7 +568,7 @@ impl Lifter {
     }
 
     /// `a + b` in `i64`, folded when both are constants.
-    fn add_offset(
+    pub(super) fn add_offset(
         &mut self,
         piece: usize,
         a: Operand,

@@ -13,7 +13,9 @@
 //! its object is the caller's own pointer parameter's (`pointers.rs`); when the addresses
 //! of one object cancel in the bound (`lowPrefix <= dst` for two pointers into one
 //! buffer), the bound reads their offsets, each required in `[0, size]` (an object and its
-//! end lie inside the address space, so their addresses do not wrap). An argument the
+//! end lie inside the address space, so their addresses do not wrap). A field of a pointer
+//! parameter's object is a read of the argument's object at that offset just before the
+//! call, which the memory model lowers like any load. An argument the
 //! memory model does not describe makes the check unknown.
 //!
 //! Each requirement is checked *independently*: a nondeterministic choice skips it, and
@@ -24,8 +26,8 @@ use inkwell::llvm_sys::prelude::*;
 use super::contract::{Bound, Input, Obligation, Requirement};
 use super::{int_ty, raw, Lifter};
 use crate::ir::{
-    Address, BinOp, CastOp, CheckKind, CmpPred, Const, Expr, Inst, ObjectSize, Operand, SourceLoc,
-    Ty,
+    Address, BinOp, CastOp, CheckKind, CmpPred, Const, Expr, Inst, MemOp, ObjectSize, Operand,
+    SourceLoc, Ty,
 };
 
 const I64: Ty = Ty { width: 64 };
@@ -134,6 +136,9 @@ impl Lifter {
                         addresses.push((self.address(arg)?, *signed, *coef));
                         continue;
                     }
+                    Input::Field { offset, width, .. } => {
+                        (self.field_at(piece, arg, *offset, *width, loc)?, *width)
+                    }
                 };
                 terms.push((value, width, *signed, *coef));
             }
@@ -150,6 +155,30 @@ impl Lifter {
             cond = self.binary(piece, BinOp::And, (cond, c), Ty::BOOL, loc);
         }
         Some(cond)
+    }
+
+    /// The `width`-bit integer at byte `offset` of the object `arg` points to, read just
+    /// before the call (what the callee finds there at its entry); the memory model gives
+    /// it the value the caller's cells hold, or an arbitrary one. The read is no access of
+    /// the program: it checks nothing.
+    fn field_at(
+        &mut self,
+        piece: usize,
+        arg: LLVMValueRef,
+        offset: u64,
+        width: u32,
+        loc: &Option<SourceLoc>,
+    ) -> Option<Operand> {
+        let addr = self.address(arg)?;
+        let displacement = Operand::Const(Const::new(I64, i128::from(offset)));
+        let offset = self.add_offset(piece, addr.offset, displacement, loc)?;
+        let dest = self.synthetic_value(Ty::int(width), "field");
+        let addr = Address {
+            base: addr.base,
+            offset,
+        };
+        self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone());
+        Some(Operand::Value(dest))
     }
 
     /// The terms of a bound over the addresses `addresses` (each with its reading and

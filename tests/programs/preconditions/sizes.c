@@ -1,7 +1,7 @@
 /* A check after a read through a pointer parameter: the read holds if the object is large
    enough; the check after it depends on the value read, so no precondition over the
-   parameter's object makes it hold (an object too small only stops the function before),
-   and a caller passing a pointer to NULL fails it. */
+   parameter's object size makes it hold (an object too small only stops the function
+   before): it holds if the pointer the caller leaves at `*ip` is not NULL. */
 #include <assert.h>
 #include <stddef.h>
 
