@@ -503,3 +503,130 @@ fn pointers_compared_across_parameters_give_preconditions_over_addresses() {
         "{p}"
     );
 }
+
+/// A field of a pointer parameter's object is an input: `bit_index`'s `0 <= i && i <
+/// b->nbits` holds under a conjunction over `i` and the 8 bytes at offset 8 of `*b`, judged
+/// natively with fields and indices on both sides; the `static` helper whose caller tests
+/// the same bound first is proved (the call reads the field as the helper will); and a
+/// conjunction over parameters alone is the precondition of a check of a conjunction.
+#[test]
+fn fields_of_pointer_parameters_and_conjunctions_are_preconditions() {
+    let path = common::program("preconditions/fields.c");
+    let args = [
+        "--checks",
+        "all",
+        "--timeout",
+        "20",
+        "-Z",
+        "inline-program-limit=0",
+        "-Z",
+        "inline-leaf-limit=0",
+        "--no-counterexamples",
+    ];
+    let report = common::check_json(&path, &args);
+    let assertion = |line: u32| -> &Value {
+        report["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .find(|c| {
+                c["kind"] == "assert"
+                    && c["location"]
+                        .as_str()
+                        .is_some_and(|l| l.contains(&format!(":{line}:")))
+            })
+            .unwrap_or_else(|| panic!("no assertion at line {line}"))
+    };
+    let tested = line_of_mark(&path, "every call tests the index");
+    let check = assertion(tested);
+    assert_eq!(check["verdict"], "proved", "{check}");
+
+    let line = line_of_mark(&path, "holds if the index is below the field");
+    let p = precondition(assertion(line));
+    assert!(
+        p.contains(" && ") && p.contains("*(int64_t *)((char *)b + 8)"),
+        "{p}"
+    );
+    let mut calls = String::new();
+    for nbits in VALUES {
+        for i in VALUES {
+            calls.push_str(&format!(
+                "  {{ struct bits s = {{ 0, {nbits}, 0 }}; const struct bits *b = &s; long i = {i}; \
+                 int pre = ({p}); failed = 0; bit_index(b, i); \
+                 if (failed == {line}) {{ if (pre) in_p++; else out_p++; }} }}\n"
+            ));
+        }
+    }
+    let counts = run_driver(&path, &calls);
+    assert_eq!(
+        counts.0, 0,
+        "fields and indices that satisfy `{p}` fail the check"
+    );
+    assert!(
+        counts.1 > 0,
+        "no field and index outside `{p}` fail the check"
+    );
+
+    let line = line_of_mark(&path, "holds if the field is zero");
+    let p = precondition(assertion(line));
+    assert_eq!(p, "*(int32_t *)((char *)b + 16) == 0");
+    let calls: String = VALUES
+        .iter()
+        .map(|v| {
+            format!(
+                "  {{ struct bits s = {{ 0, 0, {v} }}; struct bits *b = &s; int pre = ({p}); \
+                 failed = 0; freeze(b); if (failed == {line}) {{ if (pre) in_p++; else out_p++; }} }}\n"
+            )
+        })
+        .collect();
+    let counts = run_driver(&path, &calls);
+    assert_eq!(counts.0, 0, "fields that satisfy `{p}` fail the check");
+    assert!(counts.1 > 0, "no field outside `{p}` fails the check");
+
+    let line = line_of_mark(&path, "holds if both bounds hold");
+    let p = precondition(assertion(line));
+    assert!(p.contains(" && "), "{p}");
+    // `long` arguments, so that `n - i` in the precondition does not overflow.
+    let mut calls = String::new();
+    for n in VALUES {
+        for i in VALUES {
+            calls.push_str(&format!(
+                "  {{ long n = {n}, i = {i}; int pre = ({p}); failed = 0; in_range(n, i); \
+                 if (failed == {line}) {{ if (pre) in_p++; else out_p++; }} }}\n"
+            ));
+        }
+    }
+    let (inside, outside) = run_driver(&path, &calls);
+    assert_eq!(inside, 0, "arguments that satisfy `{p}` fail the check");
+    assert!(outside > 0, "no arguments outside `{p}` fail the check");
+}
+
+/// Builds and runs a driver that includes `path` (with `check` recording the failed line)
+/// and runs `calls`, each counting into `in_p` or `out_p`: the two counts.
+fn run_driver(path: &Path, calls: &str) -> (usize, usize) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let source = format!(
+        "#include <stdio.h>\n#include <stdint.h>\nstatic int failed;\n\
+         #define check(c) do {{ if (!(c)) failed = __LINE__; }} while (0)\n#include \"{}\"\n\
+         int main(void) {{\n  int in_p = 0, out_p = 0;\n{calls}  \
+         printf(\"%d %d\\n\", in_p, out_p);\n  return 0;\n}}\n",
+        path.canonicalize().expect("the program").display()
+    );
+    let src = dir.path().join("driver.c");
+    std::fs::write(&src, source).expect("the driver");
+    let exe = dir.path().join("driver");
+    let status = Command::new("clang-19")
+        .args(["-w", "-O0"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("clang-19 runs");
+    assert!(status.success(), "the driver builds");
+    let out = Command::new(&exe).output().expect("the driver runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut counts = text
+        .split_whitespace()
+        .map(|n| n.parse::<usize>().expect("a count"));
+    (counts.next().expect("in"), counts.next().expect("out"))
+}

@@ -434,6 +434,20 @@ impl Printer {
         sizes.peek().is_some() && sizes.all(|(_, a)| a < &Int::zero())
     }
 
+    /// The C text of `e ≥ 0 && f ≥ 0` for `f = -e` (an equality), `None` when it mentions a
+    /// null flag.
+    fn equality(&self, e: &LinExpr, f: &LinExpr) -> Option<String> {
+        if e.vars().any(|v| self.nulls.contains_key(&v)) {
+            return None;
+        }
+        let cons = [e, f].map(|expr| LinCons {
+            expr: expr.clone(),
+            kind: ConsKind::Ge,
+        });
+        let text = readable_invariant(&[cons.to_vec()], &self.space, &self.ranges);
+        (text != "true" && text != "false").then_some(text)
+    }
+
     /// The C text of the disjunction of `e ≥ 0`, `None` when it is `true` or `false`, or
     /// when a disjunct mixes a null flag with other inputs.
     fn text(&self, disjuncts: &[(LinExpr, Affine)]) -> Option<String> {
@@ -552,8 +566,19 @@ fn exercised(
         }
         prune(&mut clauses, dim);
         let mut texts = Vec::new();
-        for clause in &clauses {
-            let Some(text) = printer.text(clause) else {
+        for (k, clause) in clauses.iter().enumerate() {
+            // Two bounds that meet (`x >= 0 && x <= 0`) print as one equality.
+            let opposite = |c: &Vec<(LinExpr, Affine)>| {
+                c.len() == 1 && clause.len() == 1 && c[0].0 == clause[0].0.negated()
+            };
+            if clauses[..k].iter().any(opposite) {
+                continue;
+            }
+            let text = match clauses[k + 1..].iter().find(|c| opposite(c)) {
+                Some(other) => printer.equality(&clause[0].0, &other[0].0),
+                None => printer.text(clause),
+            };
+            let Some(text) = text else {
                 continue 'checks;
             };
             texts.push(match clauses.len() > 1 && text.contains(" || ") {

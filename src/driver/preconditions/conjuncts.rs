@@ -6,9 +6,12 @@
 //! site once per conjunct (`c₁ ? (c₂ ? ok : err) : err`) computes the same condition, and
 //! the invariant there is the join of one precise state per failed conjunct, most of them
 //! empty (`0 <= o` holds in the loop): the relation the precondition needs (`o > size - w`)
-//! survives.
+//! survives. An equality is the conjunction of two bounds (`x == 0` is `x <= 0 && x >= 0`,
+//! signed), so that each side of a failed equality is a way to fail of its own.
 
-use crate::ir::{BinOp, Block, BlockId, Edge, Expr, Function, Inst, Operand, Terminator, Ty};
+use crate::ir::{
+    BinOp, Block, BlockId, CmpPred, Edge, Expr, Function, Inst, Operand, Terminator, Ty, ValueId,
+};
 use std::collections::BTreeMap;
 
 /// Rewrites each branch of `func` into one of `sites` on a conjunction of `i1` values into a
@@ -32,6 +35,24 @@ pub(super) fn split_at(func: &mut Function, sites: &[BlockId]) {
             _ => None,
         })
         .collect();
+    // Equalities of integers, each a conjunction of two signed bounds.
+    let eqs: BTreeMap<ValueId, (Operand, Operand)> = func
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match i {
+            Inst::Assign {
+                dest,
+                expr:
+                    Expr::Cmp {
+                        pred: CmpPred::Eq,
+                        lhs,
+                        rhs,
+                    },
+            } if func.operand_ty(lhs) != Ty::BOOL => Some((*dest, (*lhs, *rhs))),
+            _ => None,
+        })
+        .collect();
     for b in 0..func.blocks.len() {
         let Terminator::Branch {
             cond: Operand::Value(cond),
@@ -41,10 +62,24 @@ pub(super) fn split_at(func: &mut Function, sites: &[BlockId]) {
         else {
             continue;
         };
-        if !sites.contains(&else_edge.target) || !ands.contains_key(&cond) {
+        if !sites.contains(&else_edge.target)
+            || !(ands.contains_key(&cond) || eqs.contains_key(&cond))
+        {
             continue;
         }
-        let leaves = conjuncts(Operand::Value(cond), &ands);
+        let leaves: Vec<Leaf> = conjuncts(Operand::Value(cond), &ands)
+            .into_iter()
+            .flat_map(|leaf| match leaf {
+                Operand::Value(v) if eqs.contains_key(&v) => {
+                    let (lhs, rhs) = eqs[&v];
+                    vec![
+                        Leaf::Cmp(CmpPred::Sle, lhs, rhs),
+                        Leaf::Cmp(CmpPred::Sge, lhs, rhs),
+                    ]
+                }
+                other => vec![Leaf::Op(other)],
+            })
+            .collect();
         let loc = func.blocks[b].term_loc.clone();
         let name = func.blocks[b].name.clone();
         // Block `b` tests the first conjunct; each new block the next one.
@@ -66,8 +101,26 @@ pub(super) fn split_at(func: &mut Function, sites: &[BlockId]) {
                 }
             };
             let target = next.target;
+            let cond = match *leaf {
+                Leaf::Op(op) => op,
+                Leaf::Cmp(pred, lhs, rhs) => {
+                    let dest = ValueId(func.values.len() as u32);
+                    func.values.push(crate::ir::ValueInfo {
+                        ty: Ty::BOOL,
+                        name: format!("bound.{}", dest.index()),
+                        source_name: None,
+                    });
+                    let block = &mut func.blocks[from];
+                    block.insts.push(Inst::Assign {
+                        dest,
+                        expr: Expr::Cmp { pred, lhs, rhs },
+                    });
+                    block.locs.push(loc.clone());
+                    Operand::Value(dest)
+                }
+            };
             func.blocks[from].term = Terminator::Branch {
-                cond: *leaf,
+                cond,
                 then_edge: next,
                 else_edge: else_edge.clone(),
             };
@@ -100,6 +153,13 @@ pub(super) fn separate(func: &mut Function, sites: &[BlockId]) {
             }
         }
     }
+}
+
+/// A conjunct: a value, or a comparison to compute where it is tested.
+#[derive(Clone, Copy)]
+enum Leaf {
+    Op(Operand),
+    Cmp(CmpPred, Operand, Operand),
 }
 
 /// The leaves of the conjunction tree rooted at `op`, left to right.
