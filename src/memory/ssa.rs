@@ -18,8 +18,11 @@
 //! the cell's content, each summary cell's elements hold values of its set (`values.rs`),
 //! each memo entry names the content of its element (`memo.rs`), and each segment's
 //! bounds satisfy its kind's invariant. Every cell is arbitrary at the entry
-//! (uninitialized memory is never an earlier path's value), and a write to a base makes the
-//! cells of every base it may alias arbitrary (`cells::Aliasing`).
+//! (uninitialized memory is never an earlier path's value; an exact cell of a pointer
+//! parameter's object is an input named by its offset, `HavocReason::FieldParam`, which
+//! preconditions may read), and a write to a base makes the cells of every base it may
+//! alias arbitrary (`cells::Aliasing`), but for the leading initializers of the entry,
+//! which describe the memory the function starts with.
 
 use std::collections::BTreeSet;
 

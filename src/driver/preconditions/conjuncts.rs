@@ -132,9 +132,13 @@ pub(super) fn split_at(func: &mut Function, sites: &[BlockId]) {
 /// Gives each edge into one of `sites` an error block of its own (a copy of the site), so
 /// that the invariant of each copy is the state of one way to fail, not their join: a
 /// precondition `0 <= i && i < n` is the conjunction of what each copy excludes. The
-/// function's executions are unchanged (each copy ends as the site does).
+/// function's executions are unchanged (each copy ends as the site does). A site with
+/// instructions is left as it is (a copy would define its values twice).
 pub(super) fn separate(func: &mut Function, sites: &[BlockId]) {
     for &site in sites {
+        if !func.blocks[site.index()].insts.is_empty() {
+            continue;
+        }
         let mut first = true;
         for b in 0..func.blocks.len() {
             let n_edges = func.blocks[b].term.edges_mut().len();
