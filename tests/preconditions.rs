@@ -346,6 +346,19 @@ fn verdicts_at_mark(report: &Value, path: &Path, mark: &str) -> Vec<(String, Str
         .collect()
 }
 
+/// Every check, each function analyzed on its own (nothing inlined), no counterexample search.
+const SEPARATE_FUNCTIONS: [&str; 9] = [
+    "--checks",
+    "all",
+    "--timeout",
+    "20",
+    "-Z",
+    "inline-program-limit=0",
+    "-Z",
+    "inline-leaf-limit=0",
+    "--no-counterexamples",
+];
+
 /// `static` helpers analyzed on their own (nothing inlined): a check that holds under a
 /// precondition every call meets is proved (a positive step, a buffer long enough and not
 /// `NULL`: a local array and a pointer into it), and stays `holds if` when one call may not
@@ -355,18 +368,8 @@ fn verdicts_at_mark(report: &Value, path: &Path, mark: &str) -> Vec<(String, Str
 #[test]
 fn a_precondition_every_call_meets_proves_the_check() {
     let path = common::program("preconditions/callers.c");
-    let args = [
-        "--checks",
-        "all",
-        "--timeout",
-        "20",
-        "-Z",
-        "inline-program-limit=0",
-        "-Z",
-        "inline-leaf-limit=0",
-        // No check here can fail; the search for executions reaching them only costs time.
-        "--no-counterexamples",
-    ];
+    // No check here can fail; the search for executions reaching them only costs time.
+    let args = SEPARATE_FUNCTIONS;
     // The second run reads every function's results from the cache, requirements included.
     let cache = tempfile::tempdir().expect("temporary directory");
     let cache_dir = cache.path().to_str().expect("a UTF-8 path");
@@ -416,17 +419,7 @@ fn a_precondition_every_call_meets_proves_the_check() {
 #[test]
 fn pointers_compared_across_parameters_give_preconditions_over_addresses() {
     let path = common::program("preconditions/pointer_order.c");
-    let args = [
-        "--checks",
-        "all",
-        "--timeout",
-        "20",
-        "-Z",
-        "inline-program-limit=0",
-        "-Z",
-        "inline-leaf-limit=0",
-        "--no-counterexamples",
-    ];
+    let args = SEPARATE_FUNCTIONS;
     let on = common::check_json(&path, &args);
     let room = line_of_mark(&path, "every call leaves room");
     let write = line_of_mark(&path, "every call passes an end");
@@ -456,42 +449,19 @@ fn pointers_compared_across_parameters_give_preconditions_over_addresses() {
         "{p}"
     );
     // Natively: `lo` and `hi` into one buffer, in every order.
-    let dir = tempfile::tempdir().expect("temporary directory");
     let mut calls = String::new();
     for a in 0..6 {
         for b in 0..6 {
             calls.push_str(&format!(
-                "  {{ const char *lo = buf + {a}, *hi = buf + {b}; int pre = ({p}); failed = 0; \
-                 span(lo, hi); if (failed == {order}) {{ if (pre) in_p++; else out_p++; }} }}\n"
+                "  {{ char buf[8]; const char *lo = buf + {a}, *hi = buf + {b}; int pre = ({p}); \
+                 failed = 0; span(lo, hi); \
+                 if (failed == {order}) {{ if (pre) in_p++; else out_p++; }} }}\n"
             ));
         }
     }
-    let source = format!(
-        "#include <stdio.h>\n#include <stdint.h>\nstatic int failed;\n\
-         #define check(c) do {{ if (!(c)) failed = __LINE__; }} while (0)\n#include \"{}\"\n\
-         int main(void) {{\n  char buf[8];\n  int in_p = 0, out_p = 0;\n{calls}  \
-         printf(\"%d %d\\n\", in_p, out_p);\n  return 0;\n}}\n",
-        path.canonicalize().expect("the program").display()
-    );
-    let src = dir.path().join("driver.c");
-    std::fs::write(&src, source).expect("the driver");
-    let exe = dir.path().join("driver");
-    let status = Command::new("clang-19")
-        .args(["-w", "-O0"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .expect("clang-19 runs");
-    assert!(status.success(), "the driver builds");
-    let out = Command::new(&exe).output().expect("the driver runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let counts: Vec<usize> = text
-        .split_whitespace()
-        .map(|n| n.parse().expect("a count"))
-        .collect();
-    assert_eq!(counts[0], 0, "pointers that satisfy `{p}` fail the check");
-    assert!(counts[1] > 0, "no pointers outside `{p}` fail the check");
+    let (inside, outside) = run_driver(&path, &calls);
+    assert_eq!(inside, 0, "pointers that satisfy `{p}` fail the check");
+    assert!(outside > 0, "no pointers outside `{p}` fail the check");
 
     let mut off_args = args.to_vec();
     off_args.extend(["-Z", "call-site-preconditions=off"]);
@@ -512,17 +482,7 @@ fn pointers_compared_across_parameters_give_preconditions_over_addresses() {
 #[test]
 fn fields_of_pointer_parameters_and_conjunctions_are_preconditions() {
     let path = common::program("preconditions/fields.c");
-    let args = [
-        "--checks",
-        "all",
-        "--timeout",
-        "20",
-        "-Z",
-        "inline-program-limit=0",
-        "-Z",
-        "inline-leaf-limit=0",
-        "--no-counterexamples",
-    ];
+    let args = SEPARATE_FUNCTIONS;
     let report = common::check_json(&path, &args);
     let assertion = |line: u32| -> &Value {
         report["checks"]

@@ -17,42 +17,24 @@ use std::collections::BTreeMap;
 /// Rewrites each branch of `func` into one of `sites` on a conjunction of `i1` values into a
 /// chain of branches, one per conjunct; the function's executions are unchanged.
 pub(super) fn split_at(func: &mut Function, sites: &[BlockId]) {
-    let ands: BTreeMap<_, (Operand, Operand)> = func
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .filter_map(|i| match i {
-            Inst::Assign {
-                dest,
-                expr:
-                    Expr::Binary {
-                        op: BinOp::And,
-                        lhs,
-                        rhs,
-                        ..
-                    },
-            } if func.value(*dest).ty == Ty::BOOL => Some((*dest, (*lhs, *rhs))),
-            _ => None,
-        })
-        .collect();
+    let ands = definitions(func, |dest, expr| match expr {
+        Expr::Binary {
+            op: BinOp::And,
+            lhs,
+            rhs,
+            ..
+        } if func.value(dest).ty == Ty::BOOL => Some((*lhs, *rhs)),
+        _ => None,
+    });
     // Equalities of integers, each a conjunction of two signed bounds.
-    let eqs: BTreeMap<ValueId, (Operand, Operand)> = func
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .filter_map(|i| match i {
-            Inst::Assign {
-                dest,
-                expr:
-                    Expr::Cmp {
-                        pred: CmpPred::Eq,
-                        lhs,
-                        rhs,
-                    },
-            } if func.operand_ty(lhs) != Ty::BOOL => Some((*dest, (*lhs, *rhs))),
-            _ => None,
-        })
-        .collect();
+    let eqs = definitions(func, |_, expr| match expr {
+        Expr::Cmp {
+            pred: CmpPred::Eq,
+            lhs,
+            rhs,
+        } if func.operand_ty(lhs) != Ty::BOOL => Some((*lhs, *rhs)),
+        _ => None,
+    });
     for b in 0..func.blocks.len() {
         let Terminator::Branch {
             cond: Operand::Value(cond),
@@ -157,6 +139,21 @@ pub(super) fn separate(func: &mut Function, sites: &[BlockId]) {
             }
         }
     }
+}
+
+/// The operands of each assignment of `func` that `pick` accepts, by the value it defines.
+fn definitions(
+    func: &Function,
+    pick: impl Fn(ValueId, &Expr) -> Option<(Operand, Operand)>,
+) -> BTreeMap<ValueId, (Operand, Operand)> {
+    func.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match i {
+            Inst::Assign { dest, expr } => Some((*dest, pick(*dest, expr)?)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A conjunct: a value, or a comparison to compute where it is tested.
