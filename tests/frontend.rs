@@ -350,12 +350,13 @@ int k(void) { return h(3); }
         1,
         "pointer parameters are not values"
     );
+    // `*p` reads what the caller left at offset 0 of `p`'s object: an input.
     assert!(insts(func(&module, "g")).any(|i| matches!(
         i,
         Inst::Havoc {
-            reason: HavocReason::Load,
+            reason: HavocReason::FieldParam { param, offset: 0 },
             ..
-        }
+        } if param == "p"
     )));
 }
 
