@@ -448,13 +448,45 @@ impl Printer {
         (text != "true" && text != "false").then_some(text)
     }
 
+    /// The C text of `e ≥ 1 || f ≥ 1` for `f = -e` (all but one value: `x != c` over the
+    /// integers), `None` when it mentions a null flag or an object size.
+    fn disequality(&self, e: &LinExpr) -> Option<String> {
+        if e.vars().any(|v| self.nulls.contains_key(&v) || self.sizes.contains(&v)) {
+            return None;
+        }
+        let equal = self.equality(e, &e.negated())?;
+        (equal.matches(" == ").count() == 1).then(|| equal.replacen(" == ", " != ", 1))
+    }
+
     /// The C text of the disjunction of `e ≥ 0`, `None` when it is `true` or `false`, or
     /// when a disjunct mixes a null flag with other inputs.
     fn text(&self, disjuncts: &[(LinExpr, Affine)]) -> Option<String> {
         let mut flags = Vec::new();
         let mut sized = Vec::new();
+        let mut unequal = Vec::new();
         let mut printed: Vec<Vec<LinCons>> = Vec::new();
-        for (e, _) in disjuncts {
+        // Two bounds that leave out one value (`x <= c - 1 || x >= c + 1`) print as `x != c`.
+        let mut paired = vec![false; disjuncts.len()];
+        for i in 0..disjuncts.len() {
+            let e = &disjuncts[i].0;
+            let opposite = (i + 1..disjuncts.len())
+                .find(|&j| !paired[j] && e.plus(&disjuncts[j].0) == LinExpr::constant(-2));
+            if let (false, Some(j)) = (paired[i], opposite) {
+                let mut centred = e.clone();
+                centred.add_constant(1);
+                if let Some(text) = self.disequality(&centred) {
+                    unequal.push(text);
+                    paired[i] = true;
+                    paired[j] = true;
+                }
+            }
+        }
+        for (e, _) in disjuncts
+            .iter()
+            .zip(&paired)
+            .filter(|(_, p)| !**p)
+            .map(|(d, _)| d)
+        {
             let terms: Vec<(Var, Int)> = e.terms().map(|(v, a)| (v, a.clone())).collect();
             match terms.as_slice() {
                 [(v, a)] if self.nulls.contains_key(v) => {
@@ -477,10 +509,11 @@ impl Printer {
                 },
             }
         }
-        let mut parts = Vec::new();
+        let mut parts = unequal;
         if !printed.is_empty() {
             let text = readable_invariant(&printed, &self.space, &self.ranges);
-            if text == "true" || text == "false" && flags.is_empty() && sized.is_empty() {
+            let nothing_else = parts.is_empty() && flags.is_empty() && sized.is_empty();
+            if text == "true" || text == "false" && nothing_else {
                 return None;
             }
             if text != "false" {
