@@ -394,12 +394,12 @@ fn svcomp_prints_the_verdict_last() {
             let reason = &lines[lines.len() - 2];
             assert!(reason.starts_with("reason: "), "{lines:?}");
         }
+        // The analyzer that never answers is stopped at the budget, and says so.
+        if task == "s/loop.c" {
+            let reason = &lines[lines.len() - 2];
+            assert!(reason.starts_with("reason: timeout"), "{lines:?}");
+        }
     }
-    let (_, lines) = svcomp(&fx, reach, "s/loop.c");
-    assert!(
-        lines[lines.len() - 2].starts_with("reason: timeout"),
-        "{lines:?}"
-    );
 
     let (code, lines) = svcomp(
         &fx,
