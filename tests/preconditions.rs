@@ -361,7 +361,8 @@ const SEPARATE_FUNCTIONS: [&str; 9] = [
 
 /// `static` helpers analyzed on their own (nothing inlined): a check that holds under a
 /// precondition every call meets is proved (a positive step, a buffer long enough and not
-/// `NULL`: a local array and a pointer into it), and stays `holds if` when one call may not
+/// `NULL`: a local array and a pointer into it; a limit computed from a pointer read back
+/// from memory, whose word says it is not `NULL`), and stays `holds if` when one call may not
 /// meet it (an index the caller does not bound) or when the function is visible outside.
 /// Without the checks at call sites each of them is `holds if`; a run served by the cache
 /// proves the same.
@@ -388,6 +389,7 @@ fn a_precondition_every_call_meets_proves_the_check() {
     for mark in [
         "every call passes a positive step",
         "every call passes a buffer long enough",
+        "every call passes a limit that is not NULL",
     ] {
         all(&first, mark, &|v| v == "proved");
         all(&on, mark, &|v| v == "proved");

@@ -451,7 +451,9 @@ impl Printer {
     /// The C text of `e ≥ 1 || f ≥ 1` for `f = -e` (all but one value: `x != c` over the
     /// integers), `None` when it mentions a null flag or an object size.
     fn disequality(&self, e: &LinExpr) -> Option<String> {
-        if e.vars().any(|v| self.nulls.contains_key(&v) || self.sizes.contains(&v)) {
+        if e.vars()
+            .any(|v| self.nulls.contains_key(&v) || self.sizes.contains(&v))
+        {
             return None;
         }
         let equal = self.equality(e, &e.negated())?;

@@ -76,6 +76,8 @@ pub(super) struct Memory {
     pub(super) word_of: std::collections::HashMap<LLVMValueRef, crate::ir::ValueId>,
     /// The pointer loads compared with `NULL`, which read words (`words.rs`).
     pub(super) compared_loads: std::collections::HashSet<LLVMValueRef>,
+    /// Whether stores of pointers write words (`words.rs`).
+    pub(super) words: bool,
     /// The allocation sites (`malloc`, `calloc` calls) with a base, and whether the object
     /// starts zeroed.
     pub(super) heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,

@@ -112,10 +112,13 @@ impl Lifter {
                         (value, width)
                     }
                     Input::Null(_) => {
-                        let addr = self.address(arg)?;
-                        let flag = self
-                            .null_at(piece, &addr, loc)
-                            .unwrap_or(Operand::Const(Const::new(Ty::BOOL, 0)));
+                        let flag = match self.address(arg) {
+                            Some(addr) => self
+                                .null_at(piece, &addr, loc)
+                                .unwrap_or(Operand::Const(Const::new(Ty::BOOL, 0))),
+                            // A pointer loaded from memory: whether its word is zero.
+                            None => self.null_by_word(piece, arg, loc)?,
+                        };
                         (flag, 1)
                     }
                     Input::Size(_) => {

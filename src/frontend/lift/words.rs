@@ -25,6 +25,7 @@
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMOpcode;
 
+use super::contract::Input;
 use super::memory::strip_casts;
 use super::Lifter;
 use crate::frontend::raw;
@@ -40,6 +41,7 @@ impl Lifter {
     /// its word.
     pub(super) fn collect_compared_loads(&mut self) {
         let mut stored = Vec::new();
+        let mut requires_words = false;
         for block in &self.llvm_blocks {
             for inst in raw::instructions(*block) {
                 match raw::opcode(inst) {
@@ -64,13 +66,57 @@ impl Lifter {
                             stored.extend(walked_load(value));
                         }
                     }
+                    LLVMOpcode::LLVMCall if self.reads_pointer_arguments(inst) => {
+                        // A requirement at this call asks whether an argument is `NULL`,
+                        // or reads a callee's field, which may hold a stored pointer.
+                        requires_words = true;
+                        for k in 0..raw::num_args(inst) {
+                            let arg = raw::operand(inst, k);
+                            if raw::is_pointer(raw::type_of(arg)) {
+                                self.memory.compared_loads.extend(walked_load(arg));
+                            }
+                        }
+                    }
                     _ => {}
                 }
             }
         }
-        if !self.memory.compared_loads.is_empty() {
+        self.memory.words = requires_words || !self.memory.compared_loads.is_empty();
+        if self.memory.words {
             self.memory.compared_loads.extend(stored);
         }
+    }
+
+    /// Whether `call` is one where a requirement of its callee reads a pointer argument's
+    /// null flag or a field of its object (`requirements.rs`).
+    fn reads_pointer_arguments(&self, call: LLVMValueRef) -> bool {
+        let Some(callee) = raw::called_function(call) else {
+            return false;
+        };
+        self.requirements
+            .get(&raw::name(callee))
+            .is_some_and(|list| {
+                list.iter()
+                    .flat_map(|r| &r.disjuncts)
+                    .flat_map(|b| &b.terms)
+                    .any(|(input, _, _)| matches!(input, Input::Null(_) | Input::Field { .. }))
+            })
+    }
+
+    /// Whether pointer `ptr`, not described by an address, is `NULL`: its word against zero
+    /// (an `i1`), when it was loaded with one (or is arithmetic on one).
+    pub(super) fn null_by_word(
+        &mut self,
+        piece: usize,
+        ptr: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) -> Option<Operand> {
+        let root = walked_load(ptr)?;
+        let &w = self.memory.word_of.get(&root)?;
+        let ty = self.values[w.index()].ty;
+        let word = self.word(piece, ptr, ty, loc, 0)?;
+        let zero = Operand::Const(Const::new(ty, 0));
+        Some(self.compare(piece, CmpPred::Eq, word, zero, loc))
     }
 
     /// Whether `inst`, a load of a pointer, reads a word.
@@ -110,7 +156,7 @@ impl Lifter {
         ty: Ty,
         loc: &Option<SourceLoc>,
     ) -> Operand {
-        if self.memory.compared_loads.is_empty() {
+        if !self.memory.words {
             return Operand::Undef(ty); // no load reads a word back
         }
         self.word(piece, ptr, ty, loc, 0)

@@ -18,6 +18,18 @@ static int sum(const unsigned char *buf, int n) {
   return s;
 }
 
+/* Every caller passes a limit derived from a pointer it read back from memory (a cursor
+   whose address it passes too), after testing its input against NULL. */
+static int run_length(const unsigned char **ip, const unsigned char *limit) {
+  assert(limit != NULL); /* every call passes a limit that is not NULL */
+  int n = 0;
+  while (*ip < limit && **ip == 255) {
+    (*ip)++;
+    n += 255;
+  }
+  return n;
+}
+
 /* One caller passes an index it does not bound. */
 static int at(const int *a, int i) {
   return a[i]; /* one call passes any index */
@@ -41,4 +53,17 @@ int total(int n) {
 int lookup(int i) {
   int s = at(table, 3);
   return s + at(table, i);
+}
+
+int decode(const unsigned char *src, int size) {
+  if (src == NULL || size < 16)
+    return -1;
+  const unsigned char *ip = src;
+  const unsigned char *end = ip + size;
+  int n = 0;
+  while (ip < end) {
+    n += run_length(&ip, end - 15);
+    ip++;
+  }
+  return n;
 }
