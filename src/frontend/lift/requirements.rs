@@ -6,7 +6,8 @@
 //!
 //! The inputs of `P` at a call: an integer parameter is its argument; the null flag of a
 //! pointer parameter is whether the argument is `NULL` (`null.rs`: never for a local, a
-//! global or an allocation); the size of its object from the pointer on is the argument's
+//! global or an allocation; for a pointer read back from memory, whether its word is zero,
+//! `words.rs`); the size of its object from the pointer on is the argument's
 //! object size less its offset, and the check also requires the offset to lie in
 //! `[0, size]` (the callee's accesses start at the pointer, which must point into its
 //! object). The address a pointer parameter holds is the argument's machine address when

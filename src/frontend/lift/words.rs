@@ -18,9 +18,10 @@
 //! head. Nothing else is claimed of a word: two words are not compared as addresses.
 //!
 //! Words cost values and memory operations, so a function has them only when it compares
-//! a loaded pointer (or arithmetic on one) with `NULL`, and only those loads read one, and
-//! the loads whose pointer is stored back (`ip += n`, `p = p->next`); elsewhere a stored
-//! pointer is an arbitrary integer.
+//! a loaded pointer (or arithmetic on one) with `NULL`, or passes one to a callee whose
+//! requirement asks whether it is `NULL` or reads a field (`requirements.rs`), and only
+//! those loads read one, and the loads whose pointer is stored back (`ip += n`,
+//! `p = p->next`); elsewhere a stored pointer is an arbitrary integer.
 
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMOpcode;
