@@ -112,12 +112,23 @@ impl Lifter {
         ptr: LLVMValueRef,
         loc: &Option<SourceLoc>,
     ) -> Option<Operand> {
+        let (word, ty) = self.loaded_word(piece, ptr, loc)?;
+        let zero = Operand::Const(Const::new(ty, 0));
+        Some(self.compare(piece, CmpPred::Eq, word, zero, loc))
+    }
+
+    /// The word of pointer `ptr` and its type, when `ptr` was loaded with one (or is
+    /// arithmetic on such a load).
+    fn loaded_word(
+        &mut self,
+        piece: usize,
+        ptr: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) -> Option<(Operand, Ty)> {
         let root = walked_load(ptr)?;
         let &w = self.memory.word_of.get(&root)?;
         let ty = self.values[w.index()].ty;
-        let word = self.word(piece, ptr, ty, loc, 0)?;
-        let zero = Operand::Const(Const::new(ty, 0));
-        Some(self.compare(piece, CmpPred::Eq, word, zero, loc))
+        Some((self.word(piece, ptr, ty, loc, 0)?, ty))
     }
 
     /// Whether `inst`, a load of a pointer, reads a word.
@@ -265,14 +276,7 @@ impl Lifter {
         equal: bool,
         loc: &Option<SourceLoc>,
     ) -> bool {
-        let Some(root) = walked_load(ptr) else {
-            return false;
-        };
-        let Some(&w) = self.memory.word_of.get(&root) else {
-            return false;
-        };
-        let ty = self.values[w.index()].ty;
-        let Some(lhs) = self.word(piece, ptr, ty, loc, 0) else {
+        let Some((lhs, ty)) = self.loaded_word(piece, ptr, loc) else {
             return false;
         };
         let pred = if equal { CmpPred::Eq } else { CmpPred::Ne };
