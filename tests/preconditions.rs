@@ -312,8 +312,9 @@ fn an_object_too_small_is_no_precondition_of_a_check_after_its_read() {
             (c["kind"].as_str().unwrap_or("").to_string(), verdict)
         })
         .collect();
-    // The pointer read is an input of its own, the 8 bytes at `ip` as the caller leaves them.
-    let not_null = "holds if *(int64_t *)ip != 0";
+    // The pointer read is an input of its own, the 8 bytes at `ip` as the caller leaves them,
+    // read unsigned as every pointer's word is.
+    let not_null = "holds if *(uint64_t *)ip != 0";
     assert!(
         at_line.contains(&("assert".into(), not_null.into())),
         "{at_line:?}"
@@ -409,6 +410,32 @@ fn a_precondition_every_call_meets_proves_the_check() {
             .any(|(e, v)| e.contains("outside") && v.starts_with("holds if")),
         "{any_index:?}"
     );
+}
+
+/// A limit computed from a cursor kept in memory, before a loop that passes the cursor's
+/// address to a reader: the limit's word stays above zero (read unsigned) at the loop head,
+/// so every call meets `limit != NULL` and the reader's check is proved, although the
+/// decoder has no assertion of its own (it is lifted for its calls alone). The cursor after
+/// earlier calls is whatever the reader stored, so `*ip != NULL` holds under its
+/// precondition. Without the checks at call sites both are `holds if`.
+#[test]
+fn a_limit_computed_before_a_loop_meets_its_requirement_at_every_call() {
+    let path = common::program("preconditions/cursor.c");
+    let mut args = SEPARATE_FUNCTIONS.to_vec();
+    args[1] = "assert";
+    args.push("--no-cache");
+    let on = common::check_json(&path, &args);
+    args.extend(["-Z", "call-site-preconditions=off"]);
+    let off = common::check_json(&path, &args);
+    let limit = "a limit computed before the loop";
+    let cursor = "the cursor after earlier calls";
+    let verdicts = |report: &Value, mark: &str| -> Vec<String> {
+        let at = verdicts_at_mark(report, &path, mark);
+        at.into_iter().map(|(_, v)| v).collect()
+    };
+    assert_eq!(verdicts(&on, limit), ["proved"]);
+    assert_eq!(verdicts(&on, cursor), ["holds if *(uint64_t *)ip != 0"]);
+    assert_eq!(verdicts(&off, limit), ["holds if limit != NULL"]);
 }
 
 /// Pointers into two parameters' objects are compared as addresses: an exported function's

@@ -87,6 +87,7 @@ use crate::budget::MemoryBudget;
 use crate::check::{CheckResult, Precondition, Verdict};
 use crate::domain::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Space, Var};
 use crate::domain::readable::readable_invariant;
+use crate::domain::Rat;
 use crate::domain::{IntervalDomain, NumericDomain, Polyhedron};
 use crate::frontend::contract::{self, Requirement};
 use crate::ir::{
@@ -502,6 +503,16 @@ impl Printer {
                     }
                 }
                 _ if terms.iter().any(|(v, _)| self.nulls.contains_key(v)) => return None,
+                // `x >= 1` for an `x` never negative (read unsigned, as a pointer's word)
+                // is `x != 0`.
+                [(v, a)]
+                    if a.is_one()
+                        && *e.constant_part() == -Int::one()
+                        && self.ranges[v.index()].lo == Some(Rat::zero())
+                        && self.disequality(&LinExpr::var(*v)).is_some() =>
+                {
+                    unequal.extend(self.disequality(&LinExpr::var(*v)));
+                }
                 _ => match self.size_bound(e) {
                     Some(bound) => sized.push(bound),
                     None => printed.push(vec![LinCons {

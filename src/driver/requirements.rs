@@ -17,7 +17,7 @@
 //! the call, whatever the caller's arguments, so every execution of the program enters the
 //! function with inputs satisfying `P`: the function is not visible outside the module, its
 //! address is never taken, no entry was named at it, and every call of it is in a function
-//! the analysis lifted (a call anywhere else runs in no execution from the entries). The
+//! lifted for this round (all its callers, with their own checks or not). The
 //! checks of one call are independent (none assumes another), so no proof rests on a
 //! requirement that may fail.
 //!
@@ -51,12 +51,11 @@ pub fn settle_at_call_sites(
     if requirements.is_empty() {
         return;
     }
-    let lifted: BTreeSet<String> = module.functions.iter().map(|f| f.name.clone()).collect();
     let llvm = Llvm::new();
     let Ok(program) = Program::prepare(&llvm, fe) else {
         return;
     };
-    let callers = program.lift_requirements(&requirements, &lifted);
+    let callers = program.lift_requirements(&requirements);
     drop(program);
     if callers.functions.is_empty() {
         return;

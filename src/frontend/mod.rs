@@ -301,13 +301,14 @@ impl<'a> Program<'a> {
     /// error site: the program's own checks end the path, as in the analysis of the
     /// program), with no contract assumed. A function qualifies when it is not visible
     /// outside the module, is not a selected entry, and every use of it is the callee of a
-    /// call in a function of `lifted` (the functions the analysis of the program lifted: a
-    /// call elsewhere is in code no execution from the entries runs) within the front end's
-    /// budget. A caller that cannot be lifted leaves its callees' requirements unchecked.
+    /// call in a function within the front end's budget: each such caller is lifted here,
+    /// whether or not the analysis of the program lifted it (a caller without checks of its
+    /// own is not, with `--checks assert`), and one no execution from the entries runs
+    /// only checks calls no execution makes. A caller that cannot be lifted leaves its
+    /// callees' requirements unchecked.
     pub fn lift_requirements(
         &self,
         requirements: &contract::Requirements,
-        lifted: &std::collections::BTreeSet<String>,
     ) -> contract::RequirementModule {
         let mut res = contract::RequirementModule::default();
         let mut callers: Vec<LLVMValueRef> = Vec::new();
@@ -325,10 +326,8 @@ impl<'a> Program<'a> {
             };
             // A caller over the front end's budget is lifted as an over-approximation
             // whose calls check nothing.
-            let unchecked = |c: &LLVMValueRef| {
-                let caller = raw::name(*c);
-                !lifted.contains(&caller) || self.normalized.too_large.contains_key(&caller)
-            };
+            let unchecked =
+                |c: &LLVMValueRef| self.normalized.too_large.contains_key(&raw::name(*c));
             if sites.is_empty() || sites.iter().any(unchecked) {
                 continue;
             }

@@ -93,7 +93,7 @@ impl Lifter {
             })
         };
         let mut inside: Vec<Operand> = Vec::new();
-        let mut truths: Vec<Operand> = Vec::new();
+        let mut evaluated: Vec<Vec<Term>> = Vec::new();
         for bound in &requirement.disjuncts {
             let mut terms: Vec<Term> = Vec::new();
             let mut addresses: Vec<(Address, bool, i128)> = Vec::new();
@@ -148,7 +148,34 @@ impl Lifter {
             }
             let read = self.address_terms(piece, &addresses, &mut inside, loc)?;
             terms.extend(read);
-            truths.push(self.bound_holds(piece, &terms, bound, loc)?);
+            evaluated.push(terms);
+        }
+        let disjuncts = &requirement.disjuncts;
+        let mut truths: Vec<Operand> = Vec::new();
+        let mut paired = vec![false; disjuncts.len()];
+        for i in 0..disjuncts.len() {
+            if paired[i] {
+                continue;
+            }
+            let single = match evaluated[i].as_slice() {
+                [(x, width, signed, _)] => Some((*x, *width, *signed)),
+                _ => None,
+            };
+            let excluded = single.and_then(|(x, width, signed)| {
+                (i + 1..disjuncts.len()).find_map(|j| {
+                    let c = excluded_value(&disjuncts[i], &disjuncts[j])?;
+                    (!paired[j] && fits(c, width, signed)).then_some((j, x, width, c))
+                })
+            });
+            if let Some((j, x, width, c)) = excluded {
+                // `x <= c - 1 || x >= c + 1` is `x != c`: one comparison that votes for
+                // neither reading of `x`, so a word read unsigned keeps its `x >u 0`.
+                paired[j] = true;
+                let c = Operand::Const(Const::new(Ty::int(width), c));
+                truths.push(self.compare(piece, CmpPred::Ne, x, c, loc));
+                continue;
+            }
+            truths.push(self.bound_holds(piece, &evaluated[i], &disjuncts[i], loc)?);
         }
         let (first, rest) = truths.split_first()?;
         let mut cond = *first;
@@ -272,5 +299,37 @@ impl Lifter {
         }
         let zero = Operand::Const(Const::new(wide, 0));
         Some(self.compare(piece, CmpPred::Sge, acc, zero, loc))
+    }
+}
+
+/// The one value of its input that two bounds `a·x + k₁ >= 0` and `-a·x + k₂ >= 0` (`a` is
+/// ±1, `k₁ + k₂ = -2`) leave out, when it is a value of the input's reading: their
+/// disjunction is `x != c`.
+fn excluded_value(first: &Bound, second: &Bound) -> Option<i128> {
+    let ([(x, signed, a)], [(y, signed2, b)]) = (first.terms.as_slice(), second.terms.as_slice())
+    else {
+        return None;
+    };
+    if x != y || signed != signed2 || a.abs() != 1 || *b != -a {
+        return None;
+    }
+    if first.constant.checked_add(second.constant)? != -2 {
+        return None;
+    }
+    // a·x >= -k₁ and a·x <= -k₁ - 2: only a·x = -k₁ - 1 is left out.
+    let c = a * (-first.constant).checked_sub(1)?;
+    Some(c)
+}
+
+/// Whether `c` is a value of a `width`-bit integer's reading.
+fn fits(c: i128, width: u32, signed: bool) -> bool {
+    if width >= 127 {
+        return false;
+    }
+    let span = 1i128 << width;
+    if signed {
+        -span / 2 <= c && c < span / 2
+    } else {
+        0 <= c && c < span
     }
 }

@@ -15,7 +15,10 @@
 //! pointer with a word, nonzero when that word is (an object does not hold address zero, as
 //! for a parameter's object whatever the offset), else arbitrary; otherwise an arbitrary
 //! value. A nonzero word is above zero read unsigned, which a convex domain keeps at a loop
-//! head. Nothing else is claimed of a word: two words are not compared as addresses.
+//! head; so a word is compared with zero unsigned (`w <=u 0` for `w == 0`, `w >u 0` for
+//! `w != 0`, the same truth), which gives every word the unsigned reading
+//! (`ir::interp`). Nothing else is claimed of a word: two words are not compared as
+//! addresses.
 //!
 //! Words cost values and memory operations, so a function has them only when it compares
 //! a loaded pointer (or arithmetic on one) with `NULL`, or passes one to a callee whose
@@ -114,7 +117,7 @@ impl Lifter {
     ) -> Option<Operand> {
         let (word, ty) = self.loaded_word(piece, ptr, loc)?;
         let zero = Operand::Const(Const::new(ty, 0));
-        Some(self.compare(piece, CmpPred::Eq, word, zero, loc))
+        Some(self.compare(piece, CmpPred::Ule, word, zero, loc))
     }
 
     /// The word of pointer `ptr` and its type, when `ptr` was loaded with one (or is
@@ -219,7 +222,7 @@ impl Lifter {
         if raw::is_instruction(p) && super::memory::is_gep(p) && depth < MAX_DEPTH {
             let from = self.word(piece, raw::operand(p, 0), ty, loc, depth + 1)?;
             let zero = Operand::Const(Const::new(ty, 0));
-            let from_null = self.compare(piece, CmpPred::Eq, from, zero, loc);
+            let from_null = self.compare(piece, CmpPred::Ule, from, zero, loc);
             let any = self.synthetic_value(ty, "word");
             let reason = HavocReason::Unsupported {
                 what: "a pointer's address".into(),
@@ -279,7 +282,7 @@ impl Lifter {
         let Some((lhs, ty)) = self.loaded_word(piece, ptr, loc) else {
             return false;
         };
-        let pred = if equal { CmpPred::Eq } else { CmpPred::Ne };
+        let pred = if equal { CmpPred::Ule } else { CmpPred::Ugt };
         let rhs = Operand::Const(Const::new(ty, 0));
         self.assign(piece, inst, Expr::Cmp { pred, lhs, rhs }, loc);
         true
