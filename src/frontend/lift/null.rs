@@ -69,6 +69,15 @@ impl Lifter {
         loc: &Option<SourceLoc>,
     ) -> Option<Operand> {
         let null = self.is_null_base(addr.base)?;
+        // At a constant offset the flag alone decides: a domain without relations (the
+        // interval pass) keeps what a branch on the flag says of it, not of a conjunction.
+        if let Operand::Const(c) = addr.offset {
+            return Some(if c.bits == 0 {
+                null
+            } else {
+                Operand::Const(Const::bool(false))
+            });
+        }
         let width = self.pointer_width();
         let offset = self.pointer_sized(piece, addr.offset.clone(), width, loc);
         let zero = Operand::Const(Const::new(Ty { width }, 0));
