@@ -8,7 +8,8 @@
 //!
 //! - `p + o == NULL` (an `icmp eq`/`ne` with the null constant) is `null(p) && o == 0`:
 //!   no offset from an object reaches address zero without leaving the object first, and
-//!   `NULL + o` for `o != 0` is undefined and not zero.
+//!   `NULL + o` for `o != 0` is undefined and not zero. At a constant offset it is
+//!   `null(p)` itself or false, so the interval pass keeps what a branch says of it.
 //! - `NullDeref` (`--checks memory`) before each access through a pointer into a `Pointee`
 //!   base: `null(p)` is zero. Pointers into locals, globals and allocated objects are never
 //!   `NULL` (an allocation is assumed to succeed, see `sizes.rs`), and need no check.
