@@ -126,6 +126,29 @@ impl Context<'_> {
         Sym::Op(Operand::Value(v))
     }
 
+    /// A fresh value for cell `c` within `hull`: arbitrary, then assumed within each bound.
+    fn within(&self, em: &mut Emitter<'_>, c: CellId, hull: &values::Hull) -> Sym {
+        let v = self.havoc_cell(em, c);
+        let Sym::Op(x) = v else {
+            return v;
+        };
+        for (pred, bound) in hull.bounds() {
+            let cond = fresh(em.values, Ty::BOOL, "within".into());
+            em.keep(Inst::Assign {
+                dest: cond,
+                expr: Expr::Cmp {
+                    pred,
+                    lhs: x,
+                    rhs: Operand::Const(bound),
+                },
+            });
+            em.keep(Inst::Assume {
+                cond: Operand::Value(cond),
+            });
+        }
+        v
+    }
+
     /// One of `values`, chosen nondeterministically: a chain of selects on fresh booleans.
     fn one_of(&self, em: &mut Emitter<'_>, c: CellId, values: &[Operand]) -> Sym {
         let ty = self.cells.cells[c.0].ty;
@@ -188,7 +211,7 @@ fn rewrite_blocks(cx: &Context<'_>, values: &mut Vec<ValueInfo>, phis: &mut Phis
     for (b, block) in func.blocks.iter().enumerate() {
         let sets = sets_at[b]
             .clone()
-            .unwrap_or_else(|| vec![None; cx.cells.cells.len()]);
+            .unwrap_or_else(|| vec![ValueSet::Any; cx.cells.cells.len()]);
         let (available, memo) = handover.take_over(entries[b]);
         let mut state = Block::start(cx, values, phis, b, sets, available, memo);
         for (index, (inst, loc)) in block.insts.iter().zip(&block.locs).enumerate() {
@@ -369,6 +392,7 @@ impl Block {
                     let v = match value {
                         Initial::Known(op) => Sym::Op(op),
                         Initial::OneOf(choices) => cx.one_of(&mut em, c, &choices),
+                        Initial::Within(hull) => cx.within(&mut em, c, &hull),
                         Initial::Arbitrary => cx.havoc_cell(&mut em, c),
                     };
                     self.tracks.cells[c.0] = v;
@@ -602,7 +626,8 @@ impl Reader<'_> {
             return v;
         }
         let mut rest = match &self.sets[c.0] {
-            Some(choices) if !choices.is_empty() => cx.one_of(&mut self.em, c, choices),
+            ValueSet::OneOf(choices) if !choices.is_empty() => cx.one_of(&mut self.em, c, choices),
+            ValueSet::Within(hull) => cx.within(&mut self.em, c, hull),
             _ => cx.havoc_cell(&mut self.em, c),
         };
         let (tracks, loc) = (self.tracks, self.em.loc);
