@@ -396,10 +396,10 @@ pub struct StageParams {
     /// The share of the run's plan the analyses of those calls' functions plan with.
     pub requirement_share: f64,
     /// The share of the engine's allowance path focusing may take: when it stops before a
-    /// fixpoint, the classic engine over the same domain gets the rest. All of it by
-    /// default, so the classic engine runs only when path focusing spent its solver work
-    /// (on zstandard, a share of 0.6 let it finish 117 functions whose path focusing ran
-    /// out of time, and gave as many proofs as it lost).
+    /// fixpoint, the classic engine over the same domain gets the rest. Half: a large
+    /// function whose paths the solver cannot enumerate within its budget still gets a
+    /// fixpoint over polyhedra (with `--checks all`, brotli and zstandard finish 170 more
+    /// functions and prove about 200 more checks than with all of it, and lose about 60).
     pub focus_share: f64,
     /// Whether the classic engine runs when path focusing stops before a fixpoint.
     pub classic_after_focus: bool,
@@ -527,7 +527,7 @@ impl Params {
             precondition_share: 0.5,
             call_site_preconditions: true,
             requirement_share: 0.25,
-            focus_share: 1.0,
+            focus_share: 0.5,
             classic_after_focus: true,
             relational_preconditions: true,
             recheck_preconditions: false,

@@ -162,7 +162,11 @@ fn unmodeled(reason: &HavocReason) -> Option<String> {
             "the result of a call to `{function}`, which has no body or stays a call (any \
              value, within its contract when it has one)"
         )),
-        HavocReason::Load => Some("a load from memory that is not modeled (any value)".into()),
+        HavocReason::Load => Some(
+            "a load from memory that is not modeled (any value, or only the constants or \
+             bounds its object is known to hold)"
+                .into(),
+        ),
         HavocReason::NullParam { param } => Some(format!(
             "the pointer parameter `{param}`, which a caller may pass as NULL"
         )),
