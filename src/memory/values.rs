@@ -11,11 +11,12 @@
 //! although `a[1] == 1` (found by the soundness generator).
 //!
 //! **Invariant:** at the start of each block, every element of a summary cell holds one of
-//! the constants of its set, lies within its hull, or is anything ([`ValueSet::Any`]). It holds at the entry
-//! (every set is `Any`: uninitialized memory is never an earlier path's value) and is kept
-//! by the steps of [`step`]: a store joins the stored constant (or anything), an
-//! initializer sets the constants of its leaves, a clobber or a write to a base that may
-//! alias the cell makes it anything; a join is the union.
+//! the constants of its set, lies within its hull, or is anything ([`ValueSet::Any`]). It
+//! holds at the entry (every set is `Any`: uninitialized memory is never an earlier path's
+//! value) and is kept by the steps of [`step`]: a store joins the stored constant (or
+//! anything), an initializer sets the constants of its leaves, a clobber or a write to a
+//! base that may alias the cell makes it anything; a join is the union, or the hull once
+//! the union holds more than [`MAX_CHOICES`] constants.
 
 use std::collections::BTreeSet;
 
@@ -325,4 +326,71 @@ pub fn value_sets_at_blocks(
         }
     }
     at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(ty: Ty, values: &[i128]) -> ValueSet {
+        ValueSet::OneOf(
+            values
+                .iter()
+                .map(|&v| Operand::Const(Const::new(ty, v)))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn a_union_past_the_choices_is_their_hull_in_both_readings() {
+        let ty = Ty::int(8);
+        let mut into = set(ty, &(0..10).collect::<Vec<_>>());
+        assert!(join_set(&mut into, &set(ty, &(10..16).collect::<Vec<_>>())));
+        assert!(matches!(into, ValueSet::OneOf(ref v) if v.len() == 16));
+        assert!(join_set(&mut into, &set(ty, &[200])));
+        let ValueSet::Within(hull) = &into else {
+            panic!("17 constants are a hull: {into:?}")
+        };
+        // 200 is -56 read signed: the signed pair spans -56..15, the unsigned one 0..200.
+        let k = |v: i128| Const::new(ty, v);
+        assert_eq!(
+            hull.bounds(),
+            vec![
+                (CmpPred::Sge, k(-56)),
+                (CmpPred::Sle, k(15)),
+                (CmpPred::Ule, k(200))
+            ]
+        );
+        assert!(!join_set(&mut into, &set(ty, &[7])), "inside the hull");
+        assert!(join_set(&mut into, &ValueSet::Any));
+        assert_eq!(into, ValueSet::Any);
+    }
+
+    #[test]
+    fn a_hull_leaves_out_the_comparisons_that_every_value_satisfies() {
+        let hull = |ty: Ty, values: &[i128]| {
+            let ValueSet::OneOf(values) = set(ty, values) else {
+                unreachable!()
+            };
+            Hull::of_all(&values).expect("constants of one type")
+        };
+        let (int, byte) = (Ty::int(32), Ty::int(8));
+        // Nonnegative: the signed pair implies the unsigned one.
+        assert_eq!(
+            hull(int, &[0, 255]).bounds(),
+            vec![
+                (CmpPred::Sge, Const::new(int, 0)),
+                (CmpPred::Sle, Const::new(int, 255))
+            ]
+        );
+        // 127 and 128 (-128 signed) span the signed reading, not the unsigned one.
+        assert_eq!(
+            hull(byte, &[127, 128]).bounds(),
+            vec![
+                (CmpPred::Uge, Const::new(byte, 127)),
+                (CmpPred::Ule, Const::new(byte, 128))
+            ]
+        );
+        assert_eq!(hull(byte, &[0, 127, 128, 255]).bounds(), vec![]);
+    }
 }
