@@ -133,18 +133,9 @@ impl Context<'_> {
             return v;
         };
         for (pred, bound) in hull.bounds() {
-            let cond = fresh(em.values, Ty::BOOL, "within".into());
-            em.keep(Inst::Assign {
-                dest: cond,
-                expr: Expr::Cmp {
-                    pred,
-                    lhs: x,
-                    rhs: Operand::Const(bound),
-                },
-            });
-            em.keep(Inst::Assume {
-                cond: Operand::Value(cond),
-            });
+            let rhs = Operand::Const(bound);
+            let cond = em.emit_fresh(Ty::BOOL, Expr::Cmp { pred, lhs: x, rhs });
+            em.assume(Sym::Op(cond));
         }
         v
     }

@@ -174,10 +174,12 @@ pub fn initial_values(
                 Initial::Arbitrary
             } else if values.len() == 1 {
                 Initial::Known(values[0])
-            } else if values.len() <= MAX_CHOICES {
-                Initial::OneOf(values)
             } else {
-                Hull::of_all(&values).map_or(Initial::Arbitrary, Initial::Within)
+                match ValueSet::of_all(values) {
+                    ValueSet::OneOf(values) => Initial::OneOf(values),
+                    ValueSet::Within(hull) => Initial::Within(hull),
+                    ValueSet::Any => Initial::Arbitrary,
+                }
             };
             vec![(*c, value)]
         }
@@ -204,6 +206,16 @@ impl ValueSet {
             _ => ValueSet::Any,
         }
     }
+
+    /// The set of `values`, distinct constants of one type: a choice of at most
+    /// [`MAX_CHOICES`], their hull past that.
+    fn of_all(values: Vec<Operand>) -> ValueSet {
+        if values.len() <= MAX_CHOICES {
+            ValueSet::OneOf(values)
+        } else {
+            Hull::of_all(&values).map_or(ValueSet::Any, ValueSet::Within)
+        }
+    }
 }
 
 /// `into ∪= from`; whether `into` changed.
@@ -218,11 +230,7 @@ fn join_set(into: &mut ValueSet, from: &ValueSet) -> bool {
                     values.push(*v);
                 }
             }
-            if values.len() <= MAX_CHOICES {
-                ValueSet::OneOf(values)
-            } else {
-                Hull::of_all(&values).map_or(ValueSet::Any, ValueSet::Within)
-            }
+            ValueSet::of_all(values)
         }
         (ValueSet::Within(h), ValueSet::OneOf(vs)) | (ValueSet::OneOf(vs), ValueSet::Within(h)) => {
             Hull::of_all(vs)
