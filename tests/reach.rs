@@ -170,6 +170,7 @@ programs! {
     an_error_site_in_the_entry_block_is_reachable => "error_at_entry.c",
     two_loads_of_a_summary_cell_read_two_elements => "memory_summary_two_elements.c",
     lookup_tables_read_within_their_bounds => "memory_lookup_table_bounds.c",
+    calls_clobber_only_what_the_callee_may_write => "call_memory_effects.c",
     // Memory.
     pointer_parameters_may_alias => "memory_aliasing_parameters.c",
     parameter_field_read_twice => "memory_parameter_read_twice.c",

@@ -1104,7 +1104,7 @@ impl Lifter {
                     }
                     _ => piece,
                 };
-                self.clobber_reachable(piece, loc);
+                self.clobber_call(piece, inst, callee, loc);
                 self.allocation(piece, inst, loc);
                 if let Some(c) = &contract {
                     if let Some(&dest) = self.value_of.get(&inst) {

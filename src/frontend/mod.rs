@@ -44,6 +44,7 @@ pub mod contract;
 mod conventions;
 mod cplusplus;
 mod debuginfo;
+mod effects;
 mod entries;
 mod error;
 mod evaluate;

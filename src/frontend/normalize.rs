@@ -13,7 +13,8 @@
 //!    closed (it calls no foreign code, see [`super::reach`]), give every other defined
 //!    function internal linkage, except those the library may call by name, so that
 //!    `globaldce` deletes those that are inlined everywhere or never called (and their uses
-//!    of globals disappear); run `always-inline,globaldce`;
+//!    of globals disappear); run `always-inline,globaldce`, then infer each function's
+//!    memory effects (what a call of it may write, [`super::effects`]);
 //! 4. when the root starts the program (`main`, not a library function that may be called
 //!    any number of times) and the program is closed (foreign code may write globals with
 //!    external linkage, and call `main` again), localize integer globals used only by it:
@@ -109,6 +110,8 @@ pub fn normalize(
             message: e.to_string(),
         })?;
     timing(options, "inlined", started);
+    // Before the checked operations' sink stores, which would count as writes.
+    super::effects::infer(module, &machine)?;
     // Inline assembly may read and write globals by symbol name, which LLVM does not see
     // as uses: with any in the module, no global may become a local.
     if let Some(root) = root.filter(|r| r.starts_program && r.closed && !has_inline_asm(m)) {

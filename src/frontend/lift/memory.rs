@@ -35,6 +35,7 @@ use inkwell::llvm_sys::target::{
 use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
 
 use super::{int_ty, Lifter};
+use crate::frontend::effects::{self, Location, MemoryEffects};
 use crate::frontend::{conventions, raw, reach};
 use crate::ir::{
     Address, BaseId, BaseInfo, BaseKind, BinOp, CastOp, Const, Expr, HavocReason, Inst, MemOp,
@@ -629,6 +630,50 @@ impl Lifter {
         let mut bases = self.memory.reachable.clone();
         bases.extend(self.reachable_live_cells());
         self.clobber(piece, bases, loc);
+    }
+
+    /// A call of `callee`, code the lifter does not follow: what its memory effects say it
+    /// may write (`effects.rs`). Nothing when it writes no memory its caller can see; the
+    /// objects its written pointer arguments point into when it writes only through them
+    /// (and their liveness when it may also free, which writes the allocator's state);
+    /// every base other code may reach otherwise.
+    pub(super) fn clobber_call(
+        &mut self,
+        piece: usize,
+        inst: LLVMValueRef,
+        callee: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) {
+        let effects = MemoryEffects::of_call(inst, callee);
+        if effects.writes(Location::Other) {
+            return self.clobber_reachable(piece, loc);
+        }
+        if !effects.writes(Location::Arguments) {
+            return;
+        }
+        let mut bases = BTreeSet::new();
+        for k in 0..raw::num_args(inst) {
+            let arg = raw::operand(inst, k);
+            let is_null = unsafe { LLVMIsNull(arg) != 0 } && !raw::is_undef(arg);
+            if !raw::is_pointer(raw::type_of(arg))
+                || is_null
+                || effects::argument_not_written(inst, callee, k)
+            {
+                continue;
+            }
+            match self.underlying_base(arg) {
+                Some(base) => bases.insert(base),
+                None => return self.clobber_reachable(piece, loc),
+            };
+        }
+        if effects.writes(Location::Inaccessible) {
+            let live: Vec<BaseId> = bases
+                .iter()
+                .filter_map(|b| self.memory.live.get(b).copied())
+                .collect();
+            bases.extend(live);
+        }
+        self.clobber(piece, bases.into_iter().collect(), loc);
     }
 
     fn clobber(&mut self, piece: usize, bases: Vec<BaseId>, loc: &Option<SourceLoc>) {
