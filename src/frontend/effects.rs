@@ -49,41 +49,32 @@ impl MemoryEffects {
         (self.0 >> (2 * location as u64)) & 0b10 != 0
     }
 
-    /// What both descriptions allow (each one holds of the call).
-    fn and(self, other: MemoryEffects) -> MemoryEffects {
-        MemoryEffects(self.0 & other.0)
-    }
-
-    /// The effects of `call`, a call of `callee`: its `memory` attribute and the call
-    /// site's, both facts about the call.
-    pub fn of_call(call: LLVMValueRef, callee: LLVMValueRef) -> MemoryEffects {
+    /// The effects of a call of `callee`: those LLVM inferred from its body ([`infer`]);
+    /// any for a function without one, whose declared attributes are promises of the
+    /// source, not facts.
+    pub fn of_callee(callee: LLVMValueRef) -> MemoryEffects {
+        if !raw::is_defined(callee) {
+            return MemoryEffects::UNKNOWN;
+        }
         let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
-        let kind = kind_of("memory");
-        let read = |attr: LLVMAttributeRef| {
-            if attr.is_null() {
-                MemoryEffects::UNKNOWN
-            } else {
-                MemoryEffects::from_encoding(unsafe { LLVMGetEnumAttributeValue(attr) })
-            }
-        };
-        let on_callee = read(unsafe { LLVMGetEnumAttributeAtIndex(callee, index, kind) });
-        let on_call = read(unsafe { LLVMGetCallSiteEnumAttribute(call, index, kind) });
-        on_callee.and(on_call)
+        let attr = unsafe { LLVMGetEnumAttributeAtIndex(callee, index, kind_of("memory")) };
+        if attr.is_null() {
+            MemoryEffects::UNKNOWN
+        } else {
+            MemoryEffects::from_encoding(unsafe { LLVMGetEnumAttributeValue(attr) })
+        }
     }
 }
 
-/// Whether `callee` never writes through its argument `k` (`readonly` or `readnone` on the
-/// parameter or on the call site's argument).
-pub fn argument_not_written(call: LLVMValueRef, callee: LLVMValueRef, k: u32) -> bool {
+/// Whether `callee`, a defined function, never writes through its argument `k` (LLVM
+/// inferred `readonly` or `readnone` for the parameter).
+pub fn argument_not_written(callee: LLVMValueRef, k: u32) -> bool {
     let index = k + 1;
-    ["readonly", "readnone"].into_iter().any(|name| {
-        let kind = kind_of(name);
-        unsafe {
-            (k < LLVMCountParams(callee)
-                && !LLVMGetEnumAttributeAtIndex(callee, index, kind).is_null())
-                || !LLVMGetCallSiteEnumAttribute(call, index, kind).is_null()
-        }
-    })
+    raw::is_defined(callee)
+        && k < unsafe { LLVMCountParams(callee) }
+        && ["readonly", "readnone"].into_iter().any(|name| unsafe {
+            !LLVMGetEnumAttributeAtIndex(callee, index, kind_of(name)).is_null()
+        })
 }
 
 fn kind_of(name: &str) -> u32 {
@@ -96,24 +87,28 @@ const INFERRED: [&str; 4] = ["memory", "readonly", "readnone", "writeonly"];
 /// Gives each defined function of the module the memory effects LLVM's `function-attrs`
 /// infers for it, and nothing else.
 ///
-/// The inference runs on a copy of the module after `sroa`: before it, every argument goes
-/// through a local, and a write through it is not seen as a write through an argument. The
+/// The inference runs on a copy of the module, after `inferattrs` (what the C library's
+/// functions may write, as LLVM knows them: `malloc` only the allocator's state, `strlen`
+/// nothing) and `sroa`: before it, every argument goes through a local, and a write through
+/// it is not seen as a write through an argument. The
 /// module itself keeps its instructions (the checked operations are not kept alive yet) and
 /// gets no other attribute: `dce` would delete a call of a `willreturn` function whose
 /// result is unused, and the checks of that call (its arguments against the callee's
 /// preconditions) with it.
 pub fn infer(module: &Module<'_>, machine: &TargetMachine) -> Result<(), FrontendError> {
+    let inferred: Vec<u32> = INFERRED.iter().map(|name| kind_of(name)).collect();
+    let m = module.as_mut_ptr();
+    // What the source declares (`__attribute__((pure))`) is a promise, not a fact.
+    forget(m, &inferred);
     let copy = module.clone();
     copy.run_passes(
-        "function(sroa),cgscc(function-attrs)",
+        "inferattrs,function(sroa),cgscc(function-attrs)",
         machine,
         PassBuilderOptions::create(),
     )
     .map_err(|e| FrontendError::Passes {
         message: e.to_string(),
     })?;
-    let m = module.as_mut_ptr();
-    let inferred: Vec<u32> = INFERRED.iter().map(|name| kind_of(name)).collect();
     for func in raw::functions(m) {
         let name = raw::name(func);
         if !raw::is_defined(func) || name.is_empty() {
@@ -126,9 +121,7 @@ pub fn infer(module: &Module<'_>, machine: &TargetMachine) -> Result<(), Fronten
         if twin.is_null() || !raw::is_defined(twin) {
             continue;
         }
-        let indices = std::iter::once(inkwell::llvm_sys::LLVMAttributeFunctionIndex)
-            .chain(1..=unsafe { LLVMCountParams(func) });
-        for index in indices {
+        for index in attribute_indices(func) {
             for &kind in &inferred {
                 let attr = unsafe { LLVMGetEnumAttributeAtIndex(twin, index, kind) };
                 if !attr.is_null() {
@@ -138,6 +131,26 @@ pub fn infer(module: &Module<'_>, machine: &TargetMachine) -> Result<(), Fronten
         }
     }
     Ok(())
+}
+
+/// Removes the attributes of `kinds` from every defined function and its parameters.
+fn forget(m: LLVMModuleRef, kinds: &[u32]) {
+    for func in raw::functions(m)
+        .into_iter()
+        .filter(|f| raw::is_defined(*f))
+    {
+        for index in attribute_indices(func) {
+            for &kind in kinds {
+                unsafe { LLVMRemoveEnumAttributeAtIndex(func, index, kind) };
+            }
+        }
+    }
+}
+
+/// The function's attribute index and its parameters'.
+fn attribute_indices(func: LLVMValueRef) -> impl Iterator<Item = u32> {
+    std::iter::once(inkwell::llvm_sys::LLVMAttributeFunctionIndex)
+        .chain(1..=unsafe { LLVMCountParams(func) })
 }
 
 #[cfg(test)]

@@ -19,7 +19,9 @@
 //!   `NULL` (`words.rs`).
 //! - Every base other code may reach (the *reachable* set: locals whose address escapes,
 //!   globals, pointees) is clobbered by each call that is not a convention or a harmless
-//!   intrinsic, and by each store through an undescribed pointer.
+//!   intrinsic, and by each store through an undescribed pointer. A call of a defined
+//!   function clobbers less when LLVM infers from its body that it writes no memory, or
+//!   only through its pointer arguments (`effects.rs`).
 //!
 //! Soundness rests on one assumption (ARCHITECTURE.md, "What a proved rests on", item 5):
 //! an access stays within the object its pointer was derived from.
@@ -644,7 +646,7 @@ impl Lifter {
         callee: LLVMValueRef,
         loc: &Option<SourceLoc>,
     ) {
-        let effects = MemoryEffects::of_call(inst, callee);
+        let effects = MemoryEffects::of_callee(callee);
         if effects.writes(Location::Other) {
             return self.clobber_reachable(piece, loc);
         }
@@ -657,7 +659,7 @@ impl Lifter {
             let is_null = unsafe { LLVMIsNull(arg) != 0 } && !raw::is_undef(arg);
             if !raw::is_pointer(raw::type_of(arg))
                 || is_null
-                || effects::argument_not_written(inst, callee, k)
+                || effects::argument_not_written(callee, k)
             {
                 continue;
             }
