@@ -171,6 +171,7 @@ programs! {
     two_loads_of_a_summary_cell_read_two_elements => "memory_summary_two_elements.c",
     lookup_tables_read_within_their_bounds => "memory_lookup_table_bounds.c",
     calls_clobber_only_what_the_callee_may_write => "call_memory_effects.c",
+    bit_counts_are_within_the_width => "bit_counts.c",
     // Memory.
     pointer_parameters_may_alias => "memory_aliasing_parameters.c",
     parameter_field_read_twice => "memory_parameter_read_twice.c",

@@ -1785,6 +1785,13 @@ impl Lifter {
                 return;
             }
         }
+        if let Some(kind) = ["llvm.ctpop.", "llvm.ctlz.", "llvm.cttz."]
+            .into_iter()
+            .find(|prefix| name.starts_with(prefix))
+        {
+            self.bit_count(piece, inst, kind, loc);
+            return;
+        }
         if name.starts_with("llvm.expect.") {
             if let Some(a) = self.operand(raw::operand(inst, 0), loc) {
                 self.assign(piece, inst, Expr::Use(a), loc);
@@ -1797,6 +1804,38 @@ impl Lifter {
             loc.clone(),
         );
         self.havoc(piece, inst, HavocReason::Unsupported { what: family }, loc);
+    }
+
+    /// A count of bits of an `N`-bit value (`llvm.ctpop`, `llvm.ctlz`, `llvm.cttz`): a value
+    /// in `[0, N]`. A count of leading or trailing zeros whose second operand says that zero
+    /// gives poison is in `[0, N - 1]` for a nonzero operand and any value for zero (what the
+    /// native instruction leaves in the register).
+    fn bit_count(&mut self, piece: usize, inst: LLVMValueRef, kind: &str, loc: &Option<SourceLoc>) {
+        let Some(&dest) = self.value_of.get(&inst) else {
+            return;
+        };
+        let ty = self.values[dest.index()].ty;
+        let bits = i128::from(ty.width);
+        let family = kind.trim_end_matches('.');
+        let what = format!("the value of {family} beyond its range [0, {bits}]");
+        self.havoc(piece, inst, HavocReason::Unsupported { what }, loc);
+        let zero_is_poison = raw::num_args(inst) >= 2
+            && raw::const_int_bits(raw::operand(inst, 1)).is_none_or(|flag| flag != 0);
+        if !zero_is_poison {
+            self.assume_result_range(piece, inst, 0, bits, loc);
+            return;
+        }
+        let Some(x) = self.operand(raw::operand(inst, 0), loc) else {
+            return;
+        };
+        let zero = Operand::Const(Const::new(ty, 0));
+        let is_zero = self.compare(piece, CmpPred::Eq, x, zero, loc);
+        for (pred, bound) in [(CmpPred::Sge, 0), (CmpPred::Sle, bits - 1)] {
+            let bound = Operand::Const(Const::new(ty, bound));
+            let within = self.compare(piece, pred, Operand::Value(dest), bound, loc);
+            let cond = self.binary(piece, BinOp::Or, (is_zero, within), Ty::BOOL, loc);
+            self.push(piece, Inst::Assume { cond }, loc.clone());
+        }
     }
 
     /// The edge from LLVM block `from` to `to`, with the moves of `to`'s integer phis.
