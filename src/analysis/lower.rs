@@ -942,7 +942,31 @@ impl<'f> Lowering<'f> {
                 }
                 d.meet_cons(&cons);
             }
-            BinOp::Xor => self.havoc(d, dest),
+            BinOp::Xor => {
+                // `x ^ c` for a mask of low bits `c` (`31 ^ n`) and `x` within `[0, c]`
+                // flips every bit of `x`: it is `c - x`.
+                let mask = rhs_const.or(lhs_const);
+                let other = if rhs_const.is_some() { lhs } else { rhs };
+                let allowed = |c: &Const| {
+                    self.precision().bitwise_bounds && c.unsigned() <= ty.smax() as u128
+                };
+                if let Some(c) = mask.filter(allowed) {
+                    let cu = Int::from(c.unsigned());
+                    let full_mask = (&cu & (&cu + Int::one())).is_zero();
+                    if let Some(n) = self
+                        .reading(d, other, Interp::Unsigned)
+                        .filter(|_| full_mask)
+                    {
+                        let (lo, hi) = self.bound(d, &n).int_hull();
+                        if lo.is_some_and(|l| !l.is_negative()) && hi.is_some_and(|h| h <= cu) {
+                            let flipped = LinExpr::constant(cu).minus(&n);
+                            self.assign_wrapped(d, dest, &flipped);
+                            return;
+                        }
+                    }
+                }
+                self.havoc(d, dest)
+            }
         }
     }
 

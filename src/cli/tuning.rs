@@ -536,7 +536,7 @@ const OPTIONS: &[ZOption] = &[
         "Abstract acceleration of a self-loop sweeps each side of a disequality a != b that moves by at most 1",
         params.precision.disequality_splitting),
     option!("bitwise-bounds", OnOff, Analysis,
-        "Bound x | c and x & c by x and c in the signed reading too",
+        "Bound x | c and x & c by x and c in the signed reading too, and take x ^ c as c - x for a mask c of low bits",
         params.precision.bitwise_bounds),
     option!("loop-entry-predicates", OnOff, Analysis,
         "Refinement starts with, at each loop head, whether the loop's exit guard held on entry",

@@ -1,7 +1,7 @@
 #include "polyfocus.h"
 /* Bounds of `|` and `&` with a constant in the signed reading and for masks with the sign
    bit: `x & -8` lies within 7 below `x`, `x | 4` of a non-negative `x` is at
-   least 4, and `x | INT_MIN` is negative. The loops make the engines join the values, where
+   least 4, and `x | INT_MIN` is negative; `x ^ 31` of an `x` in [0, 31] is `31 - x`. The loops make the engines join the values, where
    only the bounds of the domain are left (the solver's exact formula sees one path). */
 int main(void) {
   int n = polyfocus_nondet_int();
@@ -16,5 +16,10 @@ int main(void) {
   polyfocus_assert(aligned <= n + 5);            // fails
   polyfocus_assert(f >= 4);                      // holds, proved
   polyfocus_assert(g <= 0);                      // holds, proved
+  int h = 31;
+  for (int i = 0; i < n; i++)
+    h = (i & 31) ^ 31;
+  polyfocus_assert(h >= 0 && h <= 31);           // holds, proved
+  polyfocus_assert(h <= 30);                     // fails
   return 0;
 }
