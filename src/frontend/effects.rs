@@ -89,12 +89,11 @@ const INFERRED: [&str; 4] = ["memory", "readonly", "readnone", "writeonly"];
 ///
 /// The inference runs on a copy of the module, after `inferattrs` (what the C library's
 /// functions may write, as LLVM knows them: `malloc` only the allocator's state, `strlen`
-/// nothing) and `sroa`: before it, every argument goes through a local, and a write through
-/// it is not seen as a write through an argument. The
-/// module itself keeps its instructions (the checked operations are not kept alive yet) and
-/// gets no other attribute: `dce` would delete a call of a `willreturn` function whose
-/// result is unused, and the checks of that call (its arguments against the callee's
-/// preconditions) with it.
+/// nothing) and `sroa` (before it, every argument goes through a local, and a write through
+/// it is not seen as a write through an argument). The module itself keeps its instructions
+/// (the checked operations are not kept alive yet) and gets no other attribute: `dce` would
+/// delete a call of a `willreturn` function whose result is unused, and the checks of that
+/// call (its arguments against the callee's preconditions) with it.
 pub fn infer(module: &Module<'_>, machine: &TargetMachine) -> Result<(), FrontendError> {
     let inferred: Vec<u32> = INFERRED.iter().map(|name| kind_of(name)).collect();
     let m = module.as_mut_ptr();
