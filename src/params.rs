@@ -437,6 +437,9 @@ pub struct ContractParams {
     /// The longest time of a function in one round, a safety net (at least 1 s, and at
     /// most `--timeout`).
     pub round_timeout: Duration,
+    /// Whether the functions that stay calls outside recursive cycles get summaries of what
+    /// they return (`driver::contracts::returns`), from what the search left of its work.
+    pub return_summaries: bool,
 }
 
 /// What the stages print on standard error for a person studying a run (`-Z debug-...`).
@@ -566,6 +569,7 @@ impl Params {
             round_work: 1 << 22,
             search_work_per_second: 6_000_000.0,
             round_timeout: Duration::from_secs(10),
+            return_summaries: true,
         },
         trace: TraceParams {
             focus: false,

@@ -1,8 +1,7 @@
-//! Contracts of the functions that stay calls (recursive functions): what the lifter assumes
-//! at their calls and entries, and, in *certify* mode, checks (see
-//! [`super::lift::LiftOptions`]). The contracts come from the driver's search
-//! (`driver::contracts`), which certifies them before they are used; this module only says
-//! what one is.
+//! Contracts of the functions that stay calls: what the lifter assumes at their calls and
+//! entries, and, in *certify* mode, checks (see [`super::lift::LiftOptions`]). The contracts
+//! come from the driver (`driver::contracts`), which proves them before they are used; this
+//! module only says what one is.
 //!
 //! A contract has a *summary* (clauses `guard → atom` over the parameters at entry and the
 //! returned value) and, in a closed program, a *calling context* (atoms over the parameters

@@ -51,6 +51,23 @@ pub struct Lifted {
     /// Whether its leak checks cover every object it may allocate (`lift/leaks.rs`): `None`
     /// when leaks are not followed in it (not `main`, or no memory checks), else why not.
     pub leak_coverage: Option<Result<(), String>>,
+    /// With [`LiftOptions::probe_returns`], the site every return of an integer goes to.
+    pub return_probe: Option<ReturnProbe>,
+}
+
+/// Where the returns of a function lifted with [`LiftOptions::probe_returns`] end: one error
+/// site (the returns jump to it instead of returning), at which the returned value and the
+/// integer parameters are live, so that the invariant there relates them. The site's block
+/// starts with a named copy of each parameter of `params`, then of `value`.
+#[derive(Clone, Debug)]
+pub struct ReturnProbe {
+    /// The check of the site.
+    pub check: CheckId,
+    /// The value returned, set by the move of each return's jump.
+    pub value: ValueId,
+    /// The integer parameters: their positions among the function's parameters, and
+    /// their values.
+    pub params: Vec<(usize, ValueId)>,
 }
 
 /// How calls of functions with a contract (`super::contract`) are lifted.
@@ -76,6 +93,10 @@ pub struct LiftOptions<'a> {
     /// The requirements to check at the calls of their functions (see
     /// `lift/requirements.rs`), new checks listed in [`Lifted::obligations`].
     pub requirements: &'a Requirements,
+    /// Whether every return of an integer jumps to one error site instead
+    /// ([`Lifted::return_probe`]): the function so lifted is analyzed for what it returns,
+    /// never called.
+    pub probe_returns: bool,
 }
 
 /// Lifts `func` (defined). Checks are numbered from `first_check`. `escaped_error` is the
@@ -94,6 +115,7 @@ pub fn lift_function(
     lifter.specialize = options.specialize.cloned();
     lifter.memory_checks = options.memory_checks;
     lifter.requirements = options.requirements.clone();
+    lifter.probe_returns = options.probe_returns;
     lifter.run();
     lifter.finish()
 }
@@ -170,6 +192,7 @@ pub fn fallback_function(
         }],
         obligations: vec![],
         leak_coverage: None,
+        return_probe: None,
     }
 }
 
@@ -295,6 +318,10 @@ struct Lifter {
     leaks: leaks::Leaks,
     /// The requirements checked at calls (see [`LiftOptions`]).
     requirements: Requirements,
+    /// Whether returns of integers jump to [`Lifter::return_probe`] (see [`LiftOptions`]).
+    probe_returns: bool,
+    /// The piece every return jumps to, and what it keeps live.
+    return_probe: Option<(usize, ReturnProbe)>,
 }
 
 /// What the lifter does with the rest of a block after an instruction.
@@ -385,6 +412,8 @@ impl Lifter {
             memory_checks: false,
             leaks: leaks::Leaks::default(),
             requirements: Requirements::new(),
+            probe_returns: false,
+            return_probe: None,
         }
     }
 
@@ -493,6 +522,11 @@ impl Lifter {
                     LLVMOpcode::LLVMCallBr => self.clobber_reachable(current, &loc),
                     LLVMOpcode::LLVMRet if self.certify => {
                         self.check_own_summary(&mut current, inst, &loc)
+                    }
+                    LLVMOpcode::LLVMRet if self.probe_returns => {
+                        if self.jump_to_return_probe(k, current, inst, &loc) {
+                            return;
+                        }
                     }
                     _ => {}
                 }
@@ -1555,6 +1589,78 @@ impl Lifter {
         }
     }
 
+    /// A return of an integer, lifted with [`LiftOptions::probe_returns`]: `current` jumps
+    /// to the probe site with the returned value (made on the first return, in the layout of
+    /// LLVM block `k`). False when the return gives no integer (it stays a return).
+    fn jump_to_return_probe(
+        &mut self,
+        k: usize,
+        current: usize,
+        ret: LLVMValueRef,
+        loc: &Option<SourceLoc>,
+    ) -> bool {
+        if raw::num_operands(ret) != 1 {
+            return false;
+        }
+        let returned = raw::operand(ret, 0);
+        let Some(width) = raw::int_width(raw::type_of(returned)).filter(|w| (1..=64).contains(w))
+        else {
+            return false;
+        };
+        let Some(value) = self.operand(returned, loc) else {
+            return false;
+        };
+        if self.return_probe.is_none() {
+            let piece = self.new_piece(k, "return.probe".into());
+            let probe_value = self.synthetic_value(Ty::int(width), "returned");
+            let params: Vec<(usize, ValueId)> = raw::params(self.func)
+                .into_iter()
+                .enumerate()
+                .filter(|(_, p)| {
+                    raw::int_width(raw::type_of(*p)).is_some_and(|w| (1..=64).contains(&w))
+                })
+                .filter_map(|(i, p)| Some((i, *self.value_of.get(&p)?)))
+                .collect();
+            // Copies keep the values live at the site, where the analysis reads them; named,
+            // so that the passes keep them (and what they read), in this order.
+            for v in params.iter().map(|(_, v)| *v).chain([probe_value]) {
+                let ty = self.values[v.index()].ty;
+                self.n_synthetic += 1;
+                let name = format!("probe.live.{}", self.n_synthetic);
+                let copy = self.new_value(ty, name, Some("returned".into()));
+                self.defined[copy.index()] = true;
+                self.push(
+                    piece,
+                    Inst::Assign {
+                        dest: copy,
+                        expr: Expr::Use(Operand::Value(v)),
+                    },
+                    None,
+                );
+            }
+            let check = self.new_check(
+                CheckKind::ErrorCall {
+                    function: "polyfocus.returns".into(),
+                },
+                None,
+            );
+            self.pieces[piece].term = Some((Terminator::Error(check), None));
+            let probe = ReturnProbe {
+                check,
+                value: probe_value,
+                params,
+            };
+            self.return_probe = Some((piece, probe));
+        }
+        let (piece, probe) = self.return_probe.as_ref().expect("made above");
+        let term = Terminator::Jump(Edge {
+            target: BlockId(*piece as u32),
+            moves: vec![(probe.value, value)],
+        });
+        self.pieces[current].term = Some((term, loc.clone()));
+        true
+    }
+
     /// Certify mode, at a `ret`: each clause of the function's own summary, a check of its
     /// own (an unknown guard counts as holding).
     fn check_own_summary(
@@ -2037,6 +2143,7 @@ impl Lifter {
             warnings: self.warnings,
             obligations: self.obligations,
             leak_coverage,
+            return_probe: self.return_probe.map(|(_, probe)| probe),
         }
     }
 }

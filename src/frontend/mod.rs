@@ -58,6 +58,7 @@ mod passes;
 mod raw;
 mod reach;
 mod recursion;
+mod returns;
 mod timing;
 mod ubsan;
 
@@ -78,6 +79,7 @@ pub use evaluate::Evaluator;
 pub use library::is_library_function;
 pub use normalize::PIPELINE;
 pub use passes::standard_pipeline;
+pub use lift::ReturnProbe;
 pub use recursion::{Recursion, RecursiveFunction};
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -269,6 +271,7 @@ impl<'a> Program<'a> {
                 specialize,
                 memory_checks: false,
                 requirements: &contract::Requirements::new(),
+                probe_returns: false,
             };
             let lifted = catch_unwind(AssertUnwindSafe(|| {
                 lift::lift_function(func, first, escaped_error, options)
@@ -295,6 +298,88 @@ impl<'a> Program<'a> {
             module: res,
             obligations,
         })
+    }
+
+    /// The functions that some call of the program still calls, outside recursive cycles,
+    /// that return an integer, by name, callees first: those whose returns a summary may
+    /// describe (`driver::contracts`).
+    pub fn return_summary_targets(&self) -> Vec<String> {
+        let excluded: HashSet<String> = self.normalized.too_large.keys().cloned().collect();
+        returns::targets(self.module.as_mut_ptr(), &excluded)
+            .into_iter()
+            .map(raw::name)
+            .collect()
+    }
+
+    /// The function `name` lifted for the summary of what it returns: every return of an
+    /// integer jumps to one error site where the returned value and the integer parameters
+    /// are live (see [`ReturnProbe`]), and the summaries of `contracts` are assumed after
+    /// the calls it makes. The function's own error sites end their paths (an execution
+    /// that fails a check does not return). `None` when it cannot be lifted or returns no
+    /// integer.
+    pub fn lift_return_probe(
+        &self,
+        name: &str,
+        contracts: &contract::Contracts,
+    ) -> Option<(ir::Function, ReturnProbe)> {
+        let func = defined_functions(self.module.as_mut_ptr())
+            .into_iter()
+            .find(|f| raw::name(*f) == name)?;
+        let options = lift::LiftOptions {
+            contracts,
+            certify: false,
+            specialize: None,
+            memory_checks: false,
+            requirements: &contract::Requirements::new(),
+            probe_returns: true,
+        };
+        let escaped_error = self.escaped_error.as_deref();
+        let lifted = catch_unwind(AssertUnwindSafe(|| {
+            lift::lift_function(func, 0, escaped_error, options)
+        }))
+        .ok()?;
+        let probe = lifted.return_probe?;
+        let mut warnings = Vec::new();
+        let mut function = run_passes(lifted.function, &self.config.options, &mut warnings);
+        if !warnings.is_empty() {
+            return None;
+        }
+        for block in &mut function.blocks {
+            if matches!(block.term, ir::Terminator::Error(c) if c != probe.check) {
+                block.term = ir::Terminator::Stop;
+            }
+        }
+        // The passes renumber values: the copies at the site name them again, in order.
+        let site = function
+            .blocks
+            .iter()
+            .find(|b| b.term == ir::Terminator::Error(probe.check))?;
+        let copied: Vec<ir::ValueId> = site
+            .insts
+            .iter()
+            .filter_map(|inst| match inst {
+                ir::Inst::Assign {
+                    expr: ir::Expr::Use(ir::Operand::Value(v)),
+                    ..
+                } => Some(*v),
+                _ => None,
+            })
+            .collect();
+        let (&value, params) = copied.split_last()?;
+        if params.len() != probe.params.len() {
+            return None;
+        }
+        let probe = ReturnProbe {
+            check: probe.check,
+            value,
+            params: probe
+                .params
+                .iter()
+                .zip(params)
+                .map(|(&(i, _), &v)| (i, v))
+                .collect(),
+        };
+        Some((function, probe))
     }
 
     /// The callers of the functions of `requirements` that only their direct calls can
@@ -352,6 +437,7 @@ impl<'a> Program<'a> {
                 specialize: None,
                 memory_checks: self.config.checks.contains(ir::CheckClass::Memory),
                 requirements: &checked,
+                probe_returns: false,
             };
             let Ok(lifted) = catch_unwind(AssertUnwindSafe(|| {
                 lift::lift_function(func, first, escaped_error, options)
@@ -707,6 +793,7 @@ fn lift_entries(
                     specialize: None,
                     memory_checks: selection.contains(ir::CheckClass::Memory),
                     requirements: &contract::Requirements::new(),
+                    probe_returns: false,
                 };
                 lift::lift_function(func, first_check, escaped_error, options)
             })),

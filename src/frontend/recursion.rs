@@ -168,7 +168,7 @@ impl Scope {
 }
 
 /// Whether some return of `func` gives an integer whose width satisfies `width`.
-fn returns_int_of(func: LLVMValueRef, width: impl Fn(u32) -> bool) -> bool {
+pub(super) fn returns_int_of(func: LLVMValueRef, width: impl Fn(u32) -> bool) -> bool {
     raw::blocks(func).into_iter().any(|b| {
         raw::instructions(b).into_iter().any(|i| {
             raw::opcode(i) == LLVMOpcode::LLVMRet

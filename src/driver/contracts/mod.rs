@@ -1,5 +1,7 @@
-//! Contracts of the recursive functions, inferred and certified before the analysis of the
-//! program: the one place, today, where the analysis summarizes a function for its callers.
+//! Contracts of the functions that stay calls, inferred and certified before the analysis
+//! of the program: what a call assumes of its callee. For the functions outside recursive
+//! cycles, a summary of what they return ([`returns`]: the invariant at their returns, from
+//! one analysis each, callees first); for the recursive ones, what follows.
 //!
 //! **What it infers.** For each function in a recursive cycle of the call graph, a
 //! *summary* (clauses `guard → atom` over the parameters at entry and the returned value)
@@ -57,6 +59,7 @@
 
 mod guarded;
 mod houdini;
+mod returns;
 mod templates;
 
 use std::collections::BTreeSet;
@@ -100,9 +103,29 @@ pub fn search(
     safety_net: Duration,
     trace: ContractTrace,
 ) -> Contracts {
-    let Some(recursion) = program.recursion() else {
-        return Contracts::new();
+    let mut budget = SearchBudget {
+        work: (config.params.contracts.search_work_per_second * config.timeout.as_secs_f64())
+            as u64,
+        deadline: Instant::now() + safety_net,
     };
+    let mut contracts = match program.recursion() {
+        Some(recursion) => recursive_contracts(program, &recursion, config, &mut budget, trace),
+        None => Contracts::new(),
+    };
+    if config.params.contracts.return_summaries {
+        returns::summarize(program, config, &mut contracts, &mut budget);
+    }
+    contracts
+}
+
+/// The certified contracts of the functions of `recursion`, within `budget`.
+fn recursive_contracts(
+    program: &Program<'_>,
+    recursion: &Recursion,
+    config: &AnalysisConfig,
+    budget: &mut SearchBudget,
+    trace: ContractTrace,
+) -> Contracts {
     let round = round_config(config);
     let prover = move |module: &ir::Module| {
         let before = crate::analysis::work_spent();
@@ -130,12 +153,7 @@ pub fn search(
             .collect();
         (proved, spent)
     };
-    let budget = SearchBudget {
-        work: (config.params.contracts.search_work_per_second * config.timeout.as_secs_f64())
-            as u64,
-        deadline: Instant::now() + safety_net,
-    };
-    search_in(program, &recursion, &prover, budget, trace)
+    search_in(program, recursion, &prover, budget, trace)
 }
 
 /// The time the search may take at most, a safety net: `--timeout`, or less, a quarter of
@@ -186,18 +204,18 @@ fn search_in(
     program: &Program<'_>,
     recursion: &Recursion,
     prover: Prover<'_>,
-    budget: SearchBudget,
+    budget: &mut SearchBudget,
     trace: ContractTrace,
 ) -> Contracts {
     let mut lift_round =
         |candidates: &Contracts| program.lift_for_certification(recursion, candidates);
-    let mut first_budget = budget;
+    let first_budget = budget;
     let candidates = templates::candidates(recursion);
     let certified = houdini::certify(
         candidates,
         &mut lift_round,
         prover,
-        &mut first_budget,
+        first_budget,
         trace,
     );
     // The second search: guarded clauses, with the ranges the first one certified. Its
@@ -208,8 +226,8 @@ fn search_in(
         return certified;
     }
     // The second search gets what the first one left of the work.
-    let mut second_budget = first_budget;
-    let mut res = houdini::certify(guarded, &mut lift_round, prover, &mut second_budget, trace);
+    let second_budget = first_budget;
+    let mut res = houdini::certify(guarded, &mut lift_round, prover, second_budget, trace);
     for (name, contract) in certified {
         let entry = res.entry(name).or_default();
         for atom in contract.context {

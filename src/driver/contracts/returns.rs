@@ -1,0 +1,188 @@
+//! Summaries of what the functions that stay calls return, outside recursive cycles: the
+//! invariant at the function's returns, over its integer parameters and the returned value
+//! (`r <= n`, `0 <= r <= 1`, `r == a + b`), assumed after each of its calls instead of an
+//! arbitrary result.
+//!
+//! **How.** The functions are taken callees first (`frontend::Program::return_summary_targets`).
+//! Each is lifted with every return of an integer jumping to one error site, where the
+//! returned value and the parameters are live (`frontend::Program::lift_return_probe`), the
+//! summaries found so far assumed after its own calls, and analyzed once, by the classic
+//! engine over polyhedra. The constraints of its complete fixpoint at that site, over the
+//! parameters and the returned value, are the summary's clauses.
+//!
+//! **Why it holds.** The analysis over-approximates the states in which the function
+//! returns, from any arguments and memory, given that its callees return within their
+//! summaries (found before it, or certified contracts of recursive functions): every return
+//! satisfies each constraint. An execution that fails one of its checks ends there (it
+//! does not return), as in the analysis of the program, where a path through an error site
+//! ends too. A clause is kept only when the lifter's evaluation of it
+//! (`frontend::contract`: sign-extended readings summed in wrapping `i64`) is the
+//! constraint: every value it reads is read signed by the analysis, or lies where the
+//! signed and unsigned readings agree, and the sum cannot wrap within the values' bounds.
+//!
+//! **Bounded by work, not time.** Each analysis runs under
+//! `params::ContractParams::round_work` steps, and they all take from the budget of the
+//! search, so the summaries, hence the verdicts, are the same under any load; time is a
+//! safety net only (a function stopped by it gets no summary).
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use num_traits::{Signed, ToPrimitive, Zero};
+
+use super::{round_config, SearchBudget};
+use crate::analysis::focus::CutFacts;
+use crate::analysis::lower::Lowering;
+use crate::analysis::refine::SlotAssignment;
+use crate::analysis::{Deadline, Outcome};
+use crate::budget::MemoryBudget;
+use crate::context::FunctionContext;
+use crate::domain::{ConsKind, Int, LinCons, LinExpr, NumericDomain, Polyhedron, Var};
+use crate::driver::engine::run_engine;
+use crate::driver::{AnalysisConfig, Engine};
+use crate::frontend::contract::{Atom, Clause, Contract, Contracts, Slot};
+use crate::frontend::{Program, ReturnProbe};
+use crate::ir::{self, Interp, Terminator};
+
+/// Adds to `contracts` the summaries of the returns of `program`'s functions that stay
+/// calls (see the module docs), each analysis taking from `budget`. Functions that
+/// already have a contract keep it.
+pub(super) fn summarize(
+    program: &Program<'_>,
+    config: &AnalysisConfig,
+    contracts: &mut Contracts,
+    budget: &mut SearchBudget,
+) {
+    let round = round_config(config);
+    for name in program.return_summary_targets() {
+        if budget.work == 0 || Instant::now() >= budget.deadline {
+            return;
+        }
+        if contracts.contains_key(&name) {
+            continue;
+        }
+        let Some((func, probe)) = program.lift_return_probe(&name, contracts) else {
+            continue;
+        };
+        let work = round.params.contracts.round_work.min(budget.work);
+        let deadline = Deadline::after(round.timeout)
+            .with_work(work)
+            .with_memory(MemoryBudget::from_now(config.memory_per_function));
+        let summary = summary_of(&func, &probe, &round, &deadline);
+        budget.work = budget.work.saturating_sub(deadline.spent());
+        if !summary.is_empty() {
+            contracts.insert(
+                name,
+                Contract {
+                    context: vec![],
+                    summary,
+                },
+            );
+        }
+    }
+}
+
+/// The clauses the complete analysis of `func` gives at its probe site; none when it does
+/// not complete.
+fn summary_of(
+    func: &ir::Function,
+    probe: &ReturnProbe,
+    config: &AnalysisConfig,
+    deadline: &Deadline,
+) -> Vec<Clause> {
+    let Some(site) = func
+        .blocks
+        .iter()
+        .position(|b| b.term == Terminator::Error(probe.check))
+    else {
+        return vec![];
+    };
+    let ctx = FunctionContext::new(func, &config.params);
+    let lowering = Lowering::new(&ctx);
+    let run = run_engine::<Polyhedron>(
+        &lowering,
+        Engine::Classic,
+        &SlotAssignment::default(),
+        &CutFacts::none(),
+        deadline,
+    );
+    if run.outcome != Outcome::Complete {
+        return vec![];
+    }
+    // Unreachable: the function never returns an integer, which no clause can say.
+    let Some(state) = run.invariants.at(ir::BlockId(site as u32)) else {
+        return vec![];
+    };
+    let layout = lowering.layout();
+    let mut slots: BTreeMap<Var, (Slot, ir::ValueId)> = probe
+        .params
+        .iter()
+        .map(|&(i, v)| (layout.value_var(v), (Slot::Param(i), v)))
+        .collect();
+    slots.insert(layout.value_var(probe.value), (Slot::Ret, probe.value));
+    let others: Vec<Var> = layout
+        .dims()
+        .map(|(var, _)| var)
+        .filter(|var| !slots.contains_key(var))
+        .collect();
+    let mut state = state.clone();
+    state.forget(&others);
+    // Per value, its bounds in the state as the analysis reads it, when that reading is the
+    // signed one the lifter's evaluation uses.
+    let mut signed: BTreeMap<Var, (Int, Int)> = BTreeMap::new();
+    for (&var, &(_, v)) in &slots {
+        let (lo, hi) = lowering.range(v);
+        let b = state.bound(&LinExpr::var(var));
+        let lo = b.lo.map_or(lo.clone(), |r| r.ceil().to_integer().max(lo));
+        let hi = b.hi.map_or(hi.clone(), |r| r.floor().to_integer().min(hi));
+        let width = func.value(v).ty.width;
+        let smax = (Int::from(1) << (width - 1)) - 1;
+        let agrees = match ctx.reading(v) {
+            Interp::Signed => true,
+            Interp::Unsigned => hi <= smax,
+        };
+        if agrees && lo <= hi {
+            signed.insert(var, (lo, hi));
+        }
+    }
+    state
+        .to_cons()
+        .iter()
+        .filter_map(|c| atom_of(c, &slots, &signed))
+        .map(|atom| Clause {
+            guard: vec![],
+            atom,
+        })
+        .collect()
+}
+
+/// `c` as an atom over the slots, when the lifter's evaluation of the atom is `c` on every
+/// state within `signed` (see the module docs).
+fn atom_of(
+    c: &LinCons,
+    slots: &BTreeMap<Var, (Slot, ir::ValueId)>,
+    signed: &BTreeMap<Var, (Int, Int)>,
+) -> Option<Atom> {
+    let limit = Int::from(1) << 62;
+    let mut magnitude = c.expr.constant_part().abs();
+    let mut terms = Vec::new();
+    for (var, a) in c.expr.terms() {
+        if a.is_zero() {
+            continue;
+        }
+        let (slot, _) = slots.get(&var)?;
+        let (lo, hi) = signed.get(&var)?;
+        magnitude += a.abs() * lo.abs().max(hi.abs());
+        terms.push((*slot, a.to_i64()?));
+    }
+    // A constraint over no value says nothing of a return; a sum that may leave `i64`
+    // would wrap in the lifter's evaluation.
+    if terms.is_empty() || magnitude >= limit {
+        return None;
+    }
+    Some(Atom {
+        terms,
+        constant: c.expr.constant_part().to_i64()?,
+        is_eq: c.kind == ConsKind::Eq,
+    })
+}
