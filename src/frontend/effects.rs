@@ -6,6 +6,12 @@
 //! only through its pointer arguments clobbers the objects those arguments point into; any
 //! other callee clobbers every base other code may reach, as before.
 //!
+//! A function that may synchronize with another thread (an atomic operation or a fence,
+//! and, in a module where another thread may run, `reach::may_run_asynchronously`, an
+//! allocation; directly or through the functions it calls) gets no effects: another
+//! thread's writes may be seen after its call (`lift/memory.rs`), which LLVM's effects,
+//! about this thread's own accesses, do not say.
+//!
 //! **Invariant:** the only attributes the inference adds to the module are each function's
 //! `memory` attribute and its pointer parameters' `readonly`, `readnone` and `writeonly`;
 //! its instructions are unchanged.
@@ -15,6 +21,8 @@ use inkwell::llvm_sys::prelude::*;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::TargetMachine;
+
+use std::collections::{HashMap, HashSet};
 
 use super::error::FrontendError;
 use super::raw;
@@ -108,9 +116,10 @@ pub fn infer(module: &Module<'_>, machine: &TargetMachine) -> Result<(), Fronten
     .map_err(|e| FrontendError::Passes {
         message: e.to_string(),
     })?;
+    let synchronizing = may_synchronize(m, super::reach::may_run_asynchronously(m));
     for func in raw::functions(m) {
         let name = raw::name(func);
-        if !raw::is_defined(func) || name.is_empty() {
+        if !raw::is_defined(func) || name.is_empty() || synchronizing.contains(&func) {
             continue;
         }
         let Ok(c_name) = std::ffi::CString::new(name) else {
@@ -130,6 +139,55 @@ pub fn infer(module: &Module<'_>, machine: &TargetMachine) -> Result<(), Fronten
         }
     }
     Ok(())
+}
+
+/// The defined functions that may synchronize with another thread: those with an atomic
+/// operation, a fence or (with `allocations`) a call of an allocation function, and their
+/// callers.
+fn may_synchronize(m: LLVMModuleRef, allocations: bool) -> HashSet<LLVMValueRef> {
+    let graph = super::normalize::call_graph(m);
+    let mut callers: HashMap<LLVMValueRef, Vec<LLVMValueRef>> = HashMap::new();
+    for (caller, callees) in &graph {
+        for callee in callees {
+            callers.entry(*callee).or_default().push(*caller);
+        }
+    }
+    let mut found: HashSet<LLVMValueRef> = HashSet::new();
+    let mut work: Vec<LLVMValueRef> = raw::functions(m)
+        .into_iter()
+        .filter(|f| raw::is_defined(*f) && synchronizes_itself(*f, allocations))
+        .collect();
+    while let Some(f) = work.pop() {
+        if found.insert(f) {
+            work.extend(callers.get(&f).into_iter().flatten().copied());
+        }
+    }
+    found
+}
+
+/// Whether `func` has an atomic operation, a fence or (with `allocations`) a call of an
+/// allocation function.
+fn synchronizes_itself(func: LLVMValueRef, allocations: bool) -> bool {
+    use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMOpcode};
+    raw::blocks(func).into_iter().any(|b| {
+        raw::instructions(b)
+            .into_iter()
+            .any(|i| match raw::opcode(i) {
+                LLVMOpcode::LLVMFence
+                | LLVMOpcode::LLVMAtomicRMW
+                | LLVMOpcode::LLVMAtomicCmpXchg => true,
+                LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore => unsafe {
+                    LLVMGetOrdering(i) != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+                },
+                LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke => {
+                    let callee = unsafe { LLVMGetCalledValue(i) };
+                    allocations
+                        && !callee.is_null()
+                        && super::library_model::orders_allocations(&raw::name(callee))
+                }
+                _ => false,
+            })
+    })
 }
 
 /// Removes the attributes of `kinds` from every defined function and its parameters.

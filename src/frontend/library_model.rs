@@ -155,16 +155,34 @@ pub fn model(name: &str) -> Option<Model> {
         "rand" | "random" => (Nothing, Signed(0, RAND_MAX)),
         "rand_r" => (Arguments(&[0]), Signed(0, RAND_MAX)),
         "srand" | "srandom" => (Nothing, Any),
-        // Threads: 0 or an error number.
-        "pthread_mutex_init"
-        | "pthread_mutex_lock"
-        | "pthread_mutex_unlock"
-        | "pthread_mutex_destroy" => (Arguments(&[0]), Signed(0, INT_MAX)),
-        "pthread_join" => (Arguments(&[1]), Signed(0, INT_MAX)),
+        // Threads: 0 or an error number. A lock, an unlock or a join synchronizes with
+        // other threads, whose writes it may make visible: it has no model, so its call
+        // clobbers everything other code may reach.
+        "pthread_mutex_init" | "pthread_mutex_destroy" => (Arguments(&[0]), Signed(0, INT_MAX)),
         "pthread_self" => (Nothing, Any),
         _ => return None,
     };
     Some(Model { writes, result })
+}
+
+/// Whether `name` allocates or frees memory: C11 orders these calls in one total order in
+/// which each deallocation synchronizes with the next allocation, so another thread's
+/// writes may be seen after one.
+pub fn orders_allocations(name: &str) -> bool {
+    matches!(
+        name,
+        "malloc"
+            | "calloc"
+            | "realloc"
+            | "reallocarray"
+            | "aligned_alloc"
+            | "posix_memalign"
+            | "memalign"
+            | "valloc"
+            | "free"
+            | "strdup"
+            | "strndup"
+    )
 }
 
 /// Whether a `printf` format may write through an argument: it has a `%n` conversion (any
@@ -236,7 +254,7 @@ mod tests {
             "rand",
             "time",
             "sleep",
-            "pthread_join",
+            "pthread_self",
             "localtime_r",
             "isatty",
         ];

@@ -873,11 +873,17 @@ impl Lifter {
             }
             LLVMLoad => {
                 self.check_load_store(current, inst, loc);
-                self.lift_load(*current, inst, loc)
+                self.lift_load(*current, inst, loc);
+                if memory::is_atomic(inst) {
+                    self.synchronize(*current, loc);
+                }
             }
             LLVMStore => {
                 self.check_load_store(current, inst, loc);
-                self.lift_store(*current, inst, loc)
+                self.lift_store(*current, inst, loc);
+                if memory::is_atomic(inst) {
+                    self.synchronize(*current, loc);
+                }
             }
             LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast => {
                 self.lift_address(piece, inst, loc)
@@ -885,7 +891,9 @@ impl Lifter {
             LLVMAtomicRMW | LLVMAtomicCmpXchg => {
                 let ptr = raw::operand(inst, 0);
                 self.clobber_through(piece, ptr, loc);
+                self.synchronize(piece, loc);
             }
+            LLVMFence => self.synchronize(piece, loc),
             LLVMPtrToInt => {
                 self.warn(
                     "pointer-to-integer conversion over-approximated as an arbitrary value".into(),
@@ -920,7 +928,7 @@ impl Lifter {
             // Memory and pointer operations: memory is not modeled.
             // Each execution of an alloca is a new object: never an earlier iteration's bytes.
             LLVMAlloca => self.lift_alloca(piece, inst, loc),
-            LLVMIntToPtr | LLVMFence => {}
+            LLVMIntToPtr => {}
             _ => {} // integer results are havocked by define_if_needed, with a warning
         }
         Flow::Continue

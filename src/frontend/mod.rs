@@ -77,9 +77,9 @@ pub use conventions::{role, Role};
 pub use error::FrontendError;
 pub use evaluate::Evaluator;
 pub use library::is_library_function;
+pub use lift::ReturnProbe;
 pub use normalize::PIPELINE;
 pub use passes::standard_pipeline;
-pub use lift::ReturnProbe;
 pub use recursion::{Recursion, RecursiveFunction};
 
 use std::collections::{BTreeSet, HashMap, HashSet};

@@ -19,10 +19,8 @@ use super::recursion;
 pub(super) fn targets(m: LLVMModuleRef, excluded: &HashSet<String>) -> Vec<LLVMValueRef> {
     let graph = normalize::call_graph(m);
     let called: HashSet<LLVMValueRef> = graph.values().flatten().copied().collect();
-    let recursive: HashSet<LLVMValueRef> = recursion::scope(m, false)
-        .recursive
-        .into_iter()
-        .collect();
+    let recursive: HashSet<LLVMValueRef> =
+        recursion::scope(m, false).recursive.into_iter().collect();
     let qualifies = |f: LLVMValueRef| {
         called.contains(&f)
             && !recursive.contains(&f)
@@ -36,7 +34,10 @@ pub(super) fn targets(m: LLVMModuleRef, excluded: &HashSet<String>) -> Vec<LLVMV
     // Depth-first, callees before callers (the graph outside recursive cycles is acyclic).
     let mut order = Vec::new();
     let mut seen: HashSet<LLVMValueRef> = HashSet::new();
-    for root in raw::functions(m).into_iter().filter(|f| raw::is_defined(*f)) {
+    for root in raw::functions(m)
+        .into_iter()
+        .filter(|f| raw::is_defined(*f))
+    {
         let mut stack = vec![(root, false)];
         while let Some((f, done)) = stack.pop() {
             if done {

@@ -113,7 +113,7 @@ pub fn search(
         None => Contracts::new(),
     };
     if config.params.contracts.return_summaries {
-        returns::summarize(program, config, &mut contracts, &mut budget);
+        returns::summarize(program, config, &mut contracts, budget.deadline);
     }
     contracts
 }
@@ -211,13 +211,7 @@ fn search_in(
         |candidates: &Contracts| program.lift_for_certification(recursion, candidates);
     let first_budget = budget;
     let candidates = templates::candidates(recursion);
-    let certified = houdini::certify(
-        candidates,
-        &mut lift_round,
-        prover,
-        first_budget,
-        trace,
-    );
+    let certified = houdini::certify(candidates, &mut lift_round, prover, first_budget, trace);
     // The second search: guarded clauses, with the ranges the first one certified. Its
     // result is certified on its own; the union of two certified sets is (module docs), so
     // the first search's clauses are kept whatever the second gives.

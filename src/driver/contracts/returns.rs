@@ -21,16 +21,18 @@
 //! signed and unsigned readings agree, and the sum cannot wrap within the values' bounds.
 //!
 //! **Bounded by work, not time.** Each analysis runs under
-//! `params::ContractParams::round_work` steps, and they all take from the budget of the
-//! search, so the summaries, hence the verdicts, are the same under any load; time is a
-//! safety net only (a function stopped by it gets no summary).
+//! `params::ContractParams::return_work` units of counted work (`domain::stop`: the
+//! engine's steps and the polyhedra's conversions), and all of them under
+//! `params::ContractParams::returns_work`, so the summaries, hence the verdicts, are the
+//! same under any load; time is a safety net only (a function stopped by it, or by its
+//! work, gets no summary).
 
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use super::{round_config, SearchBudget};
+use super::round_config;
 use crate::analysis::focus::CutFacts;
 use crate::analysis::lower::Lowering;
 use crate::analysis::refine::SlotAssignment;
@@ -51,12 +53,15 @@ pub(super) fn summarize(
     program: &Program<'_>,
     config: &AnalysisConfig,
     contracts: &mut Contracts,
-    budget: &mut SearchBudget,
+    deadline: Instant,
 ) {
     let round = round_config(config);
+    let started = Instant::now();
+    let (mut analyzed, mut summarized) = (0, 0);
+    let mut left = config.params.contracts.returns_work;
     for name in program.return_summary_targets() {
-        if budget.work == 0 || Instant::now() >= budget.deadline {
-            return;
+        if left == 0 || Instant::now() >= deadline {
+            break;
         }
         if contracts.contains_key(&name) {
             continue;
@@ -64,12 +69,29 @@ pub(super) fn summarize(
         let Some((func, probe)) = program.lift_return_probe(&name, contracts) else {
             continue;
         };
-        let work = round.params.contracts.round_work.min(budget.work);
-        let deadline = Deadline::after(round.timeout)
-            .with_work(work)
+        let work = config.params.contracts.return_work.min(left);
+        let stop = Deadline::after(round.timeout)
             .with_memory(MemoryBudget::from_now(config.memory_per_function));
-        let summary = summary_of(&func, &probe, &round, &deadline);
-        budget.work = budget.work.saturating_sub(deadline.spent());
+        let one = Instant::now();
+        let counted = crate::domain::stop::counted();
+        let ends = crate::clock::now() + round.timeout;
+        let summary = crate::domain::stop::within(ends, Some(work), || {
+            summary_of(&func, &probe, &round, &stop)
+        });
+        let spent = crate::domain::stop::counted().saturating_sub(counted);
+        left = left.saturating_sub(spent);
+        if config.params.trace.work {
+            eprintln!(
+                "polyfocus: work: return summary of {name}: {} blocks, {} values, counted \
+                 {spent}, {} clauses, {:.3} s",
+                func.blocks.len(),
+                func.values.len(),
+                summary.len(),
+                one.elapsed().as_secs_f64()
+            );
+        }
+        analyzed += 1;
+        summarized += usize::from(!summary.is_empty());
         if !summary.is_empty() {
             contracts.insert(
                 name,
@@ -79,6 +101,13 @@ pub(super) fn summarize(
                 },
             );
         }
+    }
+    if config.params.trace.work {
+        eprintln!(
+            "polyfocus: work: return summaries: {analyzed} functions analyzed, {summarized} \
+             summarized, {left} units of work left, {:.3} s",
+            started.elapsed().as_secs_f64()
+        );
     }
 }
 

@@ -44,6 +44,9 @@ impl Lifter {
                 }
             }
         }
+        if library_model::orders_allocations(name) {
+            self.synchronize_allocation(piece, loc);
+        }
         self.allocation(piece, inst, loc);
         let Some(&dest) = self.value_of.get(&inst) else {
             return;

@@ -2,10 +2,8 @@
 //! clobbers, which the memory pass (`crate::memory`) turns into scalar values.
 //!
 //! - Bases: each `alloca` (`Local`), each global the function refers to (`Global`), and the
-//!   object each pointer parameter points into (`Pointee`). When some function of the
-//!   module can run asynchronously (`reach::may_run_asynchronously`: a handler, a thread),
-//!   only the locals whose address never escapes get bases: anything other code may reach
-//!   can change between two instructions. Volatile and atomic accesses are never cells.
+//!   object each pointer parameter points into (`Pointee`). Volatile and atomic accesses are
+//!   never cells.
 //!   With memory checks, each uninitialized pointer local's indeterminate value is a base
 //!   too, of no bytes, so that an access through it or through a pointer derived from it is
 //!   known to be one (`access.rs`).
@@ -22,6 +20,14 @@
 //!   intrinsic, and by each store through an undescribed pointer. A call of a defined
 //!   function clobbers less when LLVM infers from its body that it writes no memory, or
 //!   only through its pointer arguments (`effects.rs`).
+//! - Another thread's writes can be seen only where this one synchronizes with it (a data
+//!   race is undefined behaviour in C11, and a handler that interrupts may only write
+//!   `volatile sig_atomic_t` objects, whose loads are arbitrary): at calls of code that may
+//!   synchronize, which clobber the reachable set as above, and at each atomic operation
+//!   and fence, which clobber it too; when some function of the module can run
+//!   asynchronously (`reach::may_run_asynchronously`: a thread, a handler), at each call of
+//!   an allocation function as well (C11 orders allocations and deallocations,
+//!   [`Lifter::synchronize_allocation`]).
 //!
 //! Soundness rests on one assumption (ARCHITECTURE.md, "What a proved rests on", item 5):
 //! an access stays within the object its pointer was derived from.
@@ -59,10 +65,9 @@ pub(super) struct Memory {
     addr_of: std::collections::HashMap<LLVMValueRef, Address>,
     /// The bases other code may write: clobbered by unknown calls and stores.
     pub(super) reachable: Vec<BaseId>,
-    /// The bases whose bytes other code may change between any two instructions (in a
-    /// module with asynchronous code): their sizes and the pointers into them are
-    /// described, their contents are not (a load reads any value, a store is forgotten).
-    pub(super) shared: BTreeSet<BaseId>,
+    /// Whether another thread or an interrupting handler may run (see the module docs):
+    /// allocations then clobber the reachable set.
+    pub(super) asynchronous: bool,
     /// The liveness cell of each allocated object's base (`access.rs`, `--checks memory`).
     pub(super) live: std::collections::HashMap<BaseId, BaseId>,
     /// `size(p) - w` for a pointer parameter's base and an access width `w`, defined once
@@ -122,9 +127,15 @@ fn const_i64(value: i128) -> Operand {
 /// Whether no function of the module can run asynchronously to the entry (a handler, a
 /// thread, a constructor): then the globals change only at the instructions of the entry
 /// and within its calls.
-fn globals_are_sequential(func: LLVMValueRef) -> bool {
+fn may_run_asynchronously(func: LLVMValueRef) -> bool {
     let module = unsafe { LLVMGetGlobalParent(func) };
-    !reach::may_run_asynchronously(module)
+    reach::may_run_asynchronously(module)
+}
+
+/// Whether a load or store is atomic: a point where threads may synchronize.
+pub(super) fn is_atomic(inst: LLVMValueRef) -> bool {
+    use inkwell::llvm_sys::LLVMAtomicOrdering;
+    unsafe { LLVMGetOrdering(inst) != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic }
 }
 
 /// Whether a load or store is volatile or atomic: its object may be changed by other code
@@ -287,11 +298,7 @@ impl Lifter {
         let module = unsafe { LLVMGetGlobalParent(func) };
         self.memory.target = Some(unsafe { LLVMGetModuleDataLayout(module) });
         let mut reachable = Vec::new();
-        // With code that may run between two instructions (a handler, a thread), whatever
-        // other code may reach can change at any time: only the locals whose address never
-        // escapes have described contents then; the objects other code may reach keep their
-        // sizes (bounds and null checks need no contents) and are `shared`.
-        let sequential = globals_are_sequential(func);
+        self.memory.asynchronous = may_run_asynchronously(func);
         for (i, param) in raw::params(func).into_iter().enumerate() {
             if raw::is_pointer(raw::type_of(param)) {
                 let name = raw::name(param);
@@ -302,9 +309,6 @@ impl Lifter {
                 };
                 let id = self.new_base(param, BaseKind::Pointee, format!("*{name}"));
                 reachable.push(id);
-                if !sequential {
-                    self.memory.shared.insert(id);
-                }
             }
         }
         let mut globals = BTreeSet::new();
@@ -321,9 +325,6 @@ impl Lifter {
                     let id = self.new_base(inst, BaseKind::Local, name);
                     if escapes {
                         reachable.push(id);
-                        if !sequential {
-                            self.memory.shared.insert(id);
-                        }
                     }
                 }
                 if self.memory_checks && is_uninit_pointer(inst) {
@@ -343,7 +344,7 @@ impl Lifter {
                     // at most once (outside every cycle of the CFG), so that no object of an
                     // earlier iteration, still live, shares its cells.
                     let escapes = address_escapes(inst, 0);
-                    if !in_cycle(block) && (sequential || !escapes) {
+                    if !in_cycle(block) {
                         let name = match raw::name(inst) {
                             n if n.is_empty() => format!("heap{}", self.memory.heap.len()),
                             n => format!("heap.{n}"),
@@ -368,8 +369,6 @@ impl Lifter {
             if unsafe { LLVMIsGlobalConstant(global) != 0 } && !init.is_null() {
                 // Nothing writes a constant (writing it is undefined behaviour).
                 constants.push((id, init));
-            } else if !sequential {
-                self.memory.shared.insert(id);
             }
         }
         self.memory.reachable = reachable;
@@ -414,13 +413,6 @@ impl Lifter {
             return self.gep_address(usize::MAX, ptr, &None);
         }
         None
-    }
-
-    /// The address of `ptr` when the bytes there are described: [`Self::address`], outside
-    /// the `shared` bases.
-    pub(super) fn contents_address(&mut self, ptr: LLVMValueRef) -> Option<Address> {
-        self.address(ptr)
-            .filter(|a| !self.memory.shared.contains(&a.base))
     }
 
     /// The base `ptr` is derived from through casts and `getelementptr`s, described or not.
@@ -627,6 +619,20 @@ impl Lifter {
     }
 
     /// A call of code the lifter does not see: every base other code may reach.
+    /// A point where this thread may synchronize with another (an atomic operation, a
+    /// fence; see the module docs): what other code may reach may hold anything after it.
+    pub(super) fn synchronize(&mut self, piece: usize, loc: &Option<SourceLoc>) {
+        self.clobber_reachable(piece, loc);
+    }
+
+    /// A call of an allocation function: a point where this thread may synchronize with
+    /// another in a module where another may run (see the module docs).
+    pub(super) fn synchronize_allocation(&mut self, piece: usize, loc: &Option<SourceLoc>) {
+        if self.memory.asynchronous {
+            self.clobber_reachable(piece, loc);
+        }
+    }
+
     pub(super) fn clobber_reachable(&mut self, piece: usize, loc: &Option<SourceLoc>) {
         // That code may also free what it reaches.
         let mut bases = self.memory.reachable.clone();
@@ -690,7 +696,7 @@ impl Lifter {
         let Some(&dest) = self.value_of.get(&inst) else {
             // A pointer keeps its word (`words.rs`); a float or aggregate has no value.
             if self.wants_word(inst) && !shared_access(inst) {
-                if let Some(addr) = self.contents_address(raw::operand(inst, 0)) {
+                if let Some(addr) = self.address(raw::operand(inst, 0)) {
                     self.load_pointer_word(piece, inst, addr, loc);
                 }
             }
@@ -699,7 +705,7 @@ impl Lifter {
         let addr = if shared_access(inst) {
             None
         } else {
-            self.contents_address(raw::operand(inst, 0))
+            self.address(raw::operand(inst, 0))
         };
         match addr {
             Some(addr) => self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone()),
@@ -733,7 +739,7 @@ impl Lifter {
         let addr = if shared_access(inst) {
             None
         } else {
-            self.contents_address(ptr)
+            self.address(ptr)
         };
         let Some(addr) = addr else {
             self.clobber_through(piece, ptr, loc);
@@ -885,7 +891,7 @@ impl Lifter {
         name: &str,
         loc: &Option<SourceLoc>,
     ) -> bool {
-        let Some(dest) = self.contents_address(raw::operand(inst, 0)) else {
+        let Some(dest) = self.address(raw::operand(inst, 0)) else {
             return false;
         };
         let Some(len) = raw::const_int_bits(raw::operand(inst, 2)) else {

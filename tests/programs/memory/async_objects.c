@@ -1,6 +1,8 @@
 /* A library that starts a thread: the thread may write any object it can reach (the
-   globals, a caller's objects) between two instructions of another function, so their
-   contents are not known; their sizes and the pointers into them still are. */
+   globals, a caller's objects), and another function sees those writes where it
+   synchronizes with the thread (a data race is undefined behaviour): after a lock, a
+   global may hold anything; between two such points it holds what the function stored or
+   read. Sizes and the pointers into the objects are known throughout. */
 #include <assert.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -9,8 +11,12 @@ static int table[16];
 static const int primes[4] = {2, 3, 5, 7};
 int counter;
 
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void *worker(void *arg) {
+  pthread_mutex_lock(&lock);
   counter++;
+  pthread_mutex_unlock(&lock);
   return arg;
 }
 
@@ -36,5 +42,14 @@ int twice(void) {
   int before = counter;
   int after = counter;
   assert(before == after); /* two reads of a global the thread writes */
+  return after;
+}
+
+int around_a_lock(void) {
+  int before = counter;
+  pthread_mutex_lock(&lock);
+  int after = counter;
+  pthread_mutex_unlock(&lock);
+  assert(before == after); /* two reads with a lock between them */
   return after;
 }
