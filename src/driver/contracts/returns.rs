@@ -28,6 +28,7 @@
 //! work, gets no summary).
 
 use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 use num_traits::{Signed, ToPrimitive, Zero};
@@ -47,8 +48,8 @@ use crate::frontend::{Program, ReturnProbe};
 use crate::ir::{self, Interp, Terminator};
 
 /// Adds to `contracts` the summaries of the returns of `program`'s functions that stay
-/// calls (see the module docs), each analysis taking from `budget`. Functions that
-/// already have a contract keep it.
+/// calls (see the module docs), under the budgets of work of `config`; `deadline` is a
+/// safety net. Functions that already have a contract keep it.
 pub(super) fn summarize(
     program: &Program<'_>,
     config: &AnalysisConfig,
@@ -75,9 +76,13 @@ pub(super) fn summarize(
         let one = Instant::now();
         let counted = crate::domain::stop::counted();
         let ends = crate::clock::now() + round.timeout;
-        let summary = crate::domain::stop::within(ends, Some(work), || {
-            summary_of(&func, &probe, &round, &stop)
-        });
+        // An internal error in one analysis costs that summary only.
+        let summary = catch_unwind(AssertUnwindSafe(|| {
+            crate::domain::stop::within(ends, Some(work), || {
+                summary_of(&func, &probe, &round, &stop)
+            })
+        }))
+        .unwrap_or_default();
         let spent = crate::domain::stop::counted().saturating_sub(counted);
         left = left.saturating_sub(spent);
         if config.params.trace.work {
