@@ -11,26 +11,6 @@ mod common;
 use common::annotations::annotated;
 use std::path::{Path, PathBuf};
 
-/// Stands in for `polyfocus.h` natively: each function reads its inputs from
-/// `POLYFOCUS_INPUTS` (the same list for every function), a failed assumption returns from
-/// the function (each one returns `void`), a failed assertion prints its line.
-const NATIVE_HEADER: &str = r#"
-#include <stdio.h>
-#include <stdlib.h>
-static int polyfocus_nondet_int(void) {
-  static int k;
-  static long v[2];
-  if (k == 0) {
-    char *end;
-    v[0] = strtol(getenv("POLYFOCUS_INPUTS"), &end, 10);
-    v[1] = strtol(end, NULL, 10);
-  }
-  return (int)v[k++ % 2];
-}
-#define polyfocus_assume(c) do { if (!(c)) return; } while (0)
-#define polyfocus_assert(c) do { if (!(c)) { printf("%d\n", __LINE__); fflush(stdout); } } while (0)
-"#;
-
 /// The first input (`w`, a start value: wraps near the ends of 32 bits) and the second
 /// (`n`, a loop count in [0, 1000], 256 wraps an 8-bit counter).
 const STARTS: &[i64] = &[
@@ -55,22 +35,11 @@ fn programs() -> Vec<PathBuf> {
     res
 }
 
-/// The entry functions: every `void NAME(void)` of the program.
-fn entries(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).expect("readable");
-    let names: Vec<&str> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("void ")?.strip_suffix("(void) {"))
-        .collect();
-    assert!(!names.is_empty(), "entries of {}", path.display());
-    names.join(",")
-}
-
 /// Every start with every count is the input of a native run.
 #[test]
 fn annotations_hold_natively() {
     let inputs = common::native::input_pairs(STARTS, COUNTS);
-    common::native::assert_facts_hold(&programs(), NATIVE_HEADER, &inputs);
+    common::native::assert_facts_hold(&programs(), common::native::ENTRIES_HEADER, &inputs);
 }
 
 #[test]
@@ -79,7 +48,7 @@ fn relations_prove_what_they_must_and_nothing_else() {
     for path in programs() {
         let program = annotated(&path);
         program.assert_runs_known(&["on", "off"]);
-        let entry = entries(&path);
+        let entry = common::native::void_entries(&path);
         let common_args = ["--entry", &entry, "--timeout", "30", "--no-counterexamples"];
         let mut on_args = common_args.to_vec();
         on_args.extend_from_slice(&["-Z", "relational-congruences=on"]);

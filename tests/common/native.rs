@@ -4,6 +4,39 @@
 use super::annotations::annotated;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+/// Stands in for `polyfocus.h` natively in programs whose entries are `void NAME(void)`
+/// functions, all run by `main`: each reads its inputs from `POLYFOCUS_INPUTS` (the same two
+/// for every function, in turn), a failed assumption returns from the function, a failed
+/// assertion prints its line.
+pub const ENTRIES_HEADER: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+static int polyfocus_nondet_int(void) {
+  static int k;
+  static long v[2];
+  if (k == 0) {
+    char *end;
+    v[0] = strtol(getenv("POLYFOCUS_INPUTS"), &end, 10);
+    v[1] = strtol(end, NULL, 10);
+  }
+  return (int)v[k++ % 2];
+}
+#define polyfocus_assume(c) do { if (!(c)) return; } while (0)
+#define polyfocus_assert(c) do { if (!(c)) { printf("%d\n", __LINE__); fflush(stdout); } } while (0)
+"#;
+
+/// The entries of a program written for [`ENTRIES_HEADER`]: every `void NAME(void)`, as an
+/// `--entry` list.
+pub fn void_entries(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).expect("readable");
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("void ")?.strip_suffix("(void) {"))
+        .collect();
+    assert!(!names.is_empty(), "entries of {}", path.display());
+    names.join(",")
+}
 use std::process::Command;
 
 /// Builds the C `source` natively with clang-19 and `flags` and runs it: its standard output,
