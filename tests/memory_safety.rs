@@ -550,7 +550,7 @@ fn a_remainder_by_the_length_keeps_a_non_negative_index_inside() {
 /// pointer parameter's object) keep their sizes, so accesses through them are checked, and
 /// their contents between two points where the code synchronizes (a data race is undefined
 /// behaviour): two reads of a global the thread writes are equal, unless a lock comes
-/// between them.
+/// between them, and a second `free` of an object is replayed.
 #[test]
 fn objects_another_thread_reaches_change_only_where_threads_synchronize() {
     let path = program("memory/async_objects.c");
@@ -597,6 +597,12 @@ fn objects_another_thread_reaches_change_only_where_threads_synchronize() {
     assert_eq!(
         assertion("two reads with a lock between them"),
         vec!["unknown".to_string()],
+        "{report}"
+    );
+    // `free` may synchronize with the thread, before its object is dead.
+    assert_eq!(
+        verdicts("a second free", "free"),
+        vec![("violated".to_string(), String::new())],
         "{report}"
     );
 }

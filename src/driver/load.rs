@@ -1,6 +1,7 @@
 //! Loading a program for the analysis: the front end's lifting, with what the driver
-//! infers and proves around it before the stages run: the contracts of recursive functions
-//! ([`super::contracts`]), assumed when the program is lifted, and the assertions over
+//! infers and proves around it before the stages run: the contracts of the functions that
+//! stay calls ([`super::contracts`]: of recursive functions, and summaries of what the others
+//! return), assumed when the program is lifted, and the assertions over
 //! floats proved by a bit-precise run ([`super::float_paths`]).
 
 use super::contracts;
@@ -9,16 +10,16 @@ use super::AnalysisConfig;
 use crate::frontend::{contract::Contracts, FrontendConfig, FrontendError, Llvm, Program};
 use crate::ir;
 
-/// Loads and lifts the program of `fe`, without contracts (every call of a recursive
-/// function is arbitrary), and proves what it can of its assertions over floats.
+/// Loads and lifts the program of `fe`, without contracts (every call that stays a call
+/// returns an arbitrary value), and proves what it can of its assertions over floats.
 pub fn load(fe: &FrontendConfig) -> Result<ir::Module, FrontendError> {
     let llvm = Llvm::new();
     let program = Program::prepare(&llvm, fe)?;
     Ok(finish(program, &Contracts::new(), fe))
 }
 
-/// [`load`], with the certified contracts of the program's recursive functions assumed at
-/// their calls and entries, searched under the budgets of `config` (see
+/// [`load`], with the contracts of the functions that stay calls assumed at their calls
+/// and entries, searched under the budgets of `config` (see
 /// [`contracts::search`]).
 pub fn load_with_contracts(
     fe: &FrontendConfig,

@@ -88,6 +88,7 @@ struct SearchBudget {
 type Prover<'a> = &'a dyn Fn(&ir::Module) -> (BTreeSet<CheckId>, u64);
 
 /// The certified contracts of the recursive functions of `program` (see the module docs),
+/// then the summaries of what the other functions that stay calls return ([`returns`]),
 /// searched under the budgets `config` gives: each round is the driver's analysis
 /// (without counterexample search) of the functions lifted in certify mode, under
 /// `params::ContractParams::round_work` steps per function for its interval stage and as

@@ -405,7 +405,9 @@ impl Lifter {
     }
 
     /// `free(p)` (`--checks memory`): the check that `p` is `NULL` or the start of a live
-    /// allocated object, then the object is dead. Without the checks, nothing.
+    /// allocated object, then the object is dead. Without the checks, only what any call of
+    /// an allocation function does where another thread may run
+    /// ([`Self::synchronize_allocation`]).
     pub(super) fn lift_free(
         &mut self,
         current: &mut usize,
@@ -413,11 +415,11 @@ impl Lifter {
         loc: &Option<SourceLoc>,
     ) {
         if !self.memory_checks || raw::num_args(inst) != 1 {
-            return;
+            return self.synchronize_allocation(*current, loc);
         }
         let ptr = raw::operand(inst, 0);
         if unsafe { !LLVMIsAConstantPointerNull(ptr).is_null() } {
-            return;
+            return self.synchronize_allocation(*current, loc);
         }
         let piece = *current;
         let addr = self.address(ptr);
@@ -440,6 +442,9 @@ impl Lifter {
         };
         let check = self.new_check(CheckKind::InvalidFree, loc.clone());
         let piece = self.split_on_check(current, cond, check, loc.clone(), loc, "free");
+        // Another thread's writes may be seen once the call synchronizes, before this object
+        // is dead.
+        self.synchronize_allocation(piece, loc);
         match addr {
             Some(addr) if self.memory.live.contains_key(&addr.base) => {
                 self.set_live(piece, addr.base, false, loc)

@@ -44,7 +44,8 @@ impl Lifter {
                 }
             }
         }
-        if library_model::orders_allocations(name) {
+        // `free` synchronizes in `lift_free`, between its check and its effect.
+        if library_model::orders_allocations(name) && name != "free" {
             self.synchronize_allocation(piece, loc);
         }
         self.allocation(piece, inst, loc);

@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 static int table[16];
 static const int primes[4] = {2, 3, 5, 7};
@@ -52,4 +53,11 @@ int around_a_lock(void) {
   pthread_mutex_unlock(&lock);
   assert(before == after); /* two reads with a lock between them */
   return after;
+}
+
+/* An allocation may synchronize with the thread, which does not make a freed object live. */
+void release_twice(void) {
+  int *p = malloc(sizeof *p);
+  free(p);
+  free(p); /* a second free */
 }
