@@ -124,9 +124,8 @@ fn const_i64(value: i128) -> Operand {
     Operand::Const(Const::new(I64, value))
 }
 
-/// Whether no function of the module can run asynchronously to the entry (a handler, a
-/// thread, a constructor): then the globals change only at the instructions of the entry
-/// and within its calls.
+/// Whether some function of the module can run asynchronously to the entry (a handler, a
+/// thread, a constructor): then allocations are points where threads may synchronize.
 fn may_run_asynchronously(func: LLVMValueRef) -> bool {
     let module = unsafe { LLVMGetGlobalParent(func) };
     reach::may_run_asynchronously(module)
@@ -618,7 +617,6 @@ impl Lifter {
         self.clobber(piece, bases, loc);
     }
 
-    /// A call of code the lifter does not see: every base other code may reach.
     /// A point where this thread may synchronize with another (an atomic operation, a
     /// fence; see the module docs): what other code may reach may hold anything after it.
     pub(super) fn synchronize(&mut self, piece: usize, loc: &Option<SourceLoc>) {
@@ -633,6 +631,7 @@ impl Lifter {
         }
     }
 
+    /// A call of code the lifter does not see: every base other code may reach.
     pub(super) fn clobber_reachable(&mut self, piece: usize, loc: &Option<SourceLoc>) {
         // That code may also free what it reaches.
         let mut bases = self.memory.reachable.clone();
