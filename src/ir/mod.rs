@@ -465,13 +465,17 @@ impl fmt::Display for SourceLoc {
 /// What a base of memory is, which decides its contents at the entry and what it may
 /// overlap. Two distinct `Local` bases never overlap, and a `Local` never overlaps any other
 /// base; a `Pointee` may overlap any other `Pointee` and any `Global` (the caller may pass
-/// two pointers into one object, or a pointer to a global).
+/// two pointers into one object, or a pointer to a global). No write changes a `Constant`
+/// (writing an object defined `const` is undefined behaviour, and it lies in read-only
+/// memory), so no other base's write overlaps it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum BaseKind {
     /// A local of the function (an `alloca`): its bytes are arbitrary until stored.
     Local,
     /// A global variable: arbitrary at the entry (other code may have written it).
     Global,
+    /// A global constant: its initializer in every execution, written by no code.
+    Constant,
     /// The object a pointer parameter of the entry points into (offset 0 is where the
     /// pointer points): arbitrary at the entry.
     Pointee,

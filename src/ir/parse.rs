@@ -113,6 +113,7 @@ impl FunctionParser {
                 let kind = match c.word()?.as_str() {
                     "local" => BaseKind::Local,
                     "global" => BaseKind::Global,
+                    "constant" => BaseKind::Constant,
                     "pointee" => BaseKind::Pointee,
                     other => return Err(err(n, format!("unknown kind of base `{other}`"))),
                 };

@@ -190,6 +190,7 @@ impl fmt::Display for Function {
             let kind = match base.kind {
                 BaseKind::Local => "local",
                 BaseKind::Global => "global",
+                BaseKind::Constant => "constant",
                 BaseKind::Pointee => "pointee",
             };
             writeln!(f, "  base {}: {kind} {:?}", BaseId(i as u32), base.name)?;

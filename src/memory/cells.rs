@@ -110,7 +110,7 @@ impl Aliasing {
     }
 
     /// The bases a write to `base` may also change: for a pointee every other pointee and
-    /// every global, for a global every pointee.
+    /// every global, for a global every pointee; never a constant, which nothing writes.
     pub fn aliased_by_write(&self, base: BaseId) -> Vec<BaseId> {
         let kind = self.kinds[base.index()];
         self.kinds

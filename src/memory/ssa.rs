@@ -353,7 +353,7 @@ impl Block {
         loc: &Option<SourceLoc>,
     ) {
         let initial = matches!(inst, Inst::Mem(MemOp::Init { base, .. })
-            if cx.func.bases[base.index()].kind == BaseKind::Global);
+            if matches!(cx.func.bases[base.index()].kind, BaseKind::Global | BaseKind::Constant));
         let at_start = self.at_start;
         self.at_start = at_start && initial;
         match inst {

@@ -16,7 +16,7 @@
 //!   is `NULL`, and a loaded pointer keeps the word it read for its comparisons with
 //!   `NULL` (`words.rs`).
 //! - Every base other code may reach (the *reachable* set: locals whose address escapes,
-//!   globals, pointees) is clobbered by each call that is not a convention or a harmless
+//!   globals other than constants, pointees) is clobbered by each call that is not a convention or a harmless
 //!   intrinsic, and by each store through an undescribed pointer. A call of a defined
 //!   function clobbers less when LLVM infers from its body that it writes no memory, or
 //!   only through its pointer arguments (`effects.rs`).
@@ -97,6 +97,11 @@ impl Memory {
     /// Whether `base` is the object of an allocation site.
     pub(super) fn is_heap(&self, base: BaseId) -> bool {
         self.heap.values().any(|(b, _)| *b == base)
+    }
+
+    /// Whether `base` is a global constant, which no code writes.
+    pub(super) fn is_constant(&self, base: BaseId) -> bool {
+        self.bases[base.index()].kind == BaseKind::Constant
     }
 
     /// The bases of the pointer parameters' objects, with the parameters' names.
@@ -362,12 +367,15 @@ impl Lifter {
         }
         let mut constants = Vec::new();
         for (_, global) in globals {
-            let id = self.new_base(global, BaseKind::Global, raw::name(global));
-            reachable.push(id);
             let init = unsafe { LLVMGetInitializer(global) };
             if unsafe { LLVMIsGlobalConstant(global) != 0 } && !init.is_null() {
-                // Nothing writes a constant (writing it is undefined behaviour).
+                // Nothing writes a constant (writing it is undefined behaviour, and it lies
+                // in read-only memory): no call or store through a pointer clobbers it.
+                let id = self.new_base(global, BaseKind::Constant, raw::name(global));
                 constants.push((id, init));
+            } else {
+                let id = self.new_base(global, BaseKind::Global, raw::name(global));
+                reachable.push(id);
             }
         }
         self.memory.reachable = reachable;
@@ -611,6 +619,7 @@ impl Lifter {
         loc: &Option<SourceLoc>,
     ) {
         let bases = match self.underlying_base(ptr) {
+            Some(base) if self.memory.is_constant(base) => return, // nothing writes it
             Some(base) => vec![base],
             None => self.memory.reachable.clone(),
         };
@@ -669,6 +678,7 @@ impl Lifter {
                 continue;
             }
             match self.underlying_base(arg) {
+                Some(base) if self.memory.is_constant(base) => continue, // nothing writes it
                 Some(base) => bases.insert(base),
                 None => return self.clobber_reachable(piece, loc),
             };
