@@ -354,30 +354,35 @@ impl<'a> Program<'a> {
             .blocks
             .iter()
             .find(|b| b.term == ir::Terminator::Error(probe.check))?;
-        let copied: Vec<ir::ValueId> = site
-            .insts
+        let mut copied = site.insts.iter().filter_map(|inst| match inst {
+            ir::Inst::Assign {
+                dest,
+                expr: ir::Expr::Use(ir::Operand::Value(v)),
+            } if function.value(*dest).name.starts_with(lift::PROBE_LIVE) => Some(*v),
+            _ => None,
+        });
+        let params = probe
+            .params
             .iter()
-            .filter_map(|inst| match inst {
-                ir::Inst::Assign {
-                    expr: ir::Expr::Use(ir::Operand::Value(v)),
-                    ..
-                } => Some(*v),
-                _ => None,
-            })
-            .collect();
-        let (&value, params) = copied.split_last()?;
-        if params.len() != probe.params.len() {
+            .map(|&(i, _)| Some((i, copied.next()?)))
+            .collect::<Option<Vec<_>>>()?;
+        let cells = probe
+            .cells
+            .iter()
+            .map(|&(slot, _)| Some((slot, copied.next()?)))
+            .collect::<Option<Vec<_>>>()?;
+        let value = match probe.value {
+            Some(_) => Some(copied.next()?),
+            None => None,
+        };
+        if copied.next().is_some() {
             return None;
         }
         let probe = ReturnProbe {
             check: probe.check,
             value,
-            params: probe
-                .params
-                .iter()
-                .zip(params)
-                .map(|(&(i, _), &v)| (i, v))
-                .collect(),
+            params,
+            cells,
         };
         Some((function, probe))
     }

@@ -1,14 +1,19 @@
-//! Summaries of what the functions that stay calls return, outside recursive cycles: the
-//! invariant at the function's returns, over its integer parameters and the returned value
-//! (`r <= n`, `0 <= r <= 1`, `r == a + b`), assumed after each of its calls instead of an
-//! arbitrary result.
+//! Summaries of what the functions that stay calls return and write through their pointer
+//! parameters, outside recursive cycles: the invariant at the function's returns, over its
+//! integer parameters, the returned value and the integers its pointer parameters' objects
+//! hold at constant offsets at the entry and at the return (`r <= n`, `0 <= r <= 1`,
+//! `*pos >= old *pos`, `c->pos <= c->limit`), assumed after each of its calls instead of an
+//! arbitrary result and arbitrary cells.
 //!
 //! **How.** The functions are taken callees first (`frontend::Program::return_summary_targets`).
-//! Each is lifted with every return of an integer jumping to one error site, where the
-//! returned value and the parameters are live (`frontend::Program::lift_return_probe`), the
-//! summaries found so far assumed after its own calls, and analyzed once, by the classic
-//! engine over polyhedra. The constraints of its complete fixpoint at that site, over the
-//! parameters and the returned value, are the summary's clauses.
+//! Each is lifted with every return jumping to one error site, where the returned value,
+//! the parameters and the cells it loads or stores through its pointer parameters at
+//! constant offsets, read at the entry and at the return, are live
+//! (`frontend::Program::lift_return_probe`), the summaries found so far assumed after its
+//! own calls, and analyzed once, by the classic engine over polyhedra. The constraints of
+//! its complete fixpoint at that site over those values (other than the bounds of a value's
+//! type) are the summary's clauses. A call reads the cells through its arguments just before
+//! and just after its effects (`frontend::lift`, `read_cells`).
 //!
 //! **Why it holds.** The analysis over-approximates the states in which the function
 //! returns, from any arguments and memory, given that its callees return within their
@@ -153,7 +158,12 @@ fn summary_of(
         .iter()
         .map(|&(i, v)| (layout.value_var(v), (Slot::Param(i), v)))
         .collect();
-    slots.insert(layout.value_var(probe.value), (Slot::Ret, probe.value));
+    for &(cell, v) in &probe.cells {
+        slots.insert(layout.value_var(v), (Slot::Cell(cell), v));
+    }
+    if let Some(v) = probe.value {
+        slots.insert(layout.value_var(v), (Slot::Ret, v));
+    }
     let others: Vec<Var> = layout
         .dims()
         .map(|(var, _)| var)
@@ -182,12 +192,36 @@ fn summary_of(
     state
         .to_cons()
         .iter()
+        .filter(|c| !within_type(c, &slots, &lowering))
         .filter_map(|c| atom_of(c, &slots, &signed))
         .map(|atom| Clause {
             guard: vec![],
             atom,
         })
         .collect()
+}
+
+/// Whether `c` bounds one value by what its type already says (`x >= -2^31`): such a
+/// clause tells a caller nothing.
+fn within_type(
+    c: &LinCons,
+    slots: &BTreeMap<Var, (Slot, ir::ValueId)>,
+    lowering: &Lowering<'_>,
+) -> bool {
+    let terms: Vec<(Var, &Int)> = c.expr.terms().filter(|(_, a)| !a.is_zero()).collect();
+    let [(var, a)] = &terms[..] else {
+        return false;
+    };
+    let Some(&(_, v)) = slots.get(var) else {
+        return false;
+    };
+    let (lo, hi) = lowering.range(v);
+    // `a·x + k >= 0` holds of every value in `[lo, hi]` when it holds at the end its
+    // direction tests.
+    let k = c.expr.constant_part();
+    let at = if a.is_positive() { lo } else { hi };
+    let value = (*a).clone() * at + k;
+    c.kind != ConsKind::Eq && !value.is_negative()
 }
 
 /// `c` as an atom over the slots, when the lifter's evaluation of the atom is `c` on every

@@ -717,7 +717,10 @@ impl Lifter {
             self.address(raw::operand(inst, 0))
         };
         match addr {
-            Some(addr) => self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone()),
+            Some(addr) => {
+                self.note_probe_cell(&addr, Some(self.values[dest.index()].ty));
+                self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone())
+            }
             None => {
                 self.warn(
                     "load through a pointer the memory model does not describe: value is arbitrary"
@@ -777,8 +780,28 @@ impl Lifter {
             }
         };
         match operand {
-            Some(value) => self.push(piece, Inst::Mem(MemOp::Store { addr, value }), loc.clone()),
+            Some(value) => {
+                self.note_probe_cell(&addr, int_ty(raw::operand(inst, 0)));
+                self.push(piece, Inst::Mem(MemOp::Store { addr, value }), loc.clone())
+            }
             None => self.store_constant(piece, addr, value, loc),
+        }
+    }
+
+    /// With `probe_returns`, a load or store of an integer of `ty` in a pointer parameter's
+    /// object at a constant offset: a cell the return probe reads
+    /// (`Lifter::finish_return_probe`).
+    fn note_probe_cell(&mut self, addr: &Address, ty: Option<Ty>) {
+        let (Some(ty), Operand::Const(offset)) = (ty, &addr.offset) else {
+            return;
+        };
+        if self.probe_returns
+            && self.memory.bases[addr.base.index()].kind == BaseKind::Pointee
+            && matches!(ty.width, 8 | 16 | 32 | 64)
+        {
+            if let Ok(offset) = i64::try_from(offset.signed()) {
+                self.probe_cells.insert((addr.base, offset, ty.width));
+            }
         }
     }
 
