@@ -65,7 +65,10 @@ impl Atom {
 }
 
 /// `Σ coef·x + constant >= 0` (or `== 0` when `is_eq`), over sign-extended `i64` readings,
-/// in wrapping `i64` arithmetic (what the lifter emits; see the module docs).
+/// in wrapping `i64` arithmetic (what the lifter emits; see the module docs); or, when
+/// `unsigned`, one term of coefficient ±1 compared unsigned in its own width with a
+/// constant that is not negative (`x >=u c`, `x <=u c`): a bound of a value read unsigned
+/// (a pointer's word, `*ip >=u 1` for a cursor that is not `NULL`) no signed sum states.
 #[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
 pub struct Atom {
     /// The terms.
@@ -74,6 +77,8 @@ pub struct Atom {
     pub constant: i64,
     /// Equality rather than `>= 0`.
     pub is_eq: bool,
+    /// One term compared unsigned.
+    pub unsigned: bool,
 }
 
 impl Atom {
@@ -83,6 +88,7 @@ impl Atom {
             terms,
             constant,
             is_eq: false,
+            unsigned: false,
         }
     }
 
@@ -92,6 +98,7 @@ impl Atom {
             terms: vec![(Slot::Param(p), 1)],
             constant: -k,
             is_eq: true,
+            unsigned: false,
         }
     }
 

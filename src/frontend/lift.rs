@@ -110,6 +110,10 @@ pub struct LiftOptions<'a> {
     /// ([`Lifted::return_probe`]): the function so lifted is analyzed for what it returns,
     /// never called.
     pub probe_returns: bool,
+    /// With `probe_returns`, whether the probe site also keeps the integers the function
+    /// loads or stores at constant offsets of its pointer parameters' objects, at the entry
+    /// and at the site ([`ReturnProbe::cells`]).
+    pub probe_cells: bool,
 }
 
 /// Lifts `func` (defined). Checks are numbered from `first_check`. `escaped_error` is the
@@ -129,6 +133,7 @@ pub fn lift_function(
     lifter.memory_checks = options.memory_checks;
     lifter.requirements = options.requirements.clone();
     lifter.probe_returns = options.probe_returns;
+    lifter.probe_cells_wanted = options.probe_cells;
     lifter.run();
     lifter.finish()
 }
@@ -341,6 +346,8 @@ struct Lifter {
     /// With `probe_returns`, the integer stores into pointer parameters' objects at
     /// constant offsets: base, offset, width.
     probe_cells: BTreeSet<(BaseId, i64, u32)>,
+    /// Whether the probe keeps the cells (see [`LiftOptions::probe_cells`]).
+    probe_cells_wanted: bool,
     /// At a call of a function whose summary reads cells of its pointer arguments, what
     /// the caller reads there before and after the call (set for [`Lifter::assume_summary`]).
     cell_reads: Vec<(CellSlot, Operand)>,
@@ -438,6 +445,7 @@ impl Lifter {
             return_probe: None,
             probe_missed: false,
             probe_cells: BTreeSet::new(),
+            probe_cells_wanted: false,
             cell_reads: Vec::new(),
         }
     }
@@ -1305,6 +1313,28 @@ impl Lifter {
                 return None;
             }
             reads.push((x, coef));
+        }
+        if atom.unsigned {
+            // `±x + c >= 0` read unsigned in `x`'s own width, `c` within it.
+            let [(x, coef @ (1 | -1))] = reads[..] else {
+                return None;
+            };
+            let ty = match x {
+                Operand::Value(v) => self.values[v.index()].ty,
+                Operand::Const(c) => c.ty,
+                Operand::Undef(ty) => ty,
+            };
+            let bound = -(coef as i128) * atom.constant as i128;
+            if bound < 0 || bound > ty.umax() as i128 {
+                return None;
+            }
+            let pred = match (atom.is_eq, coef) {
+                (true, _) => CmpPred::Eq,
+                (false, 1) => CmpPred::Uge,
+                (false, _) => CmpPred::Ule,
+            };
+            let rhs = Operand::Const(Const::new(ty, bound));
+            return Some(self.compare(piece, pred, x, rhs, loc));
         }
         // `±x + c >= 0` (or `== 0`) as one comparison in `x`'s own width when `c` fits it:
         // the same truth value, and a non-relational domain reads it too.

@@ -272,6 +272,7 @@ impl<'a> Program<'a> {
                 memory_checks: false,
                 requirements: &contract::Requirements::new(),
                 probe_returns: false,
+                probe_cells: false,
             };
             let lifted = catch_unwind(AssertUnwindSafe(|| {
                 lift::lift_function(func, first, escaped_error, options)
@@ -311,16 +312,17 @@ impl<'a> Program<'a> {
             .collect()
     }
 
-    /// The function `name` lifted for the summary of what it returns: every return of an
-    /// integer jumps to one error site where the returned value and the integer parameters
-    /// are live (see [`ReturnProbe`]), and the summaries of `contracts` are assumed after
-    /// the calls it makes. The function's own error sites end their paths (an execution
-    /// that fails a check does not return). `None` when it cannot be lifted or returns no
-    /// integer.
+    /// The function `name` lifted for the summary of what it returns: every return jumps to
+    /// one error site where the returned integer, the integer parameters and, with `cells`,
+    /// the cells of its pointer parameters at the entry and at the return are live (see
+    /// [`ReturnProbe`]), and the summaries of `contracts` are assumed after the calls it
+    /// makes. The function's own error sites end their paths (an execution that fails a
+    /// check does not return). `None` when it cannot be lifted or has no return.
     pub fn lift_return_probe(
         &self,
         name: &str,
         contracts: &contract::Contracts,
+        cells: bool,
     ) -> Option<(ir::Function, ReturnProbe)> {
         let func = defined_functions(self.module.as_mut_ptr())
             .into_iter()
@@ -332,6 +334,7 @@ impl<'a> Program<'a> {
             memory_checks: false,
             requirements: &contract::Requirements::new(),
             probe_returns: true,
+            probe_cells: cells,
         };
         let escaped_error = self.escaped_error.as_deref();
         let lifted = catch_unwind(AssertUnwindSafe(|| {
@@ -443,6 +446,7 @@ impl<'a> Program<'a> {
                 memory_checks: self.config.checks.contains(ir::CheckClass::Memory),
                 requirements: &checked,
                 probe_returns: false,
+                probe_cells: false,
             };
             let Ok(lifted) = catch_unwind(AssertUnwindSafe(|| {
                 lift::lift_function(func, first, escaped_error, options)
@@ -799,6 +803,7 @@ fn lift_entries(
                     memory_checks: selection.contains(ir::CheckClass::Memory),
                     requirements: &contract::Requirements::new(),
                     probe_returns: false,
+                    probe_cells: false,
                 };
                 lift::lift_function(func, first_check, escaped_error, options)
             })),

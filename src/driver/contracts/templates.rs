@@ -123,6 +123,7 @@ pub(super) fn candidates(recursion: &Recursion) -> Contracts {
                             terms: vec![(r, 1), (p, -sp), (q, -sq)],
                             constant: 0,
                             is_eq: true,
+                            unsigned: false,
                         });
                     }
                 }

@@ -781,7 +781,13 @@ impl Lifter {
         };
         match operand {
             Some(value) => {
-                self.note_probe_cell(&addr, int_ty(raw::operand(inst, 0)));
+                // A float's bits or a pointer without a word are no value of the cell's.
+                let ty = match value {
+                    Operand::Value(v) => Some(self.values[v.index()].ty),
+                    Operand::Const(c) => Some(c.ty),
+                    Operand::Undef(_) => None,
+                };
+                self.note_probe_cell(&addr, ty);
                 self.push(piece, Inst::Mem(MemOp::Store { addr, value }), loc.clone())
             }
             None => self.store_constant(piece, addr, value, loc),
@@ -791,11 +797,12 @@ impl Lifter {
     /// With `probe_returns`, a load or store of an integer of `ty` in a pointer parameter's
     /// object at a constant offset: a cell the return probe reads
     /// (`Lifter::finish_return_probe`).
-    fn note_probe_cell(&mut self, addr: &Address, ty: Option<Ty>) {
+    pub(super) fn note_probe_cell(&mut self, addr: &Address, ty: Option<Ty>) {
         let (Some(ty), Operand::Const(offset)) = (ty, &addr.offset) else {
             return;
         };
         if self.probe_returns
+            && self.probe_cells_wanted
             && self.memory.bases[addr.base.index()].kind == BaseKind::Pointee
             && matches!(ty.width, 8 | 16 | 32 | 64)
         {

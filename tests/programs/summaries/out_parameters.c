@@ -4,6 +4,7 @@
 // runs of the annotations are tests/return_summaries.rs's, every function analyzed on its
 // own: `on` and `off` (`-Z return-summaries`).
 #include "polyfocus.h"
+#include <stdlib.h>
 
 // Each `void NAME(void)` reads two inputs and is an entry of its own for the analysis
 // (`--entry`, see tests/return_summaries.rs); natively, `main` runs them all.
@@ -35,6 +36,19 @@ int last_digit(int *digit, int x) {
     return -1;
   *digit = x % 10;
   return 0;
+}
+
+// Moves the cursor `*ip` past a length coded in bytes of 255 and a last byte, up to `end`.
+unsigned skip_length(const unsigned char **ip, const unsigned char *end) {
+  if (*ip == 0)
+    abort();
+  unsigned s, length = 0;
+  do {
+    s = **ip;
+    (*ip)++;
+    length += s;
+  } while (s == 255 && *ip < end);
+  return length;
 }
 
 void written_bits(void) {
@@ -72,10 +86,22 @@ void digit_on_success(void) {
   polyfocus_assert(digit < 10); // fails
 }
 
+// The cursor the callee moves stays a pointer that is not NULL: the word of the pointer it
+// stores (zero exactly when the pointer is NULL) is above zero, read unsigned.
+void cursor_stays_valid(void) {
+  unsigned char buf[4] = {255, (unsigned char)polyfocus_nondet_int(), 1, 2};
+  (void)polyfocus_nondet_int();
+  const unsigned char *ip = buf;
+  skip_length(&ip, buf + 4);
+  polyfocus_assert(ip != 0); // holds, proved in on, unknown in off
+  polyfocus_assert(ip == buf); // fails
+}
+
 int main(void) {
   written_bits();
   cursor_moves_forward();
   field_within_its_limit();
   digit_on_success();
+  cursor_stays_valid();
   return 0;
 }
