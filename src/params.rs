@@ -438,19 +438,12 @@ pub struct ContractParams {
     /// most `--timeout`).
     pub round_timeout: Duration,
     /// Whether the functions that stay calls outside recursive cycles get summaries of what
-    /// they return and leave in their pointer parameters' objects
-    /// (`driver::contracts::returns`).
+    /// they return (`driver::contracts::returns`).
     pub return_summaries: bool,
-    /// Whether those summaries also relate the integers of the pointer parameters' objects
-    /// at the entry and at the return (a second pass, `driver::contracts::returns`). Off by
-    /// default: on the five real-code projects (`--checks all`) it proved no check more,
-    /// and the cells it adds to callers cost them time (every project slower, up to 30%).
-    pub cell_summaries: bool,
     /// The counted work (`domain::stop`: the classic engine's steps and the polyhedra's
     /// conversions) of the analysis of one function for its return summary.
     pub return_work: u64,
-    /// The counted work of all return summaries of a program together, and again of all
-    /// the summaries of cells of pointer parameters. Measured on
+    /// The counted work of all return summaries of a program together. Measured on
     /// zstandard (276 functions): with budgets of time alone, the summaries took 59 s, most
     /// of it in a few functions of hundreds of values (10 s each).
     pub returns_work: u64,
@@ -584,7 +577,6 @@ impl Params {
             search_work_per_second: 6_000_000.0,
             round_timeout: Duration::from_secs(10),
             return_summaries: true,
-            cell_summaries: false,
             return_work: 1 << 21,
             returns_work: 1 << 26,
         },

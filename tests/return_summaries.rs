@@ -1,11 +1,10 @@
-//! Summaries of what functions that stay calls return and write through their pointer
-//! parameters (`driver::contracts::returns`) on `tests/programs/summaries`: each program
-//! is first run natively (clang-19) on a grid of
+//! Summaries of what functions that stay calls return (`driver::contracts::returns`) on
+//! `tests/programs/summaries`: each program is first run natively (clang-19) on a grid of
 //! inputs, with an assertion that reports its line, and the facts of the annotations
 //! (`tests/common/annotations.rs`) must be what the native runs show. Then polyfocus, with
 //! every function analyzed on its own (nothing inlined), must agree with the annotations in
 //! the runs `on` and `off` (`-Z return-summaries` on and off): an assertion over a result
-//! or a cell that a summary bounds is unknown without it.
+//! that a summary bounds is unknown without it.
 
 mod common;
 
@@ -61,7 +60,7 @@ fn summaries_prove_what_they_must_and_nothing_else() {
             "inline-leaf-limit=0",
         ];
         let mut on_args = common_args.to_vec();
-        on_args.extend_from_slice(&["-Z", "return-summaries=on", "-Z", "cell-summaries=on"]);
+        on_args.extend_from_slice(&["-Z", "return-summaries=on"]);
         let on = common::check_json(&path, &on_args);
         let mut off_args = common_args.to_vec();
         off_args.extend_from_slice(&["-Z", "return-summaries=off"]);

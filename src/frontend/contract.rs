@@ -23,52 +23,17 @@ use std::collections::BTreeMap;
 use crate::ir::{self, CheckId};
 
 /// Where an atom reads: a parameter (its position in the function, integer parameters
-/// only), the returned value, or an integer in the object a pointer parameter points into.
+/// only) or the returned value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
 pub enum Slot {
     /// The parameter at this position.
     Param(usize),
     /// The value the function returns.
     Ret,
-    /// An integer the object of a pointer parameter holds.
-    Cell(CellSlot),
-}
-
-/// The `width`-bit integer at byte `offset` from where pointer parameter `param` points, at
-/// the entry or at the return: what a call reads and writes through its pointer arguments
-/// (`*len`, `s->pos`), which a summary relates to its other slots.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord, Hash)]
-pub struct CellSlot {
-    pub param: usize,
-    pub offset: i64,
-    pub width: u32,
-    pub moment: Moment,
-}
-
-/// When a [`CellSlot`] is read.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord, Hash)]
-pub enum Moment {
-    /// At the entry (at a call: just before it).
-    Entry,
-    /// At a return (at a call: just after it).
-    Return,
-}
-
-impl Atom {
-    /// The cells the atom reads.
-    pub fn cells(&self) -> impl Iterator<Item = CellSlot> + '_ {
-        self.terms.iter().filter_map(|(s, _)| match s {
-            Slot::Cell(c) => Some(*c),
-            _ => None,
-        })
-    }
 }
 
 /// `Σ coef·x + constant >= 0` (or `== 0` when `is_eq`), over sign-extended `i64` readings,
-/// in wrapping `i64` arithmetic (what the lifter emits; see the module docs); or, when
-/// `unsigned`, one term of coefficient ±1 compared unsigned in its own width with a
-/// constant that is not negative (`x >=u c`, `x <=u c`): a bound of a value read unsigned
-/// (a pointer's word, `*ip >=u 1` for a cursor that is not `NULL`) no signed sum states.
+/// in wrapping `i64` arithmetic (what the lifter emits; see the module docs).
 #[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
 pub struct Atom {
     /// The terms.
@@ -77,8 +42,6 @@ pub struct Atom {
     pub constant: i64,
     /// Equality rather than `>= 0`.
     pub is_eq: bool,
-    /// One term compared unsigned.
-    pub unsigned: bool,
 }
 
 impl Atom {
@@ -88,7 +51,6 @@ impl Atom {
             terms,
             constant,
             is_eq: false,
-            unsigned: false,
         }
     }
 
@@ -98,7 +60,6 @@ impl Atom {
             terms: vec![(Slot::Param(p), 1)],
             constant: -k,
             is_eq: true,
-            unsigned: false,
         }
     }
 

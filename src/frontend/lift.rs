@@ -16,24 +16,22 @@ mod requirements;
 mod sizes;
 mod words;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
-use super::contract::{
-    self, Atom, CellSlot, Contract, Contracts, Moment, Obligation, Requirements, Slot,
-};
+use super::contract::{self, Atom, Contract, Contracts, Obligation, Requirements, Slot};
 use super::conventions::{self, Role};
 use super::debuginfo;
 use super::raw;
 use super::reach;
 use super::ubsan;
 use crate::ir::{
-    Address, ArithFlags, BaseId, BinOp, Block, BlockId, CastOp, Check, CheckId, CheckKind, CmpPred,
-    Const, Edge, Expr, Function, HavocReason, Inst, LiftWarning, MemOp, Operand, SourceLoc,
-    Terminator, Ty, ValueId, ValueInfo,
+    ArithFlags, BinOp, Block, BlockId, CastOp, Check, CheckId, CheckKind, CmpPred, Const, Edge,
+    Expr, Function, HavocReason, Inst, LiftWarning, Operand, SourceLoc, Terminator, Ty, ValueId,
+    ValueInfo,
 };
 
 /// Widest integer the lifter models; wider values are arbitrary (a representation limit:
@@ -65,23 +63,12 @@ pub struct Lifted {
 pub struct ReturnProbe {
     /// The check of the site.
     pub check: CheckId,
-    /// The value returned, set by the move of each return's jump, when the function
-    /// returns an integer.
-    pub value: Option<ValueId>,
+    /// The value returned, set by the move of each return's jump.
+    pub value: ValueId,
     /// The integer parameters: their positions among the function's parameters, and
     /// their values.
     pub params: Vec<(usize, ValueId)>,
-    /// The integers the objects of its pointer parameters hold at the entry and at the
-    /// site, at each constant offset where the function stores one: their values.
-    pub cells: Vec<(CellSlot, ValueId)>,
 }
-
-/// The prefix of the names of the copies a probe site keeps live.
-pub const PROBE_LIVE: &str = "probe.live.";
-
-/// The most cells of pointer parameters a probe keeps live (each is two dimensions of
-/// the analysis).
-const MAX_PROBE_CELLS: usize = 8;
 
 /// How calls of functions with a contract (`super::contract`) are lifted.
 ///
@@ -110,10 +97,6 @@ pub struct LiftOptions<'a> {
     /// ([`Lifted::return_probe`]): the function so lifted is analyzed for what it returns,
     /// never called.
     pub probe_returns: bool,
-    /// With `probe_returns`, whether the probe site also keeps the integers the function
-    /// loads or stores at constant offsets of its pointer parameters' objects, at the entry
-    /// and at the site ([`ReturnProbe::cells`]).
-    pub probe_cells: bool,
 }
 
 /// Lifts `func` (defined). Checks are numbered from `first_check`. `escaped_error` is the
@@ -133,7 +116,6 @@ pub fn lift_function(
     lifter.memory_checks = options.memory_checks;
     lifter.requirements = options.requirements.clone();
     lifter.probe_returns = options.probe_returns;
-    lifter.probe_cells_wanted = options.probe_cells;
     lifter.run();
     lifter.finish()
 }
@@ -340,17 +322,6 @@ struct Lifter {
     probe_returns: bool,
     /// The piece every return jumps to, and what it keeps live.
     return_probe: Option<(usize, ReturnProbe)>,
-    /// Whether a return did not jump to the probe (its value not lifted): the invariant
-    /// there then does not cover every return, and the probe is dropped.
-    probe_missed: bool,
-    /// With `probe_returns`, the integer stores into pointer parameters' objects at
-    /// constant offsets: base, offset, width.
-    probe_cells: BTreeSet<(BaseId, i64, u32)>,
-    /// Whether the probe keeps the cells (see [`LiftOptions::probe_cells`]).
-    probe_cells_wanted: bool,
-    /// At a call of a function whose summary reads cells of its pointer arguments, what
-    /// the caller reads there before and after the call (set for [`Lifter::assume_summary`]).
-    cell_reads: Vec<(CellSlot, Operand)>,
 }
 
 /// What the lifter does with the rest of a block after an instruction.
@@ -443,10 +414,6 @@ impl Lifter {
             requirements: Requirements::new(),
             probe_returns: false,
             return_probe: None,
-            probe_missed: false,
-            probe_cells: BTreeSet::new(),
-            probe_cells_wanted: false,
-            cell_reads: Vec::new(),
         }
     }
 
@@ -1179,23 +1146,8 @@ impl Lifter {
                     }
                     _ => piece,
                 };
-                let cells = match &contract {
-                    Some(c) => self.read_cells(piece, inst, c, Moment::Entry, loc),
-                    None => vec![],
-                };
                 self.clobber_call(piece, inst, callee, loc);
                 self.allocation(piece, inst, loc);
-                if let Some(c) = &contract {
-                    self.cell_reads = cells;
-                    let after = self.read_cells(piece, inst, c, Moment::Return, loc);
-                    self.cell_reads.extend(after);
-                    if !self.value_of.contains_key(&inst) && !self.cell_reads.is_empty() {
-                        // No result: the clauses over the cells alone.
-                        let none = Operand::Undef(Ty::BOOL);
-                        self.assume_summary(current, c, &args, none, loc);
-                        self.cell_reads.clear();
-                    }
-                }
                 if let Some(c) = &contract {
                     if let Some(&dest) = self.value_of.get(&inst) {
                         self.push(
@@ -1209,7 +1161,6 @@ impl Lifter {
                             loc.clone(),
                         );
                         self.assume_summary(current, c, &args, Operand::Value(dest), loc);
-                        self.cell_reads.clear();
                         self.unfollowed_allocation(current, &format!("`{name}`"), loc);
                         return Flow::Continue;
                     }
@@ -1303,38 +1254,11 @@ impl Lifter {
             let x = match slot {
                 Slot::Param(i) => args.get(i).copied().flatten(),
                 Slot::Ret => ret,
-                Slot::Cell(c) => self
-                    .cell_reads
-                    .iter()
-                    .find(|(r, _)| *r == c)
-                    .map(|(_, x)| *x),
             }?;
             if matches!(x, Operand::Undef(_)) {
                 return None;
             }
             reads.push((x, coef));
-        }
-        if atom.unsigned {
-            // `±x + c >= 0` read unsigned in `x`'s own width, `c` within it.
-            let [(x, coef @ (1 | -1))] = reads[..] else {
-                return None;
-            };
-            let ty = match x {
-                Operand::Value(v) => self.values[v.index()].ty,
-                Operand::Const(c) => c.ty,
-                Operand::Undef(ty) => ty,
-            };
-            let bound = -(coef as i128) * atom.constant as i128;
-            if bound < 0 || bound > ty.umax() as i128 {
-                return None;
-            }
-            let pred = match (atom.is_eq, coef) {
-                (true, _) => CmpPred::Eq,
-                (false, 1) => CmpPred::Uge,
-                (false, _) => CmpPred::Ule,
-            };
-            let rhs = Operand::Const(Const::new(ty, bound));
-            return Some(self.compare(piece, pred, x, rhs, loc));
         }
         // `±x + c >= 0` (or `== 0`) as one comparison in `x`'s own width when `c` fits it:
         // the same truth value, and a non-relational domain reads it too.
@@ -1478,50 +1402,8 @@ impl Lifter {
         }
     }
 
-    /// Reads, at a call `inst` of a function with contract `c`, the cells its summary reads
-    /// at `moment` (just before the call, or just after its effects), through the
-    /// described pointer arguments: the values the clauses read there
-    /// ([`Lifter::cell_reads`]).
-    fn read_cells(
-        &mut self,
-        piece: usize,
-        inst: LLVMValueRef,
-        c: &Contract,
-        moment: Moment,
-        loc: &Option<SourceLoc>,
-    ) -> Vec<(CellSlot, Operand)> {
-        let cells: BTreeSet<CellSlot> = c
-            .summary
-            .iter()
-            .flat_map(|clause| clause.guard.iter().chain([&clause.atom]))
-            .flat_map(|atom| atom.cells())
-            .filter(|cell| cell.moment == moment)
-            .collect();
-        let mut reads = Vec::new();
-        for cell in cells {
-            if cell.param >= raw::num_args(inst) as usize {
-                continue;
-            }
-            let Some(addr) = self.address(raw::operand(inst, cell.param as u32)) else {
-                continue;
-            };
-            let at = Operand::Const(Const::new(Ty::int(64), cell.offset as i128));
-            let Some(offset) = self.add_offset(piece, addr.offset, at, loc) else {
-                continue;
-            };
-            let dest = self.synthetic_value(Ty::int(cell.width), "cell");
-            let addr = Address {
-                base: addr.base,
-                offset,
-            };
-            self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone());
-            reads.push((cell, Operand::Value(dest)));
-        }
-        reads
-    }
-
-    /// After a call of a function with a summary: each clause, of the arguments, the result
-    /// and the cells of [`Lifter::cell_reads`].
+    /// After a call of a function with a summary: each clause, of the arguments and the
+    /// result.
     fn assume_summary(
         &mut self,
         current: &mut usize,
@@ -1715,10 +1597,9 @@ impl Lifter {
         }
     }
 
-    /// A return, lifted with [`LiftOptions::probe_returns`]: `current` jumps to the probe
-    /// site with the returned integer, if any (made at the first return; its live copies
-    /// are added by [`Lifter::finish_return_probe`]). False when the return was not
-    /// lifted so, which drops the probe.
+    /// A return of an integer, lifted with [`LiftOptions::probe_returns`]: `current` jumps
+    /// to the probe site with the returned value (made on the first return, in the layout of
+    /// LLVM block `k`). False when the return gives no integer (it stays a return).
     fn jump_to_return_probe(
         &mut self,
         k: usize,
@@ -1726,25 +1607,20 @@ impl Lifter {
         ret: LLVMValueRef,
         loc: &Option<SourceLoc>,
     ) -> bool {
-        let returned = if raw::num_operands(ret) == 1 {
-            let returned = raw::operand(ret, 0);
-            match raw::int_width(raw::type_of(returned)).filter(|w| (1..=64).contains(w)) {
-                Some(width) => match self.operand(returned, loc) {
-                    Some(value) => Some((value, width)),
-                    None => {
-                        self.probe_missed = true;
-                        return false;
-                    }
-                },
-                // A pointer or a float: what the function returns is not summarized.
-                None => None,
-            }
-        } else {
-            None
+        if raw::num_operands(ret) != 1 {
+            return false;
+        }
+        let returned = raw::operand(ret, 0);
+        let Some(width) = raw::int_width(raw::type_of(returned)).filter(|w| (1..=64).contains(w))
+        else {
+            return false;
+        };
+        let Some(value) = self.operand(returned, loc) else {
+            return false;
         };
         if self.return_probe.is_none() {
             let piece = self.new_piece(k, "return.probe".into());
-            let value = returned.map(|(_, width)| self.synthetic_value(Ty::int(width), "returned"));
+            let probe_value = self.synthetic_value(Ty::int(width), "returned");
             let params: Vec<(usize, ValueId)> = raw::params(self.func)
                 .into_iter()
                 .enumerate()
@@ -1753,6 +1629,23 @@ impl Lifter {
                 })
                 .filter_map(|(i, p)| Some((i, *self.value_of.get(&p)?)))
                 .collect();
+            // Copies keep the values live at the site, where the analysis reads them; named,
+            // so that the passes keep them (and what they read), in this order.
+            for v in params.iter().map(|(_, v)| *v).chain([probe_value]) {
+                let ty = self.values[v.index()].ty;
+                self.n_synthetic += 1;
+                let name = format!("probe.live.{}", self.n_synthetic);
+                let copy = self.new_value(ty, name, Some("returned".into()));
+                self.defined[copy.index()] = true;
+                self.push(
+                    piece,
+                    Inst::Assign {
+                        dest: copy,
+                        expr: Expr::Use(Operand::Value(v)),
+                    },
+                    None,
+                );
+            }
             let check = self.new_check(
                 CheckKind::ErrorCall {
                     function: "polyfocus.returns".into(),
@@ -1762,130 +1655,18 @@ impl Lifter {
             self.pieces[piece].term = Some((Terminator::Error(check), None));
             let probe = ReturnProbe {
                 check,
-                value,
+                value: probe_value,
                 params,
-                cells: vec![],
             };
             self.return_probe = Some((piece, probe));
         }
         let (piece, probe) = self.return_probe.as_ref().expect("made above");
-        let moves = match (probe.value, returned) {
-            (Some(dest), Some((value, _))) => vec![(dest, value)],
-            (None, None) => vec![],
-            _ => {
-                self.probe_missed = true;
-                return false;
-            }
-        };
         let term = Terminator::Jump(Edge {
             target: BlockId(*piece as u32),
-            moves,
+            moves: vec![(probe.value, value)],
         });
         self.pieces[current].term = Some((term, loc.clone()));
         true
-    }
-
-    /// Completes the probe site once every block is lifted: the cells of pointer parameters
-    /// the function stores integers into are read at the entry (after the initializers of
-    /// its constants) and at the site, and the site keeps live a named copy of each
-    /// integer parameter, each cell at the entry, each cell at the site and the returned
-    /// value, in this order (`Program::lift_return_probe` finds them again by name).
-    fn finish_return_probe(&mut self) {
-        let Some((piece, mut probe)) = self.return_probe.take() else {
-            return;
-        };
-        if self.probe_missed {
-            return;
-        }
-        let params = raw::params(self.func);
-        let cells: Vec<(BaseId, usize, i64, u32)> = self
-            .probe_cells
-            .iter()
-            .filter_map(|&(base, offset, width)| {
-                let i = params
-                    .iter()
-                    .position(|p| self.memory.base_of.get(p) == Some(&base))?;
-                Some((base, i, offset, width))
-            })
-            .take(MAX_PROBE_CELLS)
-            .collect();
-        let entry = self.layout[0][0];
-        let mut at = self.pieces[entry]
-            .insts
-            .iter()
-            .position(|i| !matches!(i, Inst::Mem(MemOp::Init { .. })))
-            .unwrap_or(self.pieces[entry].insts.len());
-        let mut live: Vec<ValueId> = probe.params.iter().map(|(_, v)| *v).collect();
-        let mut slots = Vec::new();
-        // The cells at the return are read in the piece the returns jump to, and moved into
-        // the site: the invariant at the site's entry holds them.
-        let mut moves = Vec::new();
-        for moment in [Moment::Entry, Moment::Return] {
-            for &(base, param, offset, width) in &cells {
-                let dest = self.synthetic_value(Ty::int(width), "cell");
-                let addr = Address {
-                    base,
-                    offset: Operand::Const(Const::new(Ty::int(64), offset as i128)),
-                };
-                let load = Inst::Mem(MemOp::Load { dest, addr });
-                match moment {
-                    Moment::Entry => {
-                        self.pieces[entry].insts.insert(at, load);
-                        self.pieces[entry].locs.insert(at, None);
-                        at += 1;
-                    }
-                    Moment::Return => self.push(piece, load, None),
-                }
-                let slot = CellSlot {
-                    param,
-                    offset,
-                    width,
-                    moment,
-                };
-                let kept = match moment {
-                    Moment::Entry => dest,
-                    Moment::Return => {
-                        let moved = self.synthetic_value(Ty::int(width), "cell");
-                        moves.push((moved, Operand::Value(dest)));
-                        moved
-                    }
-                };
-                slots.push((slot, kept));
-                live.push(kept);
-            }
-        }
-        live.extend(probe.value);
-        let k = self
-            .layout
-            .iter()
-            .position(|pieces| pieces.contains(&piece))
-            .expect("the probe is a piece of a block");
-        let site = self.new_piece(k, "return.site".into());
-        self.pieces[site].term = self.pieces[piece].term.take();
-        let to_site = Terminator::Jump(Edge {
-            target: BlockId(site as u32),
-            moves,
-        });
-        self.pieces[piece].term = Some((to_site, None));
-        let piece = site;
-        // Copies keep the values live at the site, where the analysis reads them; named,
-        // so that the passes keep them (and what they read).
-        for v in live {
-            let ty = self.values[v.index()].ty;
-            self.n_synthetic += 1;
-            let name = format!("{PROBE_LIVE}{}", self.n_synthetic);
-            let copy = self.new_value(ty, name, Some("returned".into()));
-            self.push(
-                piece,
-                Inst::Assign {
-                    dest: copy,
-                    expr: Expr::Use(Operand::Value(v)),
-                },
-                None,
-            );
-        }
-        probe.cells = slots;
-        self.return_probe = Some((piece, probe));
     }
 
     /// Certify mode, at a `ret`: each clause of the function's own summary, a check of its
@@ -2330,8 +2111,7 @@ impl Lifter {
         }
     }
 
-    fn finish(mut self) -> Lifted {
-        self.finish_return_probe();
+    fn finish(self) -> Lifted {
         let leak_coverage = self.leak_coverage();
         // Final block ids: the pieces of each LLVM block, in LLVM's block order.
         let mut final_id = vec![0u32; self.pieces.len()];

@@ -272,7 +272,6 @@ impl<'a> Program<'a> {
                 memory_checks: false,
                 requirements: &contract::Requirements::new(),
                 probe_returns: false,
-                probe_cells: false,
             };
             let lifted = catch_unwind(AssertUnwindSafe(|| {
                 lift::lift_function(func, first, escaped_error, options)
@@ -312,17 +311,16 @@ impl<'a> Program<'a> {
             .collect()
     }
 
-    /// The function `name` lifted for the summary of what it returns: every return jumps to
-    /// one error site where the returned integer, the integer parameters and, with `cells`,
-    /// the cells of its pointer parameters at the entry and at the return are live (see
-    /// [`ReturnProbe`]), and the summaries of `contracts` are assumed after the calls it
-    /// makes. The function's own error sites end their paths (an execution that fails a
-    /// check does not return). `None` when it cannot be lifted or has no return.
+    /// The function `name` lifted for the summary of what it returns: every return of an
+    /// integer jumps to one error site where the returned value and the integer parameters
+    /// are live (see [`ReturnProbe`]), and the summaries of `contracts` are assumed after
+    /// the calls it makes. The function's own error sites end their paths (an execution
+    /// that fails a check does not return). `None` when it cannot be lifted or returns no
+    /// integer.
     pub fn lift_return_probe(
         &self,
         name: &str,
         contracts: &contract::Contracts,
-        cells: bool,
     ) -> Option<(ir::Function, ReturnProbe)> {
         let func = defined_functions(self.module.as_mut_ptr())
             .into_iter()
@@ -334,7 +332,6 @@ impl<'a> Program<'a> {
             memory_checks: false,
             requirements: &contract::Requirements::new(),
             probe_returns: true,
-            probe_cells: cells,
         };
         let escaped_error = self.escaped_error.as_deref();
         let lifted = catch_unwind(AssertUnwindSafe(|| {
@@ -357,35 +354,30 @@ impl<'a> Program<'a> {
             .blocks
             .iter()
             .find(|b| b.term == ir::Terminator::Error(probe.check))?;
-        let mut copied = site.insts.iter().filter_map(|inst| match inst {
-            ir::Inst::Assign {
-                dest,
-                expr: ir::Expr::Use(ir::Operand::Value(v)),
-            } if function.value(*dest).name.starts_with(lift::PROBE_LIVE) => Some(*v),
-            _ => None,
-        });
-        let params = probe
-            .params
+        let copied: Vec<ir::ValueId> = site
+            .insts
             .iter()
-            .map(|&(i, _)| Some((i, copied.next()?)))
-            .collect::<Option<Vec<_>>>()?;
-        let cells = probe
-            .cells
-            .iter()
-            .map(|&(slot, _)| Some((slot, copied.next()?)))
-            .collect::<Option<Vec<_>>>()?;
-        let value = match probe.value {
-            Some(_) => Some(copied.next()?),
-            None => None,
-        };
-        if copied.next().is_some() {
+            .filter_map(|inst| match inst {
+                ir::Inst::Assign {
+                    expr: ir::Expr::Use(ir::Operand::Value(v)),
+                    ..
+                } => Some(*v),
+                _ => None,
+            })
+            .collect();
+        let (&value, params) = copied.split_last()?;
+        if params.len() != probe.params.len() {
             return None;
         }
         let probe = ReturnProbe {
             check: probe.check,
             value,
-            params,
-            cells,
+            params: probe
+                .params
+                .iter()
+                .zip(params)
+                .map(|(&(i, _), &v)| (i, v))
+                .collect(),
         };
         Some((function, probe))
     }
@@ -446,7 +438,6 @@ impl<'a> Program<'a> {
                 memory_checks: self.config.checks.contains(ir::CheckClass::Memory),
                 requirements: &checked,
                 probe_returns: false,
-                probe_cells: false,
             };
             let Ok(lifted) = catch_unwind(AssertUnwindSafe(|| {
                 lift::lift_function(func, first, escaped_error, options)
@@ -803,7 +794,6 @@ fn lift_entries(
                     memory_checks: selection.contains(ir::CheckClass::Memory),
                     requirements: &contract::Requirements::new(),
                     probe_returns: false,
-                    probe_cells: false,
                 };
                 lift::lift_function(func, first_check, escaped_error, options)
             })),

@@ -1,8 +1,7 @@
-//! The functions whose calls a summary may describe (`driver::contracts`): the defined
-//! functions that some call of the program still calls (the inliner left it a call),
-//! outside every recursive cycle, returning an integer or taking a pointer (whose object's
-//! integers the summary may relate). They are listed callees first, so that each one's
-//! summary can assume those of the functions it calls.
+//! The functions whose returned integers a summary may describe (`driver::contracts`): the
+//! defined functions that some call of the program still calls (the inliner left it a
+//! call), outside every recursive cycle, returning an integer. They are listed callees
+//! first, so that each one's summary can assume those of the functions it calls.
 
 use std::collections::HashSet;
 
@@ -30,10 +29,7 @@ pub(super) fn targets(m: LLVMModuleRef, excluded: &HashSet<String>) -> Vec<LLVMV
             && !replaceable(f)
             && !reach::is_interposed(f)
             && reach::returns_twice_callee(f).is_none()
-            && (recursion::returns_int_of(f, |w| (1..=64).contains(&w))
-                || raw::params(f)
-                    .into_iter()
-                    .any(|p| raw::is_pointer(raw::type_of(p))))
+            && recursion::returns_int_of(f, |w| (1..=64).contains(&w))
     };
     // Depth-first, callees before callers (the graph outside recursive cycles is acyclic).
     let mut order = Vec::new();

@@ -313,16 +313,13 @@ fn region_witnesses(
 /// Whether `atom` (over parameter `p` and the result) holds at `p == x`, `r == v`, read as
 /// the lifter reads it: `Σ coef·x + constant` in wrapping `i64`, then `>= 0` or `== 0`.
 fn atom_holds(atom: &Atom, p: usize, x: i64, v: i64) -> bool {
-    if atom.unsigned {
-        return true; // over a cell's word, not this point's to decide
-    }
     let mut sum = atom.constant;
     for (slot, coef) in &atom.terms {
         let value = match slot {
             Slot::Ret => v,
             Slot::Param(q) if *q == p => x,
-            // Another parameter or a cell: not this point's to decide.
-            Slot::Param(_) | Slot::Cell(_) => return true,
+            // Another parameter: not this point's to decide.
+            Slot::Param(_) => return true,
         };
         sum = sum.wrapping_add(coef.wrapping_mul(value));
     }

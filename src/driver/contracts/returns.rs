@@ -1,19 +1,14 @@
-//! Summaries of what the functions that stay calls return and write through their pointer
-//! parameters, outside recursive cycles: the invariant at the function's returns, over its
-//! integer parameters, the returned value and the integers its pointer parameters' objects
-//! hold at constant offsets at the entry and at the return (`r <= n`, `0 <= r <= 1`,
-//! `*pos >= old *pos`, `c->pos <= c->limit`), assumed after each of its calls instead of an
-//! arbitrary result and arbitrary cells.
+//! Summaries of what the functions that stay calls return, outside recursive cycles: the
+//! invariant at the function's returns, over its integer parameters and the returned value
+//! (`r <= n`, `0 <= r <= 1`, `r == a + b`), assumed after each of its calls instead of an
+//! arbitrary result.
 //!
 //! **How.** The functions are taken callees first (`frontend::Program::return_summary_targets`).
-//! Each is lifted with every return jumping to one error site, where the returned value,
-//! the parameters and the cells it loads or stores through its pointer parameters at
-//! constant offsets, read at the entry and at the return, are live
-//! (`frontend::Program::lift_return_probe`), the summaries found so far assumed after its
-//! own calls, and analyzed once, by the classic engine over polyhedra. The constraints of
-//! its complete fixpoint at that site over those values (other than the bounds of a value's
-//! type) are the summary's clauses. A call reads the cells through its arguments just before
-//! and just after its effects (`frontend::lift`, `read_cells`).
+//! Each is lifted with every return of an integer jumping to one error site, where the
+//! returned value and the parameters are live (`frontend::Program::lift_return_probe`), the
+//! summaries found so far assumed after its own calls, and analyzed once, by the classic
+//! engine over polyhedra. The constraints of its complete fixpoint at that site, over the
+//! parameters and the returned value, are the summary's clauses.
 //!
 //! **Why it holds.** The analysis over-approximates the states in which the function
 //! returns, from any arguments and memory, given that its callees return within their
@@ -48,129 +43,76 @@ use crate::context::FunctionContext;
 use crate::domain::{ConsKind, Int, LinCons, LinExpr, NumericDomain, Polyhedron, Var};
 use crate::driver::engine::run_engine;
 use crate::driver::{AnalysisConfig, Engine};
-use crate::frontend::contract::{Atom, Clause, Contracts, Moment, Slot};
+use crate::frontend::contract::{Atom, Clause, Contract, Contracts, Slot};
 use crate::frontend::{Program, ReturnProbe};
 use crate::ir::{self, Interp, Terminator};
 
 /// Adds to `contracts` the summaries of the returns of `program`'s functions that stay
 /// calls (see the module docs), under the budgets of work of `config`; `deadline` is a
-/// safety net. Functions that already have a contract (recursive ones) keep it.
-///
-/// Two passes, each under its own budget: the returned integers over the integer
-/// parameters, then, for the functions that read or write cells of their pointer
-/// parameters, the clauses that speak of those cells at the return (more dimensions, so a
-/// pass of their own: they never cost a function its summary of the first).
+/// safety net. Functions that already have a contract keep it.
 pub(super) fn summarize(
     program: &Program<'_>,
     config: &AnalysisConfig,
     contracts: &mut Contracts,
     deadline: Instant,
 ) {
-    let recursive: Vec<String> = contracts.keys().cloned().collect();
-    let targets = program.return_summary_targets();
-    let passes: &[bool] = if config.params.contracts.cell_summaries {
-        &[false, true]
-    } else {
-        &[false]
-    };
-    for &cells in passes {
-        let pass = Pass {
-            program,
-            config,
-            cells,
-            deadline,
-        };
-        pass.run(&targets, &recursive, contracts);
-    }
-}
-
-/// One pass of [`summarize`]: with `cells`, the clauses over the cells of pointer
-/// parameters at the return.
-struct Pass<'a, 'p> {
-    program: &'a Program<'p>,
-    config: &'a AnalysisConfig,
-    cells: bool,
-    deadline: Instant,
-}
-
-impl Pass<'_, '_> {
-    fn run(&self, targets: &[String], recursive: &[String], contracts: &mut Contracts) {
-        let (program, config) = (self.program, self.config);
-        let round = round_config(config);
-        let started = Instant::now();
-        let (mut analyzed, mut summarized) = (0, 0);
-        let mut left = config.params.contracts.returns_work;
-        for name in targets {
-            if left == 0 || Instant::now() >= self.deadline {
-                break;
-            }
-            if recursive.contains(name) {
-                continue;
-            }
-            let Some((func, probe)) = program.lift_return_probe(name, contracts, self.cells) else {
-                continue;
-            };
-            // The first pass: an integer returned; the second: cells to relate.
-            let wanted = if self.cells {
-                !probe.cells.is_empty()
-            } else {
-                probe.value.is_some()
-            };
-            if !wanted {
-                continue;
-            }
-            let work = config.params.contracts.return_work.min(left);
-            let stop = Deadline::after(round.timeout)
-                .with_memory(MemoryBudget::from_now(config.memory_per_function));
-            let one = Instant::now();
-            let counted = crate::domain::stop::counted();
-            let ends = crate::clock::now() + round.timeout;
-            // An internal error in one analysis costs that summary only.
-            let mut summary = catch_unwind(AssertUnwindSafe(|| {
-                crate::domain::stop::within(ends, Some(work), || {
-                    summary_of(&func, &probe, &round, &stop)
-                })
-            }))
-            .unwrap_or_default();
-            if self.cells {
-                summary.retain(|clause| {
-                    clause
-                        .atom
-                        .cells()
-                        .any(|cell| cell.moment == Moment::Return)
-                });
-            }
-            let spent = crate::domain::stop::counted().saturating_sub(counted);
-            left = left.saturating_sub(spent);
-            if config.params.trace.work {
-                eprintln!(
-                    "polyfocus: work: {} summary of {name}: {} blocks, {} values, counted \
-                     {spent}, {} clauses, {:.3} s",
-                    if self.cells { "cells" } else { "return" },
-                    func.blocks.len(),
-                    func.values.len(),
-                    summary.len(),
-                    one.elapsed().as_secs_f64()
-                );
-            }
-            analyzed += 1;
-            summarized += usize::from(!summary.is_empty());
-            if !summary.is_empty() {
-                contracts
-                    .entry(name.clone())
-                    .or_default()
-                    .summary
-                    .extend(summary);
-            }
+    let round = round_config(config);
+    let started = Instant::now();
+    let (mut analyzed, mut summarized) = (0, 0);
+    let mut left = config.params.contracts.returns_work;
+    for name in program.return_summary_targets() {
+        if left == 0 || Instant::now() >= deadline {
+            break;
         }
+        if contracts.contains_key(&name) {
+            continue;
+        }
+        let Some((func, probe)) = program.lift_return_probe(&name, contracts) else {
+            continue;
+        };
+        let work = config.params.contracts.return_work.min(left);
+        let stop = Deadline::after(round.timeout)
+            .with_memory(MemoryBudget::from_now(config.memory_per_function));
+        let one = Instant::now();
+        let counted = crate::domain::stop::counted();
+        let ends = crate::clock::now() + round.timeout;
+        // An internal error in one analysis costs that summary only.
+        let summary = catch_unwind(AssertUnwindSafe(|| {
+            crate::domain::stop::within(ends, Some(work), || {
+                summary_of(&func, &probe, &round, &stop)
+            })
+        }))
+        .unwrap_or_default();
+        let spent = crate::domain::stop::counted().saturating_sub(counted);
+        left = left.saturating_sub(spent);
         if config.params.trace.work {
             eprintln!(
-                "polyfocus: work: {} summaries: {analyzed} functions analyzed, {summarized} \
-                 summarized, {left} units of work left, {:.3} s",
-                if self.cells { "cells" } else { "return" },
-                started.elapsed().as_secs_f64()
+                "polyfocus: work: return summary of {name}: {} blocks, {} values, counted \
+                 {spent}, {} clauses, {:.3} s",
+                func.blocks.len(),
+                func.values.len(),
+                summary.len(),
+                one.elapsed().as_secs_f64()
             );
         }
+        analyzed += 1;
+        summarized += usize::from(!summary.is_empty());
+        if !summary.is_empty() {
+            contracts.insert(
+                name,
+                Contract {
+                    context: vec![],
+                    summary,
+                },
+            );
+        }
+    }
+    if config.params.trace.work {
+        eprintln!(
+            "polyfocus: work: return summaries: {analyzed} functions analyzed, {summarized} \
+             summarized, {left} units of work left, {:.3} s",
+            started.elapsed().as_secs_f64()
+        );
     }
 }
 
@@ -211,12 +153,7 @@ fn summary_of(
         .iter()
         .map(|&(i, v)| (layout.value_var(v), (Slot::Param(i), v)))
         .collect();
-    for &(cell, v) in &probe.cells {
-        slots.insert(layout.value_var(v), (Slot::Cell(cell), v));
-    }
-    if let Some(v) = probe.value {
-        slots.insert(layout.value_var(v), (Slot::Ret, v));
-    }
+    slots.insert(layout.value_var(probe.value), (Slot::Ret, probe.value));
     let others: Vec<Var> = layout
         .dims()
         .map(|(var, _)| var)
@@ -227,10 +164,7 @@ fn summary_of(
     // Per value, its bounds in the state as the analysis reads it, when that reading is the
     // signed one the lifter's evaluation uses.
     let mut signed: BTreeMap<Var, (Int, Int)> = BTreeMap::new();
-    // Bounds of the values read unsigned whose signed reading differs (a pointer's word):
-    // atoms of one term compared unsigned.
-    let mut unsigned = Vec::new();
-    for (&var, &(slot, v)) in &slots {
+    for (&var, &(_, v)) in &slots {
         let (lo, hi) = lowering.range(v);
         let b = state.bound(&LinExpr::var(var));
         let lo = b.lo.map_or(lo.clone(), |r| r.ceil().to_integer().max(lo));
@@ -243,65 +177,17 @@ fn summary_of(
         };
         if agrees && lo <= hi {
             signed.insert(var, (lo, hi));
-        } else if !agrees && lo <= hi {
-            let umax = (Int::from(1) << width) - 1;
-            let term = |coef| vec![(slot, coef)];
-            if lo > Int::zero() {
-                if let Some(c) = (-lo).to_i64() {
-                    unsigned.push(Atom {
-                        terms: term(1),
-                        constant: c,
-                        is_eq: false,
-                        unsigned: true,
-                    });
-                }
-            }
-            if hi < umax {
-                if let Some(c) = hi.to_i64() {
-                    unsigned.push(Atom {
-                        terms: term(-1),
-                        constant: c,
-                        is_eq: false,
-                        unsigned: true,
-                    });
-                }
-            }
         }
     }
     state
         .to_cons()
         .iter()
-        .filter(|c| probe.cells.is_empty() || !within_type(c, &slots, &lowering))
         .filter_map(|c| atom_of(c, &slots, &signed))
-        .chain(unsigned)
         .map(|atom| Clause {
             guard: vec![],
             atom,
         })
         .collect()
-}
-
-/// Whether `c` bounds one value by what its type already says (`x >= -2^31`): such a
-/// clause tells a caller nothing.
-fn within_type(
-    c: &LinCons,
-    slots: &BTreeMap<Var, (Slot, ir::ValueId)>,
-    lowering: &Lowering<'_>,
-) -> bool {
-    let terms: Vec<(Var, &Int)> = c.expr.terms().filter(|(_, a)| !a.is_zero()).collect();
-    let [(var, a)] = &terms[..] else {
-        return false;
-    };
-    let Some(&(_, v)) = slots.get(var) else {
-        return false;
-    };
-    let (lo, hi) = lowering.range(v);
-    // `a·x + k >= 0` holds of every value in `[lo, hi]` when it holds at the end its
-    // direction tests.
-    let k = c.expr.constant_part();
-    let at = if a.is_positive() { lo } else { hi };
-    let value = (*a).clone() * at + k;
-    c.kind != ConsKind::Eq && !value.is_negative()
 }
 
 /// `c` as an atom over the slots, when the lifter's evaluation of the atom is `c` on every
@@ -332,6 +218,5 @@ fn atom_of(
         terms,
         constant: c.expr.constant_part().to_i64()?,
         is_eq: c.kind == ConsKind::Eq,
-        unsigned: false,
     })
 }

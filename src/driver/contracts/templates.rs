@@ -123,7 +123,6 @@ pub(super) fn candidates(recursion: &Recursion) -> Contracts {
                             terms: vec![(r, 1), (p, -sp), (q, -sq)],
                             constant: 0,
                             is_eq: true,
-                            unsigned: false,
                         });
                     }
                 }

@@ -717,10 +717,7 @@ impl Lifter {
             self.address(raw::operand(inst, 0))
         };
         match addr {
-            Some(addr) => {
-                self.note_probe_cell(&addr, Some(self.values[dest.index()].ty));
-                self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone())
-            }
+            Some(addr) => self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone()),
             None => {
                 self.warn(
                     "load through a pointer the memory model does not describe: value is arbitrary"
@@ -780,35 +777,8 @@ impl Lifter {
             }
         };
         match operand {
-            Some(value) => {
-                // A float's bits or a pointer without a word are no value of the cell's.
-                let ty = match value {
-                    Operand::Value(v) => Some(self.values[v.index()].ty),
-                    Operand::Const(c) => Some(c.ty),
-                    Operand::Undef(_) => None,
-                };
-                self.note_probe_cell(&addr, ty);
-                self.push(piece, Inst::Mem(MemOp::Store { addr, value }), loc.clone())
-            }
+            Some(value) => self.push(piece, Inst::Mem(MemOp::Store { addr, value }), loc.clone()),
             None => self.store_constant(piece, addr, value, loc),
-        }
-    }
-
-    /// With `probe_returns`, a load or store of an integer of `ty` in a pointer parameter's
-    /// object at a constant offset: a cell the return probe reads
-    /// (`Lifter::finish_return_probe`).
-    pub(super) fn note_probe_cell(&mut self, addr: &Address, ty: Option<Ty>) {
-        let (Some(ty), Operand::Const(offset)) = (ty, &addr.offset) else {
-            return;
-        };
-        if self.probe_returns
-            && self.probe_cells_wanted
-            && self.memory.bases[addr.base.index()].kind == BaseKind::Pointee
-            && matches!(ty.width, 8 | 16 | 32 | 64)
-        {
-            if let Ok(offset) = i64::try_from(offset.signed()) {
-                self.probe_cells.insert((addr.base, offset, ty.width));
-            }
         }
     }
 

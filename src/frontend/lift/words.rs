@@ -151,7 +151,6 @@ impl Lifter {
             return;
         };
         let dest = self.synthetic_value(ty, "word");
-        self.note_probe_cell(&addr, Some(ty));
         self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone());
         self.memory.word_of.insert(inst, dest);
     }
