@@ -16,10 +16,10 @@
 //!   is `NULL`, and a loaded pointer keeps the word it read for its comparisons with
 //!   `NULL` (`words.rs`).
 //! - Every base other code may reach (the *reachable* set: locals whose address escapes,
-//!   globals other than constants, pointees) is clobbered by each call that is not a convention or a harmless
-//!   intrinsic, and by each store through an undescribed pointer. A call of a defined
-//!   function clobbers less when LLVM infers from its body that it writes no memory, or
-//!   only through its pointer arguments (`effects.rs`).
+//!   globals other than constants, pointees) is clobbered by each call that is not a
+//!   convention or a harmless intrinsic, and by each store through an undescribed pointer.
+//!   A call of a defined function clobbers less when LLVM infers from its body that it
+//!   writes no memory, or only through its pointer arguments (`effects.rs`).
 //! - Another thread's writes can be seen only where this one synchronizes with it (a data
 //!   race is undefined behaviour in C11, and a handler that interrupts may only write
 //!   `volatile sig_atomic_t` objects, whose loads are arbitrary): at calls of code that may
