@@ -640,7 +640,7 @@ fn care_set_invariants_are_inductive() {
     }
 }
 
-/// Phase predicates and part-wise paths (`analysis/phases.rs`,
+/// Phase predicates (of branches and of selects) and part-wise paths (`analysis/phases.rs`,
 /// `analysis/transformer.rs`). On the test programs and on the bench tasks they prove
 /// (gj2007, mono-crafted_6, ikos/prover 13), the run for verdicts proves what holds and Z3
 /// certifies every invariant it used inductive outright (an undecided query fails too).
@@ -650,6 +650,7 @@ fn phase_invariants_are_inductive() {
     let mut programs: Vec<(PathBuf, DataModel, usize)> = vec![
         (dir.join("phases.c"), DataModel::Lp64, 2),
         (dir.join("phases_partwise.c"), DataModel::Lp64, 1),
+        (dir.join("phases_selects.c"), DataModel::Lp64, 2),
     ];
     if let Some(bench) = common_bench() {
         let sv = bench.join("sv-benchmarks/c");

@@ -455,6 +455,25 @@ fn phase_splitting() {
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
 }
 
+/// Loops that fill an array from its end: refinement splits their heads on whether the
+/// segment of filled elements is empty yet (a comparison the memory model chooses the
+/// segment's bounds by, without a branch), once the rounds find no other predicate. The near
+/// miss (the first element left out) is refuted by a native run.
+#[test]
+fn phases_chosen_by_selects() {
+    check_program("phases_selects.c");
+    needs_technique("phases_selects.c", "phase-splitting", &[16, 27]);
+    check_program("phases_selects_false.c");
+    let report = run(
+        &common::program("phases_selects_false.c"),
+        "focus",
+        "poly",
+        &[],
+    );
+    let found = common::check_at_line(&report, 13).expect("a verdict on the line");
+    assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
+}
+
 /// With predicates, each part of the state takes a path on its own, so `flag != 0` is
 /// decided per part (the shape of ikos/prover 13); the near miss is refuted by a native run.
 #[test]

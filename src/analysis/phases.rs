@@ -20,7 +20,9 @@
 //! `i <= z` and `i >= z` (phases before, at and after `z`: a loop that
 //! skips one index, such as a copy `if (i != z) b[i] = a[i];`, whose copied ranges are
 //! affine in `i` on each side, see `memory/copies.rs`). Refinement starts with these
-//! predicates ([`seed`]); like every predicate they only split states, so they cannot make
+//! predicates ([`seed`]), and tries the comparisons the body chooses values by without
+//! branching ([`Guards::Selects`]: whether an array segment is empty yet) once its rounds
+//! find nothing new; like every predicate they only split states, so they cannot make
 //! an analysis unsound: the predicate need not even be exact (wrap-around of the additions
 //! is ignored), it only has to separate the phases in the cases that matter.
 
@@ -42,15 +44,32 @@ const MAX_CHAIN: usize = 8;
 pub fn seed<W: NumericDomain>(
     lowering: &Lowering<'_>,
     at_cut_points: &[Option<Vec<Vec<LinCons>>>],
+    guards: Guards,
     preds: &mut LocalPredicates,
 ) -> usize {
-    super::refine::seed_predicates::<W>(lowering, at_cut_points, predicates(lowering), preds)
+    let candidates = predicates(lowering, guards);
+    super::refine::seed_predicates::<W>(lowering, at_cut_points, candidates, preds)
 }
 
-/// The phase predicates of each loop head, in canonical form ([`canonical_atoms`]), at
-/// most `PrecisionParams::max_phase_predicates` per head, in the order of the region's
-/// blocks.
-pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
+/// Which guards of a loop's body give its phases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guards {
+    /// The conditions of its branches: refinement's first round starts with them.
+    Branches,
+    /// The inequalities it chooses a value by without branching (selects). The memory
+    /// pass emits `lo < hi` for a segment's bounds (whether it is empty yet), and that
+    /// split is the phase a loop that fills an array from its end needs: the empty
+    /// segment at the entry is not where the loop starts filling, and the hull of the two
+    /// loses the filled range. Refinement tries them only once its rounds find no new
+    /// predicate: each doubles the states of its head, which costs the loops that do not
+    /// need them.
+    Selects,
+}
+
+/// The phase predicates of each loop head from its body's `guards`, in canonical form
+/// ([`canonical_atoms`]), at most `PrecisionParams::max_phase_predicates` per head, in the
+/// order of the region's blocks.
+pub fn predicates(lowering: &Lowering<'_>, guards: Guards) -> Vec<(CutPointId, LinCons)> {
     let ctx = lowering.context();
     let graph = ctx.graph();
     let func = lowering.func();
@@ -84,8 +103,24 @@ pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
             }
         }
         let mut here: Vec<LinCons> = Vec::new();
-        // Inequalities first, then the (dis)equalities of the body with the slots left.
-        for equalities in [false, true] {
+        if guards == Guards::Selects {
+            select_guards(
+                lowering,
+                live,
+                &body,
+                head.block,
+                region,
+                max_per_head,
+                &mut here,
+            );
+        }
+        // Branches: inequalities first, then the (dis)equalities of the body with the
+        // slots left.
+        let passes: &[bool] = match guards {
+            Guards::Branches => &[false, true],
+            Guards::Selects => &[],
+        };
+        for &equalities in passes {
             for b in region {
                 // The head's own branch is the loop's exit guard: its sides are "in the
                 // loop" and "left it", not phases.
@@ -119,6 +154,49 @@ pub fn predicates(lowering: &Lowering<'_>) -> Vec<(CutPointId, LinCons)> {
         res.extend(here.into_iter().map(|p| (cp, p)));
     }
     res
+}
+
+/// The inequalities over values the head knows that the body's selects choose by, added
+/// to `here` up to `max` ([`Guards::Selects`]).
+fn select_guards(
+    lowering: &Lowering<'_>,
+    live: &BTreeSet<ValueId>,
+    body: &BTreeSet<BlockId>,
+    head: BlockId,
+    region: &[BlockId],
+    max: usize,
+    here: &mut Vec<LinCons>,
+) {
+    let func = lowering.func();
+    for b in region {
+        if !body.contains(b) || *b == head {
+            continue;
+        }
+        for inst in &func.block(*b).insts {
+            let crate::ir::Inst::Assign {
+                expr:
+                    Expr::Select {
+                        cond: Operand::Value(c),
+                        ..
+                    },
+                ..
+            } = inst
+            else {
+                continue;
+            };
+            let Some(Expr::Cmp { pred, lhs, rhs }) = lowering.def(*c) else {
+                continue;
+            };
+            if matches!(pred, CmpPred::Eq | CmpPred::Ne) {
+                continue;
+            }
+            for atom in guard_at_head(lowering, live, *pred, lhs, rhs) {
+                if here.len() < max && !here.contains(&atom) && !here.contains(&atom.negate()) {
+                    here.push(atom);
+                }
+            }
+        }
+    }
 }
 
 /// `lhs pred rhs` over values live at the head, as canonical atoms: one for an

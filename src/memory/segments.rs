@@ -10,12 +10,13 @@
 //! **Invariant** (of every segment, at every point): every element of the base whose byte
 //! offset `o` (on the summary's grid) has `lo <= o < hi` holds `k`. The property `x == k`
 //! is decided at each store without the engines where the stored value is a constant: a
-//! store of `k` extends the segment, a store of another constant cuts it (`bounds.rs`,
-//! whose argument gives the invariant, wrap-around included); a store of a value that is
-//! not a constant selects between the two on `v == k`. An initializer of the whole object
-//! with `k` everywhere gives every offset but `i64::MAX` (the other constants' segments
-//! become empty); a clobber, any other initializer, or a write to a base that may alias
-//! this one empties the segment. A load in the range reads `k` (selects on `o < lo`,
+//! store of `k` extends the segment (at either end, so that a loop may fill the array from
+//! its end), a store of another constant cuts it (`bounds.rs`, whose argument gives the
+//! invariant, wrap-around included); a store of a value that is not a constant selects
+//! between the two on `v == k`. An initializer of the whole object with `k` everywhere
+//! gives every offset but `i64::MAX` (the other constants' segments become empty); a
+//! clobber, any other initializer, or a write to a base that may alias this one empties
+//! the segment. A load in the range reads `k` (selects on `o < lo`,
 //! `o < hi`).
 //!
 //! Candidates ([`choose`], at most [`MAX_PER_CELL`] per cell): the constants stored or
@@ -170,10 +171,10 @@ pub fn choose(func: &Function, cells: &Cells) -> Vec<Segment> {
 fn stored(em: &mut dyn Emit, seg: &Segment, bounds: Bounds, offset: Sym, value: Operand) -> Bounds {
     let size = cells::bytes(seg.value.ty) as i128;
     match value {
-        Operand::Const(k) if k == seg.value => bounds::extend(em, bounds, offset, size),
+        Operand::Const(k) if k == seg.value => bounds::both_ends(em, bounds, offset, size),
         Operand::Const(_) => bounds::cut(em, bounds, offset, size),
         _ => {
-            let on_k = bounds::extend(em, bounds, offset, size);
+            let on_k = bounds::both_ends(em, bounds, offset, size);
             let on_other = bounds::cut(em, bounds, offset, size);
             let k = Sym::Op(Operand::Const(seg.value));
             let is_k = em.emit(Ty::BOOL, SymExpr::Equal(Sym::Op(value), k));

@@ -9,6 +9,7 @@ use super::{
 };
 use crate::analysis::focus::CutFacts;
 use crate::analysis::lower::Lowering;
+use crate::analysis::phases::Guards;
 use crate::analysis::refine::LocalPredicates;
 use crate::analysis::Outcome;
 use crate::check::{CheckRun, RefinementStats, StageEnd, StageRun};
@@ -79,9 +80,12 @@ fn rounds<P: NumericDomain>(
         seeded += crate::analysis::phases::seed::<crate::domain::Polyhedron>(
             &facts.lowering,
             &found.at_cut_points,
+            Guards::Branches,
             &mut preds,
         );
     }
+    // The phases chosen by selects wait until the rounds find nothing new.
+    let mut selects_tried = !config.params.precision.phase_splitting;
     while stats.rounds < max_rounds {
         if deadline.expired() {
             end = StageEnd::Timeout;
@@ -113,7 +117,17 @@ fn rounds<P: NumericDomain>(
                 }
             }
         };
-        if discovered.added + std::mem::take(&mut seeded) == 0 {
+        let mut added = discovered.added + std::mem::take(&mut seeded);
+        if added == 0 && !selects_tried {
+            selects_tried = true;
+            added = crate::analysis::phases::seed::<crate::domain::Polyhedron>(
+                &facts.lowering,
+                &found.at_cut_points,
+                Guards::Selects,
+                &mut preds,
+            );
+        }
+        if added == 0 {
             charge(&mut progress.times);
             detail = format!("round {} found no new predicate", stats.rounds + 1);
             break;
@@ -149,6 +163,20 @@ fn rounds<P: NumericDomain>(
         found.at_cut_points = run.at_cut_points.clone();
         found.loop_invariants = loop_invariants_of(&refined_lowering, &run);
         fruitless = if n_settled == 0 { fruitless + 1 } else { 0 };
+        if fruitless >= params.max_fruitless_rounds && !selects_tried {
+            // One more round, with the phases chosen by selects, before giving up.
+            selects_tried = true;
+            seeded = crate::analysis::phases::seed::<crate::domain::Polyhedron>(
+                &facts.lowering,
+                &found.at_cut_points,
+                Guards::Selects,
+                &mut preds,
+            );
+            if seeded > 0 {
+                fruitless = 0;
+                continue;
+            }
+        }
         if fruitless >= params.max_fruitless_rounds && progress.table.any_imprecise() {
             detail = format!(
                 "stopped after round {}: {fruitless} round{} in a row settled nothing",
