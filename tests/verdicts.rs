@@ -455,7 +455,7 @@ fn phase_splitting() {
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
 }
 
-/// Loops that fill an array from its end: refinement splits their heads on whether the
+/// Loops that fill an array (or two, for a pair segment) from its end: refinement splits their heads on whether the
 /// segment of filled elements is empty yet (a comparison the memory model chooses the
 /// segment's bounds by, without a branch), once the rounds find no other predicate. The near
 /// miss (the first element left out) is refuted by a native run.
@@ -463,6 +463,8 @@ fn phase_splitting() {
 fn phases_chosen_by_selects() {
     check_program("phases_selects.c");
     needs_technique("phases_selects.c", "phase-splitting", &[16, 27]);
+    check_program("phases_selects_pairs.c");
+    needs_technique("phases_selects_pairs.c", "phase-splitting", &[17]);
     check_program("phases_selects_false.c");
     let report = run(
         &common::program("phases_selects_false.c"),

@@ -11,11 +11,11 @@
 //! A **store pair** is a store to one of the cells at `o` followed in the same block by a
 //! store to the other at an offset of the same value number, with only assignments and
 //! havocs between them ([`store_pairs`]). The segment is updated once, after the second
-//! store: as for a store of the property (`bounds::extend`) when `P` holds of the two
-//! stored values, as for a store of another value (`bounds::cut`) when it does not (a
-//! select on the instantiation). Any other store to either cell is a store of another
-//! value. In the entry block, where the values `P` reads may come later, every store is
-//! one of another value.
+//! store: as for a store of the property (`bounds::both_ends`: a loop may fill the arrays
+//! from their end) when `P` holds of the two stored values, as for a store of another
+//! value (`bounds::cut`) when it does not (a select on the instantiation). Any other store
+//! to either cell is a store of another value. In the entry block, where the values `P`
+//! reads may come later, every store is one of another value.
 //!
 //! **Invariant** (of every pair segment, at every point but strictly inside a store pair):
 //! every offset `o` on the grid with `lo <= o < hi` has `P(a[o], b[o])`. It holds at the
@@ -255,7 +255,7 @@ fn store(
         (value, first)
     };
     let holds = instantiate(em, p, indices, x, y);
-    bounds::store_when(em, bounds, o, size, holds, bounds::extend)
+    bounds::store_when(em, bounds, o, size, holds, bounds::both_ends)
 }
 
 /// The pair segments of a function, as a [`SegmentKind`].
