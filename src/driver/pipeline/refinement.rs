@@ -118,14 +118,8 @@ fn rounds<P: NumericDomain>(
             }
         };
         let mut added = discovered.added + std::mem::take(&mut seeded);
-        if added == 0 && !selects_tried {
-            selects_tried = true;
-            added = crate::analysis::phases::seed::<crate::domain::Polyhedron>(
-                &facts.lowering,
-                &found.at_cut_points,
-                Guards::Selects,
-                &mut preds,
-            );
+        if added == 0 {
+            added = seed_selects(facts, found, &mut preds, &mut selects_tried);
         }
         if added == 0 {
             charge(&mut progress.times);
@@ -163,15 +157,9 @@ fn rounds<P: NumericDomain>(
         found.at_cut_points = run.at_cut_points.clone();
         found.loop_invariants = loop_invariants_of(&refined_lowering, &run);
         fruitless = if n_settled == 0 { fruitless + 1 } else { 0 };
-        if fruitless >= params.max_fruitless_rounds && !selects_tried {
+        if fruitless >= params.max_fruitless_rounds {
             // One more round, with the phases chosen by selects, before giving up.
-            selects_tried = true;
-            seeded = crate::analysis::phases::seed::<crate::domain::Polyhedron>(
-                &facts.lowering,
-                &found.at_cut_points,
-                Guards::Selects,
-                &mut preds,
-            );
+            seeded = seed_selects(facts, found, &mut preds, &mut selects_tried);
             if seeded > 0 {
                 fruitless = 0;
                 continue;
@@ -194,4 +182,24 @@ fn rounds<P: NumericDomain>(
         detail: Some(detail),
     });
     stats
+}
+
+/// Adds the phase predicates of the comparisons loop bodies choose values by
+/// (`Guards::Selects`), once per refinement: `tried` says whether they were; returns how
+/// many were added.
+fn seed_selects(
+    facts: &Facts<'_>,
+    found: &Found,
+    preds: &mut LocalPredicates,
+    tried: &mut bool,
+) -> usize {
+    if std::mem::replace(tried, true) {
+        return 0;
+    }
+    crate::analysis::phases::seed::<crate::domain::Polyhedron>(
+        &facts.lowering,
+        &found.at_cut_points,
+        Guards::Selects,
+        preds,
+    )
 }
