@@ -551,7 +551,8 @@ impl Printer {
 /// analysis: a program cannot observe the size of an object beyond the bytes it accesses,
 /// so an execution that reaches the check reaches it with larger objects too. Any other
 /// disjunct not shown to let the check run (its analysis stopped, or there were too many)
-/// is dropped. A candidate left with no disjunct is dropped. Dropping a disjunct only
+/// is dropped, and so is one that is no readable C ([`readable`]). A candidate left with
+/// no disjunct is dropped. Dropping a disjunct only
 /// strengthens the precondition, so it holds as before.
 fn exercised(
     func: &Function,
@@ -730,7 +731,7 @@ fn exercised_clause(
     {
         let mut kept = Vec::new();
         for (e, affine) in draft.disjuncts {
-            if printer.is_null(&e) || printer.is_size_ceiling(&e) {
+            if printer.is_null(&e) || printer.is_size_ceiling(&e) || !readable(&e) {
                 continue;
             }
             if printer.is_size_floor(&e) {
@@ -759,6 +760,28 @@ fn exercised_clause(
         }
         (!kept.is_empty()).then_some(kept)
     }
+}
+
+/// The largest coefficient of a readable disjunct, after division by their gcd.
+const MAX_READABLE_COEFFICIENT: i64 = 1 << 31;
+
+/// The largest constant of a readable disjunct, after the same division.
+const MAX_READABLE_CONSTANT: i64 = 1 << 62;
+
+/// Whether `e >= 0` prints as C a reader can use and a compiler accepts: its coefficients
+/// at most [`MAX_READABLE_COEFFICIENT`] and its constant at most [`MAX_READABLE_CONSTANT`]
+/// in magnitude once divided by the coefficients' gcd. Polyhedra may leave constraints
+/// with coefficients near `2^61` and constants near `2^92`, which no `long long` literal
+/// holds.
+fn readable(e: &LinExpr) -> bool {
+    use num_integer::Integer as _;
+    let g = e.terms().fold(Int::zero(), |g, (_, c)| g.gcd(c));
+    if g.is_zero() {
+        return true;
+    }
+    let within = |x: &Int, bound: i64| (x / &g).abs() <= Int::from(bound);
+    e.terms().all(|(_, c)| within(c, MAX_READABLE_COEFFICIENT))
+        && within(e.constant_part(), MAX_READABLE_CONSTANT)
 }
 
 /// The blocks that evaluate the check of the error block `site`: those that branch to it,
@@ -1326,4 +1349,33 @@ fn is_identifier(name: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expr(terms: &[(u32, i128)], constant: i128) -> LinExpr {
+        terms
+            .iter()
+            .fold(LinExpr::constant(Int::from(constant)), |e, (v, c)| {
+                e.plus(&LinExpr::var(Var(*v)).scaled(&Int::from(*c)))
+            })
+    }
+
+    #[test]
+    fn a_disjunct_with_literals_no_long_long_holds_is_not_readable() {
+        // From a generated program: `2305843023172337675*p0 - 2305843000623759336*p1 >=
+        // 4951760147918149067036688429`, which no compiler accepts.
+        let huge = expr(
+            &[(0, 2305843023172337675), (1, -2305843000623759336)],
+            -4951760147918149067036688429,
+        );
+        assert!(!readable(&huge));
+        // A common factor divides out: `4*x - 8 >= 0` is `x >= 2`.
+        assert!(readable(&expr(&[(0, 1 << 40)], -(1 << 41))));
+        assert!(readable(&expr(&[(0, 16), (1, -1)], -12)));
+        assert!(readable(&expr(&[], 5)));
+        assert!(!readable(&expr(&[(0, 3), (1, (1 << 32) + 1)], 0)));
+    }
 }
