@@ -22,7 +22,7 @@
 //! affine in `i` on each side, see `memory/copies.rs`). Refinement starts with these
 //! predicates ([`seed`]), and tries the comparisons the body chooses values by without
 //! branching ([`Guards::Selects`]: whether an array segment is empty yet) once its rounds
-//! find nothing new; like every predicate they only split states, so they cannot make
+//! find or settle nothing new; like every predicate they only split states, so they cannot make
 //! an analysis unsound: the predicate need not even be exact (wrap-around of the additions
 //! is ignored), it only has to separate the phases in the cases that matter.
 
@@ -60,9 +60,9 @@ pub enum Guards {
     /// pass emits `lo < hi` for a segment's bounds (whether it is empty yet), and that
     /// split is the phase a loop that fills an array from its end needs: the empty
     /// segment at the entry is not where the loop starts filling, and the hull of the two
-    /// loses the filled range. Refinement tries them only once its rounds find no new
-    /// predicate: each doubles the states of its head, which costs the loops that do not
-    /// need them.
+    /// loses the filled range. Refinement tries them only once a round finds no new
+    /// predicate or its rounds settle nothing: each doubles the states of its head, which
+    /// costs the loops that do not need them.
     Selects,
 }
 

@@ -552,8 +552,8 @@ impl Printer {
 /// so an execution that reaches the check reaches it with larger objects too. Any other
 /// disjunct not shown to let the check run (its analysis stopped, or there were too many)
 /// is dropped, and so is one that is no readable C ([`readable`]). A candidate left with
-/// no disjunct is dropped. Dropping a disjunct only
-/// strengthens the precondition, so it holds as before.
+/// no disjunct is dropped. Dropping a disjunct only strengthens the precondition, so it
+/// holds as before.
 fn exercised(
     func: &Function,
     (drafts, printer): (Vec<(CheckId, Vec<Draft>)>, Option<Printer>),

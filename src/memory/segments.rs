@@ -16,8 +16,7 @@
 //! between the two on `v == k`. An initializer of the whole object with `k` everywhere
 //! gives every offset but `i64::MAX` (the other constants' segments become empty); a
 //! clobber, any other initializer, or a write to a base that may alias this one empties
-//! the segment. A load in the range reads `k` (selects on `o < lo`,
-//! `o < hi`).
+//! the segment. A load in the range reads `k` (selects on `o < lo`, `o < hi`).
 //!
 //! Candidates ([`choose`], at most [`MAX_PER_CELL`] per cell): the constants stored or
 //! initialized there, then `load ± d` of another summary's constants, then the candidates

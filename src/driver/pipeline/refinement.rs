@@ -84,7 +84,8 @@ fn rounds<P: NumericDomain>(
             &mut preds,
         );
     }
-    // The phases chosen by selects wait until the rounds find nothing new.
+    // The phases chosen by selects wait until a round finds no new predicate or the rounds
+    // settle nothing.
     let mut selects_tried = !config.params.precision.phase_splitting;
     while stats.rounds < max_rounds {
         if deadline.expired() {
