@@ -11,9 +11,9 @@ int main(void) {
     if (k < -1000 || k > 1000)
       k = 0;
     a[i] = k;
-    b[i] = k * k;
+    b[i] = k + 1;
   }
   for (int j = 0; j < n; j++)
-    polyfocus_assert(b[j] == a[j] * a[j]);       // holds, proved in focus-poly
+    polyfocus_assert(b[j] > a[j]);               // holds, proved in focus-poly
   return 0;
 }
