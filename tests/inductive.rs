@@ -652,6 +652,7 @@ fn phase_invariants_are_inductive() {
         (dir.join("phases_partwise.c"), DataModel::Lp64, 1),
         (dir.join("phases_selects.c"), DataModel::Lp64, 2),
         (dir.join("phases_selects_pairs.c"), DataModel::Lp64, 1),
+        (dir.join("phases_counted.c"), DataModel::Lp64, 1),
     ];
     if let Some(bench) = common_bench() {
         let sv = bench.join("sv-benchmarks/c");

@@ -476,6 +476,23 @@ fn phases_chosen_by_selects() {
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
 }
 
+/// A count that grows only once a loop reads past the filled part of an array: the loop
+/// head splits on the select's `4 * i < end` (a scaled counter), and acceleration sweeps
+/// the second phase only from its own states. The near miss is refuted by a native run.
+#[test]
+fn phases_of_a_counting_loop() {
+    check_program("phases_counted.c");
+    needs_technique("phases_counted.c", "phase-splitting", &[20]);
+    let report = run(
+        &common::program("phases_counted_false.c"),
+        "focus",
+        "poly",
+        &[],
+    );
+    let found = common::check_at_line(&report, 17).expect("a verdict on the line");
+    assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
+}
+
 /// With predicates, each part of the state takes a path on its own, so `flag != 0` is
 /// decided per part (the shape of ikos/prover 13); the near miss is refuted by a native run.
 #[test]

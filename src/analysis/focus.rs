@@ -633,6 +633,26 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         } else {
             x.clone()
         };
+        // Sweep only from the parts of a disjunctive start the path can leave: the
+        // relation joins the path's selects, so its guard may admit a part (an earlier
+        // phase) where the path's exact image is empty, and sweeping from there would
+        // lose the phase's relation (`j <= i - k` from where the phase began).
+        let from = match start.split_parts() {
+            Some(parts) => {
+                let mut from: Option<D> = None;
+                for part in parts {
+                    if self.post(path, part.clone()).is_bottom() {
+                        continue;
+                    }
+                    from = Some(match from {
+                        None => part,
+                        Some(acc) => acc.join(&part),
+                    });
+                }
+                from?
+            }
+            None => start.clone(),
+        };
         let t = layout.elapsed_var();
         let moves: Vec<(Var, LinExpr)> = deltas
             .iter()
@@ -652,7 +672,7 @@ impl<'a, 'f, D: NumericDomain> Focus<'a, 'f, D> {
         for side in &sides {
             let mut guard = guard.clone();
             guard.meet_cons(side);
-            let mut swept = start.clone().meet(&guard);
+            let mut swept = from.clone().meet(&guard);
             swept.assign_interval(
                 t,
                 &crate::domain::Interval {

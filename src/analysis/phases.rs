@@ -30,7 +30,7 @@ use super::lower::{const_reading, Lowering};
 use super::refine::{canonical_atoms, LocalPredicates};
 use crate::domain::{ConsKind, Int, LinCons, LinExpr, NumericDomain};
 use crate::graph::{CutKind, CutPointId};
-use crate::ir::{BinOp, BlockId, CmpPred, Expr, Operand, Terminator, ValueId};
+use crate::ir::{BinOp, BlockId, CastOp, CmpPred, Expr, Operand, Terminator, ValueId};
 use std::collections::BTreeSet;
 
 /// Additions of constants followed back from a compared value, at most (a fixed limit:
@@ -273,6 +273,27 @@ fn at_head(
                         _ => unreachable!("only additions and subtractions reach here"),
                     })
                 }
+                // Scaled and widened counters: the byte offset `4 * (i64)i` a segment's
+                // bounds are compared with.
+                Expr::Binary { op, lhs, rhs, .. } if matches!(op, BinOp::Mul | BinOp::Shl) => {
+                    let (value, k) = match (op, lhs, rhs) {
+                        (BinOp::Mul, Operand::Const(k), other)
+                        | (BinOp::Mul | BinOp::Shl, other, Operand::Const(k)) => (other, *k),
+                        _ => return None,
+                    };
+                    let factor = match op {
+                        BinOp::Shl if k.signed() >= 0 && k.signed() < 32 => {
+                            Int::from(1i64 << k.signed())
+                        }
+                        BinOp::Mul => Int::from(k.signed()),
+                        _ => return None,
+                    };
+                    Some(at_head(lowering, live, value, want, fuel - 1)?.scaled(&factor))
+                }
+                Expr::Cast {
+                    op: CastOp::SExt | CastOp::ZExt,
+                    arg,
+                } => at_head(lowering, live, arg, want, fuel - 1),
                 _ => None,
             }
         }
