@@ -237,8 +237,8 @@ fn guard_at_head(
 
 /// An operand as a linear expression over the values live at the head: a constant (in the
 /// comparison's reading), a live value (in its own reading: a predicate need not be the
-/// exact guard), or a value the region computes by adding a constant to such an operand
-/// (wrap-around ignored, for the same reason).
+/// exact guard), or a value the region computes from such an operand by adding, multiplying
+/// or shifting by a constant or widening it (wrap-around ignored, for the same reason).
 fn at_head(
     lowering: &Lowering<'_>,
     live: &BTreeSet<ValueId>,
