@@ -493,6 +493,23 @@ fn phases_of_a_counting_loop() {
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
 }
 
+/// Copies through a chain of arrays with a hole at one index: the checking loop's
+/// disequality is read on states that drop each value after its last use, so the split of
+/// a path that crosses four copy segments stays within the refinement's budget. The check
+/// at every index is refuted by a native run.
+#[test]
+fn chained_copies_with_a_hole() {
+    check_program("copies_chained.c");
+    let report = run(
+        &common::program("copies_chained_false.c"),
+        "focus",
+        "poly",
+        &[],
+    );
+    let found = common::check_at_line(&report, 20).expect("a verdict on the line");
+    assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
+}
+
 /// With predicates, each part of the state takes a path on its own, so `flag != 0` is
 /// decided per part (the shape of ikos/prover 13); the near miss is refuted by a native run.
 #[test]

@@ -91,11 +91,18 @@ fn on_start<D: NumericDomain>(
         live,
     );
     let mut res = Vec::new();
+    // Each value is forgotten after its last read, as along a path's image: the states
+    // stay small (a block of segment bounds computes dozens of values), and the guard
+    // operands the disequalities are read on are needed until the block's exit.
+    let dying = lowering.dying();
     for (b, idx) in &path.edges {
         if state.is_bottom() {
             break;
         }
-        transformer::apply_block(lowering, *b, &mut state);
+        for (i, inst) in lowering.func().block(*b).insts.iter().enumerate() {
+            lowering.apply_inst(&mut state, inst);
+            dying.after_inst(lowering, *b, i).apply(&mut state);
+        }
         for (lhs, rhs) in taken_disequalities(lowering, *b, *idx) {
             let Some(e) = lowering.difference(&state, &lhs, &rhs) else {
                 continue;
@@ -105,6 +112,7 @@ fn on_start<D: NumericDomain>(
             }
         }
         transformer::apply_exit(lowering, *b, *idx, &mut state);
+        dying.after_edge(lowering, *b, *idx).apply(&mut state);
     }
     res
 }
