@@ -721,3 +721,30 @@ fn an_analysis_records_its_polyhedra_operations() {
         }
     }
 }
+
+/// A join keeps no inequality with a coefficient wider than `MAX_COEFFICIENT_BITS`, and
+/// still contains both arguments: the hull of `(0, 0)`, `(0, 1)` and `(1, 2^50)` has two
+/// facets with a coefficient near `2^50`, which are dropped.
+#[test]
+fn a_join_drops_inequalities_with_wide_coefficients() {
+    let wide = LinExpr::constant(1i64 << 50);
+    let point = |a: LinExpr, b: LinExpr| {
+        Polyhedron::from_cons(
+            2,
+            &[LinCons::eq(&x(0), &a), LinCons::eq(&x(1), &b)],
+            Budget::standard(),
+        )
+    };
+    let pts = [point(k(0), k(0)), point(k(0), k(1)), point(k(1), wide)];
+    let hull = pts[0].clone().join(&pts[1]).join(&pts[2]);
+    let limit = polyfocus::domain::poly::MAX_COEFFICIENT_BITS;
+    for c in hull.to_cons() {
+        for (_, a) in c.expr.terms() {
+            assert!(a.bits() <= limit, "{c:?}");
+        }
+    }
+    for p in &pts {
+        assert!(p.is_leq(&hull), "{p:?} not in {hull:?}");
+    }
+    assert!(!hull.is_leq(&pts[0].clone().join(&pts[1])), "{hull:?}");
+}

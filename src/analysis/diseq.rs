@@ -101,7 +101,7 @@ fn on_start<D: NumericDomain>(
         }
         for (i, inst) in lowering.func().block(*b).insts.iter().enumerate() {
             lowering.apply_inst(&mut state, inst);
-            dying.after_inst(lowering, *b, i).apply(&mut state);
+            dying.after_inst(lowering, *b, i).apply_all(&mut state);
         }
         for (lhs, rhs) in taken_disequalities(lowering, *b, *idx) {
             let Some(e) = lowering.difference(&state, &lhs, &rhs) else {
@@ -112,7 +112,7 @@ fn on_start<D: NumericDomain>(
             }
         }
         transformer::apply_exit(lowering, *b, *idx, &mut state);
-        dying.after_edge(lowering, *b, *idx).apply(&mut state);
+        dying.after_edge(lowering, *b, *idx).apply_all(&mut state);
     }
     res
 }

@@ -64,6 +64,18 @@ impl Forget {
             state.forget(&self.boolean);
         }
     }
+
+    /// Forgets every dimension, the boolean ones too, in any domain: for a relation or a
+    /// state that starts from every state, where no later step decides a boolean the path
+    /// no longer reads, so keeping one state per valuation only multiplies the parts.
+    pub fn apply_all<D: NumericDomain>(&self, state: &mut D) {
+        if !self.numeric.is_empty() {
+            state.forget(&self.numeric);
+        }
+        if !self.boolean.is_empty() {
+            state.forget(&self.boolean);
+        }
+    }
 }
 
 impl Dying {

@@ -81,6 +81,13 @@ fn apply_path_whole<D: NumericDomain>(
 ) {
     let dying = lowering.dying();
     let split_selects = selects == Selects::Split && !D::partitions_on_booleans();
+    // A relation starts from every state: a boolean the path no longer reads decides
+    // nothing later, and a domain that keeps a state per valuation of its booleans would
+    // carry every combination of the path's comparisons to its end.
+    let forget = |gone: &super::dying::Forget, p: &mut D| match selects {
+        Selects::Split => gone.apply(p),
+        Selects::Join => gone.apply_all(p),
+    };
     let mut parts: Vec<D> = vec![std::mem::replace(state, D::bottom(lowering.space()))];
     let mut open: Vec<ValueId> = Vec::new();
     for (b, idx) in &path.edges {
@@ -123,7 +130,7 @@ fn apply_path_whole<D: NumericDomain>(
             }
             for p in &mut parts {
                 lowering.apply_inst(p, inst);
-                gone.apply(p);
+                forget(gone, p);
             }
             if !open.is_empty() {
                 open.retain(|c| !gone.values.contains(c));
@@ -134,7 +141,7 @@ fn apply_path_whole<D: NumericDomain>(
         }
         for p in &mut parts {
             apply_exit(lowering, *b, *idx, p);
-            dying.after_edge(lowering, *b, *idx).apply(p);
+            forget(dying.after_edge(lowering, *b, *idx), p);
         }
         if !open.is_empty() {
             let gone = dying.after_edge(lowering, *b, *idx);

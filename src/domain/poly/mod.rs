@@ -36,6 +36,14 @@ use num_traits::Zero;
 use std::fmt;
 use std::sync::Arc;
 
+/// A join or widening keeps only the inequalities whose coefficients (of dimensions, not
+/// the constant) fit in this many bits, so its result may be larger than the hull. Hulls
+/// of states bounded by the machine ranges of 64-bit values produce facets with
+/// coefficients near `2^63` and `2^127` that no program relation has; kept, they made a
+/// single solver query of path focusing run past a minute. 48 bits keep the multiples of
+/// `2^32` that unsigned wrap-around of `int` gives.
+pub const MAX_COEFFICIENT_BITS: u64 = 48;
+
 /// Beyond this many points a product of blocks is left to the conversion, which counts its
 /// work against the budget (the points of a product multiply).
 const MAX_PRODUCT_POINTS: usize = 1024;
@@ -414,7 +422,8 @@ impl Polyhedron {
         Some(&self.blocks[i]).filter(|b| b.vars == vars)
     }
 
-    /// Convex hull.
+    /// Convex hull, without the inequalities of coefficients wider than
+    /// [`MAX_COEFFICIENT_BITS`].
     pub fn try_join(&self, other: &Polyhedron) -> Result<Polyhedron, BudgetExceeded> {
         if self.bottom {
             return Ok(other.clone());
@@ -432,6 +441,7 @@ impl Polyhedron {
             b.minimize(&self.budget)?;
             let g = b.gens().clone();
             a.add_gens(g.eqs, g.ineqs, &self.budget)?;
+            a.drop_wide(MAX_COEFFICIENT_BITS, &self.budget)?;
             res.install(&diff, a);
         }
         res.blocks.sort_by_key(|b| b.vars[0]);
@@ -511,6 +521,7 @@ impl Polyhedron {
             b.minimize(&self.budget)?;
             let mut w = a.h79(&b);
             w.minimize(&self.budget)?;
+            w.drop_wide(MAX_COEFFICIENT_BITS, &self.budget)?;
             res.install(&group, w);
         }
         res.blocks.sort_by_key(|b| b.vars[0]);
