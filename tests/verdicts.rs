@@ -510,6 +510,23 @@ fn chained_copies_with_a_hole() {
     assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
 }
 
+/// An array filled from its end, each step also writing the element below: the joins of
+/// its segment bounds drop the facets with coefficients near `2^63` that the 64-bit ranges
+/// of the offsets gave, and the solver answers path focusing's queries again. The near
+/// miss is refuted by a native run.
+#[test]
+fn a_fill_from_the_end_that_overwrites_below() {
+    check_program("fill_down_overwrite.c");
+    let report = run(
+        &common::program("fill_down_overwrite_false.c"),
+        "focus",
+        "poly",
+        &[],
+    );
+    let found = common::check_at_line(&report, 18).expect("a verdict on the line");
+    assert_eq!(found["verdict"].as_str(), Some("violated"), "{found}");
+}
+
 /// With predicates, each part of the state takes a path on its own, so `flag != 0` is
 /// decided per part (the shape of ikos/prover 13); the near miss is refuted by a native run.
 #[test]
