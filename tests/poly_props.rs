@@ -1,7 +1,8 @@
 //! Property tests of the polyhedra domain with Z3 (linear real arithmetic) as the oracle,
-//! plus worked examples. Every operation is checked for exactness where it is exact
-//! (meet, join as the closed convex hull, inclusion, assignment, substitution, projection,
-//! bounds, entailment) and for soundness where it is an upper bound (widening).
+//! plus worked examples. Every operation is checked for exactness where it is exact (meet,
+//! join as the closed convex hull when its facets' coefficients fit `MAX_COEFFICIENT_BITS`,
+//! inclusion, assignment, substitution, projection, bounds, entailment) and for soundness
+//! where it is an upper bound (widening).
 
 use polyfocus::domain::poly::{Budget, Polyhedron};
 use polyfocus::domain::{

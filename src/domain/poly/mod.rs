@@ -13,7 +13,9 @@
 //! failure is a [`BudgetExceeded`] from the `try_*` methods; the trait methods then fall
 //! back to a sound over-approximation (the interval hull of the affected operands).
 //!
-//! Join is the convex hull. Widening is the standard H79 widening (PPL's formulation).
+//! Join is the convex hull, less its inequalities with coefficients wider than
+//! [`MAX_COEFFICIENT_BITS`]. Widening is the standard H79 widening (PPL's formulation), with
+//! the same limit.
 //! Narrowing keeps the older polyhedron and adds the newer constraints whose direction the
 //! older one leaves unbounded; descending sequences stabilize when the narrowing is applied a
 //! bounded number of times, which is how the analysis uses it.
