@@ -165,24 +165,23 @@ impl Dd {
     }
 
     /// Drops the inequalities with a coefficient of a dimension wider than `max_bits` bits:
-    /// a polyhedron that contains this one. Returns whether any was dropped.
-    pub fn drop_wide(&mut self, max_bits: u64, budget: &Budget) -> Result<bool, BudgetExceeded> {
+    /// a polyhedron that contains this one.
+    pub fn drop_wide(&mut self, max_bits: u64, budget: &Budget) -> Result<(), BudgetExceeded> {
         self.minimize(budget)?;
         if self.empty {
-            return Ok(false);
+            return Ok(());
         }
         let wide = |r: &Row| r[1..].iter().any(|c| c.bits() > max_bits);
         let cons = self.cons();
         if !cons.ineqs.iter().any(wide) {
-            return Ok(false);
+            return Ok(());
         }
         let kept = Sys {
             eqs: cons.eqs.clone(),
             ineqs: cons.ineqs.iter().filter(|r| !wide(r)).cloned().collect(),
         };
         *self = Dd::from_cons(self.dim, kept);
-        self.minimize(budget)?;
-        Ok(true)
+        self.minimize(budget)
     }
 
     /// The minimized constraints (requires `minimize`).
