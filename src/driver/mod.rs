@@ -240,6 +240,92 @@ fn precondition_budget(
     (time, work)
 }
 
+/// A function of pass 2 with a share of the plan, as pass 3 sees it.
+#[derive(Clone, Copy, Debug)]
+struct Tried {
+    /// Its index in the module.
+    function: usize,
+    /// Its size (`function_size`).
+    size: usize,
+    /// Its planned budget in pass 2.
+    budget: Duration,
+    /// The CPU time pass 2 spent on it (stages and preconditions).
+    spent: Duration,
+    /// The CPU time both passes spent on it.
+    total_spent: Duration,
+    /// Whether its analysis ended at its time budget.
+    stopped_by_time: bool,
+}
+
+/// Pass 3: what the planned functions of pass 2 did not spend of their budgets, shared
+/// equally by those stopped by time, each analyzed again with its budget and that share
+/// (at most `timeout` less what both passes spent on it), smallest first. A function whose
+/// share would not at least double its budget gets none (a run from the start with less
+/// would redo the same work), and its share goes to the others. Budgets are CPU time, so
+/// the shares do not follow the machine's load.
+fn second_chances(tried: &[Tried], timeout: Duration) -> Vec<(usize, Duration)> {
+    let left: Duration = tried.iter().map(|t| t.budget.saturating_sub(t.spent)).sum();
+    let mut stopped: Vec<&Tried> = tried.iter().filter(|t| t.stopped_by_time).collect();
+    stopped.sort_by_key(|t| (t.size, t.function));
+    // Drop the functions that cannot take a share worth a second run, largest budget
+    // first, until every remaining one can.
+    loop {
+        if stopped.is_empty() {
+            return vec![];
+        }
+        let share = left / stopped.len() as u32;
+        let cannot = |t: &&Tried| {
+            let room = timeout.saturating_sub(t.total_spent);
+            share.min(room) < t.budget.max(Duration::from_millis(1))
+        };
+        let Some(worst) = (stopped.iter().enumerate())
+            .filter(|(_, t)| cannot(t))
+            .max_by_key(|(_, t)| (t.budget, t.size, t.function))
+            .map(|(at, _)| at)
+        else {
+            return (stopped.iter())
+                .map(|t| {
+                    let room = timeout.saturating_sub(t.total_spent);
+                    (t.function, t.budget + share.min(room))
+                })
+                .collect();
+        };
+        stopped.remove(worst);
+    }
+}
+
+/// Keeps in `pass` (a function's second run) the verdicts of `before` (its first run) that
+/// are more decided: both runs are sound, so a check proved, violated or holding under a
+/// precondition in either is so.
+fn keep_decided(
+    pass: &mut Pass<pipeline::FunctionOutcome>,
+    before: Pass<pipeline::FunctionOutcome>,
+) {
+    let rank = |v: &crate::check::Verdict| match v {
+        crate::check::Verdict::Proved | crate::check::Verdict::Violated(_) => 2,
+        crate::check::Verdict::HoldsIf(_) => 1,
+        crate::check::Verdict::Unknown(_) => 0,
+    };
+    pass.elapsed += before.elapsed;
+    pass.cpu += before.cpu;
+    pass.budget += before.budget;
+    pass.peak_heap_bytes = pass.peak_heap_bytes.max(before.peak_heap_bytes);
+    let Ok(before) = before.result else { return };
+    match &mut pass.result {
+        Ok(after) => {
+            for old in before.results {
+                if let Some(new) = after.results.iter_mut().find(|r| r.check == old.check) {
+                    if rank(&old.verdict) > rank(&new.verdict) {
+                        *new = old;
+                    }
+                }
+            }
+        }
+        // The second run panicked (a bug): the first run's verdicts stand.
+        Err(_) => pass.result = Ok(before),
+    }
+}
+
 /// Analyzes every function of the module.
 pub fn analyze(module: &Module, config: &AnalysisConfig) -> AnalysisReport {
     analyze_inner(module, config, None, None)
@@ -382,16 +468,20 @@ fn analyze_inner(
     for (at, (i, _)) in items.iter().filter(|(i, _)| planned[*i]).enumerate() {
         position[*i] = at;
     }
-    let runs = parallel::map(
-        &items,
-        config.jobs,
-        |(i, _)| module.functions[*i].name.clone(),
-        |(i, staged)| {
+    // Pass 2 of function `i` from what pass 1 left (`staged`), with `planned_budget` for its
+    // stages and preconditions; also gives the CPU time pass 2 spent.
+    let second_pass = |i: &usize,
+                       staged: Option<Pass<pipeline::Staged>>,
+                       planned_budget: Duration|
+     -> (Pass<pipeline::FunctionOutcome>, Duration) {
+        {
             let func = &module.functions[*i];
             if let Some(left_out) = unanalyzable(module, &func.name) {
-                return Pass::done(pipeline::not_analyzed(func, module, left_out));
+                return (
+                    Pass::done(pipeline::not_analyzed(func, module, left_out)),
+                    Duration::ZERO,
+                );
             }
-            let staged = staged.lock().unwrap_or_else(|e| e.into_inner()).take();
             let second = needs_more(*i, staged.as_ref());
             let (first_spent, first_elapsed, first_budget, first_heap) = staged
                 .as_ref()
@@ -399,11 +489,6 @@ fn analyze_inner(
                 .unwrap_or_default();
             // The function's budget in pass 2, which its preconditions spend too.
             let counted_before = crate::domain::stop::counted();
-            let planned_budget = if planned[*i] {
-                config.planned_budget(position[*i], n_second)
-            } else {
-                config.report_only_budget()
-            };
             let mut pass = match staged.map(|p| p.result) {
                 Some(Err(what)) => Pass::done(pipeline::panicked(func, module, what)),
                 Some(Ok(staged)) if !second => Pass::done(pipeline::finish(func, module, staged)),
@@ -469,13 +554,82 @@ fn analyze_inner(
             } else {
                 first_budget
             };
+            let spent = pass.cpu;
             pass.elapsed += first_elapsed;
             pass.cpu += first_spent;
             pass.peak_heap_bytes = pass.peak_heap_bytes.max(first_heap);
-            pass
+            (pass, spent)
+        }
+    };
+    let runs = parallel::map(
+        &items,
+        config.jobs,
+        |(i, _)| module.functions[*i].name.clone(),
+        |(i, staged)| {
+            let staged = staged.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let planned_budget = if planned[*i] {
+                config.planned_budget(position[*i], n_second)
+            } else {
+                config.report_only_budget()
+            };
+            let (pass, spent) = second_pass(i, staged, planned_budget);
+            (pass, planned_budget, spent)
         },
     );
-    let mut runs: Vec<(usize, Pass<_>)> = items.iter().map(|(i, _)| *i).zip(runs).collect();
+    // Pass 3, a second chance: what the planned functions left of their budgets goes to
+    // those stopped by time, analyzed again from the start with their budget and a share
+    // of it (`second_chances`); each check keeps the more decided of its two verdicts.
+    let mut runs: Vec<Pass<pipeline::FunctionOutcome>> = if config.plan.is_some() {
+        let tried: Vec<Tried> = (items.iter().zip(&runs))
+            .filter(|((i, _), _)| planned[*i])
+            .map(|((i, _), (pass, planned_budget, spent))| Tried {
+                function: *i,
+                size: function_size(&module.functions[*i]),
+                budget: *planned_budget,
+                spent: *spent,
+                total_spent: pass.cpu,
+                stopped_by_time: matches!(&pass.result, Ok(o) if o.end == RunEnd::Timeout),
+            })
+            .collect();
+        let chances = second_chances(&tried, config.timeout);
+        let mut runs: Vec<Pass<pipeline::FunctionOutcome>> =
+            runs.into_iter().map(|(pass, _, _)| pass).collect();
+        let again = parallel::map(
+            &chances,
+            config.jobs,
+            |(i, _)| module.functions[*i].name.clone(),
+            |&(i, budget)| {
+                let budget = match config.ends {
+                    Some(ends) if ends.reached() => Duration::ZERO,
+                    Some(ends) => budget.min(ends.left()),
+                    None => budget,
+                };
+                if budget.is_zero() {
+                    return None;
+                }
+                let func = &module.functions[i];
+                let staged = Pass::run(budget, || {
+                    pipeline::interval_pass(func, module, config, cex, budget)
+                });
+                let left = budget.saturating_sub(staged.cpu);
+                Some(second_pass(&i, Some(staged), left).0)
+            },
+        );
+        for ((i, _), pass) in chances.iter().zip(again) {
+            let Some(pass) = pass else { continue };
+            let at = items
+                .iter()
+                .position(|(j, _)| j == i)
+                .expect("a run per item");
+            let before = std::mem::replace(&mut runs[at], pass);
+            keep_decided(&mut runs[at], before);
+        }
+        runs
+    } else {
+        runs.into_iter().map(|(pass, _, _)| pass).collect()
+    };
+    let mut runs: Vec<(usize, Pass<_>)> =
+        items.iter().map(|(i, _)| *i).zip(runs.drain(..)).collect();
     runs.sort_by_key(|(i, _)| *i);
     let mut runs = runs.into_iter();
     let mut next_run = runs.next();
@@ -690,6 +844,59 @@ mod tests {
         // Without a rate the time alone limits them.
         stages.work_per_second = 0;
         assert_eq!(precondition_budget(budget, budget, 0, &stages).1, None);
+    }
+
+    fn tried(function: usize, budget_ms: u64, spent_ms: u64, stopped: bool) -> Tried {
+        Tried {
+            function,
+            size: function * 10,
+            budget: Duration::from_millis(budget_ms),
+            spent: Duration::from_millis(spent_ms),
+            total_spent: Duration::from_millis(spent_ms + 100),
+            stopped_by_time: stopped,
+        }
+    }
+
+    #[test]
+    fn what_finished_functions_left_goes_to_those_stopped_by_time() {
+        // 900 + 900 ms left by two functions, shared by the two stopped by time.
+        let tried = [
+            tried(0, 1000, 100, false),
+            tried(1, 800, 800, true),
+            tried(2, 1000, 100, false),
+            tried(3, 500, 500, true),
+        ];
+        let chances = second_chances(&tried, Duration::from_secs(60));
+        assert_eq!(
+            chances,
+            vec![
+                (1, Duration::from_millis(1700)),
+                (3, Duration::from_millis(1400))
+            ]
+        );
+        // Never past `--timeout` for the whole function: under 1.6 s the first one has
+        // room for 700 ms only, less than its budget, and the other takes what is left.
+        assert_eq!(
+            second_chances(&tried, Duration::from_millis(1600)),
+            vec![(3, Duration::from_millis(1500))]
+        );
+        // Nothing left, no second chance.
+        assert!(second_chances(&[tried(1, 1000, 1000, true)], Duration::from_secs(60)).is_empty());
+    }
+
+    #[test]
+    fn a_share_too_small_to_double_a_budget_goes_to_the_others() {
+        // 1200 ms left: two shares of 600 ms would not double the 1000 ms budget; one
+        // share of 1200 ms does double the 400 ms one.
+        let tried = [
+            tried(0, 1300, 100, false),
+            tried(1, 1000, 1000, true),
+            tried(2, 400, 400, true),
+        ];
+        assert_eq!(
+            second_chances(&tried, Duration::from_secs(60)),
+            vec![(2, Duration::from_millis(1600))]
+        );
     }
 
     #[test]
