@@ -606,3 +606,55 @@ fn objects_another_thread_reaches_change_only_where_threads_synchronize() {
         "{report}"
     );
 }
+
+/// A pointer local advanced by a helper through its address (`read_length(&ip, end)`)
+/// holds pointers into `src`'s object only: its comparisons, whether the read through it
+/// is through `NULL` and the helper's assertion on `*ip` (at its calls) are decided. A
+/// helper that stores another pointer leaves the local arbitrary.
+#[test]
+fn a_pointer_local_a_helper_advances_keeps_its_object() {
+    let path = program("memory/held_pointer.c");
+    let source = std::fs::read_to_string(&path).unwrap();
+    // Nothing inlined: the helpers stay calls, as large ones do in real code.
+    let report = check_json(
+        &path,
+        &[
+            "--checks",
+            "all",
+            "--timeout",
+            "60",
+            "-Z",
+            "inline-program-limit=0",
+            "-Z",
+            "inline-leaf-limit=0",
+        ],
+    );
+    let of_kind = |mark: &str, kind: &str, error: &str| -> Vec<String> {
+        checks_on_line(&report, &source, mark)
+            .filter(|c| c["kind"] == kind)
+            .filter(|c| c["error"].as_str().unwrap_or("").contains(error))
+            .map(|c| c["verdict"].as_str().unwrap_or("?").to_string())
+            .collect()
+    };
+    let proved = vec!["proved".to_string()];
+    assert_eq!(
+        of_kind("comparison of the held pointer", "assert", ""),
+        proved,
+        "{report}"
+    );
+    assert_eq!(
+        of_kind("helper's assertion", "assert", ""),
+        proved,
+        "{report}"
+    );
+    assert_eq!(
+        of_kind("read through the held pointer", "memory", "null pointer"),
+        proved,
+        "{report}"
+    );
+    assert_eq!(
+        of_kind("another object's pointer may be stored", "assert", ""),
+        vec!["unknown".to_string()],
+        "{report}"
+    );
+}

@@ -846,7 +846,7 @@ mod tests {
         assert_eq!(precondition_budget(budget, budget, 0, &stages).1, None);
     }
 
-    fn tried(function: usize, budget_ms: u64, spent_ms: u64, stopped: bool) -> Tried {
+    fn pass(function: usize, budget_ms: u64, spent_ms: u64, stopped: bool) -> Tried {
         Tried {
             function,
             size: function * 10,
@@ -861,10 +861,10 @@ mod tests {
     fn what_finished_functions_left_goes_to_those_stopped_by_time() {
         // 900 + 900 ms left by two functions, shared by the two stopped by time.
         let tried = [
-            tried(0, 1000, 100, false),
-            tried(1, 800, 800, true),
-            tried(2, 1000, 100, false),
-            tried(3, 500, 500, true),
+            pass(0, 1000, 100, false),
+            pass(1, 800, 800, true),
+            pass(2, 1000, 100, false),
+            pass(3, 500, 500, true),
         ];
         let chances = second_chances(&tried, Duration::from_secs(60));
         assert_eq!(
@@ -881,7 +881,7 @@ mod tests {
             vec![(3, Duration::from_millis(1500))]
         );
         // Nothing left, no second chance.
-        assert!(second_chances(&[tried(1, 1000, 1000, true)], Duration::from_secs(60)).is_empty());
+        assert!(second_chances(&[pass(1, 1000, 1000, true)], Duration::from_secs(60)).is_empty());
     }
 
     #[test]
@@ -889,9 +889,9 @@ mod tests {
         // 1200 ms left: two shares of 600 ms would not double the 1000 ms budget; one
         // share of 1200 ms does double the 400 ms one.
         let tried = [
-            tried(0, 1300, 100, false),
-            tried(1, 1000, 1000, true),
-            tried(2, 400, 400, true),
+            pass(0, 1300, 100, false),
+            pass(1, 1000, 1000, true),
+            pass(2, 400, 400, true),
         ];
         assert_eq!(
             second_chances(&tried, Duration::from_secs(60)),

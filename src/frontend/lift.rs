@@ -7,6 +7,7 @@
 //! modeled is a [`Inst::Havoc`] with a warning (one per kind and function).
 
 mod access;
+mod held;
 mod leaks;
 mod library;
 mod memory;
@@ -486,6 +487,7 @@ impl Lifter {
     fn run(&mut self) {
         self.number_values();
         self.collect_bases();
+        self.collect_held_pointers();
         self.collect_pointer_merges();
         self.collect_compared_loads();
         self.collect_live_cells();

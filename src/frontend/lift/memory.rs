@@ -91,9 +91,16 @@ pub(super) struct Memory {
     pub(super) heap: std::collections::HashMap<LLVMValueRef, (BaseId, bool)>,
     /// The module's data layout, for sizes and field offsets.
     pub(super) target: Option<LLVMTargetDataRef>,
+    /// The locals that hold a pointer into one base, with their offset cells (`held.rs`).
+    pub(super) held: super::held::HeldPointers,
 }
 
 impl Memory {
+    /// Records the address of the pointer `ptr` (an instruction lifted now).
+    pub(super) fn record_address(&mut self, ptr: LLVMValueRef, addr: Address) {
+        self.addr_of.insert(ptr, addr);
+    }
+
     /// Whether `base` is the object of an allocation site.
     pub(super) fn is_heap(&self, base: BaseId) -> bool {
         self.heap.values().any(|(b, _)| *b == base)
@@ -125,7 +132,7 @@ impl Memory {
     }
 }
 
-fn const_i64(value: i128) -> Operand {
+pub(super) fn const_i64(value: i128) -> Operand {
     Operand::Const(Const::new(I64, value))
 }
 
@@ -144,7 +151,7 @@ pub(super) fn is_atomic(inst: LLVMValueRef) -> bool {
 
 /// Whether a load or store is volatile or atomic: its object may be changed by other code
 /// at any time (a device, a handler, another thread), so it is not a cell of the model.
-fn shared_access(inst: LLVMValueRef) -> bool {
+pub(super) fn shared_access(inst: LLVMValueRef) -> bool {
     use inkwell::llvm_sys::LLVMAtomicOrdering;
     unsafe {
         LLVMGetVolatile(inst) != 0
@@ -430,7 +437,8 @@ impl Lifter {
                 return Some(base);
             }
             if !is_gep(ptr) {
-                return None;
+                // A pointer loaded from a local that holds pointers into one base.
+                return self.held_base_of(ptr);
             }
             ptr = raw::operand(ptr, 0);
         }
@@ -693,7 +701,12 @@ impl Lifter {
         self.clobber(piece, bases.into_iter().collect(), loc);
     }
 
-    fn clobber(&mut self, piece: usize, bases: Vec<BaseId>, loc: &Option<SourceLoc>) {
+    fn clobber(&mut self, piece: usize, mut bases: Vec<BaseId>, loc: &Option<SourceLoc>) {
+        // What writes a local that holds a pointer writes its offset too (`held.rs`).
+        let offsets: Vec<BaseId> = (bases.iter())
+            .filter_map(|b| self.memory.held.offset_cell_of(*b))
+            .collect();
+        bases.extend(offsets);
         if !bases.is_empty() {
             self.push(piece, Inst::Mem(MemOp::Clobber { bases }), loc.clone());
         }
@@ -703,6 +716,11 @@ impl Lifter {
     /// not volatile; arbitrary otherwise.
     pub(super) fn lift_load(&mut self, piece: usize, inst: LLVMValueRef, loc: &Option<SourceLoc>) {
         let Some(&dest) = self.value_of.get(&inst) else {
+            // A pointer from a local that holds pointers into one base is described
+            // (`held.rs`).
+            if !shared_access(inst) {
+                self.load_held(piece, inst, loc);
+            }
             // A pointer keeps its word (`words.rs`); a float or aggregate has no value.
             if self.wants_word(inst) && !shared_access(inst) {
                 if let Some(addr) = self.address(raw::operand(inst, 0)) {
@@ -779,6 +797,9 @@ impl Lifter {
         match operand {
             Some(value) => self.push(piece, Inst::Mem(MemOp::Store { addr, value }), loc.clone()),
             None => self.store_constant(piece, addr, value, loc),
+        }
+        if raw::is_pointer(value_ty) {
+            self.store_held(piece, ptr, value, loc);
         }
     }
 

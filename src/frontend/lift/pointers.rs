@@ -606,7 +606,11 @@ impl Lifter {
         let object = match self.memory.merge_offset.get(&r) {
             // Every incoming pointer derives from this base (`collect_pointer_merges`).
             Some(&(base, _)) => self.memory.object_of(base),
-            None => Some(r),
+            // A pointer loaded from a local that holds pointers into one base (`held.rs`).
+            None => match self.held_base_of(r) {
+                Some(base) => self.memory.object_of(base),
+                None => Some(r),
+            },
         };
         object.is_some_and(|o| unsafe {
             (self.memory_checks && self.memory.heap.contains_key(&o))

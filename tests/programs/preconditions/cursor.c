@@ -1,8 +1,8 @@
 /* A reader that advances a cursor the caller keeps in memory, called only by a decoder with
    no assertion of its own: the limit it gets is computed from the cursor before the loop,
-   after the input was tested against NULL, so it is not NULL at any call; whether the
-   cursor itself is still not NULL after earlier calls depends on what the reader stores
-   through it, which a call does not tell its caller. */
+   after the input was tested against NULL, so it is not NULL at any call. The cursor
+   itself only ever holds a pointer into the input: the reader only advances it, so it is
+   not NULL at any call either. */
 #include <assert.h>
 #include <stddef.h>
 
