@@ -12,7 +12,8 @@
 //! compare pointers (`while (p < end)`, two ends meeting, a search giving a pointer or
 //! `NULL`), a callee that checks its pointer against `NULL`, structs holding a pointer
 //! (`s->buf[i]`), allocation in loops (kept in an array of pointers, or freed in the same
-//! iteration), tables of pointers stored and loaded, and `free` in the middle of `main`.
+//! iteration), tables of pointers stored and loaded, a cursor that a helper advances or
+//! replaces through its address, and `free` in the middle of `main`.
 //! Probes read cells after each snippet.
 //!
 //! Undefined behaviour is avoided by construction: every object is fully initialized
@@ -1079,6 +1080,8 @@ mod tests {
                 "allocation-in-loop-kept",
                 "allocation-in-loop-freed",
                 "pointer-table",
+                "cursor-advanced",
+                "cursor-replaced",
                 "free-early",
             ],
         );

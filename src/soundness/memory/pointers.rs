@@ -1,18 +1,20 @@
 //! Snippets of the memory generator that work on pointers as values: walks that compare
 //! pointers, a `NULL` check in a callee, structs holding a pointer, allocation in loops,
-//! tables of pointers, and `free` in the middle of `main`. Each keeps to the rules of the
+//! tables of pointers, cursors that helpers advance or replace through their address, and
+//! `free` in the middle of `main`. Each keeps to the rules of the
 //! generator: in-bounds accesses, nothing read before it is written, no use after `free`.
 
 use super::{Array, CType, Gen, Storage};
 
 impl Gen {
     pub(super) fn pointer_snippet(&mut self) {
-        match self.rng.below(6) {
+        match self.rng.below(7) {
             0 => self.walk_compared(),
             1 => self.null_checked_call(),
             2 => self.struct_of_pointer(),
             3 => self.allocate_in_loop(),
             4 => self.pointer_table(),
+            5 => self.cursor_by_address(),
             _ if self.arrays.iter().any(|a| a.storage == Storage::Heap) => self.release(),
             _ => self.walk_compared(),
         }
@@ -225,6 +227,64 @@ impl Gen {
         let k = self.index(n);
         self.probe(format!("*{tab}[{k}]"), ty);
         self.probe(format!("(int)({tab}[0] == {tab}[1])"), CType::I32);
+    }
+
+    /// A cursor kept in a local whose address a helper gets: one that only advances it
+    /// (`acc += take(&p, end)` in a loop, the local always points into one array), or one
+    /// that may replace it by a pointer into another array (the local does not).
+    fn cursor_by_address(&mut self) {
+        let a = self.array();
+        let (ty, name, len) = (a.ty, a.name.clone(), a.len);
+        let (f, p) = (self.fresh("take"), self.fresh("cur"));
+        if self.rng.chance(60) {
+            self.classes.push("cursor-advanced");
+            let c = self.literal(ty);
+            let (header, callee) = self.callee_header(
+                &f,
+                "unsigned long long",
+                &format!("const {ty} **pp, const {ty} *end"),
+                &format!("const {ty} **, const {ty} *"),
+            );
+            self.define(
+                &f,
+                &header,
+                format!(
+                    "unsigned long long s = 0; while (*pp < end) {{ {ty} v = **pp; (*pp)++; s += (unsigned long long)v; if (v > {c}) break; }} return s;"
+                ),
+            );
+            let (end, acc) = (self.fresh("end"), self.fresh("acc"));
+            let bound = self.bound(len);
+            self.line(format!(
+                "  const {ty} *{p} = {name}, *const {end} = {name} + ({bound});"
+            ));
+            self.line(format!("  unsigned long long {acc} = 0;"));
+            self.line(format!(
+                "  for (int r = 0; r < 3 && {p} < {end}; r++) {acc} += {callee}(&{p}, {end});"
+            ));
+            self.probe(acc, CType::U64);
+            self.probe(format!("(long long)({p} - {name})"), CType::I64);
+            self.line(format!("  if ({p} < {end}) {{"));
+            self.probe(format!("*{p}"), ty);
+            self.line("  }".into());
+        } else {
+            self.classes.push("cursor-replaced");
+            let b = self.partner(&a).unwrap_or_else(|| a.clone());
+            let (header, callee) = self.callee_header(
+                &f,
+                "void",
+                &format!("const {ty} **pp, const {ty} *to, int c"),
+                &format!("const {ty} **, const {ty} *, int"),
+            );
+            self.define(&f, &header, "if (c) *pp = to;".to_string());
+            let (i, k) = (self.rng.below(len), self.rng.below(b.len));
+            let cond = self.condition();
+            self.line(format!("  const {ty} *{p} = {name} + {i};"));
+            self.line(format!(
+                "  {callee}(&{p}, {} + {k}, (int)({cond}));",
+                b.name
+            ));
+            self.probe(format!("*{p}"), ty);
+        }
     }
 
     /// A heap buffer freed in the middle of `main`, its pointer set to `NULL`; it leaves
