@@ -359,6 +359,11 @@ pub struct StageParams {
     /// The longest solver query of the congruence stage (one per cut point that reaches
     /// an open error site): the queries are linear and small, a longer one would not help.
     pub congruence_query: Duration,
+    /// Units of exact encoding of shifts, divisions and bitwise operations per region
+    /// formula of the congruence stage and of the ascents (relational congruences, template
+    /// bounds); past them such results are any value of their range. Exact, the 80 rounds
+    /// of a SHA compression made one query overrun its stage's share by more than a second.
+    pub stage_exact_operations: u32,
     /// Share of a function's budget (at most `relational_share_reference`) the relational
     /// congruence stage may use, counted from its start (after refinement); it returns
     /// nothing unless it reached its fixpoint.
@@ -529,6 +534,7 @@ impl Params {
             min_search_time: Duration::from_millis(200),
             congruence_share: 0.3,
             congruence_query: Duration::from_secs(2),
+            stage_exact_operations: 64,
             relational_congruence_share: 0.2,
             relational_share_reference: Duration::from_secs(20),
             engine_work: 0,

@@ -91,9 +91,14 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Certified {
             // The relational congruences the same stage finds next to them.
             if name == "focus-poly" {
                 let relevant = Relevance::toward_errors(func);
+                // As the pipeline encodes them: exactly up to its budget of bit-level units.
+                let stage_exact_operations = polyfocus::params::Params::DEFAULT
+                    .stages
+                    .stage_exact_operations;
                 let limits = relational_congruence::Limits {
                     deadline: std::time::Instant::now() + Duration::from_secs(10),
                     query: Duration::from_secs(2),
+                    exact_operations: stage_exact_operations,
                 };
                 if let Some(rel) = relational_congruence::analyze(
                     &ctx,
@@ -122,6 +127,7 @@ fn certify_program(label: &str, fe: &FrontendConfig) -> Certified {
                     let limits = template_bounds::Limits {
                         deadline: std::time::Instant::now() + Duration::from_secs(3),
                         query: Duration::from_secs(2),
+                        exact_operations: stage_exact_operations,
                     };
                     if let Some(bounds) =
                         template_bounds::analyze(&ctx, &inv.at_cut_point, &known, &relevant, limits)

@@ -8,7 +8,9 @@
 //! value, is a state some path reaches; its readings at `q` are joined into `q`'s value.
 //!
 //! **Soundness.** The region formula is the exact semantics of the lifted program in
-//! readings, so every rule is the program's, not re-implemented here. The result is
+//! readings (past a budget of exact bit-level encodings, an operation's result is any value
+//! of its range: more models, never fewer), so every rule is the program's, not
+//! re-implemented here. The result is
 //! inductive by construction: the ascent ends only when every edge's query is unsat with the
 //! final values, and a solver `unknown`, a point read out of its range (a misread formula)
 //! or a point the value already holds (the solver and the value disagree) makes the target
@@ -29,6 +31,9 @@ pub struct Limits {
     pub deadline: Instant,
     /// The longest solver query.
     pub query: Duration,
+    /// Units of exact encoding of shifts, divisions and bitwise operations per region
+    /// (`smt::Products::ExactUpTo`).
+    pub exact_operations: u32,
 }
 
 /// The value of one cut point in an ascent.
@@ -92,9 +97,9 @@ pub(crate) fn ascend<C: CutValue>(
                 facts.extend(at[p.index()].facts());
                 let outside = (!at[q.index()].is_bottom()).then(|| at[q.index()].facts());
                 let values = at[q.index()].values().to_vec();
-                let formula = formulas
-                    .entry(p)
-                    .or_insert_with(|| RegionFormula::new(ctx, p, Products::Exact));
+                let formula = formulas.entry(p).or_insert_with(|| {
+                    RegionFormula::new(ctx, p, Products::ExactUpTo(limits.exact_operations))
+                });
                 match formula.query_point_outside(
                     from,
                     &facts,

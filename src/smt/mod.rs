@@ -416,6 +416,11 @@ pub enum Products {
     /// Exactly, as a non-linear product wrapped to the range: precise, the solver may
     /// answer unknown (certification of invariants).
     Exact,
+    /// Exactly, as [`Products::Exact`], but shifts, divisions and bitwise operations
+    /// exactly only up to this many units, free values of their range past them (the
+    /// ascents and the congruence stage: over hash code, exact, one query overran its
+    /// stage's share by seconds, as the solver does not honour its timeout promptly).
+    ExactUpTo(u32),
 }
 
 /// Live dimensions at a cut point: the values whose terms describe its state.
@@ -446,6 +451,7 @@ impl RegionFormula {
             exact_cost_left: match products {
                 Products::Free => ctx.params().focus.exact_operations,
                 Products::Exact => u32::MAX,
+                Products::ExactUpTo(units) => units,
             },
             ranges: func
                 .values

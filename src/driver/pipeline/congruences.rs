@@ -119,6 +119,7 @@ fn error_unreachable_with(
 ) -> Option<bool> {
     let ctx = facts.ctx;
     let graph = ctx.graph();
+    let exact = ctx.params().stages.stage_exact_operations;
     let outside = BTreeMap::from([(error, None)]);
     for p in graph.ids() {
         let Some(from) = &found.at_cut_points[p.index()] else {
@@ -136,7 +137,7 @@ fn error_unreachable_with(
         }
         let formula = formulas
             .entry(p)
-            .or_insert_with(|| RegionFormula::new(ctx, p, Products::Exact));
+            .or_insert_with(|| RegionFormula::new(ctx, p, Products::ExactUpTo(exact)));
         match formula.query_with_facts(from, &side, &outside, &[], query_cap.min(left)) {
             QueryResult::Unsat => {}
             QueryResult::Path(_) | QueryResult::Unknown(_) => return Some(false),

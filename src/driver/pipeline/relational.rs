@@ -41,6 +41,7 @@ pub(super) fn relational_congruences(
     let limits = Limits {
         deadline,
         query: inputs.config.params.stages.congruence_query,
+        exact_operations: inputs.config.params.stages.stage_exact_operations,
     };
     let relevant = open_relevance(inputs, state);
     let Some(relations) =
@@ -87,6 +88,7 @@ pub(super) fn template_bounds(inputs: &Inputs<'_>, state: &mut State, allowance:
     let limits = template_bounds::Limits {
         deadline: allowance.until,
         query: inputs.config.params.stages.congruence_query,
+        exact_operations: inputs.config.params.stages.stage_exact_operations,
     };
     let relevant = open_relevance(inputs, state);
     let Some(bounds) =
