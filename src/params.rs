@@ -390,7 +390,9 @@ pub struct StageParams {
     pub precondition_work: u64,
     /// The preconditions of a function's open checks, inferred after its analysis, take
     /// what the analysis left of the function's budget in pass 2 (its planned budget), and
-    /// at least this share of it, in time and, at `work_per_second`, in counted work: they
+    /// at least this share of it (their reserve, which the function's reported budget
+    /// includes; never past `--timeout`), in time and, at `work_per_second`, in counted
+    /// work: they
     /// cost in proportion to what the function was planned, so that the run's plan holds
     /// (on a whole project, inferring preconditions can take longer than the analyses
     /// before it).

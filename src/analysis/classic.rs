@@ -250,7 +250,13 @@ pub fn successors_out<D: NumericDomain>(
     mut state: D,
 ) -> Vec<(BlockId, D)> {
     let block = lowering.func().block(b);
+    let mut stop = super::transformer::StopCheck::default();
     for inst in &block.insts {
+        if stop.reached() {
+            // The rest of the block is not applied: every value may be anything.
+            state = D::top(lowering.space());
+            break;
+        }
         lowering.apply_inst(&mut state, inst);
         if state.is_bottom() {
             return vec![];

@@ -90,10 +90,15 @@ fn apply_path_whole<D: NumericDomain>(
     };
     let mut parts: Vec<D> = vec![std::mem::replace(state, D::bottom(lowering.space()))];
     let mut open: Vec<ValueId> = Vec::new();
+    let mut stop = StopCheck::default();
     for (b, idx) in &path.edges {
         for (i, inst) in lowering.func().block(*b).insts.iter().enumerate() {
             parts.retain(|p| !p.is_bottom());
             if parts.is_empty() {
+                return;
+            }
+            if stop.reached() {
+                *state = D::top(lowering.space());
                 return;
             }
             let gone = dying.after_inst(lowering, *b, i);
@@ -152,6 +157,26 @@ fn apply_path_whole<D: NumericDomain>(
         }
     }
     *state = join_all(parts, lowering);
+}
+
+/// Reads the stage's stop ([`crate::domain::stop`]) every [`StopCheck::STRIDE`] steps, so
+/// that a path or block of thousands of instructions (an unrolled cipher round) ends where
+/// its stage's share does, not its stage past it. Its image is then the universe: sound,
+/// and the engine stops at its deadline next.
+#[derive(Default)]
+pub(crate) struct StopCheck {
+    steps: u32,
+}
+
+impl StopCheck {
+    /// Steps between two readings of the clock.
+    const STRIDE: u32 = 256;
+
+    /// Counts one step; whether the stop has passed (read every `STRIDE` steps).
+    pub(crate) fn reached(&mut self) -> bool {
+        self.steps += 1;
+        self.steps % Self::STRIDE == 0 && crate::domain::stop::reached()
+    }
 }
 
 /// Parts a path's state is split into by selects, at most.

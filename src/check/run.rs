@@ -138,8 +138,12 @@ pub struct FunctionRun {
     pub end: RunEnd,
     /// Wall time, counterexample search included.
     pub elapsed: Duration,
+    /// CPU time of the thread that analyzed it and of the native builds and runs it
+    /// waited for ([`crate::clock`]): what its budget counts.
+    pub cpu: Duration,
     /// The time budget the function was given: `--timeout`, or less, its share of what was
-    /// left of the run's budget when it started.
+    /// left of the run's budget when it started; with, when preconditions of its open
+    /// checks are inferred, their reserve (`precondition_share` of it).
     pub budget: Duration,
     /// The heap budget the function was given, in bytes.
     pub memory_budget: usize,

@@ -221,23 +221,31 @@ impl AnalysisConfig {
     }
 }
 
-/// The budget of the preconditions of a function whose pass 2 had `budget` and spent `cpu`
-/// and `counted` units of work: what it left, and at least `precondition_share` of it, in
-/// time and (at `work_per_second`, when set) in counted work.
+/// The budget of the preconditions of a function whose pass 2 had `budget`, within `room`
+/// (what `--timeout` leaves it), and spent `cpu` and `counted` units of work: what it left,
+/// and at least their reserve, `precondition_share` of it as far as `room` allows, in time
+/// and (at `work_per_second`, when set) in counted work; never past `room`. Also gives the
+/// reserve, which is part of the function's budget.
 fn precondition_budget(
     budget: Duration,
+    room: Duration,
     cpu: Duration,
     counted: u64,
     stages: &crate::params::StageParams,
-) -> (Duration, Option<u64>) {
-    let least = budget.mul_f64(stages.precondition_share);
-    let time = budget.saturating_sub(cpu).max(least);
+) -> (Duration, Option<u64>, Duration) {
+    let least = budget
+        .mul_f64(stages.precondition_share)
+        .min(room.saturating_sub(budget));
+    let time = budget
+        .saturating_sub(cpu)
+        .max(least)
+        .min(room.saturating_sub(cpu));
     let rate = stages.work_per_second as f64;
     let work = (rate > 0.0).then(|| {
         let whole = budget.as_secs_f64() * rate;
         ((whole - counted as f64).max(least.as_secs_f64() * rate)) as u64
     });
-    (time, work)
+    (time, work, least)
 }
 
 /// A function of pass 2 with a share of the plan, as pass 3 sees it.
@@ -489,12 +497,15 @@ fn analyze_inner(
                 .unwrap_or_default();
             // The function's budget in pass 2, which its preconditions spend too.
             let counted_before = crate::domain::stop::counted();
+            // The stages' budget in pass 2 (the preconditions get a reserve on top).
+            let mut stage_budget = Duration::ZERO;
             let mut pass = match staged.map(|p| p.result) {
                 Some(Err(what)) => Pass::done(pipeline::panicked(func, module, what)),
                 Some(Ok(staged)) if !second => Pass::done(pipeline::finish(func, module, staged)),
                 staged => {
                     // Never past `--timeout` for the whole function.
                     let budget = planned_budget.min(config.timeout.saturating_sub(first_spent));
+                    stage_budget = budget;
                     let staged = staged.map(|s| s.ok()).unwrap_or(None);
                     Pass::run(budget, || {
                         pipeline::run(func, module, config, cex, budget, staged)
@@ -503,20 +514,37 @@ fn analyze_inner(
             };
             // Preconditions of the checks left open, after the verdicts are final (not in
             // a function whose lifted form does not have the source's semantics).
+            let mut reserve = Duration::ZERO;
             if let (Ok(outcome), None) = (&mut pass.result, unanalyzable(module, &func.name)) {
                 // What the analysis left of the function's budget, and at least a share
-                // of it, counted in work (time is its safety net), so that they cost in
+                // of it (their reserve, part of the function's budget as reported),
+                // counted in work (time is its safety net), so that they cost in
                 // proportion to what the function was planned and the run's plan holds;
                 // the relational attempt only where the function's analysis ended within
                 // its budget.
                 let run_left = config.ends.map_or(Duration::MAX, |ends| ends.left());
-                let (time, work) = precondition_budget(
-                    planned_budget,
+                let budget = if second { stage_budget } else { planned_budget };
+                let room = config.timeout.saturating_sub(first_spent);
+                let (time, work, least) = precondition_budget(
+                    budget,
+                    room,
                     pass.cpu,
                     crate::domain::stop::counted().saturating_sub(counted_before),
                     &config.params.stages,
                 );
-                let time = time.min(config.timeout).min(run_left);
+                let time = time.min(run_left);
+                // Part of the function's budget as reported: after pass 2 their reserve;
+                // after pass 1 alone (nothing imprecise left) all they get, when a check
+                // is open.
+                let open = (outcome.results.iter())
+                    .any(|r| matches!(r.verdict, crate::check::Verdict::Unknown(_)));
+                reserve = if second {
+                    least
+                } else if open {
+                    time
+                } else {
+                    Duration::ZERO
+                };
                 let relational = config.params.stages.relational_preconditions
                     && config.timeout > first_spent + pass.cpu;
                 let named = cex.map(|c| c.frontend.entry.names()).unwrap_or_default();
@@ -548,12 +576,13 @@ fn analyze_inner(
                 pass.elapsed += started.elapsed();
                 pass.cpu += crate::clock::thread_cpu().saturating_sub(cpu_started);
             }
-            // The function's budget as reported: pass 1's, or what pass 1 used and pass 2's.
+            // The function's budget as reported: pass 1's, or what pass 1 used and pass 2's;
+            // with the preconditions' reserve.
             pass.budget = if second {
                 first_spent + pass.budget
             } else {
                 first_budget
-            };
+            } + reserve;
             let spent = pass.cpu;
             pass.elapsed += first_elapsed;
             pass.cpu += first_spent;
@@ -647,6 +676,7 @@ fn analyze_inner(
                 let Pass {
                     result: run,
                     elapsed,
+                    cpu,
                     budget,
                     peak_heap_bytes,
                     ..
@@ -658,6 +688,7 @@ fn analyze_inner(
                         function: func.name.clone(),
                         end: run.end,
                         elapsed,
+                        cpu,
                         budget,
                         memory_budget: config.memory_per_function,
                         peak_heap_bytes,
@@ -828,22 +859,42 @@ mod tests {
     }
 
     #[test]
-    fn preconditions_take_what_the_analysis_left_and_at_least_their_share() {
+    fn preconditions_take_what_the_analysis_left_and_at_least_their_reserve() {
         let mut stages = Params::DEFAULT.stages;
         stages.precondition_share = 0.5;
         stages.work_per_second = 1000;
         let budget = Duration::from_secs(2);
+        let room = Duration::from_secs(60);
         // An analysis that ended early leaves the rest, in time and in work.
-        let (time, work) = precondition_budget(budget, Duration::from_millis(500), 300, &stages);
+        let (time, work, reserve) =
+            precondition_budget(budget, room, Duration::from_millis(500), 300, &stages);
         assert_eq!(time, Duration::from_millis(1500));
         assert_eq!(work, Some(1700));
-        // One that spent it all leaves the share.
-        let (time, work) = precondition_budget(budget, Duration::from_secs(3), 5000, &stages);
+        assert_eq!(reserve, Duration::from_secs(1));
+        // One that spent it all leaves the reserve.
+        let (time, work, _) =
+            precondition_budget(budget, room, Duration::from_secs(2), 5000, &stages);
         assert_eq!(time, Duration::from_secs(1));
         assert_eq!(work, Some(1000));
+        // `--timeout` bounds the whole function: the reserve is what it leaves past the
+        // analysis' budget.
+        let (time, _, reserve) = precondition_budget(
+            budget,
+            Duration::from_millis(2400),
+            Duration::from_secs(2),
+            5000,
+            &stages,
+        );
+        assert_eq!(
+            (time, reserve),
+            (Duration::from_millis(400), Duration::from_millis(400))
+        );
         // Without a rate the time alone limits them.
         stages.work_per_second = 0;
-        assert_eq!(precondition_budget(budget, budget, 0, &stages).1, None);
+        assert_eq!(
+            precondition_budget(budget, room, budget, 0, &stages).1,
+            None
+        );
     }
 
     fn pass(function: usize, budget_ms: u64, spent_ms: u64, stopped: bool) -> Tried {

@@ -35,6 +35,7 @@ use self::num::{Coef, Row};
 use super::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Rat, Space, Var};
 use super::BudgetExceeded;
 use num_traits::Zero;
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -465,17 +466,10 @@ impl Polyhedron {
         }
         let mut same = Vec::new();
         let mut diff = Vec::new();
-        let mut done = vec![false; self.dim];
-        for v in 0..self.dim {
-            if !used[v] || done[uf.find(v)] {
-                continue;
-            }
-            let root = uf.find(v);
-            done[root] = true;
-            let group: Vec<usize> = (v..self.dim).filter(|&w| uf.find(w) == root).collect();
-            let a = self.blocks.iter().find(|b| b.vars == group);
-            let b = other.blocks.iter().find(|b| b.vars == group);
-            match (a, b) {
+        // One sweep gathers every group, sorted, so that a join over thousands of
+        // dimensions costs linear time, not a scan of the dimensions per group.
+        for group in uf.groups((0..self.dim).filter(|&v| used[v])) {
+            match (self.block_over(&group), other.block_over(&group)) {
                 (Some(a), Some(b)) if a.dd == b.dd => same.push(a.clone()),
                 _ => diff.extend(group),
             }
@@ -505,18 +499,7 @@ impl Polyhedron {
                 uf.union(w[0], w[1]);
             }
         }
-        let mut seen = vec![false; self.dim];
-        for &v in &diff {
-            let root = uf.find(v);
-            if seen[root] {
-                continue;
-            }
-            seen[root] = true;
-            let group: Vec<usize> = diff
-                .iter()
-                .copied()
-                .filter(|&w| uf.find(w) == root)
-                .collect();
+        for group in uf.groups(diff.iter().copied()) {
             let mut a = self.gather(&group);
             let mut b = newer.gather(&group);
             a.minimize(&self.budget)?;
@@ -1093,6 +1076,22 @@ impl UnionFind {
             y = next;
         }
         r
+    }
+
+    /// The classes of `vars` (ascending), each sorted, in the order of their smallest
+    /// member.
+    fn groups(&mut self, vars: impl Iterator<Item = usize>) -> Vec<Vec<usize>> {
+        let mut index: HashMap<usize, usize> = HashMap::new();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for v in vars {
+            let root = self.find(v);
+            let at = *index.entry(root).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[at].push(v);
+        }
+        groups
     }
 
     fn union(&mut self, a: usize, b: usize) {

@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 
 /// The format of entries: changed whenever what an entry holds or how a key is computed
 /// changes, so that entries of an older format are never read.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 
 /// A digest: a key of the cache, or the digest of a program.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
