@@ -94,6 +94,15 @@ impl Converted {
         let mut charged_at = work_left;
         let mut added = Ok(());
         for (k, (row, &eq)) in rows.iter().zip(is_eq).enumerate() {
+            // A row that a line absorbs, or that no ray pair crosses, tests nothing, yet
+            // combining hundreds of rays with wide coefficients takes its time: the stop is
+            // read between rows too.
+            if budget.stoppable && k % 8 == 7 && stop::reached() {
+                added = Err(BudgetExceeded {
+                    what: "the stage's share".to_string(),
+                });
+                break;
+            }
             added = self.add_row(
                 row,
                 eq,
