@@ -64,6 +64,8 @@ fn a_run_ends_within_its_budget_whatever_its_functions_cost() {
         let budget = f["budget_ms"].as_u64().expect("budget_ms");
         assert!(budget <= 4000 + 500, "{f}: more than the run's budget");
         assert!(f["end"].is_string(), "{f}");
+        // The CPU time budgets count, beside the wall time.
+        assert!(f["cpu_ms"].is_u64() && f["time_ms"].is_u64(), "{f}");
     }
 }
 
@@ -92,6 +94,7 @@ fn a_function_out_of_time_reports_its_budget_and_keeps_cheap_proofs() {
     let checks = report["checks"].as_array().expect("checks");
     assert_eq!(checks[0]["verdict"], "proved", "{report}");
     assert_eq!(checks[1]["verdict"], "unknown", "{report}");
+    // `--timeout` bounds the whole function, its preconditions' reserve included.
     let f = &functions(&report)[0];
     assert!(f["budget_ms"].as_u64().expect("budget_ms") <= 500, "{f}");
 }
