@@ -1028,18 +1028,15 @@ fn split(vars: &[usize], dd: Dd) -> Vec<Block> {
             uf.union(w[0], w[1]);
         }
     }
-    let mut roots: Vec<usize> = (0..n).filter(|&j| used[j]).map(|j| uf.find(j)).collect();
-    roots.sort_unstable();
-    roots.dedup();
-    if roots.len() == 1 && used.iter().all(|&u| u) {
+    let groups = uf.groups((0..n).filter(|&j| used[j]));
+    if groups.len() == 1 && used.iter().all(|&u| u) {
         return vec![Block {
             vars: vars.to_vec(),
             dd: Arc::new(dd),
         }];
     }
     let mut out = Vec::new();
-    for root in roots {
-        let cols: Vec<usize> = (0..n).filter(|&j| used[j] && uf.find(j) == root).collect();
+    for cols in groups {
         // A factor of a minimal non-empty product: restricted, never converted (a
         // conversion of its constraints, unlimited, ran for minutes on some factors).
         let columns: Vec<usize> = cols.iter().map(|&j| j + 1).collect();
