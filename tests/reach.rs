@@ -176,6 +176,7 @@ programs! {
     lookup_tables_read_within_their_bounds => "memory_lookup_table_bounds.c",
     calls_clobber_only_what_the_callee_may_write => "call_memory_effects.c",
     bit_counts_are_within_the_width => "bit_counts.c",
+    bit_counts_follow_their_operands_range => "bit_count_ranges.c",
     constant_tables_hold_their_initializer => "constant_tables.c",
     // Memory.
     pointer_parameters_may_alias => "memory_aliasing_parameters.c",

@@ -178,7 +178,7 @@ impl Transfer<'_> {
         let w = self.width(dest);
         match expr {
             Expr::Use(op) => self.operand(per_value, op, di),
-            Expr::Cmp { .. } => Congruence::top(),
+            Expr::Cmp { .. } | Expr::BitCount { .. } => Congruence::top(),
             Expr::Select {
                 on_true, on_false, ..
             } => self

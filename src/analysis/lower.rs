@@ -697,6 +697,12 @@ impl<'f> Lowering<'f> {
                     }
                 }
             }
+            // Below 3 bits a count may not read the same signed.
+            Expr::BitCount { .. } if ty.width < 3 => self.havoc(d, dest),
+            Expr::BitCount { count, arg } => {
+                let value = self.bit_count_range(d, *count, arg, ty.width);
+                d.assign_interval(x, &value);
+            }
             Expr::Select {
                 cond,
                 on_true,
@@ -710,6 +716,157 @@ impl<'f> Lowering<'f> {
                 self.apply_assign(&mut on_f, dest, &Expr::Use(*on_false));
                 *d = on_t.join(&on_f);
             }
+        }
+    }
+
+    /// `dest := n / r` (`UDiv`) or `n >> r` (`LShr`) over unsigned readings with `r` not a
+    /// constant: between `n` over the largest divisor `r` may make and `n` over the least,
+    /// and at most `n` itself. Nothing when the divisor may be 0, or 1 for a destination
+    /// read as signed (the quotient may then be past the signed maximum).
+    fn bound_quotient<D: NumericDomain>(
+        &self,
+        d: &mut D,
+        dest: ValueId,
+        op: BinOp,
+        n: &LinExpr,
+        rhs: &Operand,
+        ty: Ty,
+    ) {
+        use num_integer::Integer as _;
+        self.havoc(d, dest);
+        let Some(r) = self.reading(d, rhs, Interp::Unsigned) else {
+            return;
+        };
+        let (rlo, rhi) = self.bound(d, &r).int_hull();
+        let width = Int::from(ty.width);
+        // The divisor a bound of the amount stands for; `None` past the width (a shift by
+        // as much is poison, and its check reports it).
+        let divisor = |amount: &Int| match op {
+            BinOp::LShr => (amount < &width).then(|| pow2(amount.to_u32().unwrap_or(0))),
+            _ => Some(amount.clone()),
+        };
+        let Some(least) = rlo.filter(|l| !l.is_negative()).and_then(|l| divisor(&l)) else {
+            return;
+        };
+        if least.is_zero() || (least.is_one() && self.interp(dest) == Interp::Signed) {
+            return;
+        }
+        let q = LinExpr::var(self.var(dest));
+        let mut cons = vec![LinCons::ge(&q, &LinExpr::constant(0)), LinCons::le(&q, n)];
+        let (nlo, nhi) = self.bound(d, n).int_hull();
+        if let Some(nhi) = nhi {
+            cons.push(LinCons::le(&q, &LinExpr::constant(nhi.div_floor(&least))));
+        }
+        if let (Some(nlo), Some(greatest)) = (nlo, rhi.as_ref().and_then(divisor)) {
+            if nlo.is_positive() && greatest.is_positive() {
+                cons.push(LinCons::ge(
+                    &q,
+                    &LinExpr::constant(nlo.div_floor(&greatest)),
+                ));
+            }
+        }
+        d.meet_cons(&cons);
+    }
+
+    /// `dest := n << s` with `s` not a constant: in `[n·2^min(s), n·2^max(s)]` and at least
+    /// `n` when no shift can wrap in the destination's reading; otherwise any value.
+    fn shift_left_by_variable<D: NumericDomain>(
+        &self,
+        d: &mut D,
+        dest: ValueId,
+        lhs: &Operand,
+        rhs: &Operand,
+        ty: Ty,
+    ) {
+        let n = self.reading(d, lhs, Interp::Unsigned);
+        let s = self.reading(d, rhs, Interp::Unsigned);
+        self.havoc(d, dest);
+        let (Some(n), Some(s)) = (n, s) else {
+            return;
+        };
+        let ((nlo, nhi), (slo, shi)) = (self.bound(d, &n).int_hull(), self.bound(d, &s).int_hull());
+        let (Some(nlo), Some(nhi), Some(slo), Some(shi)) = (nlo, nhi, slo, shi) else {
+            return;
+        };
+        let width = Int::from(ty.width);
+        if nlo.is_negative() || slo.is_negative() || shi >= width {
+            return;
+        }
+        let (Some(slo), Some(shi)) = (slo.to_u32(), shi.to_u32()) else {
+            return;
+        };
+        let limit = match self.interp(dest) {
+            Interp::Unsigned => Int::from(ty.umax()),
+            Interp::Signed => Int::from(ty.smax()),
+        };
+        let most = &nhi * pow2(shi);
+        if most > limit {
+            return;
+        }
+        let r = LinExpr::var(self.var(dest));
+        d.meet_cons(&[
+            LinCons::ge(&r, &LinExpr::constant(&nlo * pow2(slo))),
+            LinCons::le(&r, &LinExpr::constant(most)),
+            LinCons::ge(&r, &n),
+        ]);
+    }
+
+    /// `dest := a & b` with neither a constant: at most each of them, read unsigned, and
+    /// not negative, when the destination reads unsigned or one of them is at most the
+    /// signed maximum (the result then reads the same either way); otherwise any value.
+    fn and_of_values<D: NumericDomain>(
+        &self,
+        d: &mut D,
+        dest: ValueId,
+        lhs: &Operand,
+        rhs: &Operand,
+        ty: Ty,
+    ) {
+        let sides: Vec<Option<LinExpr>> = [lhs, rhs]
+            .iter()
+            .map(|o| self.reading(d, o, Interp::Unsigned))
+            .collect();
+        let smax = Int::from(ty.smax());
+        let small = |e: &Option<LinExpr>| {
+            e.as_ref()
+                .is_some_and(|e| self.bound(d, e).int_hull().1.is_some_and(|h| h <= smax))
+        };
+        let fits = self.interp(dest) == Interp::Unsigned || sides.iter().any(small);
+        self.havoc(d, dest);
+        if !fits || ty.is_bool() {
+            return;
+        }
+        let r = LinExpr::var(self.var(dest));
+        let mut cons = vec![LinCons::ge(&r, &LinExpr::constant(0))];
+        cons.extend(sides.iter().flatten().map(|e| LinCons::le(&r, e)));
+        d.meet_cons(&cons);
+    }
+
+    /// The counts `count` gives the `width`-bit values `arg` may hold here: from the range
+    /// of its unsigned reading, `[0, width]` when it has none.
+    fn bit_count_range<D: NumericDomain>(
+        &self,
+        d: &D,
+        count: crate::ir::BitCount,
+        arg: &Operand,
+        width: u32,
+    ) -> Interval {
+        let all = Interval::ints(0, width);
+        let umax = Ty { width }.umax();
+        let Some(e) = self.reading(d, arg, Interp::Unsigned) else {
+            return all;
+        };
+        let itv = self.bound(d, &e);
+        let lo = itv.lo.map_or(Some(0), |l| l.ceil().to_integer().to_u128());
+        let hi = itv
+            .hi
+            .map_or(Some(umax), |h| h.floor().to_integer().to_u128());
+        match (lo, hi) {
+            (Some(lo), Some(hi)) if lo <= hi && hi <= umax => {
+                let (least, most) = count.range(lo, hi, width);
+                Interval::ints(least, most)
+            }
+            _ => all,
         }
     }
 
@@ -780,7 +937,8 @@ impl<'f> Lowering<'f> {
                         Some(read(lhs, interp_hint(self, lhs, dest))?.scaled(&factor))
                     });
                 }
-                _ => self.havoc(d, dest),
+                Some(_) => self.havoc(d, dest),
+                None => self.shift_left_by_variable(d, dest, lhs, rhs, ty),
             },
             BinOp::UDiv | BinOp::LShr => {
                 let divisor = match (op, rhs_const) {
@@ -802,6 +960,7 @@ impl<'f> Lowering<'f> {
                         upper.add_constant(&c - Int::one());
                         d.meet_cons(&[LinCons::le(&cq, &n), LinCons::le(&n, &upper)]);
                     }
+                    (None, Some(n)) => self.bound_quotient(d, dest, op, &n, rhs, ty),
                     _ => self.havoc(d, dest),
                 }
             }
@@ -896,7 +1055,8 @@ impl<'f> Lowering<'f> {
                             d.meet_cons(&super::bitwise::and_bounds(&r, &n, &mask_of(c)));
                         }
                     }
-                    _ => self.havoc(d, dest),
+                    Some(_) => self.havoc(d, dest),
+                    None => self.and_of_values(d, dest, lhs, rhs, ty),
                 }
             }
             BinOp::Or => {

@@ -297,7 +297,9 @@ fn tainted(taint: &[bool], op: &Operand) -> bool {
 
 fn expr_tainted(taint: &[bool], expr: &Expr) -> bool {
     match expr {
-        Expr::Use(a) | Expr::Cast { arg: a, .. } => tainted(taint, a),
+        Expr::Use(a) | Expr::Cast { arg: a, .. } | Expr::BitCount { arg: a, .. } => {
+            tainted(taint, a)
+        }
         Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => {
             tainted(taint, lhs) || tainted(taint, rhs)
         }
@@ -355,6 +357,7 @@ fn eval(
                 CastOp::SExt => ty.mask(t.to_signed(a) as u128),
             }
         }
+        Expr::BitCount { count, arg } => count.eval(operand(vals, arg, approximate), ty.width),
         Expr::Select {
             cond,
             on_true,

@@ -629,7 +629,7 @@ fn build_spec(module: &ir::Module, func: &ir::Function) -> BuildSpec {
 fn expr_has_undef(expr: &Expr) -> bool {
     let undef = |op: &Operand| matches!(op, Operand::Undef(_));
     match expr {
-        Expr::Use(a) | Expr::Cast { arg: a, .. } => undef(a),
+        Expr::Use(a) | Expr::Cast { arg: a, .. } | Expr::BitCount { arg: a, .. } => undef(a),
         Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => undef(lhs) || undef(rhs),
         Expr::Select {
             cond,

@@ -334,6 +334,8 @@ fn witness_assign(func: &Function, packs: &mut Packs, dest: ValueId, expr: &Expr
     };
     match expr {
         Expr::Use(op) | Expr::Cast { arg: op, .. } => copy(packs, dest, op),
+        // A count relates to its operand through no linear constraint.
+        Expr::BitCount { .. } => {}
         Expr::Select {
             on_true, on_false, ..
         } => {

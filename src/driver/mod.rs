@@ -567,10 +567,16 @@ fn analyze_inner(
                 }));
                 if config.params.trace.work {
                     eprintln!(
-                        "polyfocus: work: {} Preconditions {:.3} s, counted {}",
+                        "polyfocus: work: {} Preconditions {:.3} s (CPU {:.3} s of {:.3} s), \
+                         counted {} of {:?}",
                         func.name,
                         started.elapsed().as_secs_f64(),
-                        crate::domain::stop::counted().saturating_sub(counted)
+                        crate::clock::thread_cpu()
+                            .saturating_sub(cpu_started)
+                            .as_secs_f64(),
+                        time.as_secs_f64(),
+                        crate::domain::stop::counted().saturating_sub(counted),
+                        work
                     );
                 }
                 pass.elapsed += started.elapsed();

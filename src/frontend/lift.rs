@@ -30,9 +30,9 @@ use super::raw;
 use super::reach;
 use super::ubsan;
 use crate::ir::{
-    ArithFlags, BinOp, Block, BlockId, CastOp, Check, CheckId, CheckKind, CmpPred, Const, Edge,
-    Expr, Function, HavocReason, Inst, LiftWarning, Operand, SourceLoc, Terminator, Ty, ValueId,
-    ValueInfo,
+    ArithFlags, BinOp, BitCount, Block, BlockId, CastOp, Check, CheckId, CheckKind, CmpPred, Const,
+    Edge, Expr, Function, HavocReason, Inst, LiftWarning, Operand, SourceLoc, Terminator, Ty,
+    ValueId, ValueInfo,
 };
 
 /// Widest integer the lifter models; wider values are arbitrary (a representation limit:
@@ -1922,36 +1922,61 @@ impl Lifter {
         self.havoc(piece, inst, HavocReason::Unsupported { what: family }, loc);
     }
 
-    /// A count of bits of an `N`-bit value (`llvm.ctpop`, `llvm.ctlz`, `llvm.cttz`): a value
-    /// in `[0, N]`. A count of leading or trailing zeros whose second operand says that zero
-    /// gives poison is in `[0, N - 1]` for a nonzero operand and any value for zero (what the
-    /// native instruction leaves in the register).
+    /// A count of bits of an `N`-bit value (`llvm.ctpop`, `llvm.ctlz`, `llvm.cttz`): the
+    /// count of its operand ([`Expr::BitCount`]). A count of leading or trailing zeros
+    /// whose second operand says that zero gives poison is that count for a nonzero
+    /// operand and any value for zero (what the native instruction leaves in the register).
     fn bit_count(&mut self, piece: usize, inst: LLVMValueRef, kind: &str, loc: &Option<SourceLoc>) {
         let Some(&dest) = self.value_of.get(&inst) else {
             return;
         };
         let ty = self.values[dest.index()].ty;
-        let bits = i128::from(ty.width);
         let family = kind.trim_end_matches('.');
-        let what = format!("the value of {family} beyond its range [0, {bits}]");
-        self.havoc(piece, inst, HavocReason::Unsupported { what }, loc);
-        let zero_is_poison = raw::num_args(inst) >= 2
-            && raw::const_int_bits(raw::operand(inst, 1)).is_none_or(|flag| flag != 0);
-        if !zero_is_poison {
+        let count = BitCount::from_name(family.trim_start_matches("llvm."));
+        let arg = self.operand(raw::operand(inst, 0), loc);
+        let (Some(count), Some(arg)) = (count, arg) else {
+            let bits = i128::from(ty.width);
+            let what = format!("the value of {family} beyond its range [0, {bits}]");
+            self.havoc(piece, inst, HavocReason::Unsupported { what }, loc);
             self.assume_result_range(piece, inst, 0, bits, loc);
             return;
-        }
-        let Some(x) = self.operand(raw::operand(inst, 0), loc) else {
-            return;
         };
-        let zero = Operand::Const(Const::new(ty, 0));
-        let is_zero = self.compare(piece, CmpPred::Eq, x, zero, loc);
-        for (pred, bound) in [(CmpPred::Sge, 0), (CmpPred::Sle, bits - 1)] {
-            let bound = Operand::Const(Const::new(ty, bound));
-            let within = self.compare(piece, pred, Operand::Value(dest), bound, loc);
-            let cond = self.binary(piece, BinOp::Or, (is_zero, within), Ty::BOOL, loc);
-            self.push(piece, Inst::Assume { cond }, loc.clone());
+        let zero_is_poison = count != BitCount::Ones
+            && raw::num_args(inst) >= 2
+            && raw::const_int_bits(raw::operand(inst, 1)).is_none_or(|flag| flag != 0);
+        if !zero_is_poison {
+            self.assign(piece, inst, Expr::BitCount { count, arg }, loc);
+            return;
         }
+        let counted = self.synthetic_value(ty, "count");
+        let expr = Expr::BitCount { count, arg };
+        self.push(
+            piece,
+            Inst::Assign {
+                dest: counted,
+                expr,
+            },
+            loc.clone(),
+        );
+        let of_zero = self.synthetic_value(ty, "count.zero");
+        let what = format!("the value of {family} of zero");
+        let reason = HavocReason::Unsupported { what };
+        self.push(
+            piece,
+            Inst::Havoc {
+                dest: of_zero,
+                reason,
+            },
+            loc.clone(),
+        );
+        let zero = Operand::Const(Const::new(ty, 0));
+        let is_zero = self.compare(piece, CmpPred::Eq, arg, zero, loc);
+        let expr = Expr::Select {
+            cond: is_zero,
+            on_true: Operand::Value(of_zero),
+            on_false: Operand::Value(counted),
+        };
+        self.assign(piece, inst, expr, loc);
     }
 
     /// The edge from LLVM block `from` to `to`, with the moves of `to`'s integer phis.

@@ -92,6 +92,11 @@ pub fn choose_interpretations(func: &Function) -> Vec<Interp> {
                         vote(&mut votes, rhs, pred.is_unsigned());
                     }
                 }
+                // The count is read from the operand's unsigned value, and is never negative.
+                Expr::BitCount { arg, .. } => {
+                    vote(&mut votes, arg, true);
+                    votes[dest.index()] += 1;
+                }
                 Expr::Cast { op, arg } => match op {
                     CastOp::ZExt => vote(&mut votes, arg, true),
                     CastOp::SExt => vote(&mut votes, arg, false),

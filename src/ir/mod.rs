@@ -346,6 +346,73 @@ pub struct ArithFlags {
     pub nosanitize: bool,
 }
 
+/// Which bits of a value a bit count counts (`llvm.ctpop`, `llvm.ctlz`, `llvm.cttz`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BitCount {
+    /// The bits set.
+    Ones,
+    /// The zeros above the highest bit set (the width for zero).
+    LeadingZeros,
+    /// The zeros below the lowest bit set (the width for zero).
+    TrailingZeros,
+}
+
+impl BitCount {
+    /// The count over the low `width` bits of `x`.
+    pub fn eval(self, x: u128, width: u32) -> u128 {
+        let x = Ty { width }.mask(x);
+        let count = match self {
+            BitCount::Ones => x.count_ones(),
+            BitCount::LeadingZeros => x.leading_zeros().saturating_sub(128 - width),
+            BitCount::TrailingZeros => x.trailing_zeros().min(width),
+        };
+        u128::from(count)
+    }
+
+    /// The intrinsic's name in LLVM, without its type suffix.
+    pub fn name(self) -> &'static str {
+        match self {
+            BitCount::Ones => "ctpop",
+            BitCount::LeadingZeros => "ctlz",
+            BitCount::TrailingZeros => "cttz",
+        }
+    }
+
+    /// The count of the name [`BitCount::name`] gives.
+    pub fn from_name(name: &str) -> Option<BitCount> {
+        [
+            BitCount::Ones,
+            BitCount::LeadingZeros,
+            BitCount::TrailingZeros,
+        ]
+        .into_iter()
+        .find(|c| c.name() == name)
+    }
+
+    /// The least and greatest counts of the values in `[lo, hi]` (unsigned, `lo <= hi`,
+    /// both within `width` bits).
+    pub fn range(self, lo: u128, hi: u128, width: u32) -> (u128, u128) {
+        let w = u128::from(width);
+        // The bit length of the largest value: no value of the range has a bit above it.
+        let length = |x: u128| 128 - u128::from(x.leading_zeros());
+        match self {
+            // Leading zeros fall as the value grows.
+            BitCount::LeadingZeros => (self.eval(hi, width), self.eval(lo, width)),
+            BitCount::Ones => {
+                let least = u128::from(lo > 0 && lo == hi) * u128::from(lo.count_ones());
+                (least.max(u128::from(lo > 0)), length(hi))
+            }
+            BitCount::TrailingZeros if lo == hi => {
+                let c = self.eval(lo, width);
+                (c, c)
+            }
+            // A nonzero value has a bit set at or below its bit length.
+            BitCount::TrailingZeros if lo > 0 => (0, length(hi) - 1),
+            BitCount::TrailingZeros => (0, w),
+        }
+    }
+}
+
 /// The right-hand side of an assignment.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Expr {
@@ -386,6 +453,13 @@ pub enum Expr {
         on_true: Operand,
         /// Value otherwise.
         on_false: Operand,
+    },
+    /// A count of the bits of an operand, of the operand's type.
+    BitCount {
+        /// What is counted.
+        count: BitCount,
+        /// The counted operand.
+        arg: Operand,
     },
 }
 
@@ -587,7 +661,9 @@ impl Inst {
     pub fn operands(&self) -> Vec<&Operand> {
         match self {
             Inst::Assign { expr, .. } => match expr {
-                Expr::Use(a) | Expr::Cast { arg: a, .. } => vec![a],
+                Expr::Use(a) | Expr::Cast { arg: a, .. } | Expr::BitCount { arg: a, .. } => {
+                    vec![a]
+                }
                 Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
                 Expr::Select {
                     cond,
@@ -1219,5 +1295,55 @@ impl Module {
     /// The check with this id.
     pub fn check(&self, id: CheckId) -> &Check {
         &self.checks[id.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BitCount;
+
+    const COUNTS: [BitCount; 3] = [
+        BitCount::Ones,
+        BitCount::LeadingZeros,
+        BitCount::TrailingZeros,
+    ];
+
+    #[test]
+    fn counts_agree_with_the_machine_instructions() {
+        for x in [0u32, 1, 2, 3, 0x80, 0x8000_0000, 0xFFFF_FFFF, 0x00F0_0F00] {
+            let x128 = u128::from(x);
+            assert_eq!(BitCount::Ones.eval(x128, 32), u128::from(x.count_ones()));
+            assert_eq!(
+                BitCount::LeadingZeros.eval(x128, 32),
+                u128::from(x.leading_zeros())
+            );
+            assert_eq!(
+                BitCount::TrailingZeros.eval(x128, 32),
+                u128::from(x.trailing_zeros())
+            );
+        }
+        // Bits above the width are not counted.
+        assert_eq!(BitCount::LeadingZeros.eval(0x1_0000, 16), 16);
+        assert_eq!(BitCount::Ones.eval(0x1_FFFF, 16), 16);
+    }
+
+    #[test]
+    fn ranges_contain_every_count_of_the_values_between_their_bounds() {
+        // Every range of 8-bit values, against the counts of each value in it.
+        for lo in 0u128..256 {
+            for hi in lo..256 {
+                for count in COUNTS {
+                    let (least, most) = count.range(lo, hi, 8);
+                    for x in lo..=hi {
+                        let c = count.eval(x, 8);
+                        assert!(least <= c && c <= most, "{count:?} of {x} in [{lo}, {hi}]");
+                    }
+                    if count == BitCount::LeadingZeros {
+                        // Exact: both ends are counts of the range's ends.
+                        assert_eq!((least, most), (count.eval(hi, 8), count.eval(lo, 8)));
+                    }
+                }
+            }
+        }
     }
 }

@@ -378,6 +378,10 @@ impl FunctionParser {
         {
             let arg = self.operand(&mut c)?;
             Expr::Cast { op, arg }
+        } else if let Some(count) = c.peek_word().and_then(|w| BitCount::from_name(&w)) {
+            c.word()?;
+            let arg = self.operand(&mut c)?;
+            Expr::BitCount { count, arg }
         } else if let Some(op) = c.peek_word().and_then(|w| bin_op(&w)) {
             c.word()?;
             let mut flags = ArithFlags::default();

@@ -92,6 +92,7 @@ impl fmt::Display for Expr {
                 };
                 write!(f, "{s} {arg}")
             }
+            Expr::BitCount { count, arg } => write!(f, "{} {arg}", count.name()),
             Expr::Select {
                 cond,
                 on_true,

@@ -120,6 +120,10 @@ impl Available {
                 op: *op,
                 arg: n(arg),
             },
+            Expr::BitCount { count, arg } => Expr::BitCount {
+                count: *count,
+                arg: n(arg),
+            },
             Expr::Select {
                 cond,
                 on_true,

@@ -214,7 +214,9 @@ pub fn compact(mut func: Function) -> Function {
                 Inst::Assign { dest, expr } => {
                     map(dest);
                     match expr {
-                        Expr::Use(a) | Expr::Cast { arg: a, .. } => map_op(a),
+                        Expr::Use(a)
+                        | Expr::Cast { arg: a, .. }
+                        | Expr::BitCount { arg: a, .. } => map_op(a),
                         Expr::Binary { lhs, rhs, .. } | Expr::Cmp { lhs, rhs, .. } => {
                             map_op(lhs);
                             map_op(rhs);

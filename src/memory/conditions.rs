@@ -196,7 +196,11 @@ pub(super) fn safe(expr: &Expr, ty: Ty) -> bool {
             }
             _ => false,
         },
-        Expr::Use(_) | Expr::Cmp { .. } | Expr::Cast { .. } | Expr::Select { .. } => true,
+        Expr::Use(_)
+        | Expr::Cmp { .. }
+        | Expr::Cast { .. }
+        | Expr::Select { .. }
+        | Expr::BitCount { .. } => true,
     }
 }
 
@@ -410,6 +414,10 @@ pub(super) fn instantiate_cone(
             },
             Expr::Cast { op, arg } => Expr::Cast {
                 op: *op,
+                arg: rename(arg, &map),
+            },
+            Expr::BitCount { count, arg } => Expr::BitCount {
+                count: *count,
                 arg: rename(arg, &map),
             },
             Expr::Select {

@@ -124,6 +124,9 @@ impl Numbering {
                 _ => None,
             },
             Expr::Cast { op, arg } => canon(arg, self).map(|arg| Expr::Cast { op: *op, arg }),
+            Expr::BitCount { count, arg } => {
+                canon(arg, self).map(|arg| Expr::BitCount { count: *count, arg })
+            }
             Expr::Select { .. } => None,
         };
         let n = match key {

@@ -525,6 +525,10 @@ impl<'a> Bmc<'a> {
                 let b = self.operand(rhs, store, local);
                 (of_bool(&super::bv_compare(*pred, &a, &b)), None)
             }
+            Expr::BitCount { count, arg } => {
+                let a = self.operand(arg, store, local);
+                (bit_count(*count, &a), None)
+            }
             Expr::Cast { op, arg } => {
                 let a = self.operand(arg, store, local);
                 let from = a.get_size();
@@ -635,6 +639,24 @@ fn is_true(v: &BV) -> Bool {
 
 fn of_bool(b: &Bool) -> BV {
     b.ite(&BV::from_u64(1, 1), &BV::from_u64(0, 1))
+}
+
+/// A count of the bits of `a`, of its width.
+fn bit_count(count: crate::ir::BitCount, a: &BV) -> BV {
+    use crate::ir::BitCount;
+    let w = a.get_size();
+    let n = |x: u32| BV::from_u64(u64::from(x), w);
+    let set = |bit: u32| a.extract(bit, bit).eq(BV::from_u64(1, 1));
+    match count {
+        BitCount::Ones => (0..w).fold(n(0), |sum, bit| sum.bvadd(&set(bit).ite(&n(1), &n(0)))),
+        // From the innermost test out: the outermost tests the highest bit.
+        BitCount::LeadingZeros => {
+            (0..w).fold(n(w), |rest, bit| set(bit).ite(&n(w - 1 - bit), &rest))
+        }
+        BitCount::TrailingZeros => (0..w)
+            .rev()
+            .fold(n(w), |rest, bit| set(bit).ite(&n(bit), &rest)),
+    }
 }
 
 /// A binary operation and the condition under which it is defined (no poison, no division

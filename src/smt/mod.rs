@@ -865,6 +865,46 @@ impl RegionFormula {
         min >= rlo && max <= rhi
     }
 
+    /// The term of a bit count of `arg` (of type `ty`): the leading or trailing zeros of its
+    /// unsigned reading as a chain of tests of its bits, exact; the bits set as a fresh value
+    /// in `[0, width]` (a sum of `width` remainders costs the solver more than it gives).
+    fn bit_count(
+        &mut self,
+        func: &Function,
+        interp: &[Interp],
+        count: crate::ir::BitCount,
+        arg: &Operand,
+        ty: Ty,
+        di: Interp,
+    ) -> Int {
+        use crate::ir::BitCount;
+        let w = ty.width;
+        // A count reads the same in both readings only when `width` is a positive signed
+        // value of the type.
+        if w < 3 {
+            return self.fresh_in_range(ty, di, "bitcount");
+        }
+        let a = self.reading(func, interp, arg, Interp::Unsigned);
+        let k = |n: u32| Int::from_u64(u64::from(n));
+        match count {
+            BitCount::Ones => {
+                let x = self.fresh_int("ctpop");
+                self.solver.assert(&Bool::and(&[x.ge(k(0)), x.le(k(w))]));
+                x
+            }
+            // Built from the innermost test out: the outermost tests the highest bit.
+            BitCount::LeadingZeros => (0..w).fold(k(w), |rest, bit| {
+                a.ge(big(&pow2(bit))).ite(&k(w - 1 - bit), &rest)
+            }),
+            // The outermost tests the lowest bit: bit `i` is set when the remainder modulo
+            // `2^(i+1)` is at least `2^i`.
+            BitCount::TrailingZeros => (0..w).rev().fold(k(w), |rest, bit| {
+                let low = a.modulo(big(&pow2(bit + 1)));
+                low.ge(big(&pow2(bit))).ite(&k(bit), &rest)
+            }),
+        }
+    }
+
     /// A fresh value in the range of a reading.
     fn fresh_in_range(&mut self, ty: Ty, interp: Interp, prefix: &str) -> Int {
         let x = self.fresh_int(prefix);
@@ -1025,6 +1065,7 @@ impl RegionFormula {
                 let b = self.reading(func, interp, on_false, di);
                 c.eq(Int::from_i64(1)).ite(&a, &b)
             }
+            Expr::BitCount { count, arg } => self.bit_count(func, interp, *count, arg, ty, di),
             Expr::Cast { op, arg } => match op {
                 CastOp::Trunc => {
                     let a = self.operand(func, interp, arg);

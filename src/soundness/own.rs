@@ -996,13 +996,30 @@ impl Gen {
             }
             5 => {
                 let (a, b) = (self.any_expr(scope, d), self.any_expr(scope, d));
-                match self.rng.below(3) {
+                match self.rng.below(5) {
                     0 => format!(
                         "(({t})(({un})({a}) {} ((unsigned)({b}) & {}U)))",
                         self.rng.pick(&["<<", ">>"]),
                         uw - 1
                     ),
                     1 => format!("(({t})((int)({a}) >> ((unsigned)({b}) & 31U)))"),
+                    // Counts of bits, of operands that keep them defined (not zero).
+                    2 => {
+                        let count = self.rng.pick(&[
+                            "__builtin_popcount((unsigned)({a}))",
+                            "__builtin_clz((unsigned)({a}) | 1U)",
+                            "__builtin_ctz((unsigned)({a}) | 0x80000000U)",
+                            "(31 ^ __builtin_clz((unsigned)({a}) | 1U))",
+                            "__builtin_clzll((unsigned long long)({a}) | 1ULL)",
+                            "__builtin_popcountll((unsigned long long)({a}))",
+                        ]);
+                        format!("(({t}){})", count.replace("{a}", &a))
+                    }
+                    // A shift by a count: below 32.
+                    3 => format!(
+                        "(({t})(({un})({a}) {} __builtin_clz((unsigned)({b}) | 1U)))",
+                        self.rng.pick(&["<<", ">>"])
+                    ),
                     _ => format!(
                         "(({t})(({un})({a}) {} {}))",
                         self.rng.pick(&["<<", ">>"]),

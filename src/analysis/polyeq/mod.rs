@@ -854,7 +854,7 @@ impl<'a, 'f> Walker<'a, 'f> {
                     _ => None,
                 }
             }
-            Expr::Cmp { .. } | Expr::Select { .. } => None,
+            Expr::Cmp { .. } | Expr::Select { .. } | Expr::BitCount { .. } => None,
         }
     }
 
