@@ -720,9 +720,10 @@ impl<'f> Lowering<'f> {
     }
 
     /// `dest := n / r` (`UDiv`) or `n >> r` (`LShr`) over unsigned readings with `r` not a
-    /// constant: between `n` over the largest divisor `r` may make and `n` over the least,
-    /// and at most `n` itself. Nothing when the divisor may be 0, or 1 for a destination
-    /// read as signed (the quotient may then be past the signed maximum).
+    /// constant: between 0 and `n` when the divisor is at least 1 (a shift's always is),
+    /// and at least 2 for a destination read as signed (the quotient is then below the
+    /// signed maximum). What the solver's encoding of such a quotient also says, so that
+    /// invariants over it are certified.
     fn bound_quotient<D: NumericDomain>(
         &self,
         d: &mut D,
@@ -730,85 +731,24 @@ impl<'f> Lowering<'f> {
         op: BinOp,
         n: &LinExpr,
         rhs: &Operand,
-        ty: Ty,
     ) {
-        use num_integer::Integer as _;
         self.havoc(d, dest);
-        let Some(r) = self.reading(d, rhs, Interp::Unsigned) else {
-            return;
+        let least = match op {
+            BinOp::LShr => Some(Int::one()),
+            _ => self
+                .reading(d, rhs, Interp::Unsigned)
+                .and_then(|r| self.bound(d, &r).int_hull().0),
         };
-        let (rlo, rhi) = self.bound(d, &r).int_hull();
-        let width = Int::from(ty.width);
-        // The divisor a bound of the amount stands for; `None` past the width (a shift by
-        // as much is poison, and its check reports it).
-        let divisor = |amount: &Int| match op {
-            BinOp::LShr => (amount < &width).then(|| pow2(amount.to_u32().unwrap_or(0))),
-            _ => Some(amount.clone()),
+        let needed = match self.interp(dest) {
+            Interp::Unsigned => Int::one(),
+            Interp::Signed => Int::from(2),
         };
-        let Some(least) = rlo.filter(|l| !l.is_negative()).and_then(|l| divisor(&l)) else {
-            return;
-        };
-        if least.is_zero() || (least.is_one() && self.interp(dest) == Interp::Signed) {
+        let shift_keeps_sign = op == BinOp::LShr && self.interp(dest) == Interp::Signed;
+        if shift_keeps_sign || least.is_none_or(|l| l < needed) {
             return;
         }
         let q = LinExpr::var(self.var(dest));
-        let mut cons = vec![LinCons::ge(&q, &LinExpr::constant(0)), LinCons::le(&q, n)];
-        let (nlo, nhi) = self.bound(d, n).int_hull();
-        if let Some(nhi) = nhi {
-            cons.push(LinCons::le(&q, &LinExpr::constant(nhi.div_floor(&least))));
-        }
-        if let (Some(nlo), Some(greatest)) = (nlo, rhi.as_ref().and_then(divisor)) {
-            if nlo.is_positive() && greatest.is_positive() {
-                cons.push(LinCons::ge(
-                    &q,
-                    &LinExpr::constant(nlo.div_floor(&greatest)),
-                ));
-            }
-        }
-        d.meet_cons(&cons);
-    }
-
-    /// `dest := n << s` with `s` not a constant: in `[n·2^min(s), n·2^max(s)]` and at least
-    /// `n` when no shift can wrap in the destination's reading; otherwise any value.
-    fn shift_left_by_variable<D: NumericDomain>(
-        &self,
-        d: &mut D,
-        dest: ValueId,
-        lhs: &Operand,
-        rhs: &Operand,
-        ty: Ty,
-    ) {
-        let n = self.reading(d, lhs, Interp::Unsigned);
-        let s = self.reading(d, rhs, Interp::Unsigned);
-        self.havoc(d, dest);
-        let (Some(n), Some(s)) = (n, s) else {
-            return;
-        };
-        let ((nlo, nhi), (slo, shi)) = (self.bound(d, &n).int_hull(), self.bound(d, &s).int_hull());
-        let (Some(nlo), Some(nhi), Some(slo), Some(shi)) = (nlo, nhi, slo, shi) else {
-            return;
-        };
-        let width = Int::from(ty.width);
-        if nlo.is_negative() || slo.is_negative() || shi >= width {
-            return;
-        }
-        let (Some(slo), Some(shi)) = (slo.to_u32(), shi.to_u32()) else {
-            return;
-        };
-        let limit = match self.interp(dest) {
-            Interp::Unsigned => Int::from(ty.umax()),
-            Interp::Signed => Int::from(ty.smax()),
-        };
-        let most = &nhi * pow2(shi);
-        if most > limit {
-            return;
-        }
-        let r = LinExpr::var(self.var(dest));
-        d.meet_cons(&[
-            LinCons::ge(&r, &LinExpr::constant(&nlo * pow2(slo))),
-            LinCons::le(&r, &LinExpr::constant(most)),
-            LinCons::ge(&r, &n),
-        ]);
+        d.meet_cons(&[LinCons::ge(&q, &LinExpr::constant(0)), LinCons::le(&q, n)]);
     }
 
     /// `dest := a & b` with neither a constant: at most each of them, read unsigned, and
@@ -937,8 +877,7 @@ impl<'f> Lowering<'f> {
                         Some(read(lhs, interp_hint(self, lhs, dest))?.scaled(&factor))
                     });
                 }
-                Some(_) => self.havoc(d, dest),
-                None => self.shift_left_by_variable(d, dest, lhs, rhs, ty),
+                _ => self.havoc(d, dest),
             },
             BinOp::UDiv | BinOp::LShr => {
                 let divisor = match (op, rhs_const) {
@@ -960,7 +899,7 @@ impl<'f> Lowering<'f> {
                         upper.add_constant(&c - Int::one());
                         d.meet_cons(&[LinCons::le(&cq, &n), LinCons::le(&n, &upper)]);
                     }
-                    (None, Some(n)) => self.bound_quotient(d, dest, op, &n, rhs, ty),
+                    (None, Some(n)) => self.bound_quotient(d, dest, op, &n, rhs),
                     _ => self.havoc(d, dest),
                 }
             }

@@ -866,8 +866,8 @@ impl RegionFormula {
     }
 
     /// The term of a bit count of `arg` (of type `ty`): the leading or trailing zeros of its
-    /// unsigned reading as a chain of tests of its bits, exact; the bits set as a fresh value
-    /// in `[0, width]` (a sum of `width` remainders costs the solver more than it gives).
+    /// unsigned reading as a chain of tests of its bits, exact; the bits set as the sum of
+    /// its bits within the budget of exact encodings, else a fresh value in `[0, width]`.
     fn bit_count(
         &mut self,
         func: &Function,
@@ -887,6 +887,11 @@ impl RegionFormula {
         let a = self.reading(func, interp, arg, Interp::Unsigned);
         let k = |n: u32| Int::from_u64(u64::from(n));
         match count {
+            // The sum of the operand's bits, within the budget of exact encodings.
+            BitCount::Ones if self.spend_exact(w / 8) => {
+                let bits = self.operand_bits(func, interp, arg, w);
+                bits.iter().fold(k(0), |sum, b| sum + b.clone())
+            }
             BitCount::Ones => {
                 let x = self.fresh_int("ctpop");
                 self.solver.assert(&Bool::and(&[x.ge(k(0)), x.le(k(w))]));
@@ -1175,8 +1180,23 @@ impl RegionFormula {
                             }
                             _ => None,
                         };
+                        let by_value = divisor.is_none();
                         let Some(c) = divisor.filter(|_| self.spend_exact(1)) else {
-                            return self.fresh_in_range(ty, di, "div");
+                            let q = self.fresh_in_range(ty, di, "div");
+                            if by_value && matches!(op, BinOp::UDiv | BinOp::LShr) {
+                                // What the numeric domains say of it (`bound_quotient`).
+                                let a = self.reading(func, interp, lhs, Interp::Unsigned);
+                                let r = self.reading(func, interp, rhs, Interp::Unsigned);
+                                let below = Bool::and(&[q.ge(Int::from_i64(0)), q.le(&a)]);
+                                let fact = match (op, di) {
+                                    (BinOp::LShr, Interp::Unsigned) => below,
+                                    (BinOp::LShr, Interp::Signed) => Bool::from_bool(true),
+                                    (_, Interp::Unsigned) => r.ge(Int::from_i64(1)).implies(&below),
+                                    (_, Interp::Signed) => r.ge(Int::from_i64(2)).implies(&below),
+                                };
+                                self.solver.assert(&reached.implies(&fact));
+                            }
+                            return q;
                         };
                         let a = self.reading(func, interp, lhs, reading);
                         let q = self.fresh_int("q");
