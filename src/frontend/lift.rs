@@ -1933,17 +1933,21 @@ impl Lifter {
         let ty = self.values[dest.index()].ty;
         let family = kind.trim_end_matches('.');
         let count = BitCount::from_name(family.trim_start_matches("llvm."));
+        let zero_is_poison = count != Some(BitCount::Ones)
+            && raw::num_args(inst) >= 2
+            && raw::const_int_bits(raw::operand(inst, 1)).is_none_or(|flag| flag != 0);
         let arg = self.operand(raw::operand(inst, 0), loc);
         let (Some(count), Some(arg)) = (count, arg) else {
+            // An operand wider than 128 bits: its count's range, or any value when zero's
+            // count is poison.
             let bits = i128::from(ty.width);
             let what = format!("the value of {family} beyond its range [0, {bits}]");
             self.havoc(piece, inst, HavocReason::Unsupported { what }, loc);
-            self.assume_result_range(piece, inst, 0, bits, loc);
+            if !zero_is_poison {
+                self.assume_result_range(piece, inst, 0, bits, loc);
+            }
             return;
         };
-        let zero_is_poison = count != BitCount::Ones
-            && raw::num_args(inst) >= 2
-            && raw::const_int_bits(raw::operand(inst, 1)).is_none_or(|flag| flag != 0);
         if !zero_is_poison {
             self.assign(piece, inst, Expr::BitCount { count, arg }, loc);
             return;
