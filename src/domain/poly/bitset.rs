@@ -47,6 +47,13 @@ impl BitSet {
         }
     }
 
+    /// `|self ∩ other|`, without building the intersection.
+    pub fn and_count(&self, other: &BitSet) -> usize {
+        (self.words.iter().zip(&other.words))
+            .map(|(a, b)| (a & b).count_ones() as usize)
+            .sum()
+    }
+
     /// Number of elements.
     pub fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
@@ -102,5 +109,8 @@ mod tests {
         assert_eq!(a.iter().collect::<Vec<_>>(), vec![3, 70]);
         assert!(a.is_subset(&b));
         assert_eq!(a.count(), 2);
+        assert_eq!(a.and_count(&b), 2);
+        b.insert(130);
+        assert_eq!(b.and_count(&a), 2);
     }
 }

@@ -180,14 +180,12 @@ impl Converted {
         let mut new_rays = Vec::new();
         let mut new_sat = Vec::new();
         let mut tested: u64 = 0;
+        let negative: Vec<usize> = (0..self.rays.len()).filter(|&n| s[n] < 0).collect();
         for p in 0..self.rays.len() {
             if s[p] <= 0 {
                 continue;
             }
-            for n in 0..self.rays.len() {
-                if s[n] >= 0 {
-                    continue;
-                }
+            for &n in &negative {
                 tested += 1;
                 if tested % STOP_CHECK_EVERY == 0 {
                     // The stage's budget of work sees the tests as they go.
@@ -199,18 +197,16 @@ impl Converted {
                         });
                     }
                 }
-                let common = self.sat[p].and(&self.sat[n]);
-                let work = if (common.count() as isize) < min_common {
-                    1
-                } else {
-                    1 + self.rays.len() as u64
-                };
+                // Most pairs fail the count test: it builds no intersection.
+                let few = (self.sat[p].and_count(&self.sat[n]) as isize) < min_common;
+                let work = if few { 1 } else { 1 + self.rays.len() as u64 };
                 *work_left = work_left.checked_sub(work).ok_or_else(|| BudgetExceeded {
                     what: format!("adjacency tests over {} rays", self.rays.len()),
                 })?;
-                if (common.count() as isize) < min_common {
+                if few {
                     continue;
                 }
+                let common = self.sat[p].and(&self.sat[n]);
                 let adjacent = (0..self.rays.len())
                     .all(|r| r == p || r == n || !common.is_subset(&self.sat[r]));
                 if !adjacent {

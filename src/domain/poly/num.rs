@@ -167,11 +167,24 @@ impl Coef {
 
     /// Non-negative greatest common divisor.
     pub fn gcd(&self, other: &Coef) -> Coef {
-        if let (Coef::Small(a), Coef::Small(b)) = (self, other) {
-            let g = (a.unsigned_abs()).gcd(&b.unsigned_abs());
-            if let Ok(v) = i64::try_from(g) {
-                return Coef::Small(v);
+        match (self, other) {
+            (Coef::Small(a), Coef::Small(b)) => {
+                let g = (a.unsigned_abs()).gcd(&b.unsigned_abs());
+                if let Ok(v) = i64::try_from(g) {
+                    return Coef::Small(v);
+                }
             }
+            // gcd(a, b) = gcd(a, b mod a): one division of the big number by a word, where
+            // the gcd of two big numbers shifts them bit by bit.
+            (Coef::Small(a), Coef::Big(b)) | (Coef::Big(b), Coef::Small(a)) if *a != 0 => {
+                let m = a.unsigned_abs();
+                if let Some(r) = (b.magnitude() % m).to_u64() {
+                    if let Ok(v) = i64::try_from(m.gcd(&r)) {
+                        return Coef::Small(v);
+                    }
+                }
+            }
+            _ => {}
         }
         Coef::from_big(self.to_big().gcd(&other.to_big()))
     }
@@ -293,8 +306,15 @@ pub fn normalize(row: &mut [Coef]) {
     if row.iter().any(|c| matches!(c, Coef::Big(_))) && normalize_wide(row) {
         return;
     }
+    // The word-sized entries first: a gcd that is already a word meets each big entry
+    // with one division.
     let mut g = Coef::ZERO;
-    for c in row.iter() {
+    let small = |c: &&Coef| matches!(c, Coef::Small(_));
+    for c in row
+        .iter()
+        .filter(small)
+        .chain(row.iter().filter(|c| !small(c)))
+    {
         if !c.is_zero() {
             g = g.gcd(c);
             if g.is_one() {
@@ -414,6 +434,36 @@ mod tests {
         let m = Coef::Small(1 << 40).mul(&Coef::Small(1 << 40));
         assert_eq!(m.to_big(), BigInt::from(1u128 << 80));
         assert_eq!(m.div_exact(&Coef::Small(1 << 40)), Coef::Small(1 << 40));
+    }
+
+    #[test]
+    fn gcd_of_a_word_and_a_big_number_is_that_of_big_integers() {
+        let bigs = [
+            BigInt::from(1u128 << 100),
+            BigInt::from(3u128.pow(70)),
+            -(BigInt::from(u64::MAX) * BigInt::from(6u64 * 7 * 11)),
+            BigInt::from(i64::MAX) * 2 + 1,
+        ];
+        let words = [
+            1,
+            -1,
+            2,
+            6,
+            -42,
+            77,
+            1 << 40,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ];
+        for b in &bigs {
+            for &w in &words {
+                let expected = b.gcd(&BigInt::from(w));
+                let (big, word) = (Coef::from_big(b.clone()), Coef::Small(w));
+                assert_eq!(big.gcd(&word).to_big(), expected, "gcd({b}, {w})");
+                assert_eq!(word.gcd(&big).to_big(), expected, "gcd({w}, {b})");
+            }
+        }
     }
 
     #[test]
