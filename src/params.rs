@@ -302,8 +302,8 @@ pub struct CexParams {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StageParams {
     /// The interval stage's budget of work (the classic engine over intervals, run before
-    /// the chosen engine, in the run's first pass), in steps (`analysis::Deadline::spend`):
-    /// its limit, so that what it proves is the same under any load. It takes
+    /// the chosen engine, in the run's first pass), in units of work
+    /// (`analysis::Deadline::spend`, eight steps over intervals each): its limit, so that what it proves is the same under any load. It takes
     /// milliseconds on most functions; one where it cannot finish gets no facts from it.
     /// Time limits it only as a safety net (`--timeout`, the run's end); the later stages
     /// get `--timeout` less what it used.
@@ -402,6 +402,9 @@ pub struct StageParams {
     pub call_site_preconditions: bool,
     /// The share of the run's plan the analyses of those calls' functions plan with.
     pub requirement_share: f64,
+    /// Rounds of those calls at most: a call that meets a requirement under its caller's
+    /// own precondition is settled by the next round, at the caller's calls.
+    pub requirement_rounds: usize,
     /// The share of the engine's allowance path focusing may take: when it stops before a
     /// fixpoint, the classic engine over the same domain gets the rest. Half: a large
     /// function whose paths the solver cannot enumerate within its budget still gets a
@@ -520,7 +523,7 @@ impl Params {
             bmc_query_work: 1_000_000,
         },
         stages: StageParams {
-            interval_work: 1 << 30,
+            interval_work: 1 << 27,
             interval_pass: true,
             max_refinement_rounds: 4,
             max_fruitless_rounds: 1,
@@ -545,6 +548,7 @@ impl Params {
             precondition_share: 0.5,
             call_site_preconditions: true,
             requirement_share: 0.25,
+            requirement_rounds: 3,
             focus_share: 0.5,
             classic_after_focus: true,
             relational_preconditions: true,

@@ -412,6 +412,60 @@ fn a_precondition_every_call_meets_proves_the_check() {
     );
 }
 
+/// A requirement passed on by a `static` caller: the helper's bounds and null checks hold if
+/// `buf` has `n` bytes, the function between passes its own parameters on (so its call
+/// meets them only under its own precondition), and the next round finds that every call
+/// of it passes a local array large enough: proved, where one round leaves them `holds if`
+/// as the analysis without checks at call sites does. The same helper reached through a
+/// function visible outside keeps its precondition.
+#[test]
+fn a_requirement_passed_on_by_a_static_caller_is_met_where_the_buffer_is_allocated() {
+    let path = common::program("preconditions/passed_on.c");
+    let mut args = SEPARATE_FUNCTIONS.to_vec();
+    args.push("--no-cache");
+    let on = common::check_json(&path, &args);
+    let mut one_round = args.clone();
+    one_round.extend(["-Z", "requirement-rounds=1"]);
+    let one = common::check_json(&path, &one_round);
+    let passed_on = "a buffer passed on by a static caller";
+    let outside = "a length from outside";
+    let expected_holds_if = [
+        (
+            "write of 1 byte through a null pointer",
+            "holds if buf != NULL",
+        ),
+        (
+            "write of 1 byte outside the object pointed to",
+            "holds if n <= size(buf)",
+        ),
+    ];
+    let sorted = |mut v: Vec<(String, String)>| {
+        v.sort();
+        v
+    };
+    let strings = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(e, v)| (e.to_string(), v.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        sorted(verdicts_at_mark(&on, &path, passed_on)),
+        strings(&[
+            ("write of 1 byte outside the object pointed to", "proved"),
+            ("write of 1 byte through a null pointer", "proved"),
+        ])
+    );
+    assert_eq!(
+        sorted(verdicts_at_mark(&one, &path, passed_on)),
+        sorted(strings(&expected_holds_if))
+    );
+    assert_eq!(
+        sorted(verdicts_at_mark(&on, &path, outside)),
+        sorted(strings(&expected_holds_if))
+    );
+}
+
 /// A limit computed from a cursor kept in memory, before a loop that passes the cursor's
 /// address to a reader: the limit's word stays above zero (read unsigned) at the loop head,
 /// so every call meets `limit != NULL` and the reader's check is proved, although the

@@ -32,7 +32,7 @@ pub fn analyze<D: NumericDomain>(
 
     while let Some(i) = worklist.pop_first() {
         let b = graph.rpo()[i];
-        if !deadline.spend(block_work(lowering, b, dim)) || deadline.expired() {
+        if !deadline.spend(block_work::<D>(lowering, b, dim)) || deadline.expired() {
             outcome = Outcome::Timeout;
             break;
         }
@@ -121,7 +121,7 @@ fn narrow_once<D: NumericDomain>(
         {
             continue;
         }
-        if !deadline.spend(block_work(lowering, *p, dim)) {
+        if !deadline.spend(block_work::<D>(lowering, *p, dim)) {
             return;
         }
         for (succ, out) in successors_out(lowering, *p, state) {
@@ -151,7 +151,7 @@ fn narrow_once<D: NumericDomain>(
         let Some(state) = states[b.index()].clone() else {
             continue;
         };
-        if !deadline.spend(block_work(lowering, *b, dim)) {
+        if !deadline.spend(block_work::<D>(lowering, *b, dim)) {
             return;
         }
         for (succ, out) in successors_out(lowering, *b, state) {
@@ -230,8 +230,9 @@ fn dead_at_entry(lowering: &Lowering<'_>, b: BlockId) -> VarSet {
 
 /// The steps of work (see `Deadline::spend`) of running block `b` once: its instructions,
 /// and per outgoing edge a copy of the state and a join or comparison, each over every
-/// dimension. What a run costs thus follows the function's size, never the machine.
-fn block_work(lowering: &Lowering<'_>, b: BlockId, dim: u64) -> u64 {
+/// dimension, in units of `D` ([`NumericDomain::STEPS_PER_UNIT`]). What a run costs thus
+/// follows the function's size, never the machine.
+fn block_work<D: NumericDomain>(lowering: &Lowering<'_>, b: BlockId, dim: u64) -> u64 {
     let block = lowering.func().block(b);
     let edges = match &block.term {
         Terminator::Jump(_) => 1,
@@ -239,7 +240,7 @@ fn block_work(lowering: &Lowering<'_>, b: BlockId, dim: u64) -> u64 {
         Terminator::Switch { cases, .. } => cases.len() as u64 + 1,
         Terminator::Return | Terminator::Stop | Terminator::Error(_) => 0,
     };
-    block.insts.len() as u64 + 1 + edges * dim
+    (block.insts.len() as u64 + 1 + edges * dim).div_ceil(D::STEPS_PER_UNIT)
 }
 
 /// Runs a block from its entry state and returns the state flowing along each outgoing

@@ -79,6 +79,10 @@ pub trait Lattice: Clone + fmt::Debug {
 
 /// Numeric operations, forward and backward.
 pub trait NumericDomain: Lattice {
+    /// Steps of the classic engine (a block's transfer over a dimension) counted as one
+    /// unit of work, so that a unit takes about as long in every domain: a step over
+    /// intervals is a few machine operations, one over polyhedra a conversion's share.
+    const STEPS_PER_UNIT: u64 = 1;
     /// `var := expr`.
     fn assign(&mut self, var: Var, expr: &LinExpr);
     /// Parallel assignment `vars[i] := exprs[i]` for all `i` at once.

@@ -23,7 +23,8 @@ pub enum Work {
     Solver,
     /// One adjacency test of a polyhedra conversion (or the ray scan it costs).
     Conversion,
-    /// One step of the classic engine (a block's transfer over a dimension).
+    /// One step of the classic engine (a block's transfer over a dimension), or several
+    /// in a domain whose steps are cheap (`NumericDomain::STEPS_PER_UNIT`).
     Step,
 }
 
@@ -32,8 +33,8 @@ impl Work {
     /// of each takes about as long on the machines the defaults were measured on.
     pub const fn weight(self) -> u64 {
         match self {
-            // Measured on the benchmark sets: about 3·10⁵ solver units, 2·10⁷ adjacency
-            // tests and 3·10⁷ interval steps a second, with a tenfold spread.
+            // Measured on the benchmark sets: about 3·10⁵ solver units and 2·10⁷ adjacency
+            // tests a second, with a tenfold spread.
             Work::Solver => 40,
             Work::Conversion => 1,
             Work::Step => 1,
