@@ -13,8 +13,9 @@
 //! or holds under a precondition `Q` of its caller (`holds if Q`, inferred by the caller's
 //! analysis like any precondition) that is itself a requirement met at every call of the
 //! caller: the next round lifts the callers' callers with `Q` checked, up to
-//! `params::StageParams::requirement_rounds` rounds (a buffer's size required by a helper, passed on by the function
-//! that receives the buffer, checked where the buffer is allocated).
+//! `params::StageParams::requirement_rounds` rounds (a buffer's size required by a
+//! helper, passed on by the function that receives the buffer, checked where the buffer is
+//! allocated).
 //!
 //! **Why it holds.** `holds if P` is proved by the analysis of the function from arbitrary
 //! arguments and memory: every execution of it that starts with inputs satisfying `P` passes
