@@ -303,10 +303,10 @@ pub struct CexParams {
 pub struct StageParams {
     /// The interval stage's budget of work (the classic engine over intervals, run before
     /// the chosen engine, in the run's first pass), in units of work
-    /// (`analysis::Deadline::spend`, eight steps over intervals each): its limit, so that what it proves is the same under any load. It takes
-    /// milliseconds on most functions; one where it cannot finish gets no facts from it.
-    /// Time limits it only as a safety net (`--timeout`, the run's end); the later stages
-    /// get `--timeout` less what it used.
+    /// (`analysis::Deadline::spend`, eight steps over intervals each): its limit, so that
+    /// what it proves is the same under any load. It takes milliseconds on most functions;
+    /// one where it cannot finish gets no facts from it. Time limits it only as a safety
+    /// net (`--timeout`, the run's end); the later stages get `--timeout` less what it used.
     pub interval_work: u64,
     /// Whether the interval stage runs first, as the run's first pass (`-Z
     /// interval-pass=off` leaves it out: the chosen engine alone, for the on/off table).
