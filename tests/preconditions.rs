@@ -347,6 +347,23 @@ fn verdicts_at_mark(report: &Value, path: &Path, mark: &str) -> Vec<(String, Str
         .collect()
 }
 
+/// Whether the precondition of each `holds if` check at the line marked `mark` is a
+/// contract (its function may be called from outside the program).
+fn contracts_at_mark(report: &Value, path: &Path, mark: &str) -> Vec<bool> {
+    let line = line_of_mark(path, mark);
+    report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| common::line_of(c) == Some(line) && c["verdict"] == "holds if")
+        .map(|c| {
+            c["contract"]
+                .as_bool()
+                .expect("a holds if says whether it is a contract")
+        })
+        .collect()
+}
+
 /// Every check, each function analyzed on its own (nothing inlined), no counterexample search.
 const SEPARATE_FUNCTIONS: [&str; 9] = [
     "--checks",
@@ -410,6 +427,32 @@ fn a_precondition_every_call_meets_proves_the_check() {
             .any(|(e, v)| e.contains("outside") && v.starts_with("holds if")),
         "{any_index:?}"
     );
+    // The exported function's precondition is its contract; the static helper's is asked of
+    // a call that does not meet it. Both read the same from the cache.
+    for report in [&first, &on] {
+        let exported = contracts_at_mark(report, &path, "an exported function's check");
+        assert!(
+            !exported.is_empty() && exported.iter().all(|c| *c),
+            "{exported:?}"
+        );
+        let helper = contracts_at_mark(report, &path, "one call passes any index");
+        assert!(
+            !helper.is_empty() && helper.iter().all(|c| !c),
+            "{helper:?}"
+        );
+        let contracts = report["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .filter(|c| c["contract"] == true)
+            .count();
+        assert_eq!(
+            report["summary"]["contracts"].as_u64(),
+            Some(contracts as u64),
+            "{}",
+            report["summary"]
+        );
+    }
 }
 
 /// A requirement passed on by a `static` caller: the helper's bounds and null checks hold if

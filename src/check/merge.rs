@@ -6,7 +6,9 @@
 //! merged verdict is `violated` when one context has a confirmed counterexample (that
 //! context decides), `unknown` when one context is unknown (the first, in source order,
 //! gives the reason), `holds if` when every context is proved or holds under a precondition
-//! (the first such context gives it), and `proved` when every context is proved.
+//! (the first such context gives it, one whose function only the program calls before an
+//! entry's contract: the check is an entry's contract only when every such context is),
+//! and `proved` when every context is proved.
 //!
 //! **Invariant:** the verdict of a program is the same over the merged checks as over the
 //! contexts (some violated, or all proved), so merging changes no exit code or task verdict.
@@ -31,7 +33,9 @@ impl MergedCheck {
     }
 
     /// The context that decides the verdict: the first violated one, else the first unknown
-    /// one, else the first that holds under a precondition, else the first (all proved).
+    /// one, else the first that holds under a precondition only the program's calls must
+    /// meet, else the first that holds under an entry's contract, else the first (all
+    /// proved).
     pub fn deciding(&self) -> &CheckResult {
         &self.contexts[self.deciding]
     }
@@ -165,6 +169,7 @@ pub fn merge_contexts(results: &[CheckResult]) -> Vec<MergedCheck> {
             let first = |pick: fn(&Verdict) -> bool| contexts.iter().position(|c| pick(&c.verdict));
             let deciding = first(|v| matches!(v, Verdict::Violated(_)))
                 .or_else(|| first(|v| matches!(v, Verdict::Unknown(_))))
+                .or_else(|| first(|v| matches!(v, Verdict::HoldsIf(p) if !p.is_contract())))
                 .or_else(|| first(|v| matches!(v, Verdict::HoldsIf(_))))
                 .unwrap_or(0);
             MergedCheck { contexts, deciding }
@@ -272,6 +277,7 @@ mod tests {
         Verdict::HoldsIf(crate::check::Precondition {
             expr: expr.into(),
             requirements: None,
+            callers: crate::check::Callers::Outside,
         })
     }
 
@@ -313,6 +319,30 @@ mod tests {
             merge_contexts(&violated)[0].verdict(),
             Verdict::Violated(_)
         ));
+    }
+
+    #[test]
+    fn a_precondition_only_the_program_must_meet_decides_over_an_entry_contract() {
+        let internal = Verdict::HoldsIf(crate::check::Precondition {
+            expr: "n >= 2".into(),
+            requirements: None,
+            callers: crate::check::Callers::Program,
+        });
+        let results = vec![
+            result(0, 5, "entry", holds_if("n >= 1")),
+            result(1, 5, "helper", internal.clone()),
+        ];
+        let merged = merge_contexts(&results);
+        assert_eq!(merged[0].verdict(), &internal);
+        assert_eq!(merged[0].deciding().function, "helper");
+        let contracts = vec![
+            result(0, 5, "entry", holds_if("n >= 1")),
+            result(1, 5, "other", Verdict::Proved),
+        ];
+        match merge_contexts(&contracts)[0].verdict() {
+            Verdict::HoldsIf(p) => assert!(p.is_contract()),
+            v => panic!("expected holds if, got {v:?}"),
+        }
     }
 
     #[test]

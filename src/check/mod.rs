@@ -241,6 +241,38 @@ pub struct Precondition {
     /// requirement a clause of the conjunction (`0 <= i && i < n` is two); `None` when a
     /// coefficient does not fit 128 bits.
     pub requirements: Option<Vec<crate::frontend::contract::Requirement>>,
+    /// Who enters the function, and so what the precondition asks of them.
+    pub callers: Callers,
+}
+
+/// Who may enter a function whose check holds under a precondition.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Callers {
+    /// Code outside the analyzed program may call it (it is visible outside its module,
+    /// its address is taken, or it is a named entry): the precondition is its contract,
+    /// for those callers to keep.
+    Outside,
+    /// Only the program's own direct calls enter it, and the analysis did not show that
+    /// every one of them meets the precondition.
+    Program,
+}
+
+impl Callers {
+    /// Who may enter `function` of `module`.
+    pub fn of(module: &crate::ir::Module, function: &str) -> Callers {
+        if module.called_only_directly.contains(function) {
+            Callers::Program
+        } else {
+            Callers::Outside
+        }
+    }
+}
+
+impl Precondition {
+    /// Whether it is the contract of a function callers outside the program may enter.
+    pub fn is_contract(&self) -> bool {
+        self.callers == Callers::Outside
+    }
 }
 
 impl fmt::Display for Precondition {

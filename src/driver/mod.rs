@@ -560,6 +560,7 @@ fn analyze_inner(
                             &mut outcome.results,
                             config,
                             outside,
+                            crate::check::Callers::of(module, &func.name),
                             time,
                             relational,
                         )

@@ -84,7 +84,7 @@ use crate::analysis::lower::Lowering;
 use crate::analysis::refine::SlotAssignment;
 use crate::analysis::{Deadline, Dim, FunctionContext, Outcome};
 use crate::budget::MemoryBudget;
-use crate::check::{CheckResult, Precondition, Verdict};
+use crate::check::{Callers, CheckResult, Precondition, Verdict};
 use crate::domain::linear::{ConsKind, Int, Interval, LinCons, LinExpr, Space, Var};
 use crate::domain::readable::readable_invariant;
 use crate::domain::Rat;
@@ -117,12 +117,14 @@ pub(super) fn starts_executions(func: &Function, module: &Module, named: &[&str]
 
 /// Replaces the verdict of each check of `func` in `results` that is open (see the module
 /// docs) and holds under an inferred precondition by `holds if P`. `called_from_outside`:
-/// whether executions start at `func` with arbitrary arguments.
+/// whether executions start at `func` with arbitrary arguments; `callers`: who may enter it.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn settle(
     func: &Function,
     results: &mut [CheckResult],
     config: &AnalysisConfig,
     called_from_outside: bool,
+    callers: Callers,
     time: Duration,
     relational: bool,
 ) {
@@ -136,6 +138,7 @@ pub(super) fn settle(
     let mut runs = 0;
     let open = Open {
         called_from_outside,
+        callers,
         deadline: &deadline,
     };
     // Intervals first: cheap, and enough for a bound on one parameter.
@@ -155,6 +158,7 @@ pub(super) fn settle(
 /// Which checks an attempt takes, and its budget.
 struct Open<'d> {
     called_from_outside: bool,
+    callers: Callers,
     deadline: &'d Deadline,
 }
 
@@ -225,6 +229,7 @@ fn attempt<D: NumericDomain>(
                 r.verdict = Verdict::HoldsIf(Precondition {
                     expr: candidate.text.clone(),
                     requirements: requirements.clone(),
+                    callers: open.callers,
                 });
             }
         }

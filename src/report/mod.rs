@@ -207,6 +207,9 @@ struct JsonCounts {
     violated: usize,
     /// Proved under a precondition on the arguments of their function.
     holds_if: usize,
+    /// Of those, the checks whose precondition is a contract: of a function that callers
+    /// outside the program may enter.
+    contracts: usize,
     unknown: usize,
 }
 
@@ -216,7 +219,10 @@ impl JsonCounts {
         match verdict {
             Verdict::Proved => self.proved += 1,
             Verdict::Violated(_) => self.violated += 1,
-            Verdict::HoldsIf(_) => self.holds_if += 1,
+            Verdict::HoldsIf(p) => {
+                self.holds_if += 1;
+                self.contracts += usize::from(p.is_contract());
+            }
             Verdict::Unknown(_) => self.unknown += 1,
         }
     }
@@ -269,6 +275,10 @@ struct JsonCheck {
     /// With `holds if`: the precondition, a C expression over the parameters of `function`.
     #[serde(skip_serializing_if = "Option::is_none")]
     precondition: Option<String>,
+    /// With `holds if`: whether the precondition is a contract (callers outside the program
+    /// may enter `function`), or asked of the program's own calls, not all shown to meet it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contract: Option<bool>,
     /// Why it is unknown: the first blocking context's reason.
     reason: Option<String>,
     /// What the counterexample search said, when it found nothing (a note: the reason
@@ -296,6 +306,8 @@ struct JsonContext {
     #[serde(skip_serializing_if = "Option::is_none")]
     precondition: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    contract: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     counterexample_search: Option<String>,
@@ -312,6 +324,7 @@ fn json_context(report: &AnalysisReport, r: &CheckResult) -> JsonContext {
         symbol: symbol(&r.function, &report.names).map(str::to_string),
         verdict: verdict_word(&r.verdict),
         precondition: precondition(&r.verdict),
+        contract: contract(&r.verdict),
         reason: unknown_reason(&r.verdict),
         counterexample_search: search_note(report, r).map(str::to_string),
         time_ms: check_run(report, r.check).map(json_check_time),
@@ -333,6 +346,7 @@ fn json_check(report: &AnalysisReport, c: &MergedCheck) -> JsonCheck {
         location: c.loc().map(|l| l.to_string()),
         verdict: deciding.verdict,
         precondition: deciding.precondition,
+        contract: deciding.contract,
         reason: deciding.reason,
         counterexample_search: deciding.counterexample_search,
         time_ms: deciding.time_ms,
@@ -357,6 +371,14 @@ fn json_check_time(c: &CheckRun) -> JsonCheckTime {
 fn precondition(v: &Verdict) -> Option<String> {
     match v {
         Verdict::HoldsIf(p) => Some(p.expr.clone()),
+        _ => None,
+    }
+}
+
+/// Whether the precondition of a `holds if` verdict is a contract.
+fn contract(v: &Verdict) -> Option<bool> {
+    match v {
+        Verdict::HoldsIf(p) => Some(p.is_contract()),
         _ => None,
     }
 }
@@ -613,6 +635,9 @@ pub fn text(program: &Program, info: &RunInfo) -> String {
             .loc()
             .map_or_else(|| "<unknown location>".to_string(), |l| l.to_string());
         let detail = match c.verdict() {
+            Verdict::HoldsIf(p) if !p.is_contract() => {
+                "  (not shown to hold at every call in the program)".to_string()
+            }
             Verdict::Proved | Verdict::HoldsIf(_) => String::new(),
             Verdict::Violated(cex) => format!("  (counterexample {})", cex.confirmed_by),
             Verdict::Unknown(reason) => format!("  ({reason})"),
@@ -670,9 +695,13 @@ pub fn text(program: &Program, info: &RunInfo) -> String {
         );
     }
     // Named only when there are some, so that the line of a closed program reads as before.
+    let contracts = checks
+        .iter()
+        .filter(|c| matches!(c.verdict(), Verdict::HoldsIf(p) if p.is_contract()))
+        .count();
     let holds_if = match count("holds if") {
         0 => String::new(),
-        n => format!("{n} holds if, "),
+        n => format!("{n} holds if ({contracts} as contracts of entries), "),
     };
     let _ = writeln!(
         out,

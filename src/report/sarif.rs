@@ -74,7 +74,8 @@ const RULES: [(&str, &str, &str, &str); 8] = [
         "Assertion not proved",
         "The analysis could neither prove nor refute the assertion (imprecision, budget or \
          unsupported feature); the reason is in the message. A note: it holds under the \
-         precondition on the function's arguments in `properties.precondition`.",
+         precondition on the function's arguments in `properties.precondition`, \
+         `properties.contract` true when callers outside the program may call the function.",
     ),
     (
         "PF010",
@@ -193,19 +194,24 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
                 // which is in the message and in `properties.precondition`.
                 Verdict::HoldsIf(precondition) => {
                     *counts.get_mut("holds_if").expect("key") += 1;
+                    let unshown = if precondition.is_contract() {
+                        ""
+                    } else {
+                        " (not shown to hold at every call in the program)"
+                    };
                     match (runtime_rule(c.kind()), c.kind().runtime_error()) {
                         (Some(rule), Some(what)) => (
                             rule,
                             "note",
                             format!(
-                                "No {what} happens in `{function}` if `{precondition}` holds at its entry{contexts}."
+                                "No {what} happens in `{function}` if `{precondition}` holds at its entry{unshown}{contexts}."
                             ),
                         ),
                         _ => (
                             2,
                             "note",
                             format!(
-                                "Assertion holds in `{function}` if `{precondition}` holds at its entry{contexts}."
+                                "Assertion holds in `{function}` if `{precondition}` holds at its entry{unshown}{contexts}."
                             ),
                         ),
                     }
@@ -278,6 +284,7 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
             }
             if let Verdict::HoldsIf(precondition) = c.verdict() {
                 properties.insert("precondition".into(), json!(precondition.expr));
+                properties.insert("contract".into(), json!(precondition.is_contract()));
             }
             if !properties.is_empty() {
                 result["properties"] = Value::Object(properties);

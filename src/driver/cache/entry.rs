@@ -149,7 +149,7 @@ pub(crate) fn decode(
                 kind: c.kind.clone(),
                 loc: c.loc.clone(),
                 function: c.function.clone(),
-                verdict: verdict(r.verdict)?,
+                verdict: verdict(r.verdict, crate::check::Callers::of(module, &func.name))?,
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -562,11 +562,17 @@ fn verdict_record(verdict: &Verdict) -> VerdictRecord {
     }
 }
 
-fn verdict(record: VerdictRecord) -> Result<Verdict, String> {
+/// The verdict `record` stores, for a function `callers` may enter (read from the program
+/// at hand, not stored: who may call a function is the program's, not its results').
+fn verdict(record: VerdictRecord, callers: crate::check::Callers) -> Result<Verdict, String> {
     Ok(match record {
         VerdictRecord::Proved => Verdict::Proved,
         VerdictRecord::HoldsIf(expr, requirements) => {
-            Verdict::HoldsIf(crate::check::Precondition { expr, requirements })
+            Verdict::HoldsIf(crate::check::Precondition {
+                expr,
+                requirements,
+                callers,
+            })
         }
         VerdictRecord::Violated(cex) => Verdict::Violated(Box::new(Counterexample {
             args: cex.args.into_iter().map(nondet).collect::<Result<_, _>>()?,

@@ -323,9 +323,14 @@ fn mark_html(
         Verdict::HoldsIf(precondition) => {
             let _ = write!(
                 out,
-                "<div class=\"reason\">if <code>{}</code> at the entry of <code>{}</code>{more}</div>",
+                "<div class=\"reason\">if <code>{}</code> at the entry of <code>{}</code>{}{more}</div>",
                 esc(&precondition.expr),
-                esc(program.function_name(&deciding.function))
+                esc(program.function_name(&deciding.function)),
+                if precondition.is_contract() {
+                    ""
+                } else {
+                    " (not shown to hold at every call in the program)"
+                }
             );
         }
         Verdict::Unknown(reason) => {
