@@ -381,7 +381,8 @@ const SEPARATE_FUNCTIONS: [&str; 9] = [
 /// precondition every call meets is proved (a positive step, a buffer long enough and not
 /// `NULL`: a local array and a pointer into it; a limit computed from a pointer read back
 /// from memory, whose word says it is not `NULL`), and stays `holds if` when one call may not
-/// meet it (an index the caller does not bound) or when the function is visible outside.
+/// meet it (an index an exported caller passes on: met under that caller's contract) or
+/// when the function is visible outside.
 /// Without the checks at call sites each of them is `holds if`; a run served by the cache
 /// proves the same.
 #[test]
@@ -427,8 +428,9 @@ fn a_precondition_every_call_meets_proves_the_check() {
             .any(|(e, v)| e.contains("outside") && v.starts_with("holds if")),
         "{any_index:?}"
     );
-    // The exported function's precondition is its contract; the static helper's is asked of
-    // a call that does not meet it. Both read the same from the cache.
+    // The exported function's precondition is its contract; the static helper's is met at
+    // every call when the exported function that passes its own argument on is called
+    // within its contract. Both read the same from the cache.
     for report in [&first, &on] {
         let exported = contracts_at_mark(report, &path, "an exported function's check");
         assert!(
@@ -437,7 +439,7 @@ fn a_precondition_every_call_meets_proves_the_check() {
         );
         let helper = contracts_at_mark(report, &path, "one call passes any index");
         assert!(
-            !helper.is_empty() && helper.iter().all(|c| !c),
+            !helper.is_empty() && helper.iter().all(|c| *c),
             "{helper:?}"
         );
         let contracts = report["checks"]
@@ -460,7 +462,8 @@ fn a_precondition_every_call_meets_proves_the_check() {
 /// meets them only under its own precondition), and the next round finds that every call
 /// of it passes a local array large enough: proved, where one round leaves them `holds if`
 /// as the analysis without checks at call sites does. The same helper reached through a
-/// function visible outside keeps its precondition.
+/// function visible outside keeps its precondition, which every call meets under that
+/// function's own (its contract).
 #[test]
 fn a_requirement_passed_on_by_a_static_caller_is_met_where_the_buffer_is_allocated() {
     let path = common::program("preconditions/passed_on.c");
@@ -506,6 +509,31 @@ fn a_requirement_passed_on_by_a_static_caller_is_met_where_the_buffer_is_allocat
     assert_eq!(
         sorted(verdicts_at_mark(&on, &path, outside)),
         sorted(strings(&expected_holds_if))
+    );
+    // One round: the helper's calls were not all shown to meet its precondition. Through
+    // the exported function, every call meets it when that function is called within its
+    // own precondition, which the report names.
+    assert_eq!(contracts_at_mark(&one, &path, passed_on), [false, false]);
+    assert_eq!(contracts_at_mark(&on, &path, outside), [true, true]);
+    let line = line_of_mark(&path, outside);
+    let mut named: Vec<(String, String)> = on["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| common::line_of(c) == Some(line))
+        .flat_map(|c| c["entry_contracts"].as_array().cloned().unwrap_or_default())
+        .map(|e| {
+            let field = |k: &str| e[k].as_str().unwrap_or_default().to_string();
+            (field("function"), field("precondition"))
+        })
+        .collect();
+    named.sort();
+    assert_eq!(
+        named,
+        [
+            ("fill_exported".to_string(), "buf != NULL".to_string()),
+            ("fill_exported".to_string(), "n <= size(buf)".to_string()),
+        ]
     );
 }
 

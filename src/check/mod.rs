@@ -245,16 +245,31 @@ pub struct Precondition {
     pub callers: Callers,
 }
 
-/// Who may enter a function whose check holds under a precondition.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// Who may enter a function whose check holds under a precondition, and whether its calls
+/// were shown to meet it.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Callers {
     /// Code outside the analyzed program may call it (it is visible outside its module,
     /// its address is taken, or it is a named entry): the precondition is its contract,
     /// for those callers to keep.
     Outside,
+    /// Only the program's own direct calls enter it, and every one meets the precondition
+    /// when the functions named, which code outside the program may call, are called
+    /// within the preconditions given (theirs, inferred at their calls of the chain).
+    Entries(Vec<EntryContract>),
     /// Only the program's own direct calls enter it, and the analysis did not show that
     /// every one of them meets the precondition.
     Program,
+}
+
+/// A precondition of a function that code outside the program may call, as a contract
+/// other checks rest on.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub struct EntryContract {
+    /// The function.
+    pub function: String,
+    /// The precondition, a C expression over its parameters.
+    pub precondition: String,
 }
 
 impl Callers {
@@ -269,9 +284,11 @@ impl Callers {
 }
 
 impl Precondition {
-    /// Whether it is the contract of a function callers outside the program may enter.
+    /// Whether the check holds whenever the functions code outside the program may call
+    /// are called within their contracts: it is one of theirs, or every call meets it
+    /// under them.
     pub fn is_contract(&self) -> bool {
-        self.callers == Callers::Outside
+        self.callers != Callers::Program
     }
 }
 

@@ -229,7 +229,7 @@ fn attempt<D: NumericDomain>(
                 r.verdict = Verdict::HoldsIf(Precondition {
                     expr: candidate.text.clone(),
                     requirements: requirements.clone(),
-                    callers: open.callers,
+                    callers: open.callers.clone(),
                 });
             }
         }

@@ -38,7 +38,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::AnalysisConfig;
-use crate::check::{AnalysisReport, Verdict};
+use crate::check::{AnalysisReport, Callers, EntryContract, Verdict};
 use crate::frontend::contract::{Obligation, Requirement, Requirements};
 use crate::frontend::{FrontendConfig, Llvm, Program};
 use crate::ir;
@@ -51,6 +51,9 @@ enum Met {
     /// Proved under the caller's precondition: each clause, a requirement of the caller
     /// (`(caller, index)`), must hold at every call of the caller.
     If(Vec<(String, usize)>),
+    /// Proved under the precondition of a caller that code outside the program may call:
+    /// met whenever that caller is called within it (its contract).
+    Contract(EntryContract),
     /// Not proved.
     Not,
 }
@@ -84,25 +87,43 @@ impl Ledger {
     /// The requirements that hold in every execution: the least set closed under "every
     /// call of the function checked it, and each met it always or under requirements of
     /// its caller in the set" (least, so that no requirement rests on itself through
-    /// recursion).
-    fn holding(&self) -> BTreeSet<(String, usize)> {
-        let mut holds: BTreeSet<(String, usize)> = BTreeSet::new();
+    /// recursion); with `contracts`, a call met under the contract of a caller code
+    /// outside the program may call counts as met too. Each requirement comes with the
+    /// contracts it rests on (none without `contracts`).
+    fn holding(&self, contracts: bool) -> BTreeMap<(String, usize), BTreeSet<EntryContract>> {
+        let mut holds: BTreeMap<(String, usize), BTreeSet<EntryContract>> = BTreeMap::new();
         loop {
-            let before = holds.len();
+            let mut changed = false;
             for ((f, i), met) in &self.met {
                 let calls = self.calls.get(f).copied().unwrap_or(0);
-                let all = calls > 0
-                    && met.len() == calls
-                    && met.iter().all(|m| match m {
-                        Met::Always => true,
-                        Met::If(reqs) => reqs.iter().all(|r| holds.contains(r)),
-                        Met::Not => false,
-                    });
-                if all {
-                    holds.insert((f.clone(), *i));
+                if calls == 0 || met.len() != calls {
+                    continue;
+                }
+                let mut rests_on = BTreeSet::new();
+                let all = met.iter().all(|m| match m {
+                    Met::Always => true,
+                    Met::If(reqs) => reqs.iter().all(|r| match holds.get(r) {
+                        Some(on) => {
+                            rests_on.extend(on.iter().cloned());
+                            true
+                        }
+                        None => false,
+                    }),
+                    Met::Contract(contract) if contracts => {
+                        rests_on.insert(contract.clone());
+                        true
+                    }
+                    Met::Contract(_) | Met::Not => false,
+                });
+                // The sets only grow, over finitely many contracts: the loop ends.
+                if all && holds.get(&(f.clone(), *i)) != Some(&rests_on) {
+                    let entry = holds.entry((f.clone(), *i)).or_default();
+                    let before = entry.len();
+                    entry.extend(rests_on);
+                    changed |= entry.len() != before || before == 0;
                 }
             }
-            if holds.len() == before {
+            if !changed {
                 return holds;
             }
         }
@@ -157,11 +178,9 @@ pub fn settle_at_call_sites(
         for f in &callers.functions {
             ledger.calls.insert(f.clone(), callers.calls[f]);
         }
-        let mut params = config.params;
-        // A caller's precondition is of use only when the next round checks it.
-        if round + 1 == rounds {
-            params.stages.precondition_work = 0;
-        }
+        // A caller's precondition is checked by the next round, or, for a caller that code
+        // outside the program may call, is its contract.
+        let params = config.params;
         let analyzed = super::analyze(
             &callers.module,
             &AnalysisConfig {
@@ -176,8 +195,11 @@ pub fn settle_at_call_sites(
             .map(|r| (r.check, (r.function.as_str(), &r.verdict)))
             .collect();
         let mut next = Requirements::new();
-        // Calls that met a requirement always, under their caller's precondition, not.
-        let mut counts = [0usize; 3];
+        // Calls that met a requirement always, under their caller's precondition, under an
+        // entry's contract, not; and why not, by the class of the call's verdict (for
+        // `-Z debug-work`).
+        let mut counts = [0usize; 4];
+        let mut unmet: BTreeMap<&str, usize> = BTreeMap::new();
         for (check, obligation) in &callers.obligations {
             let Obligation::Requirement {
                 function,
@@ -192,7 +214,13 @@ pub fn settle_at_call_sites(
             let met = match verdicts.get(check) {
                 Some((_, Verdict::Proved)) => Met::Always,
                 Some((caller, Verdict::HoldsIf(p))) => match &p.requirements {
-                    Some(reqs) if module.called_only_directly.contains(*caller) => Met::If(
+                    _ if !module.called_only_directly.contains(*caller) => {
+                        Met::Contract(EntryContract {
+                            function: report.names.readable(caller).to_string(),
+                            precondition: p.expr.clone(),
+                        })
+                    }
+                    Some(reqs) if round + 1 < rounds => Met::If(
                         reqs.iter()
                             .map(|req| (caller.to_string(), ledger.index(caller, req, &mut next)))
                             .collect(),
@@ -204,8 +232,18 @@ pub fn settle_at_call_sites(
             counts[match met {
                 Met::Always => 0,
                 Met::If(_) => 1,
-                Met::Not => 2,
+                Met::Contract(_) => 2,
+                Met::Not => 3,
             }] += 1;
+            if matches!(met, Met::Not) {
+                let why = match verdicts.get(check) {
+                    Some((_, Verdict::Unknown(reason))) => reason.class(),
+                    Some((_, Verdict::HoldsIf(_))) => "holds if, in the last round",
+                    Some((_, Verdict::Violated(_))) => "violated",
+                    _ => "not analyzed",
+                };
+                *unmet.entry(why).or_default() += 1;
+            }
             let at = firsts[function] + requirement;
             ledger
                 .met
@@ -217,40 +255,56 @@ pub fn settle_at_call_sites(
             eprintln!(
                 "polyfocus: work: round {round}: requirements of {} functions checked at {} \
                  calls in {} callers, met {} always, {} under the caller's precondition, {} \
-                 not",
+                 under an entry's contract, {} not ({unmet:?})",
                 callers.functions.len(),
                 callers.obligations.len(),
                 callers.module.functions.len(),
                 counts[0],
                 counts[1],
-                counts[2]
+                counts[2],
+                counts[3]
             );
         }
         pending = next;
     }
     drop(program);
-    let holding = ledger.holding();
-    let mut upgraded = 0;
+    let holding = ledger.holding(false);
+    let under_contracts = ledger.holding(true);
+    let (mut upgraded, mut contracted) = (0, 0);
     for r in &mut report.results {
-        let Verdict::HoldsIf(p) = &r.verdict else {
+        let Verdict::HoldsIf(p) = &mut r.verdict else {
             continue;
         };
         let Some(list) = ledger.requirements.get(&r.function) else {
             continue;
         };
-        let held = |req: &Requirement| {
-            (list.iter().position(|r| r == req))
-                .is_some_and(|i| holding.contains(&(r.function.clone(), i)))
+        let Some(indices) = (p.requirements.iter().flatten())
+            .map(|req| list.iter().position(|r| r == req))
+            .collect::<Option<Vec<usize>>>()
+            .filter(|indices| !indices.is_empty())
+        else {
+            continue;
         };
-        if p.requirements
-            .as_ref()
-            .is_some_and(|reqs| reqs.iter().all(held))
-        {
+        let key = |i: &usize| (r.function.clone(), *i);
+        if indices.iter().all(|i| holding.contains_key(&key(i))) {
             r.verdict = Verdict::Proved;
             upgraded += 1;
+        } else if indices
+            .iter()
+            .all(|i| under_contracts.contains_key(&key(i)))
+        {
+            let mut on: BTreeSet<EntryContract> = BTreeSet::new();
+            for i in &indices {
+                on.extend(under_contracts[&key(i)].iter().cloned());
+            }
+            p.callers = Callers::Entries(on.into_iter().collect());
+            contracted += 1;
         }
     }
     if config.params.trace.work {
-        eprintln!("polyfocus: work: requirements met at every call: {upgraded} checks proved");
+        eprintln!(
+            "polyfocus: work: requirements met at every call: {upgraded} checks proved, \
+             {contracted} under entries' contracts"
+        );
     }
 }

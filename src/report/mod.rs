@@ -275,10 +275,14 @@ struct JsonCheck {
     /// With `holds if`: the precondition, a C expression over the parameters of `function`.
     #[serde(skip_serializing_if = "Option::is_none")]
     precondition: Option<String>,
-    /// With `holds if`: whether the precondition is a contract (callers outside the program
-    /// may enter `function`), or asked of the program's own calls, not all shown to meet it.
+    /// With `holds if`: whether the check holds whenever the functions that code outside the
+    /// program may call are called within their contracts (the precondition is one, or every
+    /// call meets it under them); false when calls of `function` were not all shown to meet it.
     #[serde(skip_serializing_if = "Option::is_none")]
     contract: Option<bool>,
+    /// The entries' contracts every call of a `static` function meets its precondition under.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    entry_contracts: Vec<JsonEntryContract>,
     /// Why it is unknown: the first blocking context's reason.
     reason: Option<String>,
     /// What the counterexample search said, when it found nothing (a note: the reason
@@ -307,6 +311,8 @@ struct JsonContext {
     precondition: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     contract: Option<bool>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    entry_contracts: Vec<JsonEntryContract>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -325,6 +331,7 @@ fn json_context(report: &AnalysisReport, r: &CheckResult) -> JsonContext {
         verdict: verdict_word(&r.verdict),
         precondition: precondition(&r.verdict),
         contract: contract(&r.verdict),
+        entry_contracts: entry_contracts(&r.verdict),
         reason: unknown_reason(&r.verdict),
         counterexample_search: search_note(report, r).map(str::to_string),
         time_ms: check_run(report, r.check).map(json_check_time),
@@ -347,6 +354,7 @@ fn json_check(report: &AnalysisReport, c: &MergedCheck) -> JsonCheck {
         verdict: deciding.verdict,
         precondition: deciding.precondition,
         contract: deciding.contract,
+        entry_contracts: entry_contracts(c.verdict()),
         reason: deciding.reason,
         counterexample_search: deciding.counterexample_search,
         time_ms: deciding.time_ms,
@@ -372,6 +380,63 @@ fn precondition(v: &Verdict) -> Option<String> {
     match v {
         Verdict::HoldsIf(p) => Some(p.expr.clone()),
         _ => None,
+    }
+}
+
+/// What a `holds if` asks of whom, for people: `None` for an entry's own contract; the
+/// entries' contracts its calls meet it under; or that its calls were not all shown to
+/// meet it.
+pub(crate) fn precondition_note(p: &crate::check::Precondition) -> Option<String> {
+    use crate::check::Callers;
+    // Contracts named, at most; the rest are counted.
+    const SHOWN: usize = 3;
+    match &p.callers {
+        Callers::Outside => None,
+        Callers::Program => Some("not shown to hold at every call in the program".into()),
+        Callers::Entries(contracts) => {
+            // One conjunction per function (the contracts come sorted by function).
+            let mut by_function: Vec<(&str, Vec<String>)> = Vec::new();
+            for c in contracts {
+                let clause = match c.precondition.contains("||") {
+                    true => format!("({})", c.precondition),
+                    false => c.precondition.clone(),
+                };
+                match by_function.last_mut() {
+                    Some((f, clauses)) if *f == c.function => clauses.push(clause),
+                    _ => by_function.push((&c.function, vec![clause])),
+                }
+            }
+            let mut named: Vec<String> = (by_function.iter().take(SHOWN))
+                .map(|(f, clauses)| format!("`{f}` is called with `{}`", clauses.join(" && ")))
+                .collect();
+            if by_function.len() > SHOWN {
+                named.push(format!("{} more functions", by_function.len() - SHOWN));
+            }
+            Some(format!("met at every call when {}", named.join(", ")))
+        }
+    }
+}
+
+/// The entries' contracts a `holds if` rests on, for the JSON report.
+#[derive(Serialize)]
+struct JsonEntryContract {
+    function: String,
+    precondition: String,
+}
+
+fn entry_contracts(v: &Verdict) -> Vec<JsonEntryContract> {
+    match v {
+        Verdict::HoldsIf(crate::check::Precondition {
+            callers: crate::check::Callers::Entries(contracts),
+            ..
+        }) => contracts
+            .iter()
+            .map(|c| JsonEntryContract {
+                function: c.function.clone(),
+                precondition: c.precondition.clone(),
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -635,10 +700,10 @@ pub fn text(program: &Program, info: &RunInfo) -> String {
             .loc()
             .map_or_else(|| "<unknown location>".to_string(), |l| l.to_string());
         let detail = match c.verdict() {
-            Verdict::HoldsIf(p) if !p.is_contract() => {
-                "  (not shown to hold at every call in the program)".to_string()
+            Verdict::HoldsIf(p) => {
+                precondition_note(p).map_or_else(String::new, |n| format!("  ({n})"))
             }
-            Verdict::Proved | Verdict::HoldsIf(_) => String::new(),
+            Verdict::Proved => String::new(),
             Verdict::Violated(cex) => format!("  (counterexample {})", cex.confirmed_by),
             Verdict::Unknown(reason) => format!("  ({reason})"),
         };
@@ -701,7 +766,7 @@ pub fn text(program: &Program, info: &RunInfo) -> String {
         .count();
     let holds_if = match count("holds if") {
         0 => String::new(),
-        n => format!("{n} holds if ({contracts} as contracts of entries), "),
+        n => format!("{n} holds if ({contracts} under entries' contracts), "),
     };
     let _ = writeln!(
         out,

@@ -194,11 +194,8 @@ pub fn sarif(programs: &[ProgramReport], options: &SarifOptions) -> String {
                 // which is in the message and in `properties.precondition`.
                 Verdict::HoldsIf(precondition) => {
                     *counts.get_mut("holds_if").expect("key") += 1;
-                    let unshown = if precondition.is_contract() {
-                        ""
-                    } else {
-                        " (not shown to hold at every call in the program)"
-                    };
+                    let unshown = super::precondition_note(precondition)
+                        .map_or_else(String::new, |n| format!(" ({n})"));
                     match (runtime_rule(c.kind()), c.kind().runtime_error()) {
                         (Some(rule), Some(what)) => (
                             rule,

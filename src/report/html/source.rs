@@ -326,11 +326,8 @@ fn mark_html(
                 "<div class=\"reason\">if <code>{}</code> at the entry of <code>{}</code>{}{more}</div>",
                 esc(&precondition.expr),
                 esc(program.function_name(&deciding.function)),
-                if precondition.is_contract() {
-                    ""
-                } else {
-                    " (not shown to hold at every call in the program)"
-                }
+                crate::report::precondition_note(precondition)
+                    .map_or_else(String::new, |n| esc(&format!(" ({n})")))
             );
         }
         Verdict::Unknown(reason) => {
