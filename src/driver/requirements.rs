@@ -30,10 +30,19 @@
 //! are independent (none assumes another), so no proof rests on a requirement that may
 //! fail.
 //!
+//! **Entries' contracts.** A call in a function that code outside the program may call
+//! (an exported function, a named entry) that meets a requirement under its caller's
+//! precondition `Q` meets it whenever that function is called within `Q`, its contract
+//! (its analysis proved the call's check from every entry satisfying `Q`). A second least
+//! set counts such calls as met, each requirement with the contracts it rests on; a check
+//! whose requirements are all in it, but not all in the first, stays `holds if P` and
+//! names them (`check::Callers::Entries`): it holds in every execution in which those
+//! functions are entered from outside within their contracts.
+//!
 //! **Budget.** The callers' analyses of each round plan with a share of the run's plan
-//! (`params::StageParams::requirement_share`); their preconditions are inferred only when
-//! a next round can check them. The cache keeps each `holds if`'s requirement with it, so
-//! a run served by the cache settles the same checks.
+//! (`params::StageParams::requirement_share`), and infer preconditions for the checks they
+//! leave open (for the next round, or as an entry's contract). The cache keeps each `holds
+//! if`'s requirement with it, so a run served by the cache settles the same checks.
 
 use std::collections::{BTreeMap, BTreeSet};
 

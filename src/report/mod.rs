@@ -207,8 +207,9 @@ struct JsonCounts {
     violated: usize,
     /// Proved under a precondition on the arguments of their function.
     holds_if: usize,
-    /// Of those, the checks whose precondition is a contract: of a function that callers
-    /// outside the program may enter.
+    /// Of those, the checks that hold whenever the functions code outside the program may
+    /// call are called within their contracts (a precondition of theirs, or one every call
+    /// meets under them).
     contracts: usize,
     unknown: usize,
 }
