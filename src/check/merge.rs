@@ -6,8 +6,8 @@
 //! merged verdict is `violated` when one context has a confirmed counterexample (that
 //! context decides), `unknown` when one context is unknown (the first, in source order,
 //! gives the reason), `holds if` when every context is proved or holds under a precondition
-//! (the first such context gives it, one whose function only the program calls before an
-//! entry's contract: the check is an entry's contract only when every such context is),
+//! (the first such context gives it, one asked of calls not shown to meet it before one
+//! resting on contracts: the check rests on contracts only when every such context does),
 //! and `proved` when every context is proved.
 //!
 //! **Invariant:** the verdict of a program is the same over the merged checks as over the
@@ -33,9 +33,8 @@ impl MergedCheck {
     }
 
     /// The context that decides the verdict: the first violated one, else the first unknown
-    /// one, else the first that holds under a precondition only the program's calls must
-    /// meet, else the first that holds under an entry's contract, else the first (all
-    /// proved).
+    /// one, else the first that holds under a precondition calls were not shown to meet,
+    /// else the first that holds under contracts, else the first (all proved).
     pub fn deciding(&self) -> &CheckResult {
         &self.contexts[self.deciding]
     }

@@ -355,7 +355,7 @@ fn json_check(report: &AnalysisReport, c: &MergedCheck) -> JsonCheck {
         verdict: deciding.verdict,
         precondition: deciding.precondition,
         contract: deciding.contract,
-        entry_contracts: entry_contracts(c.verdict()),
+        entry_contracts: deciding.entry_contracts,
         reason: deciding.reason,
         counterexample_search: deciding.counterexample_search,
         time_ms: deciding.time_ms,

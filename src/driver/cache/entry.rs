@@ -138,6 +138,7 @@ pub(crate) fn decode(
             checks.len()
         ));
     }
+    let callers = crate::check::Callers::of(module, &func.name);
     let results = record
         .results
         .into_iter()
@@ -149,7 +150,7 @@ pub(crate) fn decode(
                 kind: c.kind.clone(),
                 loc: c.loc.clone(),
                 function: c.function.clone(),
-                verdict: verdict(r.verdict, crate::check::Callers::of(module, &func.name))?,
+                verdict: verdict(r.verdict, callers.clone())?,
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
