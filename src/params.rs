@@ -383,6 +383,10 @@ pub struct StageParams {
     /// machine and under any load; their time shares stay as a safety net. 0: their shares
     /// are wall-clock only.
     pub work_per_second: u64,
+    /// How many times its share of time a stage counted in work may take before its time
+    /// stops it (at least 1): the work stops it first unless the machine is that much
+    /// slower than the rate says, so that its verdicts do not follow the load.
+    pub time_net: f64,
     /// The budget of work, in steps, of the analyses that infer and certify the
     /// preconditions of one function's open checks (`driver::preconditions`; 0: none are
     /// inferred), at most; their share of the function's budget (`precondition_share`)
@@ -544,6 +548,7 @@ impl Params {
             relational_share_reference: Duration::from_secs(20),
             engine_work: 0,
             work_per_second: 10_000_000,
+            time_net: 3.0,
             precondition_work: 1 << 27,
             precondition_share: 0.5,
             call_site_preconditions: true,

@@ -29,15 +29,17 @@ pub enum Work {
 }
 
 impl Work {
-    /// How many units of the stage's budget one unit of this kind is worth, so that a unit
-    /// of each takes about as long on the machines the defaults were measured on.
-    pub const fn weight(self) -> u64 {
+    /// How many sixteenths of a unit of the stage's budget one unit of this kind is worth,
+    /// so that a unit of each takes about as long on the machines the defaults were
+    /// measured on (`-Z debug-work` traces of the real-code projects and the loop set).
+    pub const fn sixteenths(self) -> u64 {
         match self {
-            // Measured on the benchmark sets: about 3·10⁵ solver units and 2·10⁷ adjacency
-            // tests a second, with a tenfold spread.
-            Work::Solver => 40,
+            // About 4 µs per resource unit of the large queries that take the solver's
+            // time (small ones cost less, see `smt::check_until` for their overhead).
+            Work::Solver => 40 * 16,
+            // A bitset test over the rows two rays saturate: a few machine words.
             Work::Conversion => 1,
-            Work::Step => 1,
+            Work::Step => 16,
         }
     }
 
@@ -50,9 +52,14 @@ impl Work {
     }
 }
 
+/// Sixteenths of a unit: the budget is kept in them so that a cheap kind can weigh less
+/// than one unit.
+const SCALE: u64 = 16;
+
 thread_local! {
     static STOP_AT: Cell<Option<Instant>> = const { Cell::new(None) };
-    /// Units of work left to the innermost budget, `None` when no budget counts work.
+    /// Sixteenths of a unit of work left to the innermost budget, `None` when no budget
+    /// counts work.
     static WORK_LEFT: Cell<Option<u64>> = const { Cell::new(None) };
     /// Units of each kind counted on this thread so far, budget or not.
     static COUNTED: Cell<[u64; 3]> = const { Cell::new([0; 3]) };
@@ -64,6 +71,7 @@ thread_local! {
 pub fn within<T>(at: Instant, work: Option<u64>, f: impl FnOnce() -> T) -> T {
     let outer_at = STOP_AT.with(Cell::get);
     let outer_left = WORK_LEFT.with(Cell::get);
+    let work = work.map(|w| w.saturating_mul(SCALE));
     let inner_left = match (outer_left, work) {
         (Some(o), Some(w)) => Some(o.min(w)),
         (o, w) => o.or(w),
@@ -116,7 +124,7 @@ pub fn charge(kind: Work, amount: u64) {
     WORK_LEFT.with(|w| {
         if let Some(left) = w.get() {
             w.set(Some(
-                left.saturating_sub(amount.saturating_mul(kind.weight())),
+                left.saturating_sub(amount.saturating_mul(kind.sixteenths())),
             ));
         }
     });
@@ -127,14 +135,32 @@ pub fn reached() -> bool {
     work_spent() || STOP_AT.with(|s| s.get().is_some_and(crate::clock::passed))
 }
 
+/// Spends what is left of this thread's budget of work, if any: an operation that cannot
+/// go on with less than one of its own units left (a solver check) ends it.
+pub fn exhaust() {
+    WORK_LEFT.with(|w| {
+        if w.get().is_some() {
+            w.set(Some(0));
+        }
+    });
+}
+
 /// Whether a budget of work is set on this thread and spent.
 pub fn work_spent() -> bool {
-    WORK_LEFT.with(|w| w.get() == Some(0))
+    WORK_LEFT.with(|w| w.get().is_some_and(|left| left < SCALE))
 }
 
 /// The units of work left to this thread's budget, `None` when none is set.
 pub fn work_left() -> Option<u64> {
-    WORK_LEFT.with(Cell::get)
+    WORK_LEFT.with(Cell::get).map(|left| left / SCALE)
+}
+
+/// How many units of `kind` what is left of this thread's budget pays for, `None` when no
+/// budget is set.
+pub fn left_for(kind: Work) -> Option<u64> {
+    WORK_LEFT
+        .with(Cell::get)
+        .map(|left| left / kind.sixteenths())
 }
 
 /// The weighted units of work counted on this thread so far, budget or not: a stage's
@@ -143,8 +169,9 @@ pub fn counted() -> u64 {
     let c = COUNTED.with(Cell::get);
     [Work::Solver, Work::Conversion, Work::Step]
         .iter()
-        .map(|k| c[k.index()].saturating_mul(k.weight()))
+        .map(|k| c[k.index()].saturating_mul(k.sixteenths()))
         .fold(0u64, u64::saturating_add)
+        / SCALE
 }
 
 /// The units of each kind counted on this thread so far (solver, conversion, step).
@@ -180,10 +207,10 @@ mod tests {
         let later = crate::clock::now() + Duration::from_secs(3600);
         assert_eq!(work_left(), None);
         within(later, Some(100), || {
-            charge(Work::Conversion, 30);
+            charge(Work::Step, 30);
             assert_eq!(work_left(), Some(70));
             within(later, Some(50), || {
-                charge(Work::Conversion, 20);
+                charge(Work::Step, 20);
                 assert_eq!(work_left(), Some(30));
             });
             // The inner budget's work is the outer one's too.
@@ -205,8 +232,12 @@ mod tests {
     #[test]
     fn work_is_counted_without_a_budget() {
         let before = counted();
-        charge(Work::Conversion, 7);
-        assert_eq!(counted() - before, 7 * Work::Conversion.weight());
+        charge(Work::Conversion, 16);
+        charge(Work::Step, 3);
+        assert_eq!(
+            counted() - before,
+            (16 * Work::Conversion.sixteenths() + 48) / 16
+        );
         assert_eq!(work_left(), None);
     }
 }

@@ -223,9 +223,10 @@ impl AnalysisConfig {
 
 /// The budget of the preconditions of a function whose pass 2 had `budget`, within `room`
 /// (what `--timeout` leaves it), and spent `cpu` and `counted` units of work: what it left,
-/// and at least their reserve, `precondition_share` of it as far as `room` allows, in time
-/// and (at `work_per_second`, when set) in counted work; never past `room`. Also gives the
-/// reserve, which is part of the function's budget.
+/// and at least their reserve, `precondition_share` of it as far as `room` allows, in
+/// counted work at `work_per_second` (its time then a net of `time_net` times that work's)
+/// or, without a rate, in time; never past `room`. Also gives the reserve, which is part of
+/// the function's budget.
 fn precondition_budget(
     budget: Duration,
     room: Duration,
@@ -245,6 +246,15 @@ fn precondition_budget(
         let whole = budget.as_secs_f64() * rate;
         ((whole - counted as f64).max(least.as_secs_f64() * rate)) as u64
     });
+    // Counted in work, their time is a safety net of `time_net` times the work's.
+    let time = match work {
+        Some(work) => time
+            .max(Duration::from_secs_f64(
+                work as f64 / rate * stages.time_net.max(1.0),
+            ))
+            .min(room.saturating_sub(cpu)),
+        None => time,
+    };
     (time, work, least)
 }
 
@@ -257,7 +267,8 @@ struct Tried {
     size: usize,
     /// Its planned budget in pass 2.
     budget: Duration,
-    /// The CPU time pass 2 spent on it (stages and preconditions).
+    /// What pass 2 spent on it (stages and preconditions): its counted work in seconds at
+    /// `work_per_second`.
     spent: Duration,
     /// The CPU time both passes spent on it.
     total_spent: Duration,
@@ -269,8 +280,8 @@ struct Tried {
 /// equally by those stopped by time, each analyzed again with its budget and that share
 /// (at most `timeout` less what both passes spent on it), smallest first. A function whose
 /// share would not at least double its budget gets none (a run from the start with less
-/// would redo the same work), and its share goes to the others. Budgets are CPU time, so
-/// the shares do not follow the machine's load.
+/// would redo the same work), and its share goes to the others. What a function left is
+/// counted in work, so the shares do not follow the machine's load.
 fn second_chances(tried: &[Tried], timeout: Duration) -> Vec<(usize, Duration)> {
     let left: Duration = tried.iter().map(|t| t.budget.saturating_sub(t.spent)).sum();
     let mut stopped: Vec<&Tried> = tried.iter().filter(|t| t.stopped_by_time).collect();
@@ -590,7 +601,16 @@ fn analyze_inner(
             } else {
                 first_budget
             } + reserve;
-            let spent = pass.cpu;
+            // What pass 2 spent, as the second chances count it: its counted work at
+            // `work_per_second`, which does not follow the load (its CPU time without a
+            // rate).
+            let rate = config.params.stages.work_per_second;
+            let spent = if rate > 0 {
+                let counted = crate::domain::stop::counted().saturating_sub(counted_before);
+                Duration::from_secs_f64(counted as f64 / rate as f64)
+            } else {
+                pass.cpu
+            };
             pass.elapsed += first_elapsed;
             pass.cpu += first_spent;
             pass.peak_heap_bytes = pass.peak_heap_bytes.max(first_heap);
@@ -644,10 +664,19 @@ fn analyze_inner(
                     return None;
                 }
                 let func = &module.functions[i];
+                let counted = crate::domain::stop::counted();
                 let staged = Pass::run(budget, || {
                     pipeline::interval_pass(func, module, config, cex, budget)
                 });
-                let left = budget.saturating_sub(staged.cpu);
+                // The interval pass's part, in counted work like the pool it came from.
+                let rate = config.params.stages.work_per_second;
+                let used = if rate > 0 {
+                    let spent = crate::domain::stop::counted().saturating_sub(counted);
+                    Duration::from_secs_f64(spent as f64 / rate as f64)
+                } else {
+                    staged.cpu
+                };
+                let left = budget.saturating_sub(used);
                 Some(second_pass(&i, Some(staged), left).0)
             },
         );
@@ -870,18 +899,20 @@ mod tests {
         let mut stages = Params::DEFAULT.stages;
         stages.precondition_share = 0.5;
         stages.work_per_second = 1000;
+        stages.time_net = 3.0;
         let budget = Duration::from_secs(2);
         let room = Duration::from_secs(60);
-        // An analysis that ended early leaves the rest, in time and in work.
+        // An analysis that ended early leaves the rest of its work; the time is a net of
+        // `time_net` times what that work stands for.
         let (time, work, reserve) =
             precondition_budget(budget, room, Duration::from_millis(500), 300, &stages);
-        assert_eq!(time, Duration::from_millis(1500));
+        assert_eq!(time, Duration::from_millis(5100));
         assert_eq!(work, Some(1700));
         assert_eq!(reserve, Duration::from_secs(1));
         // One that spent it all leaves the reserve.
         let (time, work, _) =
             precondition_budget(budget, room, Duration::from_secs(2), 5000, &stages);
-        assert_eq!(time, Duration::from_secs(1));
+        assert_eq!(time, Duration::from_secs(3));
         assert_eq!(work, Some(1000));
         // `--timeout` bounds the whole function: the reserve is what it leaves past the
         // analysis' budget.

@@ -1,9 +1,10 @@
 //! A parallel map over functions with std threads, and a progress line on a terminal
 //! (each running function with its stage, see [`crate::progress`]).
 //!
-//! Each item runs on one worker thread from start to end, so no thread-local state (the
-//! solver's context is one) crosses threads. Results come back in item order whatever the
-//! number of threads, so reports are deterministic.
+//! Each item runs on one worker thread from start to end, in a solver context of its own,
+//! so no thread-local state (the solver's context is one) crosses threads or items.
+//! Results come back in item order whatever the number of threads, so reports are
+//! deterministic.
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -28,7 +29,12 @@ pub fn map<T: Sync, R: Send>(
     let run_one = |w: usize, item: &T| {
         progress.started(w, &label(item));
         let _installed = crate::progress::install(progress.workers[w].stage.clone());
-        let r = f(item);
+        // A solver context of its own: the terms an earlier item left in the thread's
+        // context would change the models (hence the paths, the work counted and the
+        // verdicts) of this one, depending on which items the thread ran before.
+        let mut r = None;
+        crate::smt::in_own_context(|| r = Some(f(item)));
+        let r = r.expect("the item ran in its own solver context");
         progress.finished(w);
         r
     };

@@ -139,7 +139,7 @@ pub(crate) fn check_until(
         return SatResult::Unknown;
     }
     // What is left of the stage's budget, in the solver's units (0 would mean no limit).
-    let meter = stop::work_left().map(|left| left / stop::Work::Solver.weight());
+    let meter = stop::left_for(stop::Work::Solver);
     if meter == Some(0) {
         return SatResult::Unknown;
     }
@@ -160,6 +160,11 @@ pub(crate) fn check_until(
     );
     if meter.is_some() {
         set_work_limit(solver, own_limit);
+        // A check stopped by what was left of the stage's work leaves less than one of
+        // its units: the stage's budget is spent, as its stages and reports read it.
+        if answer == SatResult::Unknown && stop::left_for(stop::Work::Solver) == Some(0) {
+            stop::exhaust();
+        }
     }
     answer
 }

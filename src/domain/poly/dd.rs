@@ -91,7 +91,9 @@ impl Converted {
         budget: &Budget,
     ) -> Result<(), BudgetExceeded> {
         let mut work_left = budget.max_work;
-        let mut charged_at = work_left;
+        // What the tests cost, charged to the stage's budget of work as they go; the
+        // conversion's own budget (`max_work`) counts them as it always has.
+        let mut cost = 0u64;
         let mut added = Ok(());
         for (k, (row, &eq)) in rows.iter().zip(is_eq).enumerate() {
             // A row that a line absorbs, or that no ray pair crosses, tests nothing, yet
@@ -103,20 +105,12 @@ impl Converted {
                 });
                 break;
             }
-            added = self.add_row(
-                row,
-                eq,
-                first + k,
-                cols,
-                budget,
-                &mut work_left,
-                &mut charged_at,
-            );
+            added = self.add_row(row, eq, first + k, cols, budget, &mut work_left, &mut cost);
             if added.is_err() {
                 break;
             }
         }
-        stop::charge(stop::Work::Conversion, charged_at - work_left);
+        stop::charge(stop::Work::Conversion, cost);
         added
     }
 
@@ -128,7 +122,7 @@ impl Converted {
         cols: usize,
         budget: &Budget,
         work_left: &mut u64,
-        charged_at: &mut u64,
+        cost: &mut u64,
     ) -> Result<(), BudgetExceeded> {
         // A line not saturating `c` absorbs it.
         let sl: Vec<Coef> = self.lines.iter().map(|l| dot(c, l)).collect();
@@ -189,8 +183,7 @@ impl Converted {
                 tested += 1;
                 if tested % STOP_CHECK_EVERY == 0 {
                     // The stage's budget of work sees the tests as they go.
-                    stop::charge(stop::Work::Conversion, *charged_at - *work_left);
-                    *charged_at = *work_left;
+                    stop::charge(stop::Work::Conversion, std::mem::take(cost));
                     if budget.stoppable && stop::reached() {
                         return Err(BudgetExceeded {
                             what: "the stage's share".to_string(),
@@ -203,12 +196,17 @@ impl Converted {
                 *work_left = work_left.checked_sub(work).ok_or_else(|| BudgetExceeded {
                     what: format!("adjacency tests over {} rays", self.rays.len()),
                 })?;
+                *cost += 1;
                 if few {
                     continue;
                 }
                 let common = self.sat[p].and(&self.sat[n]);
-                let adjacent = (0..self.rays.len())
-                    .all(|r| r == p || r == n || !common.is_subset(&self.sat[r]));
+                // The stage pays for the rays the test scans (most tests stop early), the
+                // conversion's own budget for all of them.
+                let adjacent = (0..self.rays.len()).all(|r| {
+                    *cost += 1;
+                    r == p || r == n || !common.is_subset(&self.sat[r])
+                });
                 if !adjacent {
                     continue;
                 }

@@ -97,20 +97,30 @@ pub(super) fn engine_stage<D: NumericDomain>(
     let fallback = focusing && inputs.config.params.stages.classic_after_focus;
     let share = inputs.config.params.stages.focus_share;
     let mut deadline = allowance.deadline(facts.memory);
+    let (mut focus_until, mut focus_meter) = (allowance.until, allowance.meter);
     if fallback && share < 1.0 {
-        deadline = Deadline::after(allowance.left().mul_f64(share)).with_memory(facts.memory);
+        let time = allowance.left().mul_f64(share);
+        deadline = Deadline::after(time).with_memory(facts.memory);
         if let Some(steps) = allowance.work {
             deadline = deadline.with_work(steps);
         }
+        // Path focusing's part of the stage's work too, so that the classic engine starts
+        // after the same work whatever the load.
+        focus_until = crate::clock::now() + time;
+        focus_meter = allowance.meter.map(|m| (m as f64 * share) as u64);
     }
-    let mut first: Run<D> = run_engine(
-        &facts.lowering,
-        inputs.config.engine,
-        &SlotAssignment::default(),
-        &engine_facts,
-        &deadline,
-    );
-    first.outcome = deadline.blame(first.outcome);
+    let (mut first, at_share): (Run<D>, bool) =
+        crate::domain::stop::within(focus_until, focus_meter, || {
+            let run = run_engine(
+                &facts.lowering,
+                inputs.config.engine,
+                &SlotAssignment::default(),
+                &engine_facts,
+                &deadline,
+            );
+            (run, crate::domain::stop::work_spent())
+        });
+    first.outcome = share_is_time(deadline.blame(first.outcome), at_share);
     progress.stages.push(StageRun {
         stage: Step::Engine.reported(),
         elapsed: engine_started.elapsed(),
@@ -131,7 +141,10 @@ pub(super) fn engine_stage<D: NumericDomain>(
             &engine_facts,
             &deadline,
         );
-        classic.outcome = deadline.blame(classic.outcome);
+        classic.outcome = share_is_time(
+            deadline.blame(classic.outcome),
+            crate::domain::stop::work_spent(),
+        );
         progress.stages.push(StageRun {
             stage: Step::Engine.reported(),
             elapsed: started.elapsed(),
@@ -171,6 +184,17 @@ pub(super) fn engine_stage<D: NumericDomain>(
         loop_invariants: loop_invariants_of(&facts.lowering, &first),
         at_cut_points: first.at_cut_points,
     });
+}
+
+/// An engine stopped by its share of the function's budget counted in work (`at_share`:
+/// the share's work is spent) stopped at its time, as the report and the second chances
+/// see it: the work only stands for the time, at a rate that does not follow the load.
+/// A budget of solver work of its own stays a budget.
+fn share_is_time(outcome: Outcome, at_share: bool) -> Outcome {
+    match outcome {
+        Outcome::Budget if at_share => Outcome::Timeout,
+        other => other,
+    }
 }
 
 /// What path focusing asked of the solver, for the report (`None` for the classic

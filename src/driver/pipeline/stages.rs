@@ -263,8 +263,18 @@ impl Share {
                 }
             },
         };
+        // A share counted in work has its time only as a safety net: `time_net` times
+        // the share, and the function's budget as many times.
+        let stretch = metered && meter.is_some() && !matches!(self.time, TimeShare::RestOf(_));
+        let (until, ends) = if stretch {
+            let net = clock.time_net;
+            let stretched = now + until.saturating_duration_since(now).mul_f64(net);
+            (stretched, clock.started + budget.mul_f64(net))
+        } else {
+            (until, clock.ends)
+        };
         Allowance {
-            until: until.min(clock.ends),
+            until: until.min(ends),
             work: self.work,
             search_slice,
             meter: meter.filter(|_| metered),
@@ -295,6 +305,8 @@ pub(super) struct Clock {
     pub work_started: u64,
     /// Units of work a second of a share is worth (0: the shares are wall-clock only).
     pub work_per_second: u64,
+    /// How many times its time a share counted in work may take (`StageParams::time_net`).
+    pub time_net: f64,
 }
 
 impl Clock {
@@ -306,6 +318,7 @@ impl Clock {
             ends: started + budget,
             work_started: crate::domain::stop::counted(),
             work_per_second: params.stages.work_per_second,
+            time_net: params.stages.time_net.max(1.0),
         }
     }
 }
@@ -441,7 +454,7 @@ pub(super) fn second_pass<D: NumericDomain, P: NumericDomain>(
                     fraction: if searching { p.engine_share } else { 1.0 },
                 },
                 work: (p.engine_work > 0).then_some(p.engine_work),
-                metered: false,
+                metered: true,
             },
             run: super::fixpoint::engine_stage::<D>,
         },
@@ -613,7 +626,8 @@ mod tests {
     }
 
     /// The engine's share: all of the budget without a search, `engine_share` of it with
-    /// one; work counted only when `engine_work` is set.
+    /// one, counted in work at the stages' rate, its time a net of `time_net` times the
+    /// share; steps counted only when `engine_work` is set.
     #[test]
     fn engine_share_depends_on_the_search() {
         let engine = |searching: bool, params: &Params| {
@@ -624,12 +638,18 @@ mod tests {
                 .expect("an engine stage")
         };
         let c = clock(10_000);
+        let p = &Params::DEFAULT.stages;
+        let net = c.budget.mul_f64(p.time_net);
         let alone = engine(false, &Params::DEFAULT).allowance(&c, &[]);
-        assert_eq!(alone.until, c.ends);
+        assert_eq!(alone.meter, Some(10 * p.work_per_second));
+        assert!(alone.until > c.ends && alone.until <= c.started + net);
         assert_eq!(alone.work, None);
         let with_search = engine(true, &Params::DEFAULT).allowance(&c, &[]);
-        let expected = c.started + c.budget.mul_f64(Params::DEFAULT.stages.engine_share);
-        assert_eq!(with_search.until, expected);
+        let share = c.budget.mul_f64(p.engine_share);
+        let expected = (share.as_secs_f64() * p.work_per_second as f64) as u64;
+        assert_eq!(with_search.meter, Some(expected));
+        assert!(with_search.until > c.started + share);
+        assert!(with_search.until <= c.started + share.mul_f64(p.time_net));
         let mut params = Params::DEFAULT;
         params.stages.engine_work = 1000;
         assert_eq!(engine(true, &params).work, Some(1000));
@@ -700,10 +720,15 @@ mod tests {
         let of = Reference::Budget;
         let from_start = Share::metered(TimeShare::FromFunctionStart { of, fraction: 0.5 });
         assert_eq!(from_start.allowance(&c, &[]).meter, Some(5000));
-        crate::domain::stop::charge(crate::domain::stop::Work::Conversion, 1000);
+        crate::domain::stop::charge(crate::domain::stop::Work::Step, 1000);
         assert_eq!(from_start.allowance(&c, &[]).meter, Some(4000));
         let from_stage = Share::metered(TimeShare::FromStageStart { of, fraction: 0.1 });
-        assert_eq!(from_stage.allowance(&c, &[]).meter, Some(1000));
+        let stage = from_stage.allowance(&c, &[]);
+        assert_eq!(stage.meter, Some(1000));
+        // Its time is a net of `time_net` times the second it stands for.
+        let net = Duration::from_secs(1).mul_f64(params.stages.time_net);
+        assert!(stage.until > crate::clock::now() + Duration::from_secs(1));
+        assert!(stage.until <= crate::clock::now() + net);
         let at_least = Share::metered(TimeShare::FromFunctionStartAtLeast {
             of,
             fraction: 0.1,
@@ -717,7 +742,7 @@ mod tests {
             work_ends: None,
             searched: 2000,
         }];
-        crate::domain::stop::charge(crate::domain::stop::Work::Conversion, 2000);
+        crate::domain::stop::charge(crate::domain::stop::Work::Step, 2000);
         assert_eq!(from_start.allowance(&c, &searched).meter, Some(4000));
         let counted = crate::domain::stop::counted();
         let ran = [Ran {
