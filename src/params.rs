@@ -378,10 +378,12 @@ pub struct StageParams {
     /// so that what its rounds prove does not depend on the machine's load.
     pub engine_work: u64,
     /// Units of counted work (`domain::stop`: solver resource units, conversion tests,
-    /// engine steps) one second of a stage's share is worth, so that the stages from the
-    /// polynomial equalities after the engine to refinement stop at the same point on any
-    /// machine and under any load; their time shares stay as a safety net. 0: their shares
-    /// are wall-clock only.
+    /// engine steps) one second of a stage's share is worth, so that the engine, the stages
+    /// from the polynomial equalities after it to refinement, and the preconditions stop at
+    /// the same point on any machine and under any load; their time shares stay as a
+    /// safety net (`time_net`). 0: their shares are CPU time only. About what the engines
+    /// and refinement count a second (`domain::stop::Work`), so that their CPU time stays
+    /// near their shares on average.
     pub work_per_second: u64,
     /// How many times its share of time a stage counted in work may take before its time
     /// stops it (at least 1): the work stops it first unless the machine is that much
@@ -547,7 +549,7 @@ impl Params {
             relational_congruence_share: 0.2,
             relational_share_reference: Duration::from_secs(20),
             engine_work: 0,
-            work_per_second: 10_000_000,
+            work_per_second: 7_000_000,
             time_net: 3.0,
             precondition_work: 1 << 27,
             precondition_share: 0.5,

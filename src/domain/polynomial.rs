@@ -345,8 +345,9 @@ fn nullspace(
         if stop() {
             return None;
         }
-        // The stage's budget of work counts a row's reduction by each pivot.
-        super::stop::charge(super::stop::Work::Conversion, pivots.len() as u64 + 1);
+        // The stage's budget of work counts a row's reduction by each pivot, a step each
+        // (exact rationals: far more than an adjacency test).
+        super::stop::charge(super::stop::Work::Step, pivots.len() as u64 + 1);
         // Reduce by the existing pivots.
         for (pc, prow) in &pivots {
             if let Some(k) = row.get(pc).cloned() {

@@ -21,11 +21,11 @@
 //!   carries today. The contract search of recursive functions (`contracts`, run while
 //!   the program loads, `load_with_contracts`, with this driver's analysis as its prover)
 //!   is what such a stage replaces.
-//! - **A per-function work budget** is a share: `pipeline::stages::Share` already carries a
-//!   budget of work next to the wall-clock part (the interval stage's `interval_work`, the
-//!   engine's `engine_work`), resolved into an `Allowance` whose `Deadline` counts steps. A
-//!   function's budget of work would be divided between its stages the way
-//!   `AnalysisConfig::planned_budget` divides the run's plan today.
+//! - **A per-function work budget** is a share: `pipeline::stages::Share` carries a budget
+//!   of work next to the time part (the interval stage's `interval_work`; the engine's and
+//!   the later stages' shares counted at `StageParams::work_per_second`, their time a net of
+//!   `time_net` times the share), resolved into an `Allowance` whose `Deadline` and
+//!   `domain::stop` meter count work.
 //!
 //! The cache of per-function results (`cache/`) sits where `analyze_inner` starts a
 //! function's passes: a function whose entry is found runs neither pass, and its results
