@@ -549,7 +549,7 @@ impl Params {
             relational_congruence_share: 0.2,
             relational_share_reference: Duration::from_secs(20),
             engine_work: 0,
-            work_per_second: 7_000_000,
+            work_per_second: 6_000_000,
             time_net: 3.0,
             precondition_work: 1 << 27,
             precondition_share: 0.5,
