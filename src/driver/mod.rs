@@ -258,6 +258,15 @@ fn precondition_budget(
     (time, work, least)
 }
 
+/// `counted` units of work in seconds at the stages' rate, or `cpu` without a rate: what a
+/// function spent, as the second chances count it (the load does not change it).
+fn in_seconds_of_work(counted: u64, cpu: Duration, config: &AnalysisConfig) -> Duration {
+    match config.params.stages.work_per_second {
+        0 => cpu,
+        rate => Duration::from_secs_f64(counted as f64 / rate as f64),
+    }
+}
+
 /// A function of pass 2 with a share of the plan, as pass 3 sees it.
 #[derive(Clone, Copy, Debug)]
 struct Tried {
@@ -604,13 +613,11 @@ fn analyze_inner(
             // What pass 2 spent, as the second chances count it: its counted work at
             // `work_per_second`, which does not follow the load (its CPU time without a
             // rate).
-            let rate = config.params.stages.work_per_second;
-            let spent = if rate > 0 {
-                let counted = crate::domain::stop::counted().saturating_sub(counted_before);
-                Duration::from_secs_f64(counted as f64 / rate as f64)
-            } else {
-                pass.cpu
-            };
+            let spent = in_seconds_of_work(
+                crate::domain::stop::counted().saturating_sub(counted_before),
+                pass.cpu,
+                config,
+            );
             pass.elapsed += first_elapsed;
             pass.cpu += first_spent;
             pass.peak_heap_bytes = pass.peak_heap_bytes.max(first_heap);
@@ -669,13 +676,11 @@ fn analyze_inner(
                     pipeline::interval_pass(func, module, config, cex, budget)
                 });
                 // The interval pass's part, in counted work like the pool it came from.
-                let rate = config.params.stages.work_per_second;
-                let used = if rate > 0 {
-                    let spent = crate::domain::stop::counted().saturating_sub(counted);
-                    Duration::from_secs_f64(spent as f64 / rate as f64)
-                } else {
-                    staged.cpu
-                };
+                let used = in_seconds_of_work(
+                    crate::domain::stop::counted().saturating_sub(counted),
+                    staged.cpu,
+                    config,
+                );
                 let left = budget.saturating_sub(used);
                 Some(second_pass(&i, Some(staged), left).0)
             },
