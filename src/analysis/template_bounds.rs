@@ -13,8 +13,9 @@
 //! joined into `q`'s intervals until no edge finds such a point (hola 34, 38 and 46,
 //! loop-new/half and pagai's trip_count are of this kind).
 //!
-//! **Termination** is by widening: a bound that moved [`MAX_MOVES`] times jumps to the
-//! nearest of a few [`THRESHOLDS`] past it, once, and is dropped at its next move.
+//! **Termination** is by widening with thresholds: past [`MAX_MOVES`] moves, a bound
+//! jumps to the nearest of a few [`THRESHOLDS`] past the model at each move (`x - y <= -1`,
+//! then `x - y <= 0`, ...), and is dropped when none is: a bound moves finitely often.
 //! **Soundness** is as for the lattices: the fixpoint ends only when every edge's query is
 //! unsat with the final intervals, so they are inductive next to the engine's invariants
 //! and the congruences, which are inductive on their own; a solver `unknown` drops every
@@ -39,16 +40,18 @@ pub use super::ascent::Limits;
 /// open error sites, [`Relevance`]).
 /// This and the three limits below are fixed limits of the stage: its templates grow
 /// quadratically with the values, and each bound found costs solver queries.
-const MAX_VALUES: usize = 8;
+const MAX_VALUES: usize = 10;
 /// Templates per cut point, at most.
-const MAX_TEMPLATES: usize = 96;
+const MAX_TEMPLATES: usize = 128;
 /// The largest coefficient `c` of `c·x - y` (taken from the function's divisors).
 const MAX_COEF: u128 = 16;
 /// Moves of one bound past its first value before it widens (the widening).
 const MAX_MOVES: u8 = 1;
-/// Where a bound that moves past [`MAX_MOVES`] goes, once, before it is dropped (widening
-/// with thresholds): a template that keeps growing toward `x - y <= 0` or `i - n <= -1`,
-/// a model at a time, stops at the bound instead of being dropped. Ascending.
+/// Where a bound that moves past [`MAX_MOVES`] goes, the nearest past the model at each
+/// later move, before it is dropped (widening with thresholds): a template that keeps
+/// growing toward `x - y <= 0` or `i - n <= -1`, a model at a time, stops at the bound
+/// instead of being dropped, even when a model first lands it on a threshold below the
+/// bound (`-1` where `0` holds). Ascending.
 const THRESHOLDS: [i64; 3] = [-1, 0, 1];
 
 /// One linear form with its interval.
@@ -93,13 +96,12 @@ impl Template {
                 self.lo = if self.lo_moves <= MAX_MOVES {
                     Some(t.clone())
                 } else {
-                    // Past its moves, the bound jumps to the next threshold below, once.
+                    // Past its moves, the bound jumps to the next threshold below.
                     THRESHOLDS
                         .iter()
                         .rev()
                         .map(|&k| Int::from(k))
                         .find(|k| k <= t)
-                        .filter(|_| self.lo_moves == MAX_MOVES + 1)
                 };
             }
         }
@@ -110,12 +112,8 @@ impl Template {
                 self.hi = if self.hi_moves <= MAX_MOVES {
                     Some(t.clone())
                 } else {
-                    // Past its moves, the bound jumps to the next threshold above, once.
-                    THRESHOLDS
-                        .iter()
-                        .map(|&k| Int::from(k))
-                        .find(|k| k >= t)
-                        .filter(|_| self.hi_moves == MAX_MOVES + 1)
+                    // Past its moves, the bound jumps to the next threshold above.
+                    THRESHOLDS.iter().map(|&k| Int::from(k)).find(|k| k >= t)
                 };
             }
         }
@@ -359,7 +357,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bound_moves_once_then_jumps_to_a_threshold_then_is_dropped() {
+    fn a_bound_moves_once_then_climbs_the_thresholds_then_is_dropped() {
         let mut t = at(-5);
         assert!(t.join(&Int::from(-3)));
         assert_eq!(t.hi, Some(Int::from(-3)));
@@ -368,7 +366,9 @@ mod tests {
         assert_eq!(t.hi, Some(Int::from(-1)));
         assert!(!t.join(&Int::from(-1)), "inside the interval: no change");
         assert!(t.join(&Int::from(0)));
-        assert_eq!(t.hi, None, "a third move drops the bound");
+        assert_eq!(t.hi, Some(Int::from(0)), "the next threshold, not a drop");
+        assert!(t.join(&Int::from(2)));
+        assert_eq!(t.hi, None, "past every threshold: dropped");
         assert_eq!(t.lo, Some(Int::from(-5)), "the other side did not move");
     }
 
