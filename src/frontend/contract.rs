@@ -16,20 +16,32 @@
 //! clauses are assumed as a partition of the argument's values (`lift::assume_cases`),
 //! whose tests are atoms of the same form as the guards.
 //!
-//! A summary says nothing about memory: the call still clobbers what the callee may reach.
+//! A call still clobbers what the callee may reach; a summary's out-parameter atoms
+//! ([`Slot::Out`]) then constrain what the caller reads, right after the call, where the
+//! arguments point.
 
 use std::collections::BTreeMap;
 
 use crate::ir::{self, CheckId};
 
 /// Where an atom reads: a parameter (its position in the function, integer parameters
-/// only) or the returned value.
+/// only), the returned value, or an integer the function leaves where a pointer parameter
+/// points (an out-parameter).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
 pub enum Slot {
     /// The parameter at this position.
     Param(usize),
     /// The value the function returns.
     Ret,
+    /// The `bits`-bit integer at the address the pointer parameter at position `param`
+    /// holds, as the function leaves it when it returns (read after the call by the
+    /// caller). Only in summaries of what functions return (`driver::contracts::returns`).
+    Out {
+        /// The pointer parameter's position.
+        param: usize,
+        /// The integer's width in bits.
+        bits: u32,
+    },
 }
 
 /// `Σ coef·x + constant >= 0` (or `== 0` when `is_eq`), over sign-extended `i64` readings,

@@ -31,8 +31,8 @@ use super::reach;
 use super::ubsan;
 use crate::ir::{
     ArithFlags, BinOp, BitCount, Block, BlockId, CastOp, Check, CheckId, CheckKind, CmpPred, Const,
-    Edge, Expr, Function, HavocReason, Inst, LiftWarning, Operand, SourceLoc, Terminator, Ty,
-    ValueId, ValueInfo,
+    Edge, Expr, Function, HavocReason, Inst, LiftWarning, MemOp, Operand, SourceLoc, Terminator,
+    Ty, ValueId, ValueInfo,
 };
 
 /// Widest integer the lifter models; wider values are arbitrary (a representation limit:
@@ -57,9 +57,11 @@ pub struct Lifted {
 }
 
 /// Where the returns of a function lifted with [`LiftOptions::probe_returns`] end: one error
-/// site (the returns jump to it instead of returning), at which the returned value and the
-/// integer parameters are live, so that the invariant there relates them. The site's block
-/// starts with a named copy of each parameter of `params`, then of `value`.
+/// site (the returns jump to it instead of returning), at which the returned value, the
+/// integer parameters and what the function leaves where its out-parameters point are live,
+/// so that the invariant there relates them. The site's block holds a named copy
+/// ([`PROBE_COPY`]) of each parameter of `params`, then of each value of `outs`, then of
+/// `value`.
 #[derive(Clone, Debug)]
 pub struct ReturnProbe {
     /// The check of the site.
@@ -69,7 +71,14 @@ pub struct ReturnProbe {
     /// The integer parameters: their positions among the function's parameters, and
     /// their values.
     pub params: Vec<(usize, ValueId)>,
+    /// The out-parameters: pointer parameters the function stores integers of one width to
+    /// at the address they hold (`*p = x`), each with its position, the width, and the
+    /// integer read there at the site (what the function leaves there when it returns).
+    pub outs: Vec<(usize, u32, ValueId)>,
 }
+
+/// The name prefix of the copies at a return probe's site (see [`ReturnProbe`]).
+pub const PROBE_COPY: &str = "probe.live.";
 
 /// How calls of functions with a contract (`super::contract`) are lifted.
 ///
@@ -1162,7 +1171,9 @@ impl Lifter {
                             },
                             loc.clone(),
                         );
-                        self.assume_summary(current, c, &args, Operand::Value(dest), loc);
+                        let mut results = vec![(Slot::Ret, Operand::Value(dest))];
+                        results.extend(self.read_outs(piece, inst, c, loc));
+                        self.assume_summary(current, c, &args, &results, loc);
                         self.unfollowed_allocation(current, &format!("`{name}`"), loc);
                         return Flow::Continue;
                     }
@@ -1247,7 +1258,7 @@ impl Lifter {
         piece: usize,
         atom: &Atom,
         args: &[Option<Operand>],
-        ret: Option<Operand>,
+        results: &[(Slot, Operand)],
         loc: &Option<SourceLoc>,
     ) -> Option<Operand> {
         let wide = Ty::int(64);
@@ -1255,7 +1266,9 @@ impl Lifter {
         for &(slot, coef) in &atom.terms {
             let x = match slot {
                 Slot::Param(i) => args.get(i).copied().flatten(),
-                Slot::Ret => ret,
+                Slot::Ret | Slot::Out { .. } => {
+                    results.iter().find(|(s, _)| *s == slot).map(|(_, x)| *x)
+                }
             }?;
             if matches!(x, Operand::Undef(_)) {
                 return None;
@@ -1398,23 +1411,65 @@ impl Lifter {
             .collect();
         let specialized = self.specialize.clone();
         for atom in contract.context.iter().chain(specialized.as_ref()) {
-            if let Some(cond) = self.atom_cond(piece, atom, &params, None, &None) {
+            if let Some(cond) = self.atom_cond(piece, atom, &params, &[], &None) {
                 self.push(piece, Inst::Assume { cond }, None);
             }
         }
     }
 
+    /// After a call whose callee's summary speaks of out-parameters: what the caller reads,
+    /// right after the call, where each such argument points (the call's clobber left it
+    /// arbitrary; the summary then says what the callee left there). An argument whose
+    /// address the memory model does not describe is not read, and the atoms over it are
+    /// not assumed.
+    fn read_outs(
+        &mut self,
+        piece: usize,
+        call: LLVMValueRef,
+        contract: &Contract,
+        loc: &Option<SourceLoc>,
+    ) -> Vec<(Slot, Operand)> {
+        let atoms = (contract.summary.iter()).flat_map(|c| c.guard.iter().chain([&c.atom]));
+        let outs: std::collections::BTreeSet<(usize, u32)> = atoms
+            .flat_map(|a| &a.terms)
+            .filter_map(|(slot, _)| match slot {
+                Slot::Out { param, bits } => Some((*param, *bits)),
+                _ => None,
+            })
+            .collect();
+        let mut read = Vec::new();
+        for (param, bits) in outs {
+            if param >= raw::num_args(call) as usize {
+                continue;
+            }
+            let arg = raw::operand(call, param as u32);
+            if !raw::is_pointer(raw::type_of(arg)) {
+                continue;
+            }
+            let Some(addr) = self.address(arg) else {
+                continue;
+            };
+            let dest = self.synthetic_value(Ty::int(bits), "out");
+            self.push(piece, Inst::Mem(MemOp::Load { dest, addr }), loc.clone());
+            read.push((Slot::Out { param, bits }, Operand::Value(dest)));
+        }
+        read
+    }
+
     /// After a call of a function with a summary: each clause, of the arguments and the
-    /// result.
+    /// `results` (the returned value, and what the caller reads where out-parameters point).
     fn assume_summary(
         &mut self,
         current: &mut usize,
         contract: &Contract,
         args: &[Option<Operand>],
-        result: Operand,
+        results: &[(Slot, Operand)],
         loc: &Option<SourceLoc>,
     ) {
         let mut cases: Vec<(&Atom, Vec<&Atom>)> = Vec::new();
+        // The other clauses by guard: one diamond per guard, assuming all its atoms (one
+        // per clause would double the paths with each).
+        let mut guarded: Vec<(&[Atom], Vec<&Atom>)> = Vec::new();
         for clause in &contract.summary {
             if let Some(guard) = contract::specialized_guard(clause) {
                 match cases.iter_mut().find(|(g, _)| *g == guard) {
@@ -1423,29 +1478,35 @@ impl Lifter {
                 }
                 continue;
             }
+            match guarded.iter_mut().find(|(g, _)| *g == &clause.guard[..]) {
+                Some((_, atoms)) => atoms.push(&clause.atom),
+                None => guarded.push((&clause.guard[..], vec![&clause.atom])),
+            }
+        }
+        for (guard, atoms) in guarded {
             let piece = *current;
-            let mut guards = Vec::new();
-            let mut missing = false;
-            for g in &clause.guard {
-                match self.atom_cond(piece, g, args, None, loc) {
-                    Some(c) => guards.push(c),
-                    None => missing = true,
-                }
-            }
-            // An unknown guard may hold or not: the clause tells nothing.
-            if missing {
-                continue;
-            }
-            let Some(cond) = self.atom_cond(piece, &clause.atom, args, Some(result), loc) else {
+            let guards: Option<Vec<Operand>> = (guard.iter())
+                .map(|g| self.atom_cond(piece, g, args, results, loc))
+                .collect();
+            // An unknown guard may hold or not: its clauses tell nothing.
+            let Some(guards) = guards else {
                 continue;
             };
+            let conds: Vec<Operand> = (atoms.iter())
+                .filter_map(|a| self.atom_cond(piece, a, args, results, loc))
+                .collect();
+            if conds.is_empty() {
+                continue;
+            }
             let inside = self.guarded(current, &guards, loc);
-            self.push(inside, Inst::Assume { cond }, loc.clone());
+            for cond in conds {
+                self.push(inside, Inst::Assume { cond }, loc.clone());
+            }
             if inside != *current {
                 self.jump_to(inside, *current, loc);
             }
         }
-        self.assume_cases(current, &cases, args, result, loc);
+        self.assume_cases(current, &cases, args, results, loc);
     }
 
     /// The clauses guarded by one atom over one parameter (an interval of its values, see
@@ -1463,7 +1524,7 @@ impl Lifter {
         current: &mut usize,
         cases: &[(&Atom, Vec<&Atom>)],
         args: &[Option<Operand>],
-        result: Operand,
+        results: &[(Slot, Operand)],
         loc: &Option<SourceLoc>,
     ) {
         let mut params: Vec<usize> = Vec::new();
@@ -1539,7 +1600,7 @@ impl Lifter {
                     Some(h) => {
                         let test = Atom::param_le(p, h);
                         // An unknown argument: no case can be told apart.
-                        let Some(cond) = self.atom_cond(at, &test, args, None, loc) else {
+                        let Some(cond) = self.atom_cond(at, &test, args, &[], loc) else {
                             break;
                         };
                         let then = self.new_piece(k, format!("{base}.case{n}.{i}"));
@@ -1561,7 +1622,7 @@ impl Lifter {
                     }
                 };
                 for atom in atoms {
-                    if let Some(cond) = self.atom_cond(inside, atom, args, Some(result), loc) {
+                    if let Some(cond) = self.atom_cond(inside, atom, args, results, loc) {
                         self.push(inside, Inst::Assume { cond }, loc.clone());
                     }
                 }
@@ -1589,7 +1650,7 @@ impl Lifter {
         }
         for (idx, atom) in contract.context.iter().enumerate() {
             let cond = self
-                .atom_cond(*current, atom, args, None, loc)
+                .atom_cond(*current, atom, args, &[], loc)
                 .unwrap_or(Operand::Undef(Ty::BOOL));
             let check = self.contract_check(Obligation::Context {
                 function: callee.to_string(),
@@ -1600,8 +1661,9 @@ impl Lifter {
     }
 
     /// A return of an integer, lifted with [`LiftOptions::probe_returns`]: `current` jumps
-    /// to the probe site with the returned value (made on the first return, in the layout of
-    /// LLVM block `k`). False when the return gives no integer (it stays a return).
+    /// to the probe site with the returned value and what the out-parameters point to (the
+    /// site made on the first return, in the layout of LLVM block `k`). False when the
+    /// return gives no integer (it stays a return).
     fn jump_to_return_probe(
         &mut self,
         k: usize,
@@ -1621,54 +1683,88 @@ impl Lifter {
             return false;
         };
         if self.return_probe.is_none() {
-            let piece = self.new_piece(k, "return.probe".into());
-            let probe_value = self.synthetic_value(Ty::int(width), "returned");
-            let params: Vec<(usize, ValueId)> = raw::params(self.func)
-                .into_iter()
-                .enumerate()
-                .filter(|(_, p)| {
-                    raw::int_width(raw::type_of(*p)).is_some_and(|w| (1..=64).contains(&w))
-                })
-                .filter_map(|(i, p)| Some((i, *self.value_of.get(&p)?)))
-                .collect();
-            // Copies keep the values live at the site, where the analysis reads them; named,
-            // so that the passes keep them (and what they read), in this order.
-            for v in params.iter().map(|(_, v)| *v).chain([probe_value]) {
-                let ty = self.values[v.index()].ty;
-                self.n_synthetic += 1;
-                let name = format!("probe.live.{}", self.n_synthetic);
-                let copy = self.new_value(ty, name, Some("returned".into()));
-                self.defined[copy.index()] = true;
-                self.push(
-                    piece,
-                    Inst::Assign {
-                        dest: copy,
-                        expr: Expr::Use(Operand::Value(v)),
-                    },
-                    None,
-                );
-            }
-            let check = self.new_check(
-                CheckKind::ErrorCall {
-                    function: "polyfocus.returns".into(),
-                },
-                None,
-            );
-            self.pieces[piece].term = Some((Terminator::Error(check), None));
-            let probe = ReturnProbe {
-                check,
-                value: probe_value,
-                params,
-            };
-            self.return_probe = Some((piece, probe));
+            self.return_probe = Some(self.new_return_probe(k, width));
         }
-        let (piece, probe) = self.return_probe.as_ref().expect("made above");
+        let (piece, probe) = self.return_probe.clone().expect("made above");
+        // Each out-parameter read as the return leaves it: the memory model gives a value
+        // the bytes there may hold on this path.
+        let mut moves = vec![(probe.value, value)];
+        let params = raw::params(self.func);
+        for &(i, bits, site_value) in &probe.outs {
+            let read = self.synthetic_value(Ty::int(bits), "out");
+            let inst = match self.address(params[i]) {
+                Some(addr) => Inst::Mem(MemOp::Load { dest: read, addr }),
+                None => Inst::Havoc {
+                    dest: read,
+                    reason: HavocReason::Load,
+                },
+            };
+            self.push(current, inst, None);
+            moves.push((site_value, Operand::Value(read)));
+        }
         let term = Terminator::Jump(Edge {
-            target: BlockId(*piece as u32),
-            moves: vec![(probe.value, value)],
+            target: BlockId(piece as u32),
+            moves,
         });
         self.pieces[current].term = Some((term, loc.clone()));
         true
+    }
+
+    /// The probe site for the returns of a `width`-bit integer: its piece, and what it
+    /// keeps live (see [`ReturnProbe`]).
+    fn new_return_probe(&mut self, k: usize, width: u32) -> (usize, ReturnProbe) {
+        let piece = self.new_piece(k, "return.probe".into());
+        let probe_value = self.synthetic_value(Ty::int(width), "returned");
+        let params: Vec<(usize, ValueId)> = raw::params(self.func)
+            .into_iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                raw::int_width(raw::type_of(*p)).is_some_and(|w| (1..=64).contains(&w))
+            })
+            .filter_map(|(i, p)| Some((i, *self.value_of.get(&p)?)))
+            .collect();
+        // What the out-parameters point to, read by each return before it jumps and moved
+        // into these values of the site.
+        let mut outs = Vec::new();
+        for (i, param, bits) in out_parameters(self.func) {
+            if self.address(param).is_some() {
+                outs.push((i, bits, self.synthetic_value(Ty::int(bits), "out")));
+            }
+        }
+        // Copies keep the values live at the site, where the analysis reads them; named,
+        // so that the passes keep them (and what they read), in this order.
+        let copied = (params.iter().map(|(_, v)| *v))
+            .chain(outs.iter().map(|(_, _, v)| *v))
+            .chain([probe_value]);
+        for v in copied.collect::<Vec<_>>() {
+            let ty = self.values[v.index()].ty;
+            self.n_synthetic += 1;
+            let name = format!("{PROBE_COPY}{}", self.n_synthetic);
+            let copy = self.new_value(ty, name, Some("returned".into()));
+            self.defined[copy.index()] = true;
+            self.push(
+                piece,
+                Inst::Assign {
+                    dest: copy,
+                    expr: Expr::Use(Operand::Value(v)),
+                },
+                None,
+            );
+        }
+        let check = self.new_check(
+            CheckKind::ErrorCall {
+                function: "polyfocus.returns".into(),
+            },
+            None,
+        );
+        self.pieces[piece].term = Some((Terminator::Error(check), None));
+        let probe = ReturnProbe {
+            check,
+            value: probe_value,
+            params,
+            outs,
+        };
+        (piece, probe)
     }
 
     /// Certify mode, at a `ret`: each clause of the function's own summary, a check of its
@@ -1690,6 +1786,7 @@ impl Lifter {
         } else {
             None
         };
+        let returned: Vec<(Slot, Operand)> = value.map(|v| (Slot::Ret, v)).into_iter().collect();
         let params: Vec<Option<Operand>> = raw::params(self.func)
             .into_iter()
             .map(|p| self.value_of.get(&p).map(|v| Operand::Value(*v)))
@@ -1704,10 +1801,10 @@ impl Lifter {
             let guards: Vec<Operand> = clause
                 .guard
                 .iter()
-                .filter_map(|g| self.atom_cond(piece, g, &params, None, loc))
+                .filter_map(|g| self.atom_cond(piece, g, &params, &[], loc))
                 .collect();
             let cond = self
-                .atom_cond(piece, &clause.atom, &params, value, loc)
+                .atom_cond(piece, &clause.atom, &params, &returned, loc)
                 .unwrap_or(Operand::Undef(Ty::BOOL));
             let check = self.contract_check(Obligation::Summary {
                 function: self.name.clone(),
@@ -2254,4 +2351,33 @@ fn remap(term: &mut Terminator, final_id: &[u32]) {
         }
         Terminator::Return | Terminator::Stop | Terminator::Error(_) => {}
     }
+}
+
+/// The out-parameters of `func`: each pointer parameter that the function stores integers
+/// of one width (1 to 64 bits) to at the address it holds (`*p = x`, no offset), with its
+/// position and the width. A parameter stored to with two widths is none.
+fn out_parameters(func: LLVMValueRef) -> Vec<(usize, LLVMValueRef, u32)> {
+    let params = raw::params(func);
+    let mut widths: Vec<Option<Option<u32>>> = vec![None; params.len()];
+    for block in raw::blocks(func) {
+        for inst in raw::instructions(block) {
+            if raw::opcode(inst) != LLVMOpcode::LLVMStore {
+                continue;
+            }
+            let target = memory::strip_casts(raw::operand(inst, 1));
+            let Some(i) = params.iter().position(|p| *p == target) else {
+                continue;
+            };
+            let bits = raw::int_width(raw::type_of(raw::operand(inst, 0)))
+                .filter(|w| (1..=64).contains(w));
+            widths[i] = match widths[i] {
+                None => Some(bits),
+                Some(seen) if seen == bits => Some(seen),
+                Some(_) => Some(None),
+            };
+        }
+    }
+    (params.into_iter().zip(widths).enumerate())
+        .filter_map(|(i, (p, w))| Some((i, p, w.flatten()?)))
+        .collect()
 }

@@ -312,11 +312,11 @@ impl<'a> Program<'a> {
     }
 
     /// The function `name` lifted for the summary of what it returns: every return of an
-    /// integer jumps to one error site where the returned value and the integer parameters
-    /// are live (see [`ReturnProbe`]), and the summaries of `contracts` are assumed after
-    /// the calls it makes. The function's own error sites end their paths (an execution
-    /// that fails a check does not return). `None` when it cannot be lifted or returns no
-    /// integer.
+    /// integer jumps to one error site where the returned value, the integer parameters
+    /// and what the out-parameters point to are live (see [`ReturnProbe`]), and the
+    /// summaries of `contracts` are assumed after the calls it makes. The function's own
+    /// error sites end their paths (an execution that fails a check does not return).
+    /// `None` when it cannot be lifted or returns no integer.
     pub fn lift_return_probe(
         &self,
         name: &str,
@@ -349,36 +349,7 @@ impl<'a> Program<'a> {
                 block.term = ir::Terminator::Stop;
             }
         }
-        // The passes renumber values: the copies at the site name them again, in order.
-        let site = function
-            .blocks
-            .iter()
-            .find(|b| b.term == ir::Terminator::Error(probe.check))?;
-        let copied: Vec<ir::ValueId> = site
-            .insts
-            .iter()
-            .filter_map(|inst| match inst {
-                ir::Inst::Assign {
-                    expr: ir::Expr::Use(ir::Operand::Value(v)),
-                    ..
-                } => Some(*v),
-                _ => None,
-            })
-            .collect();
-        let (&value, params) = copied.split_last()?;
-        if params.len() != probe.params.len() {
-            return None;
-        }
-        let probe = ReturnProbe {
-            check: probe.check,
-            value,
-            params: probe
-                .params
-                .iter()
-                .zip(params)
-                .map(|(&(i, _), &v)| (i, v))
-                .collect(),
-        };
+        let probe = probe_after_passes(&function, &probe)?;
         Some((function, probe))
     }
 
@@ -1019,4 +990,44 @@ fn direct_callers(func: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
         }
         Some(res)
     }
+}
+
+/// `probe` in `function` after the passes, which renumber values: the copies at its site
+/// name them again, in order. `None` when the site or a copy of a parameter or of the
+/// returned value is gone; an out-parameter the passes folded to a constant is left out.
+fn probe_after_passes(function: &ir::Function, probe: &ReturnProbe) -> Option<ReturnProbe> {
+    let site = function
+        .blocks
+        .iter()
+        .find(|b| b.term == ir::Terminator::Error(probe.check))?;
+    let copied: Vec<ir::Operand> = site
+        .insts
+        .iter()
+        .filter_map(|inst| match inst {
+            ir::Inst::Assign {
+                dest,
+                expr: ir::Expr::Use(op),
+            } if function.value(*dest).name.starts_with(lift::PROBE_COPY) => Some(*op),
+            _ => None,
+        })
+        .collect();
+    if copied.len() != probe.params.len() + probe.outs.len() + 1 {
+        return None;
+    }
+    let value_of = |op: &ir::Operand| match op {
+        ir::Operand::Value(v) => Some(*v),
+        _ => None,
+    };
+    let (params, rest) = copied.split_at(probe.params.len());
+    let (outs, value) = rest.split_at(probe.outs.len());
+    Some(ReturnProbe {
+        check: probe.check,
+        value: value_of(&value[0])?,
+        params: (probe.params.iter().zip(params))
+            .map(|(&(i, _), op)| Some((i, value_of(op)?)))
+            .collect::<Option<_>>()?,
+        outs: (probe.outs.iter().zip(outs))
+            .filter_map(|(&(i, bits, _), op)| Some((i, bits, value_of(op)?)))
+            .collect(),
+    })
 }

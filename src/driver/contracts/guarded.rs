@@ -318,8 +318,8 @@ fn atom_holds(atom: &Atom, p: usize, x: i64, v: i64) -> bool {
         let value = match slot {
             Slot::Ret => v,
             Slot::Param(q) if *q == p => x,
-            // Another parameter: not this point's to decide.
-            Slot::Param(_) => return true,
+            // Another parameter or an out-parameter: not this point's to decide.
+            Slot::Param(_) | Slot::Out { .. } => return true,
         };
         sum = sum.wrapping_add(coef.wrapping_mul(value));
     }

@@ -1,24 +1,33 @@
 //! Summaries of what the functions that stay calls return, outside recursive cycles: the
-//! invariant at the function's returns, over its integer parameters and the returned value
-//! (`r <= n`, `0 <= r <= 1`, `r == a + b`), assumed after each of its calls instead of an
-//! arbitrary result.
+//! invariant at the function's returns, over its integer parameters, the returned value
+//! and the integers it leaves where its out-parameters point (`r <= n`, `0 <= r <= 1`,
+//! `r == a + b`, `*val < 1 << n` after `*val = x & mask(n)`), assumed after each of its
+//! calls instead of an arbitrary result and arbitrary integers there.
 //!
 //! **How.** The functions are taken callees first (`frontend::Program::return_summary_targets`).
 //! Each is lifted with every return of an integer jumping to one error site, where the
-//! returned value and the parameters are live (`frontend::Program::lift_return_probe`), the
-//! summaries found so far assumed after its own calls, and analyzed once, by the classic
-//! engine over polyhedra. The constraints of its complete fixpoint at that site, over the
-//! parameters and the returned value, are the summary's clauses.
+//! returned value, the parameters and a read of each out-parameter at the return (a
+//! pointer parameter the function stores integers of one width to, `*p = x`) are live
+//! (`frontend::Program::lift_return_probe`), the summaries found so far assumed after its
+//! own calls, and analyzed once, by the classic engine over polyhedra. The constraints of
+//! its complete fixpoint at that site, over those values, are the summary's clauses.
 //!
 //! **Why it holds.** The analysis over-approximates the states in which the function
 //! returns, from any arguments and memory, given that its callees return within their
 //! summaries (found before it, or certified contracts of recursive functions): every return
 //! satisfies each constraint. An execution that fails one of its checks ends there (it
 //! does not return), as in the analysis of the program, where a path through an error site
-//! ends too. A clause is kept only when the lifter's evaluation of it
+//! ends too. An out-parameter's read at a return gives, as every load the memory model
+//! lowers, a value the bytes at the pointer may hold there, so the constraint holds of
+//! the bytes the caller finds at that address right after the call (its own read of them
+//! also gives a value they may hold, so assuming the constraint of it removes no
+//! execution); where the pointer has no object (`NULL`, untouched), the read is arbitrary,
+//! and no constraint can exclude a value of it. A clause is kept only when the lifter's
+//! evaluation of it
 //! (`frontend::contract`: sign-extended readings summed in wrapping `i64`) is the
 //! constraint: every value it reads is read signed by the analysis, or lies where the
-//! signed and unsigned readings agree, and the sum cannot wrap within the values' bounds.
+//! signed and unsigned readings agree, and the sum cannot wrap within the values' bounds
+//! (an atom `±x + c >= 0` whose bound fits `x`'s width is one comparison in that width).
 //!
 //! **Bounded by work, not time.** Each analysis runs under
 //! `params::ContractParams::return_work` units of counted work (`domain::stop`: the
@@ -148,12 +157,12 @@ fn summary_of(
         return vec![];
     };
     let layout = lowering.layout();
-    let mut slots: BTreeMap<Var, (Slot, ir::ValueId)> = probe
-        .params
-        .iter()
-        .map(|&(i, v)| (layout.value_var(v), (Slot::Param(i), v)))
+    let params = probe.params.iter().map(|&(i, v)| (Slot::Param(i), v));
+    let outs = (probe.outs.iter()).map(|&(param, bits, v)| (Slot::Out { param, bits }, v));
+    let slots: BTreeMap<Var, (Slot, ir::ValueId)> = (params.chain(outs))
+        .chain([(Slot::Ret, probe.value)])
+        .map(|(slot, v)| (layout.value_var(v), (slot, v)))
         .collect();
-    slots.insert(layout.value_var(probe.value), (Slot::Ret, probe.value));
     let others: Vec<Var> = layout
         .dims()
         .map(|(var, _)| var)
@@ -182,7 +191,7 @@ fn summary_of(
     state
         .to_cons()
         .iter()
-        .filter_map(|c| atom_of(c, &slots, &signed))
+        .filter_map(|c| atom_of(c, &slots, &signed, func))
         .map(|atom| Clause {
             guard: vec![],
             atom,
@@ -196,22 +205,35 @@ fn atom_of(
     c: &LinCons,
     slots: &BTreeMap<Var, (Slot, ir::ValueId)>,
     signed: &BTreeMap<Var, (Int, Int)>,
+    func: &ir::Function,
 ) -> Option<Atom> {
     let limit = Int::from(1) << 62;
     let mut magnitude = c.expr.constant_part().abs();
     let mut terms = Vec::new();
+    let mut widths = Vec::new();
     for (var, a) in c.expr.terms() {
         if a.is_zero() {
             continue;
         }
-        let (slot, _) = slots.get(&var)?;
+        let (slot, v) = slots.get(&var)?;
         let (lo, hi) = signed.get(&var)?;
         magnitude += a.abs() * lo.abs().max(hi.abs());
         terms.push((*slot, a.to_i64()?));
+        widths.push(func.value(*v).ty.width);
     }
+    // `±x + c >= 0` with `c` in `x`'s signed range is one comparison in `x`'s width where
+    // the lifter evaluates it (`x >= 0` over a 64-bit value): nothing to wrap.
+    let one_comparison = match (&terms[..], &widths[..]) {
+        ([(_, coef @ (1 | -1))], [width]) if *width >= 2 => {
+            let bound = -Int::from(*coef) * c.expr.constant_part();
+            let half = Int::from(1) << (width - 1);
+            -half.clone() <= bound && bound < half
+        }
+        _ => false,
+    };
     // A constraint over no value says nothing of a return; a sum that may leave `i64`
     // would wrap in the lifter's evaluation.
-    if terms.is_empty() || magnitude >= limit {
+    if terms.is_empty() || (magnitude >= limit && !one_comparison) {
         return None;
     }
     Some(Atom {

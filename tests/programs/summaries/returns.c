@@ -1,5 +1,6 @@
 // Summaries of what functions that stay calls return: each call assumes the invariant at
-// the callee's returns over its integer parameters and its result. The runs of the
+// the callee's returns over its integer parameters, its result and the integers it leaves
+// where its out-parameters point. The runs of the
 // annotations are tests/return_summaries.rs's, every function analyzed on its own:
 // `on` and `off` (`-Z return-summaries`).
 #include "polyfocus.h"
@@ -77,6 +78,48 @@ void wide_sum_has_no_clause(void) {
   polyfocus_assert(s == a + b); // holds, unknown
 }
 
+// Out-parameters: what a function leaves where a pointer parameter points, related to
+// its result, is assumed of what the caller reads there after the call.
+
+// Clamps the int `v` points to into [0, 100], and returns it.
+int clamp_percent(int *v) {
+  int x = *v;
+  if (x < 0)
+    x = 0;
+  if (x > 100)
+    x = 100;
+  *v = x;
+  return x;
+}
+
+// Stores the low four bits of `x` where `val` points when `avail` covers them, and says
+// whether it did; `*val` is left as it was when not.
+int take_bits(unsigned avail, unsigned *val, unsigned x) {
+  if (avail < 4)
+    return 0;
+  *val = x & 15u;
+  return 1;
+}
+
+void out_parameter_in_range(void) {
+  int x = polyfocus_nondet_int();
+  (void)polyfocus_nondet_int();
+  clamp_percent(&x);
+  polyfocus_assert(x >= 0 && x <= 100); // holds, proved in on, unknown in off
+  polyfocus_assert(x < 100); // fails
+}
+
+// Only the result tells whether `bits` was written: the summary relates the two.
+void out_parameter_when_the_call_succeeds(void) {
+  unsigned bits = 0;
+  int avail = polyfocus_nondet_int();
+  int x = polyfocus_nondet_int();
+  if (!take_bits((unsigned)avail, &bits, (unsigned)x))
+    return;
+  polyfocus_assert(bits < 16); // holds, proved in on, unknown in off
+  polyfocus_assert(bits < 15); // fails
+}
+
 int main(void) {
   result_is_a_bit();
   minimum_of_two();
@@ -84,5 +127,7 @@ int main(void) {
   index_within_the_length();
   unsigned_result_in_range();
   wide_sum_has_no_clause();
+  out_parameter_in_range();
+  out_parameter_when_the_call_succeeds();
   return 0;
 }
