@@ -1467,9 +1467,6 @@ impl Lifter {
         loc: &Option<SourceLoc>,
     ) {
         let mut cases: Vec<(&Atom, Vec<&Atom>)> = Vec::new();
-        // The other clauses by guard: one diamond per guard, assuming all its atoms (one
-        // per clause would double the paths with each).
-        let mut guarded: Vec<(&[Atom], Vec<&Atom>)> = Vec::new();
         for clause in &contract.summary {
             if let Some(guard) = contract::specialized_guard(clause) {
                 match cases.iter_mut().find(|(g, _)| *g == guard) {
@@ -1478,30 +1475,24 @@ impl Lifter {
                 }
                 continue;
             }
-            match guarded.iter_mut().find(|(g, _)| *g == &clause.guard[..]) {
-                Some((_, atoms)) => atoms.push(&clause.atom),
-                None => guarded.push((&clause.guard[..], vec![&clause.atom])),
-            }
-        }
-        for (guard, atoms) in guarded {
             let piece = *current;
-            let guards: Option<Vec<Operand>> = (guard.iter())
-                .map(|g| self.atom_cond(piece, g, args, results, loc))
-                .collect();
-            // An unknown guard may hold or not: its clauses tell nothing.
-            let Some(guards) = guards else {
+            let mut guards = Vec::new();
+            let mut missing = false;
+            for g in &clause.guard {
+                match self.atom_cond(piece, g, args, &[], loc) {
+                    Some(c) => guards.push(c),
+                    None => missing = true,
+                }
+            }
+            // An unknown guard may hold or not: the clause tells nothing.
+            if missing {
+                continue;
+            }
+            let Some(cond) = self.atom_cond(piece, &clause.atom, args, results, loc) else {
                 continue;
             };
-            let conds: Vec<Operand> = (atoms.iter())
-                .filter_map(|a| self.atom_cond(piece, a, args, results, loc))
-                .collect();
-            if conds.is_empty() {
-                continue;
-            }
             let inside = self.guarded(current, &guards, loc);
-            for cond in conds {
-                self.push(inside, Inst::Assume { cond }, loc.clone());
-            }
+            self.push(inside, Inst::Assume { cond }, loc.clone());
             if inside != *current {
                 self.jump_to(inside, *current, loc);
             }
