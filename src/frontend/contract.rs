@@ -44,6 +44,17 @@ pub enum Slot {
     },
 }
 
+/// The bound `b` when the lifter evaluates `coef·x + constant >= 0` (or `== 0`) over one
+/// value `x` of `width` bits as one comparison in that width (`x >= b`, `x <= b`, `x == b`):
+/// `coef` is `±1` and `b = -coef·constant` lies in the width's signed range. Such an atom
+/// cannot wrap, whatever `x`'s bounds.
+pub fn one_comparison_bound(coef: i64, constant: i64, width: u32) -> Option<i128> {
+    let ty = ir::Ty::int(width);
+    let bound = -(coef as i128) * constant as i128;
+    let fits = matches!(coef, 1 | -1) && width >= 2 && (ty.smin()..=ty.smax()).contains(&bound);
+    fits.then_some(bound)
+}
+
 /// `Σ coef·x + constant >= 0` (or `== 0` when `is_eq`), over sign-extended `i64` readings,
 /// in wrapping `i64` arithmetic (what the lifter emits; see the module docs).
 #[derive(Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]

@@ -1277,14 +1277,13 @@ impl Lifter {
         }
         // `±x + c >= 0` (or `== 0`) as one comparison in `x`'s own width when `c` fits it:
         // the same truth value, and a non-relational domain reads it too.
-        if let [(x, coef @ (1 | -1))] = reads[..] {
+        if let [(x, coef)] = reads[..] {
             let ty = match x {
                 Operand::Value(v) => self.values[v.index()].ty,
                 Operand::Const(c) => c.ty,
                 Operand::Undef(ty) => ty,
             };
-            let bound = -(coef as i128) * atom.constant as i128;
-            if ty.width >= 2 && (ty.smin()..=ty.smax()).contains(&bound) {
+            if let Some(bound) = contract::one_comparison_bound(coef, atom.constant, ty.width) {
                 let pred = match (atom.is_eq, coef) {
                     (true, _) => CmpPred::Eq,
                     (false, 1) => CmpPred::Sge,

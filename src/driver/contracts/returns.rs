@@ -52,7 +52,7 @@ use crate::context::FunctionContext;
 use crate::domain::{ConsKind, Int, LinCons, LinExpr, NumericDomain, Polyhedron, Var};
 use crate::driver::engine::run_engine;
 use crate::driver::{AnalysisConfig, Engine};
-use crate::frontend::contract::{Atom, Clause, Contract, Contracts, Slot};
+use crate::frontend::contract::{one_comparison_bound, Atom, Clause, Contract, Contracts, Slot};
 use crate::frontend::{Program, ReturnProbe};
 use crate::ir::{self, Interp, Terminator};
 
@@ -221,14 +221,11 @@ fn atom_of(
         terms.push((*slot, a.to_i64()?));
         widths.push(func.value(*v).ty.width);
     }
-    // `±x + c >= 0` with `c` in `x`'s signed range is one comparison in `x`'s width where
-    // the lifter evaluates it (`x >= 0` over a 64-bit value): nothing to wrap.
+    let constant = c.expr.constant_part().to_i64()?;
+    // One comparison where the lifter evaluates it (`x >= 0` over a 64-bit value): nothing
+    // to wrap.
     let one_comparison = match (&terms[..], &widths[..]) {
-        ([(_, coef @ (1 | -1))], [width]) if *width >= 2 => {
-            let bound = -Int::from(*coef) * c.expr.constant_part();
-            let half = Int::from(1) << (width - 1);
-            -half.clone() <= bound && bound < half
-        }
+        ([(_, coef)], [width]) => one_comparison_bound(*coef, constant, *width).is_some(),
         _ => false,
     };
     // A constraint over no value says nothing of a return; a sum that may leave `i64`
@@ -238,7 +235,7 @@ fn atom_of(
     }
     Some(Atom {
         terms,
-        constant: c.expr.constant_part().to_i64()?,
+        constant,
         is_eq: c.kind == ConsKind::Eq,
     })
 }
